@@ -1,0 +1,84 @@
+//! findbench-engine: every find mode an agent's retrieval tools use, fast, ranked, explained.
+//!
+//! The entry point is [`Engine::execute`]: one [`Request`] in, one [`Response`] out, against a
+//! [`Fixture`] loaded and indexed once. The engine never touches the filesystem after a
+//! fixture is loaded.
+
+pub mod error;
+pub mod item;
+pub mod modes;
+pub mod profile;
+pub mod request;
+pub mod store;
+pub mod text;
+
+pub use error::{EngineError, Result};
+pub use item::{Domain, Item};
+pub use profile::Profile;
+pub use request::{Mode, Outcome, Request, Response};
+pub use store::Store;
+
+use std::sync::Arc;
+
+/// The engine's version, reported in every envelope and report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What a request runs against, loaded and indexed once and shared between queries.
+#[derive(Debug, Clone)]
+pub enum Fixture {
+    Store(Arc<Store>),
+}
+
+impl Fixture {
+    /// Number of items (or files, or paths) a query searches: the unit of the
+    /// per-1000-items latency budget.
+    pub fn item_count(&self) -> usize {
+        match self {
+            Fixture::Store(s) => s.len(),
+        }
+    }
+
+    /// Bytes of dumping the whole fixture into an agent's context.
+    pub fn dump_bytes(&self) -> usize {
+        match self {
+            Fixture::Store(s) => s.dump_bytes(),
+        }
+    }
+
+    fn store(&self, mode: Mode) -> Result<&Store> {
+        match self {
+            Fixture::Store(s) => Ok(s),
+            #[allow(unreachable_patterns)]
+            _ => Err(EngineError::invalid(format!(
+                "mode `{}` needs a store fixture (--store)",
+                mode.as_str()
+            ))),
+        }
+    }
+}
+
+/// Runs requests with one ranking profile.
+#[derive(Debug, Clone, Default)]
+pub struct Engine {
+    profile: Profile,
+}
+
+impl Engine {
+    pub fn new(profile: Profile) -> Engine {
+        Engine { profile }
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Answers one request against one fixture.
+    pub fn execute(&self, fixture: &Fixture, request: &Request) -> Result<Response> {
+        match request {
+            Request::Task(r) => {
+                let store = fixture.store(Mode::Task)?;
+                modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
+            }
+        }
+    }
+}

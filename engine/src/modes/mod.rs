@@ -1,0 +1,4 @@
+//! One module per find mode. Each takes its fixture, a request and its profile section, and
+//! returns a response; none touches the filesystem.
+
+pub mod task;

@@ -1,0 +1,110 @@
+//! The one request type and the one response type of the engine, for every mode.
+
+use crate::error::{EngineError, Result};
+use crate::modes::task::{TaskRequest, TaskResponse};
+use serde::Serialize;
+
+/// The find modes, by their CLI names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Task,
+}
+
+impl Mode {
+    pub const ALL: &'static [Mode] = &[Mode::Task];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Task => "task",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Mode> {
+        Mode::ALL
+            .iter()
+            .copied()
+            .find(|m| m.as_str() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Mode::ALL.iter().map(|m| m.as_str()).collect();
+                EngineError::invalid_with_hint(
+                    format!("unknown mode `{name}`"),
+                    format!("modes are: {}", names.join(", ")),
+                )
+            })
+    }
+}
+
+/// A request for any mode.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Request {
+    Task(TaskRequest),
+}
+
+impl Request {
+    pub fn mode(&self) -> Mode {
+        match self {
+            Request::Task(_) => Mode::Task,
+        }
+    }
+}
+
+/// Whether a response found what it looked for. `ask` adds `insufficient_evidence`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Success,
+    NoMatch,
+    InsufficientEvidence,
+    Failure,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::NoMatch => "no_match",
+            Outcome::InsufficientEvidence => "insufficient_evidence",
+            Outcome::Failure => "failure",
+        }
+    }
+}
+
+/// The answer of any mode. Serialises to the mode's own fields (the envelope is the
+/// caller's business).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Response {
+    Task(TaskResponse),
+}
+
+impl Response {
+    pub fn mode(&self) -> Mode {
+        match self {
+            Response::Task(_) => Mode::Task,
+        }
+    }
+
+    /// The keys of the ranked results, best first: ids for item modes, paths for file modes.
+    pub fn ranked_keys(&self) -> Vec<&str> {
+        match self {
+            Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+        }
+    }
+
+    /// How many candidates the mode considered a match (before `--limit`).
+    pub fn candidates(&self) -> usize {
+        match self {
+            Response::Task(r) => r.summary.total_matches,
+        }
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        if self.ranked_keys().is_empty() {
+            Outcome::NoMatch
+        } else {
+            Outcome::Success
+        }
+    }
+}

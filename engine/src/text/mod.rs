@@ -1,0 +1,5 @@
+//! Text primitives shared by every mode: case folding, word boundaries, typo tolerance.
+
+pub mod fold;
+pub mod typo;
+pub mod words;

@@ -1,0 +1,53 @@
+//! One-edit typo tolerance: a wrong, missing, extra or swapped letter.
+
+/// True when `a` and `b` are within one edit of each other, counting an adjacent
+/// transposition as one edit (optimal string alignment distance <= 1). Works on chars.
+pub fn within_one_edit(a: &[char], b: &[char]) -> bool {
+    let (la, lb) = (a.len(), b.len());
+    if la.abs_diff(lb) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if prefix == la && prefix == lb {
+        return true;
+    }
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    match la.cmp(&lb) {
+        // substitution, or a swap of the first two differing characters
+        std::cmp::Ordering::Equal => {
+            ra[1..] == rb[1..]
+                || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        // one extra character in `a`
+        std::cmp::Ordering::Greater => ra[1..] == *rb,
+        std::cmp::Ordering::Less => *ra == rb[1..],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(a: &str, b: &str) -> bool {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        within_one_edit(&a, &b)
+    }
+
+    #[test]
+    fn each_edit_kind() {
+        assert!(ok("middleware", "middleware"));
+        assert!(ok("midleware", "middleware")); // missing
+        assert!(ok("middlewware", "middleware")); // extra
+        assert!(ok("middlewara", "middleware")); // wrong
+        assert!(ok("imddleware", "middleware")); // swapped
+        assert!(ok("middlewaer", "middleware")); // swapped at end
+    }
+
+    #[test]
+    fn two_edits_are_rejected() {
+        assert!(!ok("midlewar", "middleware"));
+        assert!(!ok("mdidelware", "middleware"));
+        assert!(!ok("abc", "abcde"));
+    }
+}

@@ -1,0 +1,61 @@
+//! Word boundaries in folded text.
+
+/// A word is a maximal run of alphanumeric characters; these are byte ranges into the text.
+pub fn word_spans(text: &str) -> Vec<(u32, u32)> {
+    let mut spans = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if c.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(i);
+            }
+        } else if let Some(s) = start.take() {
+            spans.push((s as u32, i as u32));
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s as u32, text.len() as u32));
+    }
+    spans
+}
+
+/// True when the character ending just before byte `at` is not alphanumeric (or `at` is 0).
+pub fn is_boundary_before(text: &str, at: usize) -> bool {
+    text[..at]
+        .chars()
+        .next_back()
+        .is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// True when the character starting at byte `at` is not alphanumeric (or `at` is the end).
+pub fn is_boundary_after(text: &str, at: usize) -> bool {
+    text[at..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_split_on_punctuation() {
+        let t = "fix auth-bug, now";
+        let words: Vec<&str> = word_spans(t)
+            .iter()
+            .map(|&(s, e)| &t[s as usize..e as usize])
+            .collect();
+        assert_eq!(words, ["fix", "auth", "bug", "now"]);
+    }
+
+    #[test]
+    fn boundaries() {
+        let t = "reauth auth";
+        assert!(is_boundary_before(t, 0));
+        assert!(!is_boundary_before(t, 2));
+        assert!(is_boundary_before(t, 7));
+        assert!(is_boundary_after(t, 6));
+        assert!(!is_boundary_after(t, 3));
+    }
+}

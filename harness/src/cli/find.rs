@@ -1,0 +1,175 @@
+//! `findbench find <mode>`: one request, one response, printed in the chosen format.
+
+use super::{OutputArgs, EXIT_NO_MATCH};
+use crate::output::envelope::{self, Meta};
+use crate::output::{text, Format};
+use clap::{Args, Subcommand};
+use findbench_engine::modes::task::{TaskField, TaskRequest};
+use findbench_engine::{Engine, EngineError, Fixture, Request, Response, Store};
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+#[derive(Debug, Subcommand)]
+pub enum FindCommand {
+    /// Fuzzy search of tasks by title, description, labels or notes, or by id pattern.
+    Task(TaskArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct StoreArg {
+    /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines.
+    #[arg(long, env = "FINDBENCH_STORE", value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TaskArgs {
+    /// Search query (terms are ANDed); optional when --id is given.
+    pub query: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Id pattern: prefix by default, `*37` suffix, `*37*` contains.
+    #[arg(long, short = 'i', value_name = "PATTERN")]
+    pub id: Option<String>,
+    /// Fields to search: title, description, labels, notes, all (comma-separated).
+    #[arg(long, default_value = "title,description")]
+    pub field: String,
+    /// Keep only items with this status (repeat or comma-separate for several).
+    #[arg(long, short = 's', value_delimiter = ',')]
+    pub status: Vec<String>,
+    /// Maximum results to return.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    pub limit: usize,
+    /// Minimum match score (0-1).
+    #[arg(
+        long,
+        short = 't',
+        default_value_t = 0.3,
+        allow_negative_numbers = true
+    )]
+    pub threshold: f64,
+    /// Exact title match instead of fuzzy (for duplicate checks).
+    #[arg(long, short = 'e')]
+    pub exact: bool,
+    /// Search archived tasks too.
+    #[arg(long)]
+    pub include_archive: bool,
+    /// Include labels and description in each match.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(cmd: FindCommand) -> i32 {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    match cmd {
+        FindCommand::Task(args) => {
+            let output = args.output.clone();
+            let result = task_request(&args).and_then(|request| {
+                let fixture = load_store(&args.store)?;
+                Engine::default().execute(&fixture, &request)
+            });
+            let meta = Meta::new("find task", started, clock.elapsed());
+            emit(&meta, "find-task.schema.json", result, &output)
+        }
+    }
+}
+
+fn task_request(args: &TaskArgs) -> Result<Request, EngineError> {
+    let mut request = TaskRequest::new(args.query.clone().unwrap_or_default());
+    request.id = args.id.clone();
+    request.fields = TaskField::parse_list(&args.field)?;
+    request.status = args
+        .status
+        .iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    request.limit = args.limit;
+    request.threshold = args.threshold;
+    request.exact = args.exact;
+    request.include_archive = args.include_archive;
+    request.verbose = args.verbose;
+    Ok(Request::Task(request))
+}
+
+pub(crate) fn load_store(arg: &StoreArg) -> Result<Fixture, EngineError> {
+    let path = arg.store.as_ref().ok_or_else(|| {
+        EngineError::invalid_with_hint(
+            "no store given",
+            "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
+        )
+    })?;
+    Ok(Fixture::Store(Arc::new(Store::load(path)?)))
+}
+
+/// Prints a response (or an error) in the requested format and returns the exit code.
+pub(crate) fn emit(
+    meta: &Meta,
+    schema: &str,
+    result: Result<Response, EngineError>,
+    output: &OutputArgs,
+) -> i32 {
+    let format = output.format.resolve();
+    let mut stdout = std::io::stdout().lock();
+    let (text, code) = match result {
+        Ok(response) => {
+            let code = if response.ranked_keys().is_empty() {
+                EXIT_NO_MATCH
+            } else {
+                0
+            };
+            let text = match format {
+                Format::Text | Format::Auto => text::render(&response, output.quiet),
+                Format::Json => json_line(&envelope::success(schema, meta, to_value(&response))),
+                Format::Jsonl => jsonl_lines(&response),
+            };
+            (text, code)
+        }
+        Err(err) => {
+            let code = err.exit_code();
+            let text = match format {
+                Format::Text | Format::Auto => {
+                    let mut msg = format!("error: {err}\n");
+                    if let Some(hint) = err.hint() {
+                        msg.push_str(&format!("hint: {hint}\n"));
+                    }
+                    eprint!("{msg}");
+                    String::new()
+                }
+                Format::Json | Format::Jsonl => json_line(&envelope::engine_failure(meta, &err)),
+            };
+            (text, code)
+        }
+    };
+    // a closed pipe (`| head`) is not an error worth reporting
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+    code
+}
+
+fn to_value(response: &Response) -> Value {
+    serde_json::to_value(response)
+        .unwrap_or_else(|e| serde_json::json!({"error": format!("cannot serialise response: {e}")}))
+}
+
+fn json_line(value: &Value) -> String {
+    let mut s = value.to_string();
+    s.push('\n');
+    s
+}
+
+/// JSON Lines: one ranked result per line.
+fn jsonl_lines(response: &Response) -> String {
+    let value = to_value(response);
+    let list = ["matches", "results"]
+        .iter()
+        .find_map(|k| value.get(*k).and_then(Value::as_array).cloned())
+        .unwrap_or_else(|| vec![value.clone()]);
+    list.iter().map(json_line).collect()
+}

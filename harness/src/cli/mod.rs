@@ -1,0 +1,46 @@
+//! The `findbench` command line: argument definitions (clap) and dispatch to library code.
+
+mod find;
+
+use crate::output::Format;
+use clap::{Args, Parser, Subcommand};
+
+/// Exit code for a query that ran and found nothing (not an error).
+pub const EXIT_NO_MATCH: i32 = 100;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "findbench",
+    version,
+    about = "Find modes for agent retrieval, and a harness that measures them",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find items or files: `task`, and the other find modes.
+    #[command(subcommand)]
+    Find(find::FindCommand),
+}
+
+/// Output options every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Output format; `auto` is text on a terminal and JSON otherwise.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto, global = true)]
+    pub format: Format,
+    /// Suppress non-essential output (summary lines in text).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+}
+
+/// Runs a parsed command line; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Find(cmd) => find::run(cmd),
+    }
+}

@@ -1,0 +1,5 @@
+//! findbench-harness: the `findbench` command line, and the harness that replays corpora
+//! and traces against findbench-engine through its public request/response API.
+
+pub mod cli;
+pub mod output;
