@@ -157,6 +157,8 @@ impl CodeWeights {
             separator_pattern: false,
             word_match: false,
             symbol_scan: false,
+            // the spec's boost applied to `.cpp` files only
+            impl_extensions: vec!["cpp".into()],
             ..CodeWeights::default()
         }
     }

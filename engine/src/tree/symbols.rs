@@ -236,7 +236,7 @@ fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
         || head.contains(['=', ';', '"', '\'', ')', '{', '}', '!', '|', '?'])
         || head.contains("<<")
         || head.contains("->")
-        || head.contains(" . ")
+        || head.contains('.')
     {
         return None;
     }
@@ -254,7 +254,7 @@ fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
         .next()
         .unwrap_or(name)
         .trim_start_matches('~');
-    if bare.is_empty() || bare.starts_with(|c: char| c.is_ascii_digit()) || name.contains('.') {
+    if bare.is_empty() || bare.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
     let has_type = !head[..start].trim().is_empty();
@@ -565,6 +565,7 @@ mod tests {
     #[test]
     fn c_statements_are_not_declarations() {
         let src = "int main(void) {\n  foo(1);\n  x = bar(2);\n  return baz(3);\n  if (a) {}\n  \
+                   service.replay(t);\n  self->run(t);\n  \
                    printf(\"%d\", f(x));\n  struct stat st;\n}\n";
         assert_eq!(names(Language::C, src), ["main"]);
     }
