@@ -1,6 +1,8 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod ask;
 mod find;
+mod grep;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -25,6 +27,10 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
+    Grep(grep::GrepArgs),
+    /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
+    Ask(ask::AskArgs),
 }
 
 /// Output options every command takes.
@@ -42,5 +48,7 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Grep(args) => grep::run(args),
+        Command::Ask(args) => ask::run(args),
     }
 }
