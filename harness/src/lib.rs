@@ -3,4 +3,5 @@
 
 pub mod cli;
 pub mod output;
+pub mod stats;
 pub mod trace;
