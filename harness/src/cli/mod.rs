@@ -1,5 +1,6 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod clusters;
 mod find;
 
 use crate::output::Format;
@@ -25,6 +26,9 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// Group traces by normalised question: recurring failures, their replay command, and
+    /// `--export DIR` to turn them into regression corpora.
+    Clusters(clusters::ClustersArgs),
 }
 
 /// Output options every command takes.
@@ -42,5 +46,30 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Clusters(args) => clusters::run(args),
     }
+}
+
+/// Reports a harness command's error (stderr in text, the error envelope in JSON) and
+/// returns its exit code.
+pub(crate) fn report_error(
+    output: &OutputArgs,
+    command: &str,
+    started: std::time::SystemTime,
+    clock: std::time::Instant,
+    err: &findbench_engine::EngineError,
+) -> i32 {
+    let meta = crate::output::envelope::Meta::new(command, started, clock.elapsed());
+    match output.format.resolve() {
+        Format::Json | Format::Jsonl => {
+            println!("{}", crate::output::envelope::engine_failure(&meta, err))
+        }
+        _ => {
+            eprintln!("error: {err}");
+            if let Some(hint) = err.hint() {
+                eprintln!("hint: {hint}");
+            }
+        }
+    }
+    err.exit_code()
 }
