@@ -4,6 +4,7 @@
 pub mod atomic_file;
 pub mod cli;
 pub mod clusters;
+pub mod compare;
 pub mod output;
 pub mod stats;
 pub mod trace;

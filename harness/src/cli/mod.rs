@@ -1,6 +1,7 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
 mod clusters;
+mod compare;
 mod find;
 
 use crate::output::Format;
@@ -29,6 +30,9 @@ pub enum Command {
     /// Group traces by normalised question: recurring failures, their replay command, and
     /// `--export DIR` to turn them into regression corpora.
     Clusters(clusters::ClustersArgs),
+    /// The before/after release report of two results.json: metrics with deltas, changed
+    /// cases (regressions first), and which changes are larger than noise.
+    Compare(compare::CompareArgs),
 }
 
 /// Output options every command takes.
@@ -47,6 +51,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
         Command::Clusters(args) => clusters::run(args),
+        Command::Compare(args) => compare::run(args),
     }
 }
 
