@@ -104,12 +104,13 @@ const EXAMPLE_IDS: usize = 5;
 #[derive(Default)]
 struct Acc {
     occurrences: usize,
-    variants: HashMap<String, usize>,
+    /// In order of first appearance, so ties rank the earliest wording first.
+    variants: Vec<(String, usize)>,
     outcomes: BTreeMap<String, usize>,
     fixtures: BTreeSet<String>,
     first: Option<(SystemTime, String)>,
     last: Option<(SystemTime, String)>,
-    tools: HashMap<String, usize>,
+    tools: Vec<(String, usize)>,
     examples: Vec<String>,
     order: usize,
 }
@@ -117,7 +118,7 @@ struct Acc {
 impl Acc {
     fn add(&mut self, trace: &Trace) {
         self.occurrences += 1;
-        *self.variants.entry(trace.query.clone()).or_default() += 1;
+        bump(&mut self.variants, &trace.query);
         *self
             .outcomes
             .entry(trace.outcome.as_str().to_string())
@@ -134,19 +135,27 @@ impl Acc {
                 self.last = Some((t, trace.timestamp.clone()));
             }
         }
-        *self.tools.entry(trace.tool_sequence()).or_default() += 1;
+        bump(&mut self.tools, &trace.tool_sequence());
         if self.examples.len() < EXAMPLE_IDS {
             self.examples.push(trace.trace_id.clone());
         }
     }
 }
 
-fn ranked(map: HashMap<String, usize>) -> Vec<Counted> {
-    let mut v: Vec<Counted> = map
+fn bump(list: &mut Vec<(String, usize)>, value: &str) {
+    match list.iter_mut().find(|(v, _)| v == value) {
+        Some((_, n)) => *n += 1,
+        None => list.push((value.to_string(), 1)),
+    }
+}
+
+/// Most frequent first; ties keep their order of first appearance (a stable sort).
+fn ranked(list: Vec<(String, usize)>) -> Vec<Counted> {
+    let mut v: Vec<Counted> = list
         .into_iter()
         .map(|(value, count)| Counted { value, count })
         .collect();
-    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+    v.sort_by(|a, b| b.count.cmp(&a.count));
     v
 }
 
