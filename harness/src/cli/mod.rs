@@ -1,8 +1,10 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod ask;
 mod clusters;
 mod compare;
 mod find;
+mod grep;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -27,6 +29,10 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
+    Grep(grep::GrepArgs),
+    /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
+    Ask(ask::AskArgs),
     /// Group traces by normalised question: recurring failures, their replay command, and
     /// `--export DIR` to turn them into regression corpora.
     Clusters(clusters::ClustersArgs),
@@ -50,6 +56,8 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Grep(args) => grep::run(args),
+        Command::Ask(args) => ask::run(args),
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
     }
