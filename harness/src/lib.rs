@@ -6,5 +6,7 @@ pub mod cli;
 pub mod clusters;
 pub mod compare;
 pub mod output;
+pub mod replay;
+pub mod replay_report;
 pub mod stats;
 pub mod trace;

@@ -17,7 +17,7 @@ use findbench_engine::{
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -142,7 +142,10 @@ impl Fixtures {
                 None => options.fixtures_dir.join(name),
             };
             if !dir.is_dir() {
-                return Err(format!("fixture `{name}` not found: {} is not a directory", dir.display()));
+                return Err(format!(
+                    "fixture `{name}` not found: {} is not a directory",
+                    dir.display()
+                ));
             }
             Tree::load(&dir, &TreeOptions::default())
                 .map(|t| Fixture::Tree(Arc::new(t)))
@@ -181,12 +184,19 @@ fn explain(r: &AskResponse) -> Explanation {
                 let n = if grep_ran { 0 } else { r.candidates };
                 ExplainStep {
                     tool: "find".into(),
-                    input: if impl_query { format!("{input} --impl") } else { input },
+                    input: if impl_query {
+                        format!("{input} --impl")
+                    } else {
+                        input
+                    },
                     candidates: n,
                     note: if n == 0 {
                         "no stem, symbol, word or directory of any file matched the term".into()
                     } else {
-                        format!("{n} files matched; best: {}", r.matches.first().map_or("-", |m| m.reason.as_str()))
+                        format!(
+                            "{n} files matched; best: {}",
+                            r.matches.first().map_or("-", |m| m.reason.as_str())
+                        )
                     },
                 }
             }
@@ -381,7 +391,8 @@ impl ReplayTotals {
         self.outcomes[idx(case.outcome)] += 1;
         self.transitions[tidx(case.transition)] += 1;
         self.durations_ms.push(case.duration_ms as f32);
-        self.recorded_durations_ms.push(case.recorded_duration_ms as f32);
+        self.recorded_durations_ms
+            .push(case.recorded_duration_ms as f32);
         self.candidates.push(case.candidates as f32);
         self.tools += case.tools.len();
         self.iterations += case.iterations;
@@ -567,19 +578,32 @@ mod tests {
     #[test]
     fn transitions_compare_recorded_and_replayed_success() {
         use TraceOutcome::*;
-        assert_eq!(Transition::of(InsufficientEvidence, Success), Transition::Fixed);
+        assert_eq!(
+            Transition::of(InsufficientEvidence, Success),
+            Transition::Fixed
+        );
         assert_eq!(Transition::of(Failure, Success), Transition::Fixed);
-        assert_eq!(Transition::of(Success, InsufficientEvidence), Transition::Regressed);
+        assert_eq!(
+            Transition::of(Success, InsufficientEvidence),
+            Transition::Regressed
+        );
         assert_eq!(Transition::of(Success, Failure), Transition::Regressed);
         assert_eq!(Transition::of(Success, Success), Transition::Unchanged);
-        assert_eq!(Transition::of(InsufficientEvidence, Failure), Transition::Unchanged);
+        assert_eq!(
+            Transition::of(InsufficientEvidence, Failure),
+            Transition::Unchanged
+        );
     }
 
     fn tree_dir() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let fx = dir.path().join("mini");
         std::fs::create_dir_all(fx.join("src")).unwrap();
-        std::fs::write(fx.join("src/replay_service.cpp"), "class ReplayService {};\n").unwrap();
+        std::fs::write(
+            fx.join("src/replay_service.cpp"),
+            "class ReplayService {};\n",
+        )
+        .unwrap();
         std::fs::write(fx.join("README.md"), "The cursor binary lives in tools.\n").unwrap();
         dir
     }
@@ -598,10 +622,25 @@ mod tests {
         let dir = tree_dir();
         let file = dir.path().join("t.jsonl");
         let lines = [
-            trace("a", "where is replay implemented", TraceOutcome::InsufficientEvidence, "mini"),
-            trace("b", "where is kubernetes autoscaler implemented", TraceOutcome::Success, "mini"),
+            trace(
+                "a",
+                "where is replay implemented",
+                TraceOutcome::InsufficientEvidence,
+                "mini",
+            ),
+            trace(
+                "b",
+                "where is kubernetes autoscaler implemented",
+                TraceOutcome::Success,
+                "mini",
+            ),
             "garbage".to_string(),
-            trace("c", "where is it implemented?", TraceOutcome::Failure, "mini"),
+            trace(
+                "c",
+                "where is it implemented?",
+                TraceOutcome::Failure,
+                "mini",
+            ),
             trace("d", "find replay", TraceOutcome::Success, "absent"),
         ];
         std::fs::write(&file, lines.join("\n")).unwrap();
@@ -637,14 +676,22 @@ mod tests {
             got,
             [
                 ("a", TraceOutcome::Success, Transition::Fixed),
-                ("b", TraceOutcome::InsufficientEvidence, Transition::Regressed),
+                (
+                    "b",
+                    TraceOutcome::InsufficientEvidence,
+                    Transition::Regressed
+                ),
                 ("c", TraceOutcome::Failure, Transition::Unchanged),
                 ("d", TraceOutcome::Failure, Transition::Regressed),
             ]
         );
         assert_eq!(bad, [3]);
         assert_eq!(totals.bad_lines, 1);
-        assert!(cases[3].reason.starts_with("fixture `absent` not found"), "{}", cases[3].reason);
+        assert!(
+            cases[3].reason.starts_with("fixture `absent` not found"),
+            "{}",
+            cases[3].reason
+        );
         let ex = cases[0].explain.as_ref().unwrap();
         assert_eq!(ex.term.as_deref(), Some("replay"));
         assert_eq!(ex.steps[0].tool, "find");

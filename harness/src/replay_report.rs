@@ -184,11 +184,13 @@ impl ReportWriter {
 
         // results.json: header fields, summary, groups, bad lines, then the spooled cases
         let results = dir.join("results.json");
-        let mut head = serde_json::to_value(header).map_err(|e| EngineError::Internal(e.to_string()))?;
+        let mut head =
+            serde_json::to_value(header).map_err(|e| EngineError::Internal(e.to_string()))?;
         head["summary"] = summary.clone();
         head["clusters"] = serde_json::to_value(&groups).unwrap_or_default();
         head["bad_lines"] = serde_json::to_value(&totals.bad_examples).unwrap_or_default();
-        let head = serde_json::to_string_pretty(&head).map_err(|e| EngineError::Internal(e.to_string()))?;
+        let head = serde_json::to_string_pretty(&head)
+            .map_err(|e| EngineError::Internal(e.to_string()))?;
         let head = head.trim_end().trim_end_matches('}').trim_end();
         write_atomic_with(&results, |w| {
             w.write_all(head.as_bytes())?;
@@ -273,7 +275,11 @@ fn summary_csv_text(summary: &serde_json::Value) -> String {
         match v {
             serde_json::Value::Object(m) => {
                 for (k, v) in m {
-                    let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    let name = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
                     walk(&name, v, out);
                 }
             }
@@ -307,13 +313,23 @@ pub fn outcome_table(totals: &ReplayTotals, profile: &str) -> String {
     let _ = writeln!(t, "|---|---:|---:|---:|---:|");
     for o in TraceOutcome::ALL {
         let (r, p) = (totals.recorded_count(o), totals.outcome_count(o));
-        let _ = writeln!(t, "| {} | {r} | {} | {p} | {} |", o.as_str(), pct(r, n), pct(p, n));
+        let _ = writeln!(
+            t,
+            "| {} | {r} | {} | {p} | {} |",
+            o.as_str(),
+            pct(r, n),
+            pct(p, n)
+        );
     }
     let _ = writeln!(t, "| total | {n} | | {n} | |");
     t
 }
 
-fn summary_markdown(header: &ReplayHeader, totals: &ReplayTotals, groups: &[TransitionGroup]) -> String {
+fn summary_markdown(
+    header: &ReplayHeader,
+    totals: &ReplayTotals,
+    groups: &[TransitionGroup],
+) -> String {
     let s = totals.summary(&header.profile);
     let mut m = String::new();
     let _ = writeln!(m, "# findbench replay: profile `{}`\n", header.profile);
@@ -336,8 +352,14 @@ fn summary_markdown(header: &ReplayHeader, totals: &ReplayTotals, groups: &[Tran
     let _ = writeln!(
         m,
         "\ninsufficient_evidence rate: **{} recorded → {} replayed**.\n",
-        pct(totals.recorded_count(TraceOutcome::InsufficientEvidence), totals.replayed),
-        pct(totals.outcome_count(TraceOutcome::InsufficientEvidence), totals.replayed)
+        pct(
+            totals.recorded_count(TraceOutcome::InsufficientEvidence),
+            totals.replayed
+        ),
+        pct(
+            totals.outcome_count(TraceOutcome::InsufficientEvidence),
+            totals.replayed
+        )
     );
     let _ = writeln!(m, "## Transitions\n");
     let _ = writeln!(m, "| transition | traces |\n|---|---:|");
@@ -347,12 +369,18 @@ fn summary_markdown(header: &ReplayHeader, totals: &ReplayTotals, groups: &[Tran
     let _ = writeln!(m, "\n## Questions that changed or still fail\n");
     let listed: Vec<&TransitionGroup> = groups
         .iter()
-        .filter(|g| g.transition != crate::replay::Transition::Unchanged || g.outcome != TraceOutcome::Success)
+        .filter(|g| {
+            g.transition != crate::replay::Transition::Unchanged
+                || g.outcome != TraceOutcome::Success
+        })
         .collect();
     if listed.is_empty() {
         let _ = writeln!(m, "None: every trace succeeded, as recorded.");
     } else {
-        let _ = writeln!(m, "| transition | question | traces | recorded | replayed | example |");
+        let _ = writeln!(
+            m,
+            "| transition | question | traces | recorded | replayed | example |"
+        );
         let _ = writeln!(m, "|---|---|---:|---|---|---|");
         for g in listed {
             let _ = writeln!(
@@ -384,7 +412,11 @@ fn summary_markdown(header: &ReplayHeader, totals: &ReplayTotals, groups: &[Tran
         "recorded_latency_p95_ms",
     ] {
         let v = s[k].as_f64().unwrap_or(0.0);
-        let shown = if k.ends_with("rate") { format!("{:.1}%", v * 100.0) } else { format!("{v:.3}") };
+        let shown = if k.ends_with("rate") {
+            format!("{:.1}%", v * 100.0)
+        } else {
+            format!("{v:.3}")
+        };
         let _ = writeln!(m, "| {k} | {shown} |");
     }
     let _ = writeln!(

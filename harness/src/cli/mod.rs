@@ -5,6 +5,7 @@ mod clusters;
 mod compare;
 mod find;
 mod grep;
+mod replay;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -39,6 +40,9 @@ pub enum Command {
     /// The before/after release report of two results.json: metrics with deltas, changed
     /// cases (regressions first), and which changes are larger than noise.
     Compare(compare::CompareArgs),
+    /// Replay production traces through today's `ask`: recorded against replayed outcome,
+    /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
+    Replay(replay::ReplayArgs),
 }
 
 /// Output options every command takes.
@@ -60,6 +64,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Ask(args) => ask::run(args),
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Replay(args) => replay::run(args),
     }
 }
 

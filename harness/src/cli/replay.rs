@@ -125,7 +125,11 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         threads,
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: round_ms(clock.elapsed()),
-        inputs: args.traces.iter().map(|p| p.display().to_string()).collect(),
+        inputs: args
+            .traces
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
         fixtures: match &args.root {
             Some(r) => r.display().to_string(),
             None => args.fixtures.display().to_string(),
@@ -152,7 +156,10 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             });
             println!("{}", envelope::success("replay.schema.json", &meta, value));
         }
-        _ => print!("{}", text(&header, &totals, &groups, &written, args.explain, quiet)),
+        _ => print!(
+            "{}",
+            text(&header, &totals, &groups, &written, args.explain, quiet)
+        ),
     }
     Ok(0)
 }
@@ -229,7 +236,9 @@ fn explain_text(t: &mut String, e: &Explanation) {
     let _ = writeln!(
         t,
         "             plan: term {}{}",
-        e.term.as_deref().map_or("(none)".to_string(), |s| format!("`{s}`")),
+        e.term
+            .as_deref()
+            .map_or("(none)".to_string(), |s| format!("`{s}`")),
         if e.impl_query { ", impl" } else { "" }
     );
     for (i, s) in e.steps.iter().enumerate() {
@@ -243,6 +252,10 @@ fn explain_text(t: &mut String, e: &Explanation) {
         );
     }
     for c in &e.candidates {
-        let _ = writeln!(t, "                {:>6.2}  {}  {}", c.score, c.path, c.reason);
+        let _ = writeln!(
+            t,
+            "                {:>6.2}  {}  {}",
+            c.score, c.path, c.reason
+        );
     }
 }
