@@ -155,7 +155,7 @@ fn ranked(list: Vec<(String, usize)>) -> Vec<Counted> {
         .into_iter()
         .map(|(value, count)| Counted { value, count })
         .collect();
-    v.sort_by(|a, b| b.count.cmp(&a.count));
+    v.sort_by_key(|c| std::cmp::Reverse(c.count));
     v
 }
 

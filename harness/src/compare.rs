@@ -389,7 +389,7 @@ pub fn compare(
             let leaf = name.rsplit('.').next().unwrap_or(name);
             let (test, verdict) = metric_test(leaf, &pass, &outcome_tests, &latency_tests);
             let verdict = match (delta, verdict) {
-                (Some(d), _) if d == 0.0 => "no change".to_string(),
+                (Some(0.0), _) => "no change".to_string(),
                 (_, Some(v)) => v,
                 (None, _) => "only in one run".to_string(),
                 (Some(_), None) => String::new(),
@@ -497,17 +497,17 @@ fn change(kind: ChangeKind, b: Option<&CaseView>, a: Option<&CaseView>) -> CaseC
     }
 }
 
+/// Cases, index of the first, before states, after states.
+type GroupAcc = (
+    usize,
+    usize,
+    BTreeMap<String, usize>,
+    BTreeMap<String, usize>,
+);
+
 /// Groups changed cases that carry a question by its normalised form.
 fn cluster_changes(changes: &[CaseChange]) -> Vec<ClusterChange> {
-    let mut groups: BTreeMap<
-        (ChangeKind, String),
-        (
-            usize,
-            usize,
-            BTreeMap<String, usize>,
-            BTreeMap<String, usize>,
-        ),
-    > = BTreeMap::new();
+    let mut groups: BTreeMap<(ChangeKind, String), GroupAcc> = BTreeMap::new();
     for (i, c) in changes.iter().enumerate() {
         let Some(q) = &c.query else { continue };
         let entry = groups.entry((c.kind, normalise_question(q))).or_insert((

@@ -370,3 +370,216 @@ fn compare_rejects_a_file_that_is_not_results() {
     assert_eq!(out.status.code(), Some(2));
     let _ = repo_root();
 }
+
+#[test]
+fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_a = dir.path().join("A");
+    let out_b = dir.path().join("B");
+    for (profile, out) in [("legacy", &out_a), ("default", &out_b)] {
+        let o = findbench(&[
+            "replay",
+            "traces/",
+            "--profile",
+            profile,
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "-f",
+            "json",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for f in [
+            "summary.md",
+            "summary.csv",
+            "cases.csv",
+            "results.json",
+            "junit.xml",
+        ] {
+            assert!(out.join(f).is_file(), "{profile}: {f} missing");
+        }
+    }
+    let a: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_a.join("results.json")).unwrap())
+            .unwrap();
+    let b: Value =
+        serde_json::from_str(&std::fs::read_to_string(out_b.join("results.json")).unwrap())
+            .unwrap();
+    assert_eq!(a["kind"], "replay");
+    assert_eq!(a["profile"], "legacy");
+    assert_eq!(a["summary"]["total"], 217);
+    assert_eq!(
+        a["summary"]["recorded_outcomes"]["insufficient_evidence"],
+        14
+    );
+    let cases = a["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 217);
+    for c in cases {
+        for k in [
+            "id",
+            "suite",
+            "mode",
+            "status",
+            "outcome",
+            "recorded_outcome",
+            "transition",
+            "candidates",
+            "duration_ms",
+            "output_bytes",
+            "reason",
+        ] {
+            assert!(c.get(k).is_some(), "case lacks {k}: {c}");
+        }
+    }
+    // the cursor-binary questions fail under the legacy profile and succeed by default
+    let outcome_of = |doc: &Value, q: &str| -> Vec<String> {
+        doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["query"] == q)
+            .map(|c| c["outcome"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(outcome_of(&a, "find cursor binary")
+        .iter()
+        .all(|o| o == "insufficient_evidence"));
+    assert!(outcome_of(&b, "find cursor binary")
+        .iter()
+        .all(|o| o == "success"));
+    let ie = |doc: &Value| {
+        doc["summary"]["insufficient_evidence_rate"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(ie(&b) < ie(&a), "{} vs {}", ie(&a), ie(&b));
+
+    let o = findbench(&[
+        "compare",
+        out_a.join("results.json").to_str().unwrap(),
+        out_b.join("results.json").to_str().unwrap(),
+        "-f",
+        "text",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("insufficient_evidence_rate: "), "{text}");
+    assert!(
+        text.contains("fixed cluster: \"find cursor binary\" x3"),
+        "{text}"
+    );
+    assert!(!text.contains("| regression |"), "{text}");
+}
+
+#[test]
+fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
+    let o = findbench(&[
+        "replay",
+        "traces/production.jsonl",
+        "--query",
+        "Find cursor binary!",
+        "--profile",
+        "legacy",
+        "--explain",
+        "-f",
+        "text",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("replayed 3 traces"), "{text}");
+    assert!(text.contains("plan: term `cursor[ _-]?binary`"), "{text}");
+    assert!(
+        text.contains("1. find `cursor[ _-]?binary`: no stem"),
+        "{text}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut docs = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = dir.path().join(jobs);
+        let o = findbench(&[
+            "replay",
+            "traces/",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+            "-f",
+            "text",
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap())
+                .unwrap();
+        let cases: Vec<(String, String, String)> = v["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().unwrap().into(),
+                    c["outcome"].as_str().unwrap().into(),
+                    c["selected"].to_string(),
+                )
+            })
+            .collect();
+        docs.push(cases);
+    }
+    assert_eq!(docs[0], docs[1]);
+}
+
+#[test]
+fn gate_baseline_fails_on_a_planted_regression() {
+    use findbench_harness::compare::{compare, ResultsView};
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(String, &str, &str, f64)> = (0..20)
+        .map(|i| (format!("c{i}"), "pass", "success", 1.0))
+        .collect();
+    let as_refs = |v: &[(String, &str, &str, f64)]| -> Vec<(String, String, String, f64)> {
+        v.iter()
+            .map(|(a, b, c, d)| (a.clone(), b.to_string(), c.to_string(), *d))
+            .collect()
+    };
+    let base = as_refs(&cases);
+    let mut planted = base.clone();
+    planted[3].1 = "fail".into();
+    planted[3].2 = "insufficient_evidence".into();
+    let write = |name: &str, v: &[(String, String, String, f64)]| {
+        let refs: Vec<(&str, &str, &str, f64)> = v
+            .iter()
+            .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), *d))
+            .collect();
+        let p = dir.path().join(name);
+        std::fs::write(&p, results(&refs).to_string()).unwrap();
+        p
+    };
+    let bp = write("base.json", &base);
+    let same = write("same.json", &base);
+    let bad = write("bad.json", &planted);
+    let load = |p: &Path| ResultsView::load(p).unwrap();
+    let ok = compare(&load(&bp), &load(&same), &bp, &same);
+    assert!(
+        ok.baseline_failures().is_empty(),
+        "{:?}",
+        ok.baseline_failures()
+    );
+    let failing = compare(&load(&bp), &load(&bad), &bp, &bad);
+    let reasons = failing.baseline_failures();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].starts_with("newly failing: validation/c3"),
+        "{reasons:?}"
+    );
+}

@@ -10,7 +10,7 @@ use clap::Args;
 use findbench_engine::EngineError;
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
@@ -103,7 +103,7 @@ fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), EngineEr
         Some(dir) => export_clusters(&report, &args.fixtures, dir, !args.expect_pass)?,
         None => Vec::new(),
     };
-    let fixtures = (args.fixtures != PathBuf::from("corpora/fixtures")).then_some(&args.fixtures);
+    let fixtures = (args.fixtures != Path::new("corpora/fixtures")).then_some(&args.fixtures);
     let commands: Vec<String> = report
         .clusters
         .iter()

@@ -275,7 +275,7 @@ mod tests {
             line("t3")
         );
         std::fs::write(&path, text).unwrap();
-        let mut stream = TraceStream::open(&[path.clone()]).unwrap();
+        let mut stream = TraceStream::open(std::slice::from_ref(&path)).unwrap();
         let items: Vec<TraceItem> = stream.by_ref().map(Result::unwrap).collect();
         let ids: Vec<String> = items
             .iter()
