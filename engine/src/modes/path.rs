@@ -359,7 +359,7 @@ impl<'q> Scorer<'q> {
                 }
                 let mut best = NONE;
                 let mut from = u32::MAX;
-                if j >= 1 && j - 1 >= plo && j - 1 <= phi && scratch.prev[j - 1] > NONE {
+                if j > plo && j - 1 <= phi && scratch.prev[j - 1] > NONE {
                     best = scratch.prev[j - 1] + w.consecutive;
                     from = (j - 1) as u32;
                 }
