@@ -119,6 +119,15 @@ pub struct CodeWeights {
     pub symbol_scan: bool,
     /// Extensions (folded, no dot) of implementation files.
     pub impl_extensions: Vec<String>,
+    /// Subtracted from a test file when the request asks for an implementation (`--impl`, or
+    /// an `ask` question planned as impl), so a test ranks below an implementation file of
+    /// comparable match. 0 turns it off.
+    pub test_penalty: f64,
+    /// Directory names (any component of the path, compared folded) that hold tests.
+    pub test_dirs: Vec<String>,
+    /// File-name patterns of test files: `*` matches any run of characters, the rest is
+    /// compared as written (case-sensitively, so `*Test.java` does not take `Latest.java`).
+    pub test_names: Vec<String>,
 }
 
 impl Default for CodeWeights {
@@ -143,6 +152,24 @@ impl Default for CodeWeights {
             ]
             .map(String::from)
             .to_vec(),
+            test_penalty: 6.0,
+            test_dirs: ["test", "tests", "spec", "specs", "__tests__", "testdata"]
+                .map(String::from)
+                .to_vec(),
+            test_names: [
+                "*_test.*",
+                "*_tests.*",
+                "test_*.py",
+                "*_spec.rb",
+                "*.spec.*",
+                "*.test.*",
+                "*Test.java",
+                "*Tests.java",
+                "*Test.kt",
+                "*Tests.cs",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }
@@ -159,6 +186,14 @@ impl CodeWeights {
             symbol_scan: false,
             // the spec's boost applied to `.cpp` files only
             impl_extensions: vec!["cpp".into()],
+            // The test penalty is kept, although the spec's handler had none: its before
+            // table records `src/services/replay_service.cpp` as the file selected for
+            // "where is replay implemented". Without a penalty the test
+            // `tests/replay_service_test.cpp` ties with it (partial stem + `.cpp` boost, 18)
+            // and wins on this engine's deterministic tie-break (shorter path), a selection
+            // the spec never saw: the handler's own tie order went unrecorded. With it, legacy
+            // selects what the spec recorded. Legacy's failure clusters (cursor binary, cursor
+            // bin, evidence gating) are unchanged: it finds nothing for them to penalise.
             ..CodeWeights::default()
         }
     }

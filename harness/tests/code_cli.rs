@@ -120,6 +120,28 @@ fn legacy_profile_reproduces_the_before_state() {
 }
 
 #[test]
+fn replay_question_selects_the_implementation_not_its_test_under_both_profiles() {
+    for profile in ["default", "legacy"] {
+        let (code, doc) = ask("where is replay implemented", profile);
+        assert_eq!(code, 0, "{profile}");
+        assert_eq!(
+            doc["selected"], "src/services/replay_service.cpp",
+            "{profile}: {doc}"
+        );
+        let test = doc["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["path"] == "tests/replay_service_test.cpp")
+            .unwrap_or_else(|| panic!("{profile}: {doc}"));
+        assert!(
+            test["reason"].as_str().unwrap().ends_with("; -6 test file"),
+            "{profile}: {test}"
+        );
+    }
+}
+
+#[test]
 fn a_question_with_no_term_is_a_failure() {
     let (code, doc) = ask("where is it?", "default");
     assert_eq!(code, 1);

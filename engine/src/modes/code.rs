@@ -51,6 +51,9 @@ pub struct CodeMatch {
     pub score: f64,
     pub step: CodeStep,
     pub reason: String,
+    /// The line of the declaration the symbol step matched (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,9 +78,7 @@ pub fn find_code(
     if request.limit == 0 {
         return Err(EngineError::invalid("--limit must be at least 1"));
     }
-    let matches = rank(tree, request, weights);
-    let total = matches.len();
-    let matches: Vec<CodeMatch> = matches.into_iter().take(request.limit).collect();
+    let (total, matches) = rank_top(tree, request, weights, request.limit);
     Ok(CodeResponse {
         query: request.clone(),
         summary: Summary::new(total, matches.len()),
@@ -85,23 +86,48 @@ pub fn find_code(
     })
 }
 
-/// Every candidate, best first (ties: shorter path, then byte order).
+/// Every candidate, best first (ties: shorter path, then byte order), each with its reason:
+/// for callers that explain the whole ranking.
 pub fn rank(tree: &Tree, request: &CodeRequest, weights: &CodeWeights) -> Vec<CodeMatch> {
-    let query = Query::new(&request.term, weights);
-    let mut matches: Vec<CodeMatch> = tree
-        .files()
-        .par_iter()
-        .filter_map(|f| score_file(f, &query, request.impl_query, weights))
-        .collect();
-    matches.sort_by(compare);
-    matches
+    rank_top(tree, request, weights, usize::MAX).1
 }
 
-fn compare(a: &CodeMatch, b: &CodeMatch) -> Ordering {
-    b.score
-        .total_cmp(&a.score)
-        .then(a.path.len().cmp(&b.path.len()))
-        .then_with(|| a.path.cmp(&b.path))
+/// How many files match, and the best `limit` of them with their reasons. Candidates are
+/// ranked in a compact form; reasons are formatted only for the ones returned.
+pub fn rank_top(
+    tree: &Tree,
+    request: &CodeRequest,
+    weights: &CodeWeights,
+    limit: usize,
+) -> (usize, Vec<CodeMatch>) {
+    let query = Query::new(&request.term, weights);
+    let files = tree.files();
+    let mut candidates: Vec<Candidate> = files
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, f)| score_file(i, f, &query, request.impl_query, weights))
+        .collect();
+    let total = candidates.len();
+    let order = |a: &Candidate, b: &Candidate| -> Ordering {
+        let (pa, pb) = (&files[a.file as usize].path, &files[b.file as usize].path);
+        b.score
+            .total_cmp(&a.score)
+            .then(pa.len().cmp(&pb.len()))
+            .then_with(|| pa.cmp(pb))
+    };
+    if limit == 0 {
+        return (total, Vec::new());
+    }
+    if candidates.len() > limit {
+        candidates.select_nth_unstable_by(limit, order);
+        candidates.truncate(limit);
+    }
+    candidates.sort_by(order);
+    let matches = candidates
+        .iter()
+        .map(|c| describe(&files[c.file as usize], c, &query, weights))
+        .collect();
+    (total, matches)
 }
 
 /// The forms of the term each step compares with.
@@ -135,91 +161,204 @@ impl Query {
     }
 }
 
-/// The highest step reached so far; a reason is only formatted when it wins.
-struct Best(Option<(f64, CodeStep, String)>);
+/// Which step a candidate reached, on what: enough to format its reason later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    ExactStem,
+    ExactStemCamel,
+    /// `index` into the file's symbols; `exact` when the name is the term.
+    Symbol {
+        index: u32,
+        exact: bool,
+    },
+    AllWords,
+    PartialStem,
+    Directory,
+}
+
+impl Why {
+    fn step(self) -> CodeStep {
+        match self {
+            Why::ExactStem | Why::ExactStemCamel => CodeStep::ExactStem,
+            Why::Symbol { .. } => CodeStep::Symbol,
+            Why::AllWords => CodeStep::AllWords,
+            Why::PartialStem => CodeStep::PartialStem,
+            Why::Directory => CodeStep::Directory,
+        }
+    }
+}
+
+/// A matching file while ranking: no strings, no allocation.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    file: u32,
+    score: f64,
+    why: Why,
+    /// The implementation boost was added.
+    boosted: bool,
+    /// The test penalty was subtracted.
+    test: bool,
+}
+
+/// The highest step reached so far.
+#[derive(Default)]
+struct Best(Option<(f64, Why)>);
 
 impl Best {
-    fn offer(&mut self, score: f64, step: CodeStep, reason: &dyn Fn() -> String) {
+    #[inline]
+    fn offer(&mut self, score: f64, why: Why) {
         if score > 0.0 && score > self.score() {
-            self.0 = Some((score, step, reason()));
+            self.0 = Some((score, why));
         }
     }
 
+    #[inline]
     fn score(&self) -> f64 {
-        self.0.as_ref().map_or(0.0, |b| b.0)
+        self.0.map_or(0.0, |b| b.0)
     }
 }
 
 /// One file's best step, or `None` when it reaches none.
-fn score_file(f: &TreeFile, q: &Query, impl_query: bool, w: &CodeWeights) -> Option<CodeMatch> {
+fn score_file(
+    index: usize,
+    f: &TreeFile,
+    q: &Query,
+    impl_query: bool,
+    w: &CodeWeights,
+) -> Option<Candidate> {
     if q.key.is_empty() {
         return None;
     }
-    let mut best = Best(None);
+    let mut best = Best::default();
     if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
-        best.offer(w.exact_stem, CodeStep::ExactStem, &|| {
-            format!("exact stem `{}`", f.stem)
-        });
+        best.offer(w.exact_stem, Why::ExactStem);
     } else if w.camel_case && f.stem_snake == q.key {
-        best.offer(w.exact_stem, CodeStep::ExactStem, &|| {
-            "exact stem after CamelCase normalisation".to_string()
-        });
+        best.offer(w.exact_stem, Why::ExactStemCamel);
     }
     if w.symbol_scan && best.score() < w.exact_stem {
-        for sym in &f.symbols {
-            let (score, how) = if sym.snake == q.key {
+        for (i, sym) in f.symbols.iter().enumerate() {
+            let (score, exact) = if sym.snake == q.key {
                 let s = match sym.kind.class() {
                     SymbolClass::Type => w.symbol_type,
                     SymbolClass::Function => w.symbol_function,
                     SymbolClass::Other => w.symbol_other,
                 };
-                (s, "")
+                (s, true)
             } else if sym.snake.contains(&q.key) {
-                (w.symbol_partial, " (contains the term)")
+                (w.symbol_partial, false)
             } else {
                 continue;
             };
-            best.offer(score, CodeStep::Symbol, &|| {
-                format!(
-                    "symbol `{} {}` at line {}{how}",
-                    sym.kind.as_str(),
-                    sym.name,
-                    sym.line
-                )
-            });
+            let index = i as u32;
+            best.offer(score, Why::Symbol { index, exact });
         }
     }
     if w.word_match
         && q.words.len() >= 2
         && q.words.iter().all(|word| f.stem.contains(word.as_str()))
     {
-        best.offer(w.all_words, CodeStep::AllWords, &|| {
-            let list: Vec<String> = q.words.iter().map(|x| format!("`{x}`")).collect();
-            format!("all words {} in stem", list.join(", "))
-        });
+        best.offer(w.all_words, Why::AllWords);
     }
     let stem = if w.camel_case { &f.stem_snake } else { &f.stem };
     if stem.contains(q.key.as_str()) {
-        best.offer(w.partial_stem, CodeStep::PartialStem, &|| {
-            format!("stem `{}` contains `{}`", f.stem, q.key)
-        });
+        best.offer(w.partial_stem, Why::PartialStem);
     }
     if f.dir.contains(q.key.as_str()) {
-        best.offer(w.directory, CodeStep::Directory, &|| {
-            format!("directory `{}` contains `{}`", f.dir, q.key)
-        });
+        best.offer(w.directory, Why::Directory);
     }
-    let (mut score, step, mut reason) = best.0?;
-    if impl_query && w.impl_boost != 0.0 && w.impl_extensions.contains(&f.ext) {
+    let (mut score, why) = best.0?;
+    let boosted = impl_query && w.impl_boost != 0.0 && w.impl_extensions.contains(&f.ext);
+    if boosted {
         score += w.impl_boost;
+    }
+    let test = impl_query && w.test_penalty != 0.0 && is_test_file(f, w);
+    if test {
+        score -= w.test_penalty;
+    }
+    Some(Candidate {
+        file: index as u32,
+        score,
+        why,
+        boosted,
+        test,
+    })
+}
+
+/// The words of a candidate: which step, which symbol, boost and penalty.
+fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatch {
+    let mut line = None;
+    let mut reason = match c.why {
+        Why::ExactStem => format!("exact stem `{}`", f.stem),
+        Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
+        Why::Symbol { index, exact } => {
+            let sym = &f.symbols[index as usize];
+            line = Some(sym.line);
+            format!(
+                "symbol `{} {}` at line {}{}",
+                sym.kind.as_str(),
+                sym.name,
+                sym.line,
+                if exact { "" } else { " (contains the term)" }
+            )
+        }
+        Why::AllWords => {
+            let list: Vec<String> = q.words.iter().map(|x| format!("`{x}`")).collect();
+            format!("all words {} in stem", list.join(", "))
+        }
+        Why::PartialStem => format!("stem `{}` contains `{}`", f.stem, q.key),
+        Why::Directory => format!("directory `{}` contains `{}`", f.dir, q.key),
+    };
+    if c.boosted {
         reason.push_str(&format!("; +{} implementation file", w.impl_boost));
     }
-    Some(CodeMatch {
+    if c.test {
+        reason.push_str(&format!("; -{} test file", w.test_penalty));
+    }
+    CodeMatch {
         path: f.path.clone(),
-        score,
-        step,
+        score: c.score,
+        step: c.why.step(),
         reason,
-    })
+        line,
+    }
+}
+
+/// True when the file is a test by the profile's patterns: a directory component in
+/// `test_dirs`, or a file name matching one of `test_names`.
+pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
+    let in_test_dir = !f.dir.is_empty()
+        && f
+            .dir
+            .split('/')
+            .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
+    if in_test_dir {
+        return true;
+    }
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    w.test_names.iter().any(|p| glob_match(p.as_bytes(), name.as_bytes()))
+}
+
+/// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
+fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    // the last `*` seen, and where in `text` its run currently ends
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && pattern[p] == b'*' {
+            star = Some((p, t));
+            p += 1;
+        } else if p < pattern.len() && pattern[p] == text[t] {
+            p += 1;
+            t += 1;
+        } else if let Some((sp, st)) = star {
+            p = sp + 1;
+            t = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&b| b == b'*')
 }
 
 #[cfg(test)]
@@ -258,6 +397,12 @@ mod tests {
                 ),
                 ("src/gating/policy.cpp", "int p;\n"),
                 ("docs/replay.md", "# replay\n"),
+                (
+                    "tests/replay_service_test.cpp",
+                    "void test_replay_counts(int n) {\n}\n",
+                ),
+                ("web/replay_view.spec.ts", "describe('replay', () => {});\n"),
+                ("web/replay_view.ts", "export const replayAll = 1;\n"),
             ],
         )
     }
@@ -375,6 +520,78 @@ mod tests {
             find(&m, "src/services/replay_service.h").step,
             CodeStep::PartialStem
         );
+    }
+
+    #[test]
+    fn tests_rank_below_implementations_for_impl_queries() {
+        for profile in [Profile::default(), Profile::builtin("legacy").unwrap()] {
+            let m = run("replay", true, &profile);
+            let (src, test) = (
+                find(&m, "src/services/replay_service.cpp"),
+                find(&m, "tests/replay_service_test.cpp"),
+            );
+            assert!(src.score > test.score, "{}: {m:?}", profile.name);
+            assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+            assert!(!src.reason.contains("test file"), "{}", src.reason);
+        }
+        // a test file by name, outside a test directory
+        let m = run("replay", true, &Profile::default());
+        assert!(find(&m, "web/replay_view.spec.ts").score < find(&m, "web/replay_view.ts").score);
+        // no penalty without --impl: the test is as good a match as any
+        let m = run("replay_service", false, &Profile::default());
+        let test = find(&m, "tests/replay_service_test.cpp");
+        assert_eq!(test.score, 12.0);
+        assert!(!test.reason.contains("test file"));
+    }
+
+    #[test]
+    fn test_patterns_and_penalty_are_data() {
+        let mut p = Profile::default();
+        p.code.test_penalty = 2.5;
+        let m = run("replay", true, &p);
+        let test = find(&m, "tests/replay_service_test.cpp");
+        assert!(test.reason.ends_with("; -2.5 test file"), "{}", test.reason);
+        p.code.test_dirs.clear();
+        p.code.test_names = vec!["*.spec.*".into()];
+        let m = run("replay", true, &p);
+        assert!(!find(&m, "tests/replay_service_test.cpp")
+            .reason
+            .contains("test file"));
+        assert!(find(&m, "web/replay_view.spec.ts").reason.contains("test file"));
+    }
+
+    #[test]
+    fn glob_matches_stars_only() {
+        for (p, t, yes) in [
+            ("*_test.*", "replay_service_test.cpp", true),
+            ("*_test.*", "replay_service.cpp", false),
+            ("test_*.py", "test_replay.py", true),
+            ("test_*.py", "test_replay.pyc", false),
+            ("*Test.java", "ReplayTest.java", true),
+            ("*Test.java", "Latest.java", false),
+            ("*.spec.*", "a.spec.ts", true),
+            ("a*b*c", "aXbYbZc", true),
+            ("a*b*c", "aXbYc_", false),
+            ("*", "", true),
+        ] {
+            assert_eq!(glob_match(p.as_bytes(), t.as_bytes()), yes, "{p} ~ {t}");
+        }
+    }
+
+    #[test]
+    fn top_n_equals_the_head_of_the_full_ranking() {
+        let t = tree();
+        let mut r = CodeRequest::new("replay");
+        r.impl_query = true;
+        let all = rank(&t, &r, &Profile::default().code);
+        for n in [1, 2, 3, all.len(), all.len() + 5] {
+            let (total, top) = rank_top(&t, &r, &Profile::default().code, n);
+            assert_eq!(total, all.len());
+            assert_eq!(top[..], all[..n.min(all.len())]);
+        }
+        // the symbol step names its line for the read step
+        assert_eq!(all[0].path, "src/services/replay_service.cpp");
+        assert_eq!(all[0].line, Some(2));
     }
 
     #[test]
