@@ -5,9 +5,11 @@
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
+use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
 use crate::tree::symbols::SymbolClass;
 use crate::tree::{Tree, TreeFile};
+use memchr::memmem::Finder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -136,7 +138,12 @@ struct Query {
     /// What stems and directories are compared with: the snake form, or (legacy) the
     /// folded term with its separator pattern left in.
     key: String,
+    /// Finds `key` in stems, directories and symbol names.
+    key_finder: Finder<'static>,
     words: Vec<String>,
+    /// Characters every step needs (the bags of the literal term, the key and the words
+    /// intersected): a file whose [`TreeFile::name_bag`] lacks one matches no step.
+    bag: u64,
 }
 
 impl Query {
@@ -157,7 +164,19 @@ impl Query {
                 .map(str::to_string)
                 .collect()
         };
-        Query { term, key, words }
+        let bag = char_bag(&term.literal) & char_bag(&key) & char_bag(&words.concat());
+        Query {
+            key_finder: Finder::new(key.as_bytes()).into_owned(),
+            term,
+            key,
+            words,
+            bag,
+        }
+    }
+
+    #[inline]
+    fn in_text(&self, hay: &str) -> bool {
+        hay.len() >= self.key.len() && self.key_finder.find(hay.as_bytes()).is_some()
     }
 }
 
@@ -226,7 +245,7 @@ fn score_file(
     impl_query: bool,
     w: &CodeWeights,
 ) -> Option<Candidate> {
-    if q.key.is_empty() {
+    if q.key.is_empty() || q.bag & !f.name_bag != 0 {
         return None;
     }
     let mut best = Best::default();
@@ -244,7 +263,7 @@ fn score_file(
                     SymbolClass::Other => w.symbol_other,
                 };
                 (s, true)
-            } else if sym.snake.contains(&q.key) {
+            } else if q.in_text(&sym.snake) {
                 (w.symbol_partial, false)
             } else {
                 continue;
@@ -260,10 +279,10 @@ fn score_file(
         best.offer(w.all_words, Why::AllWords);
     }
     let stem = if w.camel_case { &f.stem_snake } else { &f.stem };
-    if stem.contains(q.key.as_str()) {
+    if q.in_text(stem) {
         best.offer(w.partial_stem, Why::PartialStem);
     }
-    if f.dir.contains(q.key.as_str()) {
+    if q.in_text(&f.dir) {
         best.offer(w.directory, Why::Directory);
     }
     let (mut score, why) = best.0?;

@@ -13,6 +13,7 @@ pub use symbols::{Language, Symbol, SymbolKind};
 
 use crate::error::Result;
 use crate::text::camel::snake;
+use crate::text::char_bag::char_bag;
 use crate::text::fold::fold;
 use std::path::{Path, PathBuf};
 
@@ -93,6 +94,10 @@ pub struct TreeFile {
     pub size: u64,
     pub content: Content,
     pub symbols: Vec<Symbol>,
+    /// The letters and digits of the stem, directory and symbol names
+    /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
+    /// no step of this file, so the file is skipped without a string search.
+    pub name_bag: u64,
 }
 
 impl TreeFile {
@@ -112,10 +117,17 @@ impl TreeFile {
             (Some(lang), Some(text)) => symbols::scan(lang, text, symbol_lines),
             _ => Vec::new(),
         };
+        let (stem, stem_snake, dir) = (fold(stem), snake(stem), fold(dir));
+        let name_bag = symbols
+            .iter()
+            .fold(char_bag(&stem) | char_bag(&stem_snake) | char_bag(&dir), |bag, s| {
+                bag | char_bag(&s.snake)
+            });
         TreeFile {
-            stem: fold(stem),
-            stem_snake: snake(stem),
-            dir: fold(dir),
+            stem,
+            stem_snake,
+            dir,
+            name_bag,
             ext,
             language,
             size,
