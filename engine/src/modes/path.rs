@@ -248,12 +248,13 @@ impl<'q> Scorer<'q> {
         }
     }
 
-    /// The folded bytes, original bytes, file-name offset and depth of path `i`, cut to its
-    /// last `max_len` bytes (the file name end matters most).
+    /// The folded bytes, their original-case shape, file-name offset and depth of path `i`,
+    /// cut to its last `max_len` bytes (the file name end matters most).
+    #[inline]
     fn view<'a>(&self, list: &'a PathList, i: usize) -> (&'a [u8], &'a [u8], usize, u32) {
         let span = list.span(i);
         let path = list.folded(i);
-        let text = list.path(i).as_bytes();
+        let text = list.shape(i);
         let cut = path.len().saturating_sub(self.w.max_len);
         (
             &path[cut..],
@@ -422,7 +423,7 @@ impl<'q> Scorer<'q> {
         let i = hit.index as usize;
         let full = list.path(i);
         let (path, text, name, _) = self.view(list, i);
-        let cut = full.len() - path.len();
+        let cut = list.folded(i).len() - path.len();
         let q: Vec<u8> = if hit.dropped == u8::MAX {
             self.query.to_vec()
         } else {
@@ -442,12 +443,21 @@ impl<'q> Scorer<'q> {
                 k + 1
             );
         }
-        // a multi-byte character matches byte by byte: report it once, as a character offset
-        let positions = bytes
-            .iter()
-            .filter(|&&b| full.is_char_boundary(cut + b))
-            .map(|&b| full[..cut + b].chars().count() as u32)
-            .collect();
+        // a multi-byte character matches byte by byte, `ß` as `ss`: report the character it
+        // folds from once, as a character offset into the path as given
+        let mut positions: Vec<u32> = Vec::with_capacity(bytes.len());
+        let (mut seen, mut chars) = (0, 0);
+        for &b in &bytes {
+            let at = list.origin(i, cut + b);
+            if !full.is_char_boundary(at) {
+                continue;
+            }
+            chars += full[seen..at].chars().count() as u32;
+            seen = at;
+            if positions.last() != Some(&chars) {
+                positions.push(chars);
+            }
+        }
         PathMatch {
             path: full.to_string(),
             score: (f64::from(hit.score) * 1000.0).round() / 1000.0,
@@ -672,6 +682,37 @@ mod tests {
         let l = PathList::from_text("t", "docs/Ärger/straße.md\n");
         let m = find_path(&l, &PathRequest::new("straße"), &PathWeights::default()).unwrap();
         assert_eq!(m.matches[0].positions, [11, 12, 13, 14, 15, 16]);
+    }
+
+    #[test]
+    fn full_case_folding_finds_sharp_s_and_ligatures() {
+        let l = PathList::from_text(
+            "t",
+            "docs/Ärger/straße.txt\nSTRASSE.md\nsrc/ﬁle_util.rs\nsrc/other.rs\n",
+        );
+        let run = |q: &str| find_path(&l, &PathRequest::new(q), &PathWeights::default()).unwrap();
+        let m = run("STRASSE");
+        let p = paths(&m.matches);
+        assert!(p.contains(&"docs/Ärger/straße.txt"), "{p:?}");
+        let hit = m
+            .matches
+            .iter()
+            .find(|x| x.path == "docs/Ärger/straße.txt")
+            .unwrap();
+        assert!(hit.score >= 0.5, "a true match, not a typo: {hit:?}");
+        // s t r a ß(ss) e: `ß` is one character of the path, reported once
+        assert_eq!(hit.positions, [11, 12, 13, 14, 15, 16]);
+        // and the other way round
+        let m = run("straße");
+        assert_eq!(paths(&m.matches)[0], "STRASSE.md");
+        assert_eq!(m.matches[0].positions, [0, 1, 2, 3, 4, 5, 6]);
+        // `ﬁ` folds to `fi`: both query letters land on the one ligature
+        let m = run("fileutil");
+        assert_eq!(paths(&m.matches), ["src/ﬁle_util.rs"]);
+        assert_eq!(m.matches[0].positions, [4, 5, 6, 8, 9, 10, 11]);
+        // characters after an unaligned one still report the right offsets
+        let m = run("txt");
+        assert_eq!(m.matches[0].positions, [18, 19, 20]);
     }
 
     #[test]

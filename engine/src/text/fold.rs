@@ -11,20 +11,31 @@ pub fn fold(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        match c {
-            'ß' | 'ẞ' => out.push_str("ss"),
-            'ς' => out.push('σ'),
-            'ſ' => out.push('s'),
-            'ﬀ' => out.push_str("ff"),
-            'ﬁ' => out.push_str("fi"),
-            'ﬂ' => out.push_str("fl"),
-            'ﬃ' => out.push_str("ffi"),
-            'ﬄ' => out.push_str("ffl"),
-            'ﬅ' | 'ﬆ' => out.push_str("st"),
-            _ => out.extend(c.to_lowercase()),
-        }
+        fold_char(c, |f| out.push(f));
     }
     out
+}
+
+/// The full case folding of one character, one folded character at a time: what [`fold`]
+/// does per character, for callers that keep track of where each folded byte came from.
+#[inline]
+pub fn fold_char(c: char, emit: impl FnMut(char)) {
+    let special = match c {
+        'ß' | 'ẞ' => "ss",
+        'ς' => "σ",
+        'ſ' => "s",
+        'ﬀ' => "ff",
+        'ﬁ' => "fi",
+        'ﬂ' => "fl",
+        'ﬃ' => "ffi",
+        'ﬄ' => "ffl",
+        'ﬅ' | 'ﬆ' => "st",
+        _ => {
+            c.to_lowercase().for_each(emit);
+            return;
+        }
+    };
+    special.chars().for_each(emit);
 }
 
 /// Folds and collapses runs of whitespace to one space, trimming both ends: the form in which

@@ -1,5 +1,12 @@
 //! A list of paths packed for fast fuzzy matching: one buffer of text, one of folded bytes,
-//! and per path its span, the start of its file name, its depth and a character bag.
+//! and per path its spans, the start of its file name, its depth and a character bag.
+//!
+//! Folding is full case folding (`ß` ~ `ss`, `ﬁ` ~ `fi`, final sigma), so a folded path can
+//! be longer or shorter than the path as given. Such paths (rare: only some non-ASCII
+//! characters change length) carry a map from each folded byte back to the character it
+//! came from; every other path, ASCII ones included, shares offsets with its text.
+
+use crate::text::fold::fold_char;
 
 use crate::error::{EngineError, Result};
 use std::path::Path;
@@ -7,12 +14,57 @@ use std::path::Path;
 /// One path's place in the packed buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathSpan {
+    /// Byte range of the path as given, in the text buffer.
     pub start: u32,
     pub end: u32,
-    /// Offset of the file name (after the last `/`) from `start`.
+    /// Byte range of the folded path, in the folded buffer.
+    pub folded_start: u32,
+    pub folded_end: u32,
+    /// Offset of the file name (after the last `/`) in the folded path.
     pub name: u32,
     /// Number of `/` in the path.
     pub depth: u32,
+    /// Index into the unaligned paths' maps, or [`ALIGNED`] when folding kept every
+    /// character's length (folded offsets are text offsets).
+    pub unaligned: u32,
+}
+
+/// [`PathSpan::unaligned`] of a path whose folded bytes line up with its text.
+pub const ALIGNED: u32 = u32::MAX;
+
+/// Where the folded bytes of a path that folding lengthened or shortened came from.
+#[derive(Debug, Clone, Default)]
+struct Unaligned {
+    /// Per folded byte, the byte offset in the path of the character it folds from.
+    origin: Box<[u32]>,
+    /// The folded bytes with ASCII letters in their original case: what CamelCase humps are
+    /// read from, offset for offset with the folded path.
+    shape: Box<[u8]>,
+}
+
+impl Unaligned {
+    fn of(path: &str) -> Unaligned {
+        let mut origin = Vec::with_capacity(path.len() + 4);
+        let mut shape = Vec::with_capacity(path.len() + 4);
+        let mut buf = [0u8; 4];
+        for (at, c) in path.char_indices() {
+            if c.is_ascii() {
+                origin.push(at as u32);
+                shape.push(c as u8);
+                continue;
+            }
+            fold_char(c, |f| {
+                for &b in f.encode_utf8(&mut buf).as_bytes() {
+                    origin.push(at as u32);
+                    shape.push(b);
+                }
+            });
+        }
+        Unaligned {
+            origin: origin.into(),
+            shape: shape.into(),
+        }
+    }
 }
 
 /// Paths indexed once for `find path`: no allocation per path at query time.
@@ -20,10 +72,11 @@ pub struct PathSpan {
 pub struct PathList {
     source: String,
     text: String,
-    /// `text` case-folded byte for byte: ASCII lowered, and any other character lowered only
-    /// when that keeps its UTF-8 length, so offsets into both buffers agree.
+    /// `text` case-folded: ASCII lowered, any other character fully folded.
     folded: Vec<u8>,
     spans: Vec<PathSpan>,
+    /// Maps of the paths whose folding changed their length ([`PathSpan::unaligned`]).
+    unaligned: Vec<Unaligned>,
     /// Which characters occur in each path ([`bag_bit`]): a query whose bag is not a subset
     /// (give or take one character for typos) cannot match.
     bags: Vec<u64>,
@@ -67,8 +120,15 @@ pub fn bag_of(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0, |acc, &b| acc | bag_bit(b))
 }
 
-/// Folds text byte for byte (see [`PathList`]): the same transform for paths and queries.
+/// Folds text (see [`PathList`]): the same transform for paths and queries.
 pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
+    fold_bytes_with(text, out, |_| {});
+}
+
+/// Like [`fold_bytes`], calling `uneven` with the byte offset in `text` of every character
+/// that does not fold to one character of its own length (`ß` to `ss`, `K` (Kelvin) to `k`):
+/// there, folded bytes no longer stand byte for byte for the text's.
+pub fn fold_bytes_with(text: &str, out: &mut Vec<u8>, mut uneven: impl FnMut(usize)) {
     let bytes = text.as_bytes();
     let mut at = 0;
     let mut buf = [0u8; 4];
@@ -81,11 +141,14 @@ pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
         out.extend(bytes[at..at + run].iter().map(|b| b.to_ascii_lowercase()));
         at += run;
         if let Some(c) = text[at..].chars().next() {
-            let mut lower = c.to_lowercase();
-            let l = lower.next().unwrap_or(c);
-            let same_len = lower.next().is_none() && l.len_utf8() == c.len_utf8();
-            let c2 = if same_len { l } else { c };
-            out.extend_from_slice(c2.encode_utf8(&mut buf).as_bytes());
+            let (before, mut chars) = (out.len(), 0);
+            fold_char(c, |f| {
+                chars += 1;
+                out.extend_from_slice(f.encode_utf8(&mut buf).as_bytes());
+            });
+            if chars != 1 || out.len() - before != c.len_utf8() {
+                uneven(at);
+            }
             at += c.len_utf8();
         }
     }
@@ -113,45 +176,56 @@ impl PathList {
     /// depth and file-name offset.
     fn from_listing(source: &str, text: String) -> PathList {
         let mut folded = Vec::with_capacity(text.len());
-        fold_bytes(&text, &mut folded);
+        let mut uneven: Vec<usize> = Vec::new();
+        fold_bytes_with(&text, &mut folded, |at| uneven.push(at));
         let estimate = memchr::memchr_iter(b'\n', &folded).count() + 1;
         let mut spans = Vec::with_capacity(estimate);
         let mut bags = Vec::with_capacity(estimate);
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', &folded).chain(std::iter::once(folded.len()));
-        for end in ends {
-            if start > end {
-                break;
-            }
-            let line_end = if end > start && folded[end - 1] == b'\r' {
-                end - 1
-            } else {
-                end
-            };
+        let mut unaligned = Vec::new();
+        let mut uneven = uneven.into_iter().peekable();
+        // folding never makes or removes a newline: the n-th line of both buffers is a path
+        let text_ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        let folded_ends = memchr::memchr_iter(b'\n', &folded).chain(std::iter::once(folded.len()));
+        let (mut start, mut fstart) = (0, 0);
+        for (end, fend) in text_ends.zip(folded_ends) {
+            let strip = usize::from(end > start && text.as_bytes()[end - 1] == b'\r');
+            let (line_end, fline_end) = (end - strip, fend - strip);
+            while uneven.next_if(|&u| u < start).is_some() {}
             if line_end > start {
                 let (mut bag, mut depth, mut name) = (0u64, 0u32, 0usize);
-                for (k, &b) in folded[start..line_end].iter().enumerate() {
+                for (k, &b) in folded[fstart..fline_end].iter().enumerate() {
                     bag |= BAG_BITS[b as usize];
                     if b == b'/' {
                         depth += 1;
                         name = k + 1;
                     }
                 }
+                let index = if uneven.peek().is_some_and(|&u| u < line_end) {
+                    unaligned.push(Unaligned::of(&text[start..line_end]));
+                    (unaligned.len() - 1) as u32
+                } else {
+                    ALIGNED
+                };
                 bags.push(bag);
                 spans.push(PathSpan {
                     start: start as u32,
                     end: line_end as u32,
+                    folded_start: fstart as u32,
+                    folded_end: fline_end as u32,
                     name: name as u32,
                     depth,
+                    unaligned: index,
                 });
             }
             start = end + 1;
+            fstart = fend + 1;
         }
         PathList {
             source: source.to_string(),
             text,
             folded,
             spans,
+            unaligned,
             bags,
         }
     }
@@ -172,6 +246,7 @@ impl PathList {
             text: String::with_capacity(bytes),
             folded: Vec::with_capacity(bytes),
             spans: Vec::with_capacity(paths),
+            unaligned: Vec::new(),
             bags: Vec::with_capacity(paths),
         }
     }
@@ -181,17 +256,26 @@ impl PathList {
         let start = self.text.len();
         self.text.push_str(path);
         let fold_start = self.folded.len();
-        fold_bytes(path, &mut self.folded);
-        debug_assert_eq!(self.folded.len(), self.text.len());
+        let mut uneven = false;
+        fold_bytes_with(path, &mut self.folded, |_| uneven = true);
         let folded = &self.folded[fold_start..];
         let name = memchr::memrchr(b'/', folded).map_or(0, |i| i + 1);
         let depth = memchr::memchr_iter(b'/', folded).count();
         self.bags.push(bag_of(folded));
+        let index = if uneven {
+            self.unaligned.push(Unaligned::of(path));
+            (self.unaligned.len() - 1) as u32
+        } else {
+            ALIGNED
+        };
         self.spans.push(PathSpan {
             start: start as u32,
             end: self.text.len() as u32,
+            folded_start: fold_start as u32,
+            folded_end: self.folded.len() as u32,
             name: name as u32,
             depth: depth as u32,
+            unaligned: index,
         });
     }
 
@@ -215,9 +299,30 @@ impl PathList {
     }
 
     /// The folded bytes of the path at `index`.
+    #[inline]
     pub fn folded(&self, index: usize) -> &[u8] {
         let s = self.spans[index];
-        &self.folded[s.start as usize..s.end as usize]
+        &self.folded[s.folded_start as usize..s.folded_end as usize]
+    }
+
+    /// Bytes offset for offset with [`PathList::folded`], ASCII letters in their original
+    /// case: where CamelCase humps are read.
+    #[inline]
+    pub fn shape(&self, index: usize) -> &[u8] {
+        let s = self.spans[index];
+        match s.unaligned {
+            ALIGNED => &self.text.as_bytes()[s.start as usize..s.end as usize],
+            u => &self.unaligned[u as usize].shape,
+        }
+    }
+
+    /// The byte offset in [`PathList::path`] of the character that folded byte `at` of
+    /// [`PathList::folded`] comes from.
+    pub fn origin(&self, index: usize, at: usize) -> usize {
+        match self.spans[index].unaligned {
+            ALIGNED => at,
+            u => self.unaligned[u as usize].origin[at] as usize,
+        }
     }
 
     pub fn span(&self, index: usize) -> PathSpan {
@@ -285,10 +390,36 @@ mod tests {
     }
 
     #[test]
-    fn folding_keeps_offsets() {
+    fn folding_is_full_case_folding() {
         let mut out = Vec::new();
-        fold_bytes("Straße/ÄRGER", &mut out);
-        assert_eq!(out.len(), "Straße/ÄRGER".len());
-        assert_eq!(String::from_utf8(out).unwrap(), "straße/ärger");
+        fold_bytes("Straße/ÄRGER/ﬁle", &mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), "strasse/ärger/file");
+    }
+
+    #[test]
+    fn unaligned_paths_map_folded_bytes_back() {
+        let text = "a/Ärger.md\nStraße/X.txt\r\nb/ﬁ.rs";
+        let listed = PathList::from_text("t", text);
+        let mut pushed = PathList::with_capacity("t", 0, 0);
+        for p in ["a/Ärger.md", "Straße/X.txt", "b/ﬁ.rs"] {
+            pushed.push(p);
+        }
+        for list in [&listed, &pushed] {
+            assert_eq!(list.len(), 3);
+            // `Ä` folds to `ä`, same length: aligned
+            assert_eq!(list.span(0).unaligned, ALIGNED);
+            assert_eq!(list.shape(0), "a/Ärger.md".as_bytes());
+            assert_eq!(list.path(1), "Straße/X.txt");
+            assert_eq!(list.folded(1), b"strasse/x.txt");
+            assert_eq!(list.shape(1), b"Strasse/X.txt");
+            assert_eq!(list.span(1).name, 8);
+            // `ß` folds to two characters: both `s` come from it, at byte 4
+            assert_ne!(list.span(1).unaligned, ALIGNED);
+            assert_eq!((list.origin(1, 4), list.origin(1, 5)), (4, 4));
+            assert_eq!(list.origin(1, 6), 6);
+            assert_eq!(list.folded(2), b"b/fi.rs");
+            assert_eq!(list.origin(2, 3), 2);
+            assert_eq!(list.origin(2, 4), 5);
+        }
     }
 }
