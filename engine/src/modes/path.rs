@@ -252,9 +252,7 @@ impl<'q> Scorer<'q> {
     /// cut to its last `max_len` bytes (the file name end matters most).
     #[inline]
     fn view<'a>(&self, list: &'a PathList, i: usize) -> (&'a [u8], &'a [u8], usize, u32) {
-        let span = list.span(i);
-        let path = list.folded(i);
-        let text = list.shape(i);
+        let (path, text, span) = list.view(i);
         let cut = path.len().saturating_sub(self.w.max_len);
         (
             &path[cut..],

@@ -316,6 +316,19 @@ impl PathList {
         }
     }
 
+    /// [`PathList::folded`], [`PathList::shape`] and [`PathList::span`] of one path, from one
+    /// read of its span (the scan's hot path).
+    #[inline]
+    pub fn view(&self, index: usize) -> (&[u8], &[u8], PathSpan) {
+        let s = self.spans[index];
+        let folded = &self.folded[s.folded_start as usize..s.folded_end as usize];
+        let shape = match s.unaligned {
+            ALIGNED => &self.text.as_bytes()[s.start as usize..s.end as usize],
+            u => &self.unaligned[u as usize].shape[..],
+        };
+        (folded, shape, s)
+    }
+
     /// The byte offset in [`PathList::path`] of the character that folded byte `at` of
     /// [`PathList::folded`] comes from.
     pub fn origin(&self, index: usize, at: usize) -> usize {
