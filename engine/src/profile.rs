@@ -258,6 +258,11 @@ pub struct PlannerRules {
     pub max_iterations: usize,
     /// Candidates `read` tries, best first, before the cascade gives up.
     pub read_attempts: usize,
+    /// A read is evidence only when the file has a line that mentions a word of the term
+    /// (or the declaration `find` matched); off, any readable text is (the spec's read).
+    pub read_requires_mention: bool,
+    /// Lines of evidence the answer quotes from the selected file.
+    pub evidence_lines: usize,
 }
 
 impl Default for PlannerRules {
@@ -349,6 +354,8 @@ impl Default for PlannerRules {
             ]),
             max_iterations: 6,
             read_attempts: 2,
+            read_requires_mention: true,
+            evidence_lines: 5,
         }
     }
 }

@@ -210,15 +210,31 @@ fn explain(r: &AskResponse) -> Explanation {
                     format!("{} files hold the term", r.candidates)
                 },
             },
-            "read" => ExplainStep {
-                tool: "read".into(),
-                input: r.selected.clone().unwrap_or_default(),
-                candidates: usize::from(r.selected.is_some()),
-                note: match &r.selected {
-                    Some(p) => format!("read {p} as evidence"),
-                    None => "no candidate had readable text".into(),
-                },
-            },
+            "read" => {
+                // the n-th read of the cascade, and what it found
+                let k = steps
+                    .iter()
+                    .filter(|s: &&ExplainStep| s.tool == "read")
+                    .count();
+                match r.reads.get(k) {
+                    Some(read) => ExplainStep {
+                        tool: "read".into(),
+                        input: read.path.clone(),
+                        candidates: usize::from(read.evidence),
+                        note: if read.evidence {
+                            format!("evidence: {}", read.note)
+                        } else {
+                            format!("not evidence: {}", read.note)
+                        },
+                    },
+                    None => ExplainStep {
+                        tool: "read".into(),
+                        input: r.selected.clone().unwrap_or_default(),
+                        candidates: usize::from(r.selected.is_some()),
+                        note: "no candidate held evidence".into(),
+                    },
+                }
+            }
             other => ExplainStep {
                 tool: other.to_string(),
                 input,

@@ -68,6 +68,15 @@ fn replay_question_selects_the_replay_service_implementation() {
     assert_eq!(doc["tools"], serde_json::json!(["find", "read"]));
     assert_eq!(doc["selected"], "src/services/replay_service.cpp");
     assert_eq!(doc["outcome"], "success");
+    // the read quotes the declaration find matched, then other lines naming the term
+    assert_eq!(doc["matches"][0]["line"], 22);
+    assert_eq!(doc["evidence"]["path"], "src/services/replay_service.cpp");
+    assert_eq!(doc["evidence"]["lines"][0]["number"], 22);
+    assert!(doc["evidence"]["lines"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("ReplayService::replay"));
+    assert_eq!(doc["reads"][0]["evidence"], true);
     validate("ask.schema.json", &doc);
 }
 

@@ -1,7 +1,12 @@
 //! `ask`: the retrieval cascade an agent runs for a question. Plan a term, run `find code`,
-//! fall back to `grep` when it finds nothing, read the best candidate, and classify the
-//! outcome: success (evidence read), insufficient_evidence (tools or budget ran out with
-//! nothing to read) or failure (the cascade could not run).
+//! fall back to `grep` when it finds nothing, read the best candidates, and classify the
+//! outcome: success (a file read holds evidence), insufficient_evidence (tools or budget ran
+//! out before any did) or failure (the cascade could not run).
+//!
+//! Reading is what an agent does with a candidate: open it and look for the term. Evidence
+//! is the lines that mention a word of the term, with the declaration `find` matched (or
+//! the line `grep` found) first. A candidate found by its name or directory alone, whose
+//! text never mentions the term, is read and rejected, not counted as an answer.
 
 use crate::error::{EngineError, Result};
 use crate::modes::code::{self, CodeRequest};
@@ -9,7 +14,9 @@ use crate::modes::grep;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
-use crate::tree::Tree;
+use crate::text::term::Term;
+use crate::tree::{Content, Tree};
+use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -45,6 +52,42 @@ pub struct AskMatch {
     pub path: String,
     pub score: f64,
     pub reason: String,
+    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
+    /// matching line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+/// One quoted line of the selected file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceLine {
+    /// 1-based.
+    pub number: u32,
+    /// Trimmed, cut to [`grep::MAX_LINE_CHARS`] characters.
+    pub text: String,
+}
+
+/// What reading the selected file showed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    pub path: String,
+    /// The tool's line first, then the first other lines that mention a word of the term,
+    /// up to the profile's `evidence_lines`.
+    pub lines: Vec<EvidenceLine>,
+    /// Lines of the file that mention a word of the term.
+    pub mentions: usize,
+}
+
+/// One `read` of the cascade and what it found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadResult {
+    pub path: String,
+    /// Lines that mention a word of the term (0 for a file without text).
+    pub mentions: usize,
+    /// Whether the read counts as evidence.
+    pub evidence: bool,
+    /// What the read showed, for a person.
+    pub note: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,6 +103,12 @@ pub struct AskResponse {
     pub candidates: usize,
     /// The file read as evidence.
     pub selected: Option<String>,
+    /// The selected file's evidence: its line numbers and lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// Every read, in order, and what it found.
+    #[serde(default)]
+    pub reads: Vec<ReadResult>,
     pub outcome: Outcome,
     pub duration_ms: f64,
     /// The ranking profile the cascade ran with.
@@ -89,7 +138,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                   plan: Option<Plan>,
                   matches: Vec<AskMatch>,
                   candidates: usize,
-                  selected: Option<String>,
+                  read: Reading,
                   outcome: Outcome,
                   error: Option<String>| AskResponse {
         question: request.question.clone(),
@@ -98,7 +147,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         tools: cascade.tools,
         matches,
         candidates,
-        selected,
+        selected: read.evidence.as_ref().map(|e| e.path.clone()),
+        evidence: read.evidence,
+        reads: read.reads,
         outcome,
         duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         profile: profile.name.clone(),
@@ -111,7 +162,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             None,
             Vec::new(),
             0,
-            None,
+            Reading::default(),
             Outcome::Failure,
             Some(error),
         ));
@@ -119,20 +170,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 
     let mut matches: Vec<AskMatch> = Vec::new();
     let mut candidates = 0;
+    // the candidates shown and the ones `read` may open: reasons for these only
+    let wanted = request.limit.max(rules.read_attempts.max(1));
     if cascade.take(Tool::Find) {
         let request = CodeRequest {
             term: plan.term.clone(),
             impl_query: plan.impl_query,
-            limit: usize::MAX,
+            limit: wanted,
         };
-        let found = code::rank(tree, &request, &profile.code);
-        candidates = found.len();
+        let (total, found) = code::rank_top(tree, &request, &profile.code, wanted);
+        candidates = total;
         matches = found
             .into_iter()
             .map(|m| AskMatch {
                 path: m.path,
                 score: m.score,
                 reason: format!("find: {}", m.reason),
+                line: m.line,
             })
             .collect();
     }
@@ -141,25 +195,30 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         candidates = found.len();
         matches = found
             .into_iter()
+            .take(wanted)
             .map(|m| AskMatch {
                 path: m.path,
                 score: m.score,
                 reason: format!("grep: {}", m.reason),
+                line: Some(m.first.number),
             })
             .collect();
     }
-    // read the best candidates until one holds text: that is the evidence
-    let mut selected = None;
+    // read the best candidates until one holds evidence
+    let term = Term::new(&plan.term);
+    let mut read = Reading::default();
     for m in matches.iter().take(rules.read_attempts.max(1)) {
         if !cascade.take(Tool::Read) {
             break;
         }
-        if tree.file(&m.path).and_then(|f| f.content.text()).is_some() {
-            selected = Some(m.path.clone());
+        let (result, evidence) = read_file(tree, m, &term, profile);
+        read.reads.push(result);
+        if evidence.is_some() {
+            read.evidence = evidence;
             break;
         }
     }
-    let outcome = if selected.is_some() {
+    let outcome = if read.evidence.is_some() {
         Outcome::Success
     } else {
         Outcome::InsufficientEvidence
@@ -170,10 +229,103 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         Some(plan),
         matches,
         candidates,
-        selected,
+        read,
         outcome,
         None,
     ))
+}
+
+/// The reads of a cascade and the evidence of the one that counted.
+#[derive(Default)]
+struct Reading {
+    reads: Vec<ReadResult>,
+    evidence: Option<Evidence>,
+}
+
+/// Opens a candidate as an agent would: its text, the lines that mention a word of the
+/// term, the tool's line first. Evidence when such a line exists (or, with
+/// `read_requires_mention` off, when the file has text at all).
+fn read_file(
+    tree: &Tree,
+    m: &AskMatch,
+    term: &Term,
+    profile: &Profile,
+) -> (ReadResult, Option<Evidence>) {
+    let rules = &profile.planner;
+    let result = |mentions: usize, evidence: bool, note: String| ReadResult {
+        path: m.path.clone(),
+        mentions,
+        evidence,
+        note,
+    };
+    let Some(file) = tree.file(&m.path) else {
+        return (result(0, false, "not in the tree".into()), None);
+    };
+    let (text, folded) = match &file.content {
+        Content::Text { text, folded } => (text.as_str(), folded.as_str()),
+        Content::Binary => return (result(0, false, "binary file".into()), None),
+        Content::TooLarge => return (result(0, false, "too large to read".into()), None),
+        Content::Unreadable(why) => return (result(0, false, format!("unreadable: {why}")), None),
+    };
+    // the words as the text was folded (ASCII), so byte offsets agree
+    let words: Vec<String> = term
+        .words
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let finders: Vec<Finder> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
+    let mut mentions = 0;
+    let mut quoted: Vec<u32> = Vec::new();
+    let cap = rules.evidence_lines.max(1);
+    let tool_line = m.line.filter(|&n| n >= 1);
+    if let Some(n) = tool_line {
+        quoted.push(n);
+    }
+    for (i, line) in folded.lines().enumerate() {
+        if finders.iter().any(|f| f.find(line.as_bytes()).is_some()) {
+            mentions += 1;
+            let n = i as u32 + 1;
+            if quoted.len() < cap && Some(n) != tool_line {
+                quoted.push(n);
+            }
+        }
+    }
+    let shown = words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let is_evidence = mentions > 0 || tool_line.is_some() || !rules.read_requires_mention;
+    if !is_evidence {
+        let note = format!("no line mentions {shown}");
+        return (result(0, false, note), None);
+    }
+    let originals: Vec<&str> = text.lines().collect();
+    let lines: Vec<EvidenceLine> = quoted
+        .iter()
+        .filter_map(|&n| {
+            let line = originals.get(n as usize - 1)?;
+            Some(EvidenceLine {
+                number: n,
+                text: line.trim().chars().take(grep::MAX_LINE_CHARS).collect(),
+            })
+        })
+        .collect();
+    let note = match (mentions, tool_line) {
+        (0, _) if tool_line.is_none() => "readable text; no line mentions the term".into(),
+        (k, Some(n)) => format!(
+            "line {n} as found; {k} line{} mention {shown}",
+            if k == 1 { "" } else { "s" }
+        ),
+        (k, None) => format!("{k} line{} mention {shown}", if k == 1 { "" } else { "s" }),
+    };
+    let evidence = Evidence {
+        path: m.path.clone(),
+        lines,
+        mentions,
+    };
+    (result(mentions, true, note), Some(evidence))
 }
 
 /// The tools run so far, within the iteration budget.
@@ -242,6 +394,97 @@ mod tests {
             "{}",
             r.matches[0].reason
         );
+        // the read quotes the declaration find matched
+        let e = r.evidence.unwrap();
+        assert_eq!(e.path, "src/services/replay_service.cpp");
+        assert_eq!(e.lines[0].number, 1);
+        assert_eq!(
+            e.lines[0].text,
+            "void ReplayService::replay(const Trace& t) {"
+        );
+        assert_eq!(e.mentions, 1);
+        assert_eq!(r.reads.len(), 1);
+        assert!(r.reads[0].evidence);
+    }
+
+    fn name_only_tree() -> Tree {
+        Tree::from_memory(
+            "t",
+            [
+                // found by its directory alone: nothing in it is about replay
+                ("src/replay/policy.cpp", "int limit = 3;\n"),
+                ("src/replay/notes.txt", "todo\n"),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_candidate_whose_text_never_mentions_the_term_is_not_evidence() {
+        let r = ask(
+            &name_only_tree(),
+            &AskRequest::new("where is replay implemented"),
+            &Profile::default(),
+        )
+        .unwrap();
+        assert_eq!(r.candidates, 2);
+        assert_eq!(r.tools, [Tool::Find, Tool::Read, Tool::Read]);
+        assert_eq!(r.selected, None);
+        assert_eq!(r.evidence, None);
+        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
+        assert_eq!(r.reads.len(), 2);
+        assert_eq!(r.reads[0].note, "no line mentions `replay`");
+        // the spec's read (any readable text) is one rule away
+        let mut p = Profile::default();
+        p.planner.read_requires_mention = false;
+        let r = ask(
+            &name_only_tree(),
+            &AskRequest::new("where is replay implemented"),
+            &p,
+        )
+        .unwrap();
+        assert_eq!(r.outcome, Outcome::Success);
+        assert_eq!(r.selected.as_deref(), Some("src/replay/policy.cpp"));
+    }
+
+    #[test]
+    fn read_moves_on_to_the_next_candidate_with_evidence() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/replay/policy.cpp", "int limit = 3;\n"),
+                ("src/replay/runner.cpp", "// runs one replay\nint run();\n"),
+            ],
+        );
+        let r = ask(
+            &tree,
+            &AskRequest::new("where is replay implemented"),
+            &Profile::default(),
+        )
+        .unwrap();
+        assert_eq!(r.tools, [Tool::Find, Tool::Read, Tool::Read]);
+        assert_eq!(r.selected.as_deref(), Some("src/replay/runner.cpp"));
+        let e = r.evidence.unwrap();
+        assert_eq!(e.lines.len(), 1);
+        assert_eq!(
+            (e.lines[0].number, e.lines[0].text.as_str()),
+            (1, "// runs one replay")
+        );
+        assert!(!r.reads[0].evidence && r.reads[1].evidence);
+    }
+
+    #[test]
+    fn evidence_lines_are_capped_by_the_profile() {
+        let text = "replay\n".repeat(9);
+        let tree = Tree::from_memory("t", [("replay.cpp", text.as_str())]);
+        let mut p = Profile::default();
+        p.planner.evidence_lines = 3;
+        let r = ask(&tree, &AskRequest::new("find replay"), &p).unwrap();
+        let e = r.evidence.unwrap();
+        assert_eq!(e.mentions, 9);
+        assert_eq!(
+            e.lines.iter().map(|l| l.number).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
     }
 
     #[test]
@@ -250,6 +493,9 @@ mod tests {
         assert_eq!(r.tools, [Tool::Find, Tool::Grep, Tool::Read]);
         assert_eq!(r.selected.as_deref(), Some("DESIGN.md"));
         assert_eq!(r.outcome, Outcome::Success);
+        // grep's first matching line is the evidence
+        assert_eq!(r.matches[0].line, Some(1));
+        assert_eq!(r.evidence.unwrap().lines[0].number, 1);
     }
 
     #[test]

@@ -346,15 +346,16 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
 /// `test_dirs`, or a file name matching one of `test_names`.
 pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
     let in_test_dir = !f.dir.is_empty()
-        && f
-            .dir
+        && f.dir
             .split('/')
             .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
     if in_test_dir {
         return true;
     }
     let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-    w.test_names.iter().any(|p| glob_match(p.as_bytes(), name.as_bytes()))
+    w.test_names
+        .iter()
+        .any(|p| glob_match(p.as_bytes(), name.as_bytes()))
 }
 
 /// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
@@ -576,7 +577,9 @@ mod tests {
         assert!(!find(&m, "tests/replay_service_test.cpp")
             .reason
             .contains("test file"));
-        assert!(find(&m, "web/replay_view.spec.ts").reason.contains("test file"));
+        assert!(find(&m, "web/replay_view.spec.ts")
+            .reason
+            .contains("test file"));
     }
 
     #[test]

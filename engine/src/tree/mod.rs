@@ -118,11 +118,10 @@ impl TreeFile {
             _ => Vec::new(),
         };
         let (stem, stem_snake, dir) = (fold(stem), snake(stem), fold(dir));
-        let name_bag = symbols
-            .iter()
-            .fold(char_bag(&stem) | char_bag(&stem_snake) | char_bag(&dir), |bag, s| {
-                bag | char_bag(&s.snake)
-            });
+        let name_bag = symbols.iter().fold(
+            char_bag(&stem) | char_bag(&stem_snake) | char_bag(&dir),
+            |bag, s| bag | char_bag(&s.snake),
+        );
         TreeFile {
             stem,
             stem_snake,

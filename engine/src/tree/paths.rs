@@ -184,7 +184,8 @@ impl PathList {
         let mut unaligned = Vec::new();
         let mut uneven = uneven.into_iter().peekable();
         // folding never makes or removes a newline: the n-th line of both buffers is a path
-        let text_ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        let text_ends =
+            memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
         let folded_ends = memchr::memchr_iter(b'\n', &folded).chain(std::iter::once(folded.len()));
         let (mut start, mut fstart) = (0, 0);
         for (end, fend) in text_ends.zip(folded_ends) {

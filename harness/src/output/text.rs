@@ -128,6 +128,26 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
         );
     }
     let _ = writeln!(out, "selected  {}", r.selected.as_deref().unwrap_or("none"));
+    match &r.evidence {
+        Some(e) => {
+            let w = e
+                .lines
+                .iter()
+                .map(|l| l.number)
+                .max()
+                .unwrap_or(0)
+                .to_string()
+                .len();
+            for l in &e.lines {
+                let _ = writeln!(out, "evidence  {:>w$}: {}", l.number, l.text);
+            }
+        }
+        None => {
+            for read in &r.reads {
+                let _ = writeln!(out, "read      {}: {}", read.path, read.note);
+            }
+        }
+    }
     if let Some(e) = &r.error {
         let _ = writeln!(out, "error     {e}");
     }
