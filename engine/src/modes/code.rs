@@ -617,6 +617,34 @@ mod tests {
     }
 
     #[test]
+    fn the_name_bag_skips_files_but_no_match() {
+        let t = Tree::from_memory(
+            "t",
+            [
+                ("src/straße.cpp", "int x;\n"),
+                ("src/größe/util.cpp", "int y;\n"),
+                ("src/other.cpp", "struct Größenordnung {};\n"),
+            ],
+        );
+        let mut r = CodeRequest::new("STRASSE");
+        r.limit = 10;
+        let w = &Profile::default().code;
+        let m = find_code(&t, &r, w).unwrap().matches;
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            (m[0].path.as_str(), m[0].step),
+            ("src/straße.cpp", CodeStep::ExactStem)
+        );
+        r.term = "größe".into();
+        let m = find_code(&t, &r, w).unwrap().matches;
+        let p: Vec<&str> = m.iter().map(|x| x.path.as_str()).collect();
+        assert_eq!(p, ["src/other.cpp", "src/größe/util.cpp"], "{m:?}");
+        let none = Tree::from_memory("t", [("src/abc.cpp", "int abc;\n")]);
+        r.term = "abd".into();
+        assert!(find_code(&none, &r, w).unwrap().matches.is_empty());
+    }
+
+    #[test]
     fn empty_term_is_invalid() {
         let err = find_code(&tree(), &CodeRequest::new("  "), &CodeWeights::default()).unwrap_err();
         assert_eq!(err.exit_code(), 2);

@@ -1,6 +1,8 @@
 //! CamelCase normalisation: `CommandRouter`, `command_router`, `command-router` and
 //! `command router` all become the words `command`, `router`.
 
+use super::fold::fold_char;
+
 /// Splits an identifier or phrase into folded words: at spaces, `_`, `-`, `.`, `/`, at
 /// lower-to-upper humps (`commandRouter`) and at the end of an acronym (`HTTPServer` ->
 /// `http`, `server`). Digits stay with the letters before them.
@@ -21,7 +23,8 @@ pub fn split_words(text: &str) -> Vec<String> {
                 flush(&mut current, &mut words);
             }
         }
-        current.extend(c.to_lowercase());
+        // folded as stems and directories are (`ß` ~ `ss`), so the forms compare
+        fold_char(c, |f| current.push(f));
     }
     flush(&mut current, &mut words);
     words
