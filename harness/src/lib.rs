@@ -3,3 +3,5 @@
 
 pub mod cli;
 pub mod output;
+pub mod corpus;
+pub mod error;
