@@ -2,6 +2,8 @@
 //! and traces against findbench-engine through its public request/response API.
 
 pub mod cli;
-pub mod output;
 pub mod corpus;
 pub mod error;
+pub mod metrics;
+pub mod output;
+pub mod results;

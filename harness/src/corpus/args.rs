@@ -143,9 +143,9 @@ impl Args {
     fn count(&mut self, name: &str) -> Result<Option<usize>, String> {
         match self.values.get(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n
-                .as_u64()
-                .and_then(|n| usize::try_from(n).ok())),
+            Some(Value::Number(n)) if n.as_u64().is_some() => {
+                Ok(n.as_u64().and_then(|n| usize::try_from(n).ok()))
+            }
             Some(other) => Err(self.wrong_type(name, "a whole number", other)),
         }
     }
@@ -192,8 +192,10 @@ mod tests {
         let r = build_request(
             Mode::Task,
             "auth",
-            &args(json!({"status": ["pending", "active"], "limit": 3, "include_archive": true,
-                          "field": "title,labels", "threshold": 0.5})),
+            &args(
+                json!({"status": ["pending", "active"], "limit": 3, "include_archive": true,
+                          "field": "title,labels", "threshold": 0.5}),
+            ),
         )
         .unwrap();
         let Request::Task(r) = r;

@@ -45,10 +45,12 @@ pub fn expand_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         } else if input.exists() {
             push(input.clone(), &mut out);
         } else if text.contains(['*', '?', '[']) {
-            let paths = glob::glob(&text).map_err(|e| {
-                HarnessError::invalid(format!("bad pattern `{text}`: {}", e.msg))
-            })?;
-            let mut found: Vec<PathBuf> = paths.filter_map(|p| p.ok()).filter(|p| p.is_file()).collect();
+            let paths = glob::glob(&text)
+                .map_err(|e| HarnessError::invalid(format!("bad pattern `{text}`: {}", e.msg)))?;
+            let mut found: Vec<PathBuf> = paths
+                .filter_map(|p| p.ok())
+                .filter(|p| p.is_file())
+                .collect();
             found.sort();
             if found.is_empty() {
                 return Err(HarnessError::file(input, "pattern matches no file"));
@@ -57,7 +59,10 @@ pub fn expand_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 push(p, &mut out);
             }
         } else {
-            return Err(HarnessError::file(input, "no such corpus file or directory"));
+            return Err(HarnessError::file(
+                input,
+                "no such corpus file or directory",
+            ));
         }
     }
     Ok(out)
@@ -77,12 +82,11 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
     // (suite, id) -> where it was first defined
     let mut seen: BTreeMap<(String, String), Origin> = BTreeMap::new();
     for path in paths {
-        let bytes =
-            std::fs::read(path).map_err(|e| HarnessError::file(path, format!("cannot read: {e}")))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| HarnessError::file(path, format!("cannot read: {e}")))?;
         let sha256 = hex(&Sha256::digest(&bytes));
-        let text = String::from_utf8(bytes).map_err(|e| {
-            HarnessError::invalid_at(Origin::file(path), format!("not UTF-8: {e}"))
-        })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| HarnessError::invalid_at(Origin::file(path), format!("not UTF-8: {e}")))?;
         let parsed = parse_corpus_str(path, &text)?;
         let (kind, rel, fixture_line) = parsed.fixture;
         let base = path.parent().unwrap_or(Path::new("."));
@@ -180,15 +184,13 @@ fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<Loade
         FixtureKind::Store => Fixture::Store(Arc::new(
             Store::load(path).map_err(|e| engine_error(origin, e))?,
         )),
-        FixtureKind::Root | FixtureKind::Paths => {
-            return Err(HarnessError::invalid_at(
-                origin.clone(),
-                format!(
-                    "fixture {} is not supported by this engine build (no mode runs against it yet)",
-                    kind.as_str()
-                ),
-            ))
-        }
+        FixtureKind::Root | FixtureKind::Paths => return Err(HarnessError::invalid_at(
+            origin.clone(),
+            format!(
+                "fixture {} is not supported by this engine build (no mode runs against it yet)",
+                kind.as_str()
+            ),
+        )),
     };
     Ok(LoadedFixture {
         kind,
@@ -326,8 +328,13 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         }
         None => (ExpectSpec::default(), line),
     };
-    let expect = validate_expect(mode, expect_spec).map_err(|m| HarnessError::invalid_at(origin(expect_line), m))?;
-    if spec.known_failure.as_deref().is_some_and(|r| r.trim().is_empty()) {
+    let expect = validate_expect(mode, expect_spec)
+        .map_err(|m| HarnessError::invalid_at(origin(expect_line), m))?;
+    if spec
+        .known_failure
+        .as_deref()
+        .is_some_and(|r| r.trim().is_empty())
+    {
         return Err(HarnessError::invalid_at(
             origin(line),
             "`known_failure` must say why the case is expected to fail",
@@ -366,7 +373,11 @@ fn validate_expect(mode: Mode, e: ExpectSpec) -> std::result::Result<Expect, Str
             return Err(format!("`quality` is good or weak, got `{q}`"));
         }
     }
-    if let Some(k) = e.excludes.iter().find(|k| e.top.as_ref() == Some(*k) || e.contains.contains(k)) {
+    if let Some(k) = e
+        .excludes
+        .iter()
+        .find(|k| e.top.as_ref() == Some(*k) || e.contains.contains(k))
+    {
         return Err(format!("`{k}` is both expected and excluded"));
     }
     Ok(Expect {
@@ -437,10 +448,12 @@ fn first_line(s: &str) -> String {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 #[cfg(test)]
@@ -467,7 +480,10 @@ mod tests {
 
     #[test]
     fn unknown_key_names_file_line_case_and_allowed_keys() {
-        let e = err(&GOOD.replace("    expect: {top: T001}", "    expect: {top: T001}\n    tagz: [x]"));
+        let e = err(&GOOD.replace(
+            "    expect: {top: T001}",
+            "    expect: {top: T001}\n    tagz: [x]",
+        ));
         assert!(e.starts_with("c.yaml:8: case `a`:"), "{e}");
         assert!(e.contains("tagz") && e.contains("known_failure"), "{e}");
     }
@@ -479,7 +495,10 @@ mod tests {
         let e = err(&GOOD.replace("{top: T001}", "{within: many}"));
         assert!(e.contains("c.yaml:7: case `a`"), "{e}");
         let e = err(&GOOD.replace("id: b", "id: a"));
-        assert!(e.contains("c.yaml:8: case `a`: duplicate case id (first defined at line 4)"), "{e}");
+        assert!(
+            e.contains("c.yaml:8: case `a`: duplicate case id (first defined at line 4)"),
+            "{e}"
+        );
     }
 
     #[test]
