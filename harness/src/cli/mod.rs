@@ -1,6 +1,8 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
 mod find;
+pub mod gate;
+pub mod run;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -25,6 +27,10 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// Run YAML query corpora against the engine: metrics, reports, and the CI gate.
+    Run(run::RunArgs),
+    /// Turn a results.json, thresholds and a baseline into an exit code (0 pass, 1 fail).
+    Gate(gate::GateArgs),
 }
 
 /// Output options every command takes.
@@ -42,5 +48,7 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Run(args) => run::run(args),
+        Command::Gate(args) => gate::run(args),
     }
 }

@@ -184,13 +184,15 @@ fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<Loade
         FixtureKind::Store => Fixture::Store(Arc::new(
             Store::load(path).map_err(|e| engine_error(origin, e))?,
         )),
-        FixtureKind::Root | FixtureKind::Paths => return Err(HarnessError::invalid_at(
-            origin.clone(),
-            format!(
+        FixtureKind::Root | FixtureKind::Paths => {
+            return Err(HarnessError::invalid_at(
+                origin.clone(),
+                format!(
                 "fixture {} is not supported by this engine build (no mode runs against it yet)",
                 kind.as_str()
             ),
-        )),
+            ))
+        }
     };
     Ok(LoadedFixture {
         kind,
