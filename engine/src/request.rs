@@ -1,6 +1,10 @@
 //! The one request type and the one response type of the engine, for every mode.
 
 use crate::error::{EngineError, Result};
+use crate::modes::ask::{AskRequest, AskResponse};
+use crate::modes::code::{CodeRequest, CodeResponse};
+use crate::modes::grep::{GrepRequest, GrepResponse};
+use crate::modes::path::{PathRequest, PathResponse};
 use crate::modes::task::{TaskRequest, TaskResponse};
 use serde::Serialize;
 
@@ -9,14 +13,22 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Task,
+    Code,
+    Path,
+    Grep,
+    Ask,
 }
 
 impl Mode {
-    pub const ALL: &'static [Mode] = &[Mode::Task];
+    pub const ALL: &'static [Mode] = &[Mode::Task, Mode::Code, Mode::Path, Mode::Grep, Mode::Ask];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Task => "task",
+            Mode::Code => "code",
+            Mode::Path => "path",
+            Mode::Grep => "grep",
+            Mode::Ask => "ask",
         }
     }
 
@@ -40,18 +52,26 @@ impl Mode {
 #[serde(untagged)]
 pub enum Request {
     Task(TaskRequest),
+    Code(CodeRequest),
+    Path(PathRequest),
+    Grep(GrepRequest),
+    Ask(AskRequest),
 }
 
 impl Request {
     pub fn mode(&self) -> Mode {
         match self {
             Request::Task(_) => Mode::Task,
+            Request::Code(_) => Mode::Code,
+            Request::Path(_) => Mode::Path,
+            Request::Grep(_) => Mode::Grep,
+            Request::Ask(_) => Mode::Ask,
         }
     }
 }
 
 /// Whether a response found what it looked for. `ask` adds `insufficient_evidence`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Success,
@@ -77,12 +97,20 @@ impl Outcome {
 #[serde(untagged)]
 pub enum Response {
     Task(TaskResponse),
+    Code(CodeResponse),
+    Path(PathResponse),
+    Grep(GrepResponse),
+    Ask(AskResponse),
 }
 
 impl Response {
     pub fn mode(&self) -> Mode {
         match self {
             Response::Task(_) => Mode::Task,
+            Response::Code(_) => Mode::Code,
+            Response::Path(_) => Mode::Path,
+            Response::Grep(_) => Mode::Grep,
+            Response::Ask(_) => Mode::Ask,
         }
     }
 
@@ -90,6 +118,10 @@ impl Response {
     pub fn ranked_keys(&self) -> Vec<&str> {
         match self {
             Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Code(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Path(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Grep(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Ask(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
         }
     }
 
@@ -97,10 +129,18 @@ impl Response {
     pub fn candidates(&self) -> usize {
         match self {
             Response::Task(r) => r.summary.total_matches,
+            Response::Code(r) => r.summary.total_matches,
+            Response::Path(r) => r.summary.total_matches,
+            Response::Grep(r) => r.summary.total_matches,
+            Response::Ask(r) => r.candidates,
         }
     }
 
+    /// `ask` classifies its own outcome; the other modes succeed when they match anything.
     pub fn outcome(&self) -> Outcome {
+        if let Response::Ask(r) = self {
+            return r.outcome;
+        }
         if self.ranked_keys().is_empty() {
             Outcome::NoMatch
         } else {

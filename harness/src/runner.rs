@@ -6,7 +6,8 @@ use crate::corpus::{Case, ExpectedOutcome};
 use crate::error::{HarnessError, Result};
 use crate::output::envelope::{self, Meta};
 use crate::results::{CaseResult, Status};
-use findbench_engine::{Engine, EngineError, Mode, Response};
+use findbench_engine::modes::ask::Tool;
+use findbench_engine::{Engine, EngineError, Mode, Outcome, Response};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -196,8 +197,20 @@ struct ToolTrace {
 }
 
 impl ToolTrace {
+    /// For `ask`: its tools and iterations; a failed tool is a read that yielded no
+    /// evidence, or the cascade itself when it could not run (the failure outcome).
     fn of(mode: Mode, result: &std::result::Result<Response, EngineError>) -> ToolTrace {
         match result {
+            Ok(Response::Ask(r)) => {
+                let reads = r.tools.iter().filter(|t| **t == Tool::Read).count();
+                let failed_reads = reads - usize::from(r.selected.is_some() && reads > 0);
+                let cascade_failed = usize::from(r.outcome == Outcome::Failure);
+                ToolTrace {
+                    tools: r.tools.iter().map(|t| tool_name(*t).to_string()).collect(),
+                    iterations: r.iterations as u32,
+                    failed: (failed_reads + cascade_failed) as u32,
+                }
+            }
             Ok(_) => ToolTrace {
                 tools: vec![mode.as_str().to_string()],
                 iterations: 1,
@@ -212,11 +225,33 @@ impl ToolTrace {
     }
 }
 
+fn tool_name(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Find => "find",
+        Tool::Grep => "grep",
+        Tool::Read => "read",
+    }
+}
+
+/// The command and `$schema` file of the envelope `findbench` prints for a mode.
+fn cli_names(mode: Mode) -> (String, String) {
+    match mode {
+        Mode::Grep | Mode::Ask => (
+            mode.as_str().to_string(),
+            format!("{}.schema.json", mode.as_str()),
+        ),
+        _ => (
+            format!("find {}", mode.as_str()),
+            format!("find-{}.schema.json", mode.as_str()),
+        ),
+    }
+}
+
 /// The `_meta` stand-in of a measured envelope: a fixed timestamp and duration of the same
 /// width as real ones, so output bytes do not depend on the clock.
 fn placeholder_meta(mode: Mode) -> Meta {
     Meta {
-        command: format!("find {}", mode.as_str()),
+        command: cli_names(mode).0,
         version: findbench_engine::VERSION,
         timestamp: "2000-01-01T00:00:00.000Z".to_string(),
         duration_ms: 12.345,

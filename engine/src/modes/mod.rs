@@ -1,4 +1,8 @@
 //! One module per find mode. Each takes its fixture, a request and its profile section, and
 //! returns a response; none touches the filesystem.
 
+pub mod ask;
+pub mod code;
+pub mod grep;
+pub mod path;
 pub mod task;

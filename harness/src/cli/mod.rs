@@ -1,7 +1,9 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod ask;
 mod find;
 pub mod gate;
+mod grep;
 pub mod run;
 
 use crate::output::Format;
@@ -27,6 +29,10 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
+    Grep(grep::GrepArgs),
+    /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
+    Ask(ask::AskArgs),
     /// Run YAML query corpora against the engine: metrics, reports, and the CI gate.
     Run(run::RunArgs),
     /// Turn a results.json, thresholds and a baseline into an exit code (0 pass, 1 fail).
@@ -48,6 +54,8 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Grep(args) => grep::run(args),
+        Command::Ask(args) => ask::run(args),
         Command::Run(args) => run::run(args),
         Command::Gate(args) => gate::run(args),
     }

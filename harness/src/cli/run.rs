@@ -70,23 +70,12 @@ pub fn run(args: RunArgs) -> i32 {
 }
 
 fn load_profile(name: &str) -> Result<Profile> {
-    if let Some(p) = Profile::builtin(name) {
-        return Ok(p);
-    }
-    let path = Path::new(name);
-    if !path.exists() {
-        return Err(HarnessError::invalid(format!(
-            "unknown profile `{name}`: built-in profiles are {}, or give a JSON file",
-            Profile::builtin_names().join(", ")
-        )));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| HarnessError::file(path, format!("cannot read profile: {e}")))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        HarnessError::invalid_at(
-            crate::error::Origin::at(path, e.line(), None),
-            format!("not a ranking profile: {e}"),
-        )
+    Profile::resolve(name).map_err(|e| {
+        let message = format!("profile `{name}`: {e}");
+        match e.exit_code() {
+            3 => HarnessError::file(Path::new(name), message),
+            _ => HarnessError::invalid(message),
+        }
     })
 }
 

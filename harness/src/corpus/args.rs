@@ -3,6 +3,10 @@
 //! This is the one place that knows how a case's `mode`, `query` and `args` become a request;
 //! a new mode adds one arm to [`build_request`] and its entry in [`allowed_args`].
 
+use findbench_engine::modes::ask::AskRequest;
+use findbench_engine::modes::code::CodeRequest;
+use findbench_engine::modes::grep::GrepRequest;
+use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
 use findbench_engine::{Mode, Request};
 use serde_json::Value;
@@ -22,6 +26,8 @@ pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
             "include-archive",
             "verbose",
         ],
+        Mode::Code => &["impl", "limit"],
+        Mode::Path | Mode::Grep | Mode::Ask => &["limit"],
     }
 }
 
@@ -29,6 +35,10 @@ pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
 pub fn result_limit(request: &Request) -> usize {
     match request {
         Request::Task(r) => r.limit,
+        Request::Code(r) => r.limit,
+        Request::Path(r) => r.limit,
+        Request::Grep(r) => r.limit,
+        Request::Ask(r) => r.limit,
     }
 }
 
@@ -60,6 +70,35 @@ pub fn build_request(
             r.include_archive = args.flag("include-archive")?;
             r.verbose = args.flag("verbose")?;
             Request::Task(r)
+        }
+        Mode::Code => {
+            let mut r = CodeRequest::new(query);
+            r.impl_query = args.flag("impl")?;
+            if let Some(limit) = args.count("limit")? {
+                r.limit = limit;
+            }
+            Request::Code(r)
+        }
+        Mode::Path => {
+            let mut r = PathRequest::new(query);
+            if let Some(limit) = args.count("limit")? {
+                r.limit = limit;
+            }
+            Request::Path(r)
+        }
+        Mode::Grep => {
+            let mut r = GrepRequest::new(query);
+            if let Some(limit) = args.count("limit")? {
+                r.limit = limit;
+            }
+            Request::Grep(r)
+        }
+        Mode::Ask => {
+            let mut r = AskRequest::new(query);
+            if let Some(limit) = args.count("limit")? {
+                r.limit = limit;
+            }
+            Request::Ask(r)
         }
     };
     Ok(request)
@@ -198,12 +237,32 @@ mod tests {
             ),
         )
         .unwrap();
-        let Request::Task(r) = r;
+        let Request::Task(r) = r else {
+            panic!("not a task request")
+        };
         assert_eq!(r.status, ["pending", "active"]);
         assert_eq!(r.limit, 3);
         assert!(r.include_archive);
         assert_eq!(r.fields, [TaskField::Title, TaskField::Labels]);
         assert_eq!(r.threshold, 0.5);
+    }
+
+    #[test]
+    fn file_mode_args() {
+        let r = build_request(
+            Mode::Code,
+            "replay",
+            &args(json!({"impl": true, "limit": 3})),
+        )
+        .unwrap();
+        assert_eq!(result_limit(&r), 3);
+        let Request::Code(r) = r else {
+            panic!("not a code request")
+        };
+        assert!(r.impl_query);
+        assert_eq!(r.term, "replay");
+        let r = build_request(Mode::Ask, "where is replay implemented", &BTreeMap::new()).unwrap();
+        assert_eq!(result_limit(&r), 5);
     }
 
     #[test]
@@ -215,5 +274,10 @@ mod tests {
         assert!(e.contains("`limit`") && e.contains("whole number"), "{e}");
         let e = build_request(Mode::Task, "x", &args(json!({"exact": "yes"}))).unwrap_err();
         assert!(e.contains("true or false"), "{e}");
+        let e = build_request(Mode::Ask, "x", &args(json!({"impl": true}))).unwrap_err();
+        assert!(
+            e.contains("unknown arg `impl` for mode `ask`; allowed: limit"),
+            "{e}"
+        );
     }
 }

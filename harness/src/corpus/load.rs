@@ -7,6 +7,7 @@ use super::args::{build_request, result_limit};
 use super::schema::{CaseSpec, CorpusFile, ExpectSpec, FixtureSpec};
 use super::{Case, Corpus, Expect, FixtureKind, LoadedFixture};
 use crate::error::{HarnessError, Origin, Result};
+use findbench_engine::tree::{PathList, Tree, TreeOptions};
 use findbench_engine::{EngineError, Fixture, Mode, Store};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -129,13 +130,15 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
                 ));
             }
             seen.insert((parsed.suite.clone(), pc.id.clone()), case_origin.clone());
-            if pc.fixture_kind_needed != kind {
+            let needed = fixture_kinds_for(pc.mode);
+            if !needed.contains(&kind) {
+                let names: Vec<&str> = needed.iter().map(|k| k.as_str()).collect();
                 return Err(HarnessError::invalid_at(
                     case_origin,
                     format!(
                         "mode `{}` runs against a fixture {} but this corpus has a fixture {}",
                         pc.mode.as_str(),
-                        pc.fixture_kind_needed.as_str(),
+                        names.join(" or "),
                         kind.as_str()
                     ),
                 ));
@@ -171,10 +174,12 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
     Ok(corpora)
 }
 
-/// Which fixture kind a mode runs against.
-pub fn fixture_kind_for(mode: Mode) -> FixtureKind {
+/// Which fixture kinds a mode runs against.
+pub fn fixture_kinds_for(mode: Mode) -> &'static [FixtureKind] {
     match mode {
-        Mode::Task => FixtureKind::Store,
+        Mode::Task => &[FixtureKind::Store],
+        Mode::Code | Mode::Grep | Mode::Ask => &[FixtureKind::Root],
+        Mode::Path => &[FixtureKind::Root, FixtureKind::Paths],
     }
 }
 
@@ -184,15 +189,20 @@ fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<Loade
         FixtureKind::Store => Fixture::Store(Arc::new(
             Store::load(path).map_err(|e| engine_error(origin, e))?,
         )),
-        FixtureKind::Root | FixtureKind::Paths => {
-            return Err(HarnessError::invalid_at(
-                origin.clone(),
-                format!(
-                "fixture {} is not supported by this engine build (no mode runs against it yet)",
-                kind.as_str()
-            ),
+        FixtureKind::Root => {
+            if !path.is_dir() {
+                return Err(HarnessError::invalid_at(
+                    origin.clone(),
+                    format!("fixture root `{}` is not a directory", path.display()),
+                ));
+            }
+            Fixture::Tree(Arc::new(
+                Tree::load(path, &TreeOptions::default()).map_err(|e| engine_error(origin, e))?,
             ))
         }
+        FixtureKind::Paths => Fixture::Paths(Arc::new(
+            PathList::load(path).map_err(|e| engine_error(origin, e))?,
+        )),
     };
     Ok(LoadedFixture {
         kind,
@@ -228,7 +238,6 @@ pub struct ParsedCase {
     pub line: usize,
     pub query: String,
     pub mode: Mode,
-    pub fixture_kind_needed: FixtureKind,
     pub request: findbench_engine::Request,
     pub expect: Expect,
     pub tags: Vec<String>,
@@ -346,7 +355,6 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         line,
         query: spec.query,
         mode,
-        fixture_kind_needed: fixture_kind_for(mode),
         request,
         expect,
         tags: spec.tags,
