@@ -3,6 +3,8 @@
 
 use findbench_engine::Item;
 
+pub mod tree;
+
 /// A reproducible pseudo-random sequence (xorshift64*).
 pub struct Sequence(u64);
 
