@@ -6,8 +6,8 @@ mod compare;
 mod find;
 pub mod gate;
 mod grep;
-pub mod run;
 mod replay;
+pub mod run;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
