@@ -79,6 +79,14 @@ impl Engine {
                 let store = fixture.store(Mode::Task)?;
                 modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
             }
+            Request::Outline(r) => {
+                let store = fixture.store(Mode::Outline)?;
+                modes::outline::find_outline(store, r, &self.profile.outline).map(Response::Outline)
+            }
+            Request::Get(r) => {
+                let store = fixture.store(Mode::Get)?;
+                modes::get::get_item(store, r, &self.profile.outline).map(Response::Get)
+            }
         }
     }
 }

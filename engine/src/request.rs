@@ -1,6 +1,8 @@
 //! The one request type and the one response type of the engine, for every mode.
 
 use crate::error::{EngineError, Result};
+use crate::modes::get::{GetRequest, GetResponse};
+use crate::modes::outline::{OutlineRequest, OutlineResponse};
 use crate::modes::task::{TaskRequest, TaskResponse};
 use serde::Serialize;
 
@@ -9,14 +11,18 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Task,
+    Outline,
+    Get,
 }
 
 impl Mode {
-    pub const ALL: &'static [Mode] = &[Mode::Task];
+    pub const ALL: &'static [Mode] = &[Mode::Task, Mode::Outline, Mode::Get];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Task => "task",
+            Mode::Outline => "outline",
+            Mode::Get => "get",
         }
     }
 
@@ -40,12 +46,16 @@ impl Mode {
 #[serde(untagged)]
 pub enum Request {
     Task(TaskRequest),
+    Outline(OutlineRequest),
+    Get(GetRequest),
 }
 
 impl Request {
     pub fn mode(&self) -> Mode {
         match self {
             Request::Task(_) => Mode::Task,
+            Request::Outline(_) => Mode::Outline,
+            Request::Get(_) => Mode::Get,
         }
     }
 }
@@ -77,12 +87,16 @@ impl Outcome {
 #[serde(untagged)]
 pub enum Response {
     Task(TaskResponse),
+    Outline(OutlineResponse),
+    Get(GetResponse),
 }
 
 impl Response {
     pub fn mode(&self) -> Mode {
         match self {
             Response::Task(_) => Mode::Task,
+            Response::Outline(_) => Mode::Outline,
+            Response::Get(_) => Mode::Get,
         }
     }
 
@@ -90,6 +104,8 @@ impl Response {
     pub fn ranked_keys(&self) -> Vec<&str> {
         match self {
             Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Outline(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Get(r) => r.item.iter().map(|i| i.id.as_str()).collect(),
         }
     }
 
@@ -97,6 +113,8 @@ impl Response {
     pub fn candidates(&self) -> usize {
         match self {
             Response::Task(r) => r.summary.total_matches,
+            Response::Outline(r) => r.summary.total_matches,
+            Response::Get(r) => usize::from(r.item.is_some()),
         }
     }
 

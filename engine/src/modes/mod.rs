@@ -1,4 +1,6 @@
 //! One module per find mode. Each takes its fixture, a request and its profile section, and
 //! returns a response; none touches the filesystem.
 
+pub mod get;
+pub mod outline;
 pub mod task;

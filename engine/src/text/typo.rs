@@ -24,6 +24,33 @@ pub fn within_one_edit(a: &[char], b: &[char]) -> bool {
     }
 }
 
+/// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
+/// transpositions, each one edit. Quadratic; meant for short strings such as ids.
+pub fn edit_distance(a: &[char], b: &[char]) -> usize {
+    if a.is_empty() || b.is_empty() {
+        return a.len().max(b.len());
+    }
+    // three rolling rows: two back (for transpositions), previous, current
+    let width = b.len() + 1;
+    let mut two_back = vec![0usize; width];
+    let mut prev: Vec<usize> = (0..width).collect();
+    let mut cur = vec![0usize; width];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(two_back[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        std::mem::swap(&mut two_back, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +76,23 @@ mod tests {
         assert!(!ok("midlewar", "middleware"));
         assert!(!ok("mdidelware", "middleware"));
         assert!(!ok("abc", "abcde"));
+    }
+
+    fn dist(a: &str, b: &str) -> usize {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        edit_distance(&a, &b)
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(dist("", ""), 0);
+        assert_eq!(dist("", "abc"), 3);
+        assert_eq!(dist("T37", "T37"), 0);
+        assert_eq!(dist("T37", "T73"), 1);
+        assert_eq!(dist("T37", "T376"), 1);
+        assert_eq!(dist("kitten", "sitting"), 3);
+        assert_eq!(dist("ca", "abc"), 3);
+        assert_eq!(dist("é1", "e1"), 1);
     }
 }

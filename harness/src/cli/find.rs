@@ -4,8 +4,9 @@ use super::{OutputArgs, EXIT_NO_MATCH};
 use crate::output::envelope::{self, Meta};
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
+use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::{Engine, EngineError, Fixture, Request, Response, Store};
+use findbench_engine::{Engine, EngineError, Fixture, Outcome, Request, Response, Store};
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,6 +17,9 @@ use std::time::{Instant, SystemTime};
 pub enum FindCommand {
     /// Fuzzy search of tasks by title, description, labels or notes, or by id pattern.
     Task(TaskArgs),
+    /// The map: matches placed in their outline, with breadcrumb and indicators
+    /// ([N] notes, [C] comments, [F: n] children).
+    Outline(OutlineArgs),
 }
 
 #[derive(Debug, Args)]
@@ -64,6 +68,25 @@ pub struct TaskArgs {
     pub output: OutputArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    /// Words to look for in titles, descriptions and notes (all must match).
+    pub query: String,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Maximum matches to return [default: 10].
+    #[arg(long, short = 'n')]
+    pub limit: Option<usize>,
+    /// Only items of this list (case-insensitive).
+    #[arg(long, value_name = "NAME")]
+    pub list: Option<String>,
+    /// Search archived items too.
+    #[arg(long)]
+    pub include_archive: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
 pub fn run(cmd: FindCommand) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
@@ -76,6 +99,18 @@ pub fn run(cmd: FindCommand) -> i32 {
             });
             let meta = Meta::new("find task", started, clock.elapsed());
             emit(&meta, "find-task.schema.json", result, &output)
+        }
+        FindCommand::Outline(args) => {
+            let request = Request::Outline(OutlineRequest {
+                query: args.query.clone(),
+                limit: args.limit,
+                list: args.list.clone(),
+                include_archive: args.include_archive,
+            });
+            let result = load_store(&args.store)
+                .and_then(|fixture| Engine::default().execute(&fixture, &request));
+            let meta = Meta::new("find outline", started, clock.elapsed());
+            emit(&meta, "find-outline.schema.json", result, &args.output)
         }
     }
 }
@@ -119,10 +154,10 @@ pub(crate) fn emit(
     let mut stdout = std::io::stdout().lock();
     let (text, code) = match result {
         Ok(response) => {
-            let code = if response.ranked_keys().is_empty() {
-                EXIT_NO_MATCH
-            } else {
-                0
+            // a `weak` name match or an unknown `get` id returns best guesses, not a match
+            let code = match response.outcome() {
+                Outcome::Success => 0,
+                _ => EXIT_NO_MATCH,
             };
             let text = match format {
                 Format::Text | Format::Auto => text::render(&response, output.quiet),

@@ -1,6 +1,7 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
 mod find;
+mod get;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -25,6 +26,8 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// The zoom: one item in full (breadcrumb, notes, comments), with --children its subtree.
+    Get(get::GetArgs),
 }
 
 /// Output options every command takes.
@@ -42,5 +45,6 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Get(args) => get::run(args),
     }
 }

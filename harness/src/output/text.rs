@@ -1,5 +1,7 @@
 //! Aligned, human-readable text for each mode's response.
 
+use findbench_engine::modes::get::{ChildNode, GetResponse};
+use findbench_engine::modes::outline::OutlineResponse;
 use findbench_engine::modes::task::TaskResponse;
 use findbench_engine::Response;
 use std::fmt::Write;
@@ -8,7 +10,116 @@ use std::fmt::Write;
 pub fn render(response: &Response, quiet: bool) -> String {
     match response {
         Response::Task(r) => task(r, quiet),
+        Response::Outline(r) => outline(r, quiet),
+        Response::Get(r) => get(r),
     }
+}
+
+/// One line per match: indicators, breadcrumb, id.
+fn outline(r: &OutlineResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let ind_w = r
+        .matches
+        .iter()
+        .map(|m| m.indicators.chars().count())
+        .max()
+        .unwrap_or(0);
+    for m in &r.matches {
+        let _ = writeln!(out, "{:<ind_w$}  {}  {}", m.indicators, m.breadcrumb, m.id);
+    }
+    if !quiet {
+        summary_line(
+            &mut out,
+            r.summary.total_matches,
+            r.summary.returned,
+            "outline",
+        );
+    }
+    out
+}
+
+/// The item's fields, then its notes, comments and subtree, indented by depth.
+fn get(r: &GetResponse) -> String {
+    let mut out = String::new();
+    let Some(item) = &r.item else {
+        let _ = writeln!(out, "no item `{}`", r.query.id);
+        if let Some(hint) = &r.hint {
+            let _ = writeln!(out, "hint: {hint}");
+        }
+        return out;
+    };
+    let _ = write!(out, "{}  {}", item.id, item.title);
+    if !item.indicators.is_empty() {
+        let _ = write!(out, "  {}", item.indicators);
+    }
+    out.push('\n');
+    let _ = writeln!(out, "path: {}", item.breadcrumb);
+    let fields = [
+        ("status", item.status.as_deref()),
+        ("priority", item.priority.as_deref()),
+        ("phase", item.phase.as_deref()),
+        ("list", item.list.as_deref()),
+        ("parent", item.parent.as_deref()),
+    ];
+    let shown: Vec<String> = fields
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| format!("{k}: {v}")))
+        .collect();
+    if !shown.is_empty() {
+        let _ = writeln!(out, "{}", shown.join("  "));
+    }
+    if !item.labels.is_empty() {
+        let _ = writeln!(out, "labels: {}", item.labels.join(", "));
+    }
+    if item.archived {
+        let _ = writeln!(out, "archived");
+    }
+    if let Some(d) = item.description.as_deref().filter(|d| !d.is_empty()) {
+        let _ = writeln!(out, "\n{d}");
+    }
+    for (heading, texts) in [("notes", &item.notes), ("comments", &item.comments)] {
+        if !texts.is_empty() {
+            let _ = writeln!(out, "\n{heading}:");
+            for t in texts {
+                let _ = writeln!(out, "  - {t}");
+            }
+        }
+    }
+    if let Some(children) = &item.children {
+        let _ = writeln!(out, "\nchildren:");
+        if children.is_empty() {
+            let _ = writeln!(out, "  (none)");
+        }
+        // an explicit stack: the subtree's depth is bounded, but the renderer need not rely on it
+        let mut stack: Vec<(&ChildNode, usize)> = children.iter().rev().map(|c| (c, 1)).collect();
+        while let Some((node, depth)) = stack.pop() {
+            let _ = write!(
+                out,
+                "{:indent$}{}  {}",
+                "",
+                node.id,
+                node.title,
+                indent = depth * 2
+            );
+            if let Some(status) = &node.status {
+                let _ = write!(out, "  ({status})");
+            }
+            if !node.indicators.is_empty() {
+                let _ = write!(out, "  {}", node.indicators);
+            }
+            if node.cycle {
+                let _ = write!(out, "  (cycle)");
+            }
+            out.push('\n');
+            if let Some(kids) = &node.children {
+                stack.extend(kids.iter().rev().map(|c| (c, depth + 1)));
+            }
+        }
+        if r.truncated == Some(true) {
+            let _ = writeln!(out, "  … (more children than shown)");
+        }
+    }
+    out
 }
 
 fn task(r: &TaskResponse, quiet: bool) -> String {
