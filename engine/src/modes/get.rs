@@ -94,7 +94,7 @@ pub struct GetResponse {
     /// The request as answered, with the depth that applied.
     pub query: GetRequest,
     /// `null` when no item has the id (in the list asked for).
-    pub item: Option<ItemDetail>,
+    pub item: Option<Box<ItemDetail>>,
     /// With `--children`: whether the node limit cut the subtree before the depth did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
@@ -201,7 +201,7 @@ pub fn get_item(
     };
     Ok(GetResponse {
         query,
-        item: Some(detail),
+        item: Some(Box::new(detail)),
         truncated: request.children.then_some(subtree.truncated),
         suggestions: Vec::new(),
         hint: None,
