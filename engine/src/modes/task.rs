@@ -3,8 +3,9 @@
 use crate::error::{EngineError, Result};
 use crate::profile::TaskWeights;
 use crate::store::{FoldedText, IndexedItem, Store};
+use crate::text::char_bag::{char_bag, missing};
 use crate::text::fold::{fold, fold_collapsed};
-use crate::text::typo::within_one_edit;
+use crate::text::typo::{may_be_within_one_edit, within_one_edit};
 use crate::text::words::{is_boundary_after, is_boundary_before};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -201,8 +202,11 @@ pub struct TaskResponse {
 /// A folded query term, kept both as a string (for substring search) and as chars (for
 /// typo comparison).
 struct Term {
+    finder: memchr::memmem::Finder<'static>,
     text: String,
     chars: Vec<char>,
+    ascii: bool,
+    bag: u64,
 }
 
 /// A free-text query prepared once for term matching: its folded terms, its collapsed form
@@ -219,8 +223,11 @@ impl TermQuery {
         let terms = fold(query)
             .split_whitespace()
             .map(|t| Term {
+                finder: memchr::memmem::Finder::new(t.as_bytes()).into_owned(),
                 text: t.to_string(),
                 chars: t.chars().collect(),
+                ascii: t.is_ascii(),
+                bag: char_bag(t),
             })
             .collect();
         let exact_title = fold_collapsed(query);
@@ -403,6 +410,15 @@ fn score_terms(
     if fields.contains(&TaskField::Title) && item.title_collapsed == exact_title {
         return Some((1.0, vec![TaskField::Title]));
     }
+    // reject before searching: a term with two characters absent from every selected field
+    // cannot match even with a typo, and one absent character rules out an exact match
+    let bag = fields.iter().fold(0, |bag, &f| bag | f.text(item).bag);
+    for term in terms {
+        let absent = missing(term.bag, bag);
+        if absent > 1 || (absent == 1 && term.chars.len() < w.min_typo_len) {
+            return None;
+        }
+    }
     let mut total = 0.0;
     let mut any_typo = false;
     let mut matched: Vec<TaskField> = Vec::new();
@@ -410,16 +426,22 @@ fn score_terms(
         let mut best: Option<TermHit> = None;
         for &field in fields {
             let text = field.text(item);
-            if text.is_empty() {
+            let absent = missing(term.bag, text.bag);
+            if text.is_empty() || absent > 1 {
                 continue;
             }
-            let hit = exact_hit(text, &term.text, w)
+            let exact = if absent == 0 {
+                exact_hit(text, term, w)
+            } else {
+                None
+            };
+            let hit = exact
                 .map(|k| TermHit {
                     weight: k * field.weight(w),
                     typo: false,
                 })
                 .or_else(|| {
-                    typo_hit(text, &term.chars, w).map(|k| TermHit {
+                    typo_hit(text, term, w).map(|k| TermHit {
                         weight: k * field.weight(w),
                         typo: true,
                     })
@@ -455,11 +477,11 @@ fn score_terms(
 }
 
 /// The best kind of exact (substring) occurrence of `term` in `text`, as a weight.
-fn exact_hit(text: &FoldedText, term: &str, w: &TaskWeights) -> Option<f64> {
+fn exact_hit(text: &FoldedText, term: &Term, w: &TaskWeights) -> Option<f64> {
     let hay = text.text.as_str();
     let mut best: Option<f64> = None;
-    for start in memchr::memmem::find_iter(hay.as_bytes(), term.as_bytes()) {
-        let end = start + term.len();
+    for start in term.finder.find_iter(hay.as_bytes()) {
+        let end = start + term.text.len();
         // the query is folded the same way, so occurrences start on char boundaries
         if !hay.is_char_boundary(start) || !hay.is_char_boundary(end) {
             continue;
@@ -481,33 +503,45 @@ fn exact_hit(text: &FoldedText, term: &str, w: &TaskWeights) -> Option<f64> {
 }
 
 /// A one-edit match of `term` against a whole word, or against the start of a longer word.
-fn typo_hit(text: &FoldedText, term: &[char], w: &TaskWeights) -> Option<f64> {
-    if term.len() < w.min_typo_len {
+fn typo_hit(text: &FoldedText, term: &Term, w: &TaskWeights) -> Option<f64> {
+    if term.chars.len() < w.min_typo_len {
         return None;
     }
     let mut best: Option<f64> = None;
-    let mut chars: Vec<char> = Vec::with_capacity(32);
+    let mut chars: Vec<char> = Vec::new();
     for i in 0..text.words.len() {
         let word = text.word(i);
-        let approx_len = word.len();
-        // byte length bounds char length from above; skip words that are clearly too short
-        if approx_len + 1 < term.len() {
+        // byte length bounds char length from above: skip words that are clearly too short
+        if word.len() + 1 < term.chars.len() {
             continue;
         }
-        chars.clear();
-        chars.extend(word.chars());
-        if within_one_edit(term, &chars) {
-            return Some(w.typo_word);
-        }
-        if chars.len() > term.len() + 1 {
-            let prefix_hit =
-                (term.len() - 1..=term.len() + 1).any(|n| within_one_edit(term, &chars[..n]));
-            if prefix_hit {
-                best = Some(w.typo_prefix);
-            }
+        let kind = if term.ascii && word.is_ascii() {
+            typo_kind(term.text.as_bytes(), word.as_bytes(), w)
+        } else {
+            chars.clear();
+            chars.extend(word.chars());
+            typo_kind(&term.chars, &chars, w)
+        };
+        match kind {
+            Some(k) if k >= w.typo_word => return Some(k),
+            Some(k) => best = Some(k),
+            None => {}
         }
     }
     best
+}
+
+fn typo_kind<T: PartialEq>(term: &[T], word: &[T], w: &TaskWeights) -> Option<f64> {
+    if !may_be_within_one_edit(term, word) {
+        return None;
+    }
+    if within_one_edit(term, word) {
+        return Some(w.typo_word);
+    }
+    let n = term.len();
+    let prefix_hit =
+        word.len() > n + 1 && (n - 1..=n + 1).any(|len| within_one_edit(term, &word[..len]));
+    prefix_hit.then_some(w.typo_prefix)
 }
 
 /// Orders ids with digit runs compared by value, so `T2` comes before `T10`.

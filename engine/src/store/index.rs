@@ -1,6 +1,7 @@
 //! The per-item index built at load time: folded fields and their word spans.
 
 use crate::item::Item;
+use crate::text::char_bag::char_bag;
 use crate::text::fold::{fold, fold_collapsed};
 use crate::text::words::word_spans;
 
@@ -9,13 +10,16 @@ use crate::text::words::word_spans;
 pub struct FoldedText {
     pub text: String,
     pub words: Vec<(u32, u32)>,
+    /// The characters of `text` (see [`char_bag`]).
+    pub bag: u64,
 }
 
 impl FoldedText {
     pub fn new(raw: &str) -> FoldedText {
         let text = fold(raw);
         let words = word_spans(&text);
-        FoldedText { text, words }
+        let bag = char_bag(&text);
+        FoldedText { text, words, bag }
     }
 
     /// Several values (labels, notes) joined by newlines, so no match spans two values.

@@ -1,8 +1,9 @@
 //! One-edit typo tolerance: a wrong, missing, extra or swapped letter.
 
 /// True when `a` and `b` are within one edit of each other, counting an adjacent
-/// transposition as one edit (optimal string alignment distance <= 1). Works on chars.
-pub fn within_one_edit(a: &[char], b: &[char]) -> bool {
+/// transposition as one edit (optimal string alignment distance <= 1). Works on chars, or on
+/// bytes when both sides are ASCII.
+pub fn within_one_edit<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     let (la, lb) = (a.len(), b.len());
     if la.abs_diff(lb) > 1 {
         return false;
@@ -51,6 +52,17 @@ pub fn edit_distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
+/// A necessary condition for [`within_one_edit`] between a term and a word (or a prefix of
+/// it), on their first two elements: whichever single edit is made, one of the word's first
+/// two elements equals one of the term's first two. Rejects most words at the cost of four
+/// comparisons.
+pub fn may_be_within_one_edit<T: PartialEq>(term: &[T], word: &[T]) -> bool {
+    match (term, word) {
+        ([t0, t1, ..], [w0, w1, ..]) => w0 == t0 || w0 == t1 || w1 == t0 || w1 == t1,
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +81,24 @@ mod tests {
         assert!(ok("middlewara", "middleware")); // wrong
         assert!(ok("imddleware", "middleware")); // swapped
         assert!(ok("middlewaer", "middleware")); // swapped at end
+    }
+
+    #[test]
+    fn prefilter_never_rejects_a_one_edit_pair() {
+        let word: Vec<char> = "middleware".chars().collect();
+        for term in [
+            "iddleware",
+            "xmiddleware",
+            "imddleware",
+            "xiddleware",
+            "middleware",
+        ] {
+            let term: Vec<char> = term.chars().collect();
+            assert!(within_one_edit(&term, &word));
+            assert!(may_be_within_one_edit(&term, &word));
+        }
+        let far: Vec<char> = "kubernetes".chars().collect();
+        assert!(!may_be_within_one_edit(&far, &word));
     }
 
     #[test]
