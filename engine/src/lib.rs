@@ -7,16 +7,19 @@
 pub mod error;
 pub mod item;
 pub mod modes;
+pub mod planner;
 pub mod profile;
 pub mod request;
 pub mod store;
 pub mod text;
+pub mod tree;
 
 pub use error::{EngineError, Result};
 pub use item::{Domain, Item};
 pub use profile::Profile;
 pub use request::{Mode, Outcome, Request, Response};
 pub use store::Store;
+pub use tree::{PathList, Tree, TreeOptions};
 
 use std::sync::Arc;
 
@@ -27,6 +30,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[derive(Debug, Clone)]
 pub enum Fixture {
     Store(Arc<Store>),
+    /// A source tree walked once (`--root`).
+    Tree(Arc<Tree>),
+    /// A list of paths (`--paths-from`): `find path` only.
+    Paths(Arc<PathList>),
 }
 
 impl Fixture {
@@ -35,22 +42,48 @@ impl Fixture {
     pub fn item_count(&self) -> usize {
         match self {
             Fixture::Store(s) => s.len(),
+            Fixture::Tree(t) => t.len(),
+            Fixture::Paths(p) => p.len(),
         }
     }
 
-    /// Bytes of dumping the whole fixture into an agent's context.
+    /// Bytes of dumping the whole fixture into an agent's context: a store as JSON; a tree
+    /// as its listing (one path per line) plus the text of every text file in it (what an
+    /// agent without find tools would `ls -R` and `cat`); a path list as its listing.
     pub fn dump_bytes(&self) -> usize {
         match self {
             Fixture::Store(s) => s.dump_bytes(),
+            Fixture::Tree(t) => t.dump_bytes(),
+            Fixture::Paths(p) => p.listing_bytes(),
         }
     }
 
     fn store(&self, mode: Mode) -> Result<&Store> {
         match self {
             Fixture::Store(s) => Ok(s),
-            #[allow(unreachable_patterns)]
             _ => Err(EngineError::invalid(format!(
                 "mode `{}` needs a store fixture (--store)",
+                mode.as_str()
+            ))),
+        }
+    }
+
+    fn tree(&self, mode: Mode) -> Result<&Tree> {
+        match self {
+            Fixture::Tree(t) => Ok(t),
+            _ => Err(EngineError::invalid(format!(
+                "mode `{}` needs a source tree fixture (--root)",
+                mode.as_str()
+            ))),
+        }
+    }
+
+    fn paths(&self, mode: Mode) -> Result<&PathList> {
+        match self {
+            Fixture::Tree(t) => Ok(t.paths()),
+            Fixture::Paths(p) => Ok(p),
+            Fixture::Store(_) => Err(EngineError::invalid(format!(
+                "mode `{}` needs a source tree (--root) or a path list (--paths-from)",
                 mode.as_str()
             ))),
         }
@@ -86,6 +119,22 @@ impl Engine {
             Request::Get(r) => {
                 let store = fixture.store(Mode::Get)?;
                 modes::get::get_item(store, r, &self.profile.outline).map(Response::Get)
+            }
+            Request::Code(r) => {
+                let tree = fixture.tree(Mode::Code)?;
+                modes::code::find_code(tree, r, &self.profile.code).map(Response::Code)
+            }
+            Request::Path(r) => {
+                let paths = fixture.paths(Mode::Path)?;
+                modes::path::find_path(paths, r, &self.profile.path).map(Response::Path)
+            }
+            Request::Grep(r) => {
+                let tree = fixture.tree(Mode::Grep)?;
+                modes::grep::grep(tree, r, &self.profile.code).map(Response::Grep)
+            }
+            Request::Ask(r) => {
+                let tree = fixture.tree(Mode::Ask)?;
+                modes::ask::ask(tree, r, &self.profile).map(Response::Ask)
             }
         }
     }

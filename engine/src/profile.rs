@@ -16,6 +16,9 @@ pub struct Profile {
     /// `find name`; not called `name`, which is the profile's own name above.
     pub name_filter: NameWeights,
     pub outline: OutlineWeights,
+    pub code: CodeWeights,
+    pub path: PathWeights,
+    pub planner: PlannerRules,
 }
 
 impl Default for Profile {
@@ -25,6 +28,9 @@ impl Default for Profile {
             task: TaskWeights::default(),
             name_filter: NameWeights::default(),
             outline: OutlineWeights::default(),
+            code: CodeWeights::default(),
+            path: PathWeights::default(),
+            planner: PlannerRules::default(),
         }
     }
 }
@@ -81,6 +87,236 @@ impl Default for TaskWeights {
             typo_floor: 0.3,
             typo_span: 0.19,
             phrase_bonus: 0.05,
+        }
+    }
+}
+
+/// Weights and switches of `find code` (and of `grep`'s pattern handling): the spec's
+/// cascade. A file scores the highest step it reaches, plus the implementation boost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CodeWeights {
+    /// The file stem equals the term (folded, or both CamelCase-normalised).
+    pub exact_stem: f64,
+    /// A declaration of a type (class, struct, enum, trait, interface, type alias) named
+    /// exactly the term.
+    pub symbol_type: f64,
+    /// A function or method named exactly the term.
+    pub symbol_function: f64,
+    /// A namespace, module, macro or constant named exactly the term.
+    pub symbol_other: f64,
+    /// A declaration whose name contains the term.
+    pub symbol_partial: f64,
+    /// Every word of a multi-word term occurs in the stem.
+    pub all_words: f64,
+    /// The stem contains the term.
+    pub partial_stem: f64,
+    /// The directory part of the path contains the term.
+    pub directory: f64,
+    /// Added to a matching implementation file when the request asks for one (`--impl`).
+    pub impl_boost: f64,
+    /// Compare stems and symbols by their words (`CommandRouter` ~ `command_router`).
+    pub camel_case: bool,
+    /// Read `[ _-]?` in a term as a word separator; off, it is matched literally.
+    pub separator_pattern: bool,
+    /// Run the all-words step.
+    pub word_match: bool,
+    /// Run the symbol step.
+    pub symbol_scan: bool,
+    /// Extensions (folded, no dot) of implementation files.
+    pub impl_extensions: Vec<String>,
+}
+
+impl Default for CodeWeights {
+    fn default() -> Self {
+        CodeWeights {
+            exact_stem: 20.0,
+            symbol_type: 18.0,
+            symbol_function: 17.0,
+            symbol_other: 16.0,
+            symbol_partial: 15.0,
+            all_words: 12.0,
+            partial_stem: 10.0,
+            directory: 5.0,
+            impl_boost: 8.0,
+            camel_case: true,
+            separator_pattern: true,
+            word_match: true,
+            symbol_scan: true,
+            impl_extensions: [
+                "c", "cc", "cpp", "cxx", "c++", "rs", "py", "go", "ts", "tsx", "mts", "js", "jsx",
+                "mjs", "cjs", "java", "kt", "swift", "rb", "cs", "scala", "zig",
+            ]
+            .map(String::from)
+            .to_vec(),
+        }
+    }
+}
+
+impl CodeWeights {
+    /// The spec's *before* state: the find handler most callers had, comparing the whole
+    /// lowered term (separator pattern and all) with stems, with no CamelCase
+    /// normalisation, no word-level match and no symbol scan; grep matched it literally.
+    pub fn legacy() -> CodeWeights {
+        CodeWeights {
+            camel_case: false,
+            separator_pattern: false,
+            word_match: false,
+            symbol_scan: false,
+            // the spec's boost applied to `.cpp` files only
+            impl_extensions: vec!["cpp".into()],
+            ..CodeWeights::default()
+        }
+    }
+}
+
+/// Weights of `find path`: subsequence alignment scores.
+///
+/// Each matched character earns `match_char`, plus `boundary` at the start of the path or
+/// after `/ _ - .` or a space, or `camel_hump` at a lower-to-upper hump, plus `filename`
+/// inside the file name, plus `consecutive` when it directly follows the previous one; a gap
+/// of `d` skipped characters costs `min(gap * d, gap_max)`; every directory level costs
+/// `depth`. The best alignment's score over the ideal one (a run at a boundary inside the
+/// file name) maps true subsequence matches into `[0.5, 1]` and typo matches below 0.5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PathWeights {
+    pub match_char: f64,
+    pub consecutive: f64,
+    pub boundary: f64,
+    pub camel_hump: f64,
+    pub filename: f64,
+    pub gap: f64,
+    pub gap_max: f64,
+    pub depth: f64,
+    /// Shortest query (in bytes) allowed one wrong, extra or swapped letter.
+    pub min_typo_len: usize,
+    /// Longest path (in bytes) aligned exactly; longer paths are scored on their tail.
+    pub max_path_len: usize,
+}
+
+impl Default for PathWeights {
+    fn default() -> Self {
+        PathWeights {
+            match_char: 1.0,
+            consecutive: 2.0,
+            boundary: 3.0,
+            camel_hump: 2.5,
+            filename: 1.0,
+            gap: 0.1,
+            gap_max: 1.5,
+            depth: 0.25,
+            min_typo_len: 5,
+            max_path_len: 1024,
+        }
+    }
+}
+
+/// The rules `ask` plans a term with, and the budget of its cascade.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlannerRules {
+    /// Words that never become part of the term.
+    pub stop_words: Vec<String>,
+    /// Words that ask to locate something; dropped from the term.
+    pub intent_words: Vec<String>,
+    /// Words that ask for the implementation; dropped from the term, and set `impl`.
+    pub impl_words: Vec<String>,
+    /// Tool calls (find, grep, read) the cascade may make before it gives up.
+    pub max_iterations: usize,
+    /// Candidates `read` tries, best first, before the cascade gives up.
+    pub read_attempts: usize,
+}
+
+impl Default for PlannerRules {
+    fn default() -> Self {
+        let words = |list: &[&str]| list.iter().map(|w| w.to_string()).collect();
+        PlannerRules {
+            stop_words: words(&[
+                "a",
+                "an",
+                "the",
+                "is",
+                "are",
+                "was",
+                "were",
+                "be",
+                "been",
+                "do",
+                "does",
+                "did",
+                "of",
+                "for",
+                "in",
+                "on",
+                "at",
+                "to",
+                "from",
+                "by",
+                "with",
+                "and",
+                "or",
+                "it",
+                "its",
+                "this",
+                "that",
+                "these",
+                "those",
+                "there",
+                "me",
+                "my",
+                "we",
+                "our",
+                "i",
+                "you",
+                "can",
+                "could",
+                "would",
+                "should",
+                "please",
+                "how",
+                "what",
+                "which",
+                "who",
+                "why",
+                "when",
+                "code",
+                "file",
+                "files",
+                "source",
+                "logic",
+                "configured",
+                "set",
+                "up",
+                "used",
+                "live",
+                "lives",
+                "kept",
+                "stored",
+                "happen",
+                "happens",
+                "done",
+                "work",
+                "works",
+            ]),
+            intent_words: words(&[
+                "where", "find", "locate", "show", "open", "search", "look", "lookup", "get",
+                "see", "read",
+            ]),
+            impl_words: words(&[
+                "implemented",
+                "implementation",
+                "implement",
+                "implements",
+                "implementing",
+                "defined",
+                "definition",
+                "declared",
+                "handled",
+                "built",
+            ]),
+            max_iterations: 6,
+            read_attempts: 2,
         }
     }
 }
@@ -150,15 +386,75 @@ impl Default for OutlineWeights {
 }
 
 impl Profile {
-    /// The built-in profiles by name.
+    /// The built-in profiles by name: `default` (today's ranking) and `legacy` (the code
+    /// retrieval the spec started from, for before/after runs).
     pub fn builtin(name: &str) -> Option<Profile> {
         match name {
             "default" => Some(Profile::default()),
+            "legacy" => Some(Profile {
+                name: "legacy".into(),
+                code: CodeWeights::legacy(),
+                ..Profile::default()
+            }),
             _ => None,
         }
     }
 
     pub fn builtin_names() -> &'static [&'static str] {
-        &["default"]
+        &["default", "legacy"]
+    }
+
+    /// A built-in profile by name, or a profile read from a JSON file (missing sections and
+    /// fields take today's defaults).
+    pub fn resolve(name_or_path: &str) -> crate::Result<Profile> {
+        if let Some(p) = Profile::builtin(name_or_path) {
+            return Ok(p);
+        }
+        let path = std::path::Path::new(name_or_path);
+        if !name_or_path.ends_with(".json") && !path.is_file() {
+            return Err(crate::EngineError::invalid_with_hint(
+                format!("unknown profile `{name_or_path}`"),
+                format!(
+                    "built-in profiles are: {}; or pass a profile JSON file",
+                    Profile::builtin_names().join(", ")
+                ),
+            ));
+        }
+        let bytes = std::fs::read(path).map_err(|e| crate::EngineError::File {
+            path: path.to_path_buf(),
+            message: format!("cannot read profile: {e}"),
+            hint: None,
+        })?;
+        serde_json::from_slice(&bytes).map_err(|e| crate::EngineError::Parse {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_differs_only_in_code_switches() {
+        let legacy = Profile::builtin("legacy").unwrap();
+        let today = Profile::default();
+        assert_eq!(legacy.task, today.task);
+        assert_eq!(legacy.path, today.path);
+        assert_eq!(legacy.code.exact_stem, today.code.exact_stem);
+        assert!(!legacy.code.camel_case && !legacy.code.symbol_scan);
+        assert!(Profile::builtin("nope").is_none());
+    }
+
+    #[test]
+    fn a_profile_round_trips_through_json_with_defaults() {
+        let p: Profile =
+            serde_json::from_str(r#"{"name":"mine","code":{"impl_boost":3}}"#).unwrap();
+        assert_eq!(p.code.impl_boost, 3.0);
+        assert_eq!(p.code.exact_stem, 20.0);
+        assert_eq!(p.planner, PlannerRules::default());
     }
 }

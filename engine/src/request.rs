@@ -1,8 +1,12 @@
 //! The one request type and the one response type of the engine, for every mode.
 
 use crate::error::{EngineError, Result};
+use crate::modes::ask::{AskRequest, AskResponse};
+use crate::modes::code::{CodeRequest, CodeResponse};
 use crate::modes::get::{GetRequest, GetResponse};
+use crate::modes::grep::{GrepRequest, GrepResponse};
 use crate::modes::outline::{OutlineRequest, OutlineResponse};
+use crate::modes::path::{PathRequest, PathResponse};
 use crate::modes::task::{TaskRequest, TaskResponse};
 use serde::Serialize;
 
@@ -13,16 +17,32 @@ pub enum Mode {
     Task,
     Outline,
     Get,
+    Code,
+    Path,
+    Grep,
+    Ask,
 }
 
 impl Mode {
-    pub const ALL: &'static [Mode] = &[Mode::Task, Mode::Outline, Mode::Get];
+    pub const ALL: &'static [Mode] = &[
+        Mode::Task,
+        Mode::Outline,
+        Mode::Get,
+        Mode::Code,
+        Mode::Path,
+        Mode::Grep,
+        Mode::Ask,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Task => "task",
             Mode::Outline => "outline",
             Mode::Get => "get",
+            Mode::Code => "code",
+            Mode::Path => "path",
+            Mode::Grep => "grep",
+            Mode::Ask => "ask",
         }
     }
 
@@ -48,6 +68,10 @@ pub enum Request {
     Task(TaskRequest),
     Outline(OutlineRequest),
     Get(GetRequest),
+    Code(CodeRequest),
+    Path(PathRequest),
+    Grep(GrepRequest),
+    Ask(AskRequest),
 }
 
 impl Request {
@@ -56,12 +80,16 @@ impl Request {
             Request::Task(_) => Mode::Task,
             Request::Outline(_) => Mode::Outline,
             Request::Get(_) => Mode::Get,
+            Request::Code(_) => Mode::Code,
+            Request::Path(_) => Mode::Path,
+            Request::Grep(_) => Mode::Grep,
+            Request::Ask(_) => Mode::Ask,
         }
     }
 }
 
 /// Whether a response found what it looked for. `ask` adds `insufficient_evidence`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Success,
@@ -89,6 +117,10 @@ pub enum Response {
     Task(TaskResponse),
     Outline(OutlineResponse),
     Get(GetResponse),
+    Code(CodeResponse),
+    Path(PathResponse),
+    Grep(GrepResponse),
+    Ask(AskResponse),
 }
 
 impl Response {
@@ -97,6 +129,10 @@ impl Response {
             Response::Task(_) => Mode::Task,
             Response::Outline(_) => Mode::Outline,
             Response::Get(_) => Mode::Get,
+            Response::Code(_) => Mode::Code,
+            Response::Path(_) => Mode::Path,
+            Response::Grep(_) => Mode::Grep,
+            Response::Ask(_) => Mode::Ask,
         }
     }
 
@@ -106,6 +142,10 @@ impl Response {
             Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
             Response::Outline(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
             Response::Get(r) => r.item.iter().map(|i| i.id.as_str()).collect(),
+            Response::Code(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Path(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Grep(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
+            Response::Ask(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
         }
     }
 
@@ -115,10 +155,18 @@ impl Response {
             Response::Task(r) => r.summary.total_matches,
             Response::Outline(r) => r.summary.total_matches,
             Response::Get(r) => usize::from(r.item.is_some()),
+            Response::Code(r) => r.summary.total_matches,
+            Response::Path(r) => r.summary.total_matches,
+            Response::Grep(r) => r.summary.total_matches,
+            Response::Ask(r) => r.candidates,
         }
     }
 
+    /// `ask` classifies its own outcome; the other modes succeed when they match anything.
     pub fn outcome(&self) -> Outcome {
+        if let Response::Ask(r) = self {
+            return r.outcome;
+        }
         if self.ranked_keys().is_empty() {
             Outcome::NoMatch
         } else {

@@ -1,6 +1,9 @@
-//! Text primitives shared by every mode: case folding, word boundaries, typo tolerance.
+//! Text primitives shared by every mode: case folding, word boundaries, typo tolerance,
+//! CamelCase words and `[ _-]?` search terms.
 
+pub mod camel;
 pub mod char_bag;
 pub mod fold;
+pub mod term;
 pub mod typo;
 pub mod words;

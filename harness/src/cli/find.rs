@@ -4,9 +4,14 @@ use super::{OutputArgs, EXIT_NO_MATCH};
 use crate::output::envelope::{self, Meta};
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
+use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::modes::outline::OutlineRequest;
+use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::{Engine, EngineError, Fixture, Outcome, Request, Response, Store};
+use findbench_engine::{
+    Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store, Tree,
+    TreeOptions,
+};
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +25,61 @@ pub enum FindCommand {
     /// The map: matches placed in their outline, with breadcrumb and indicators
     /// ([N] notes, [C] comments, [F: n] children).
     Outline(OutlineArgs),
+    /// Source files for a term: exact stem, symbol, all words, partial stem, directory.
+    Code(CodeArgs),
+    /// Fuzzy subsequence search over paths, typo-tolerant, with matched positions.
+    Path(PathArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RootArg {
+    /// The source tree to search (walked once, honouring .gitignore).
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub root: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ProfileArg {
+    /// Ranking profile: a built-in name (default, legacy) or a profile JSON file.
+    #[arg(long, default_value = "default", value_name = "NAME|FILE")]
+    pub profile: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CodeArgs {
+    /// The term: a stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
+    pub term: String,
+    /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
+    #[arg(long = "impl")]
+    pub impl_query: bool,
+    #[command(flatten)]
+    pub root: RootArg,
+    /// Maximum results to return.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// Characters of the path, in order (`authmw` finds src/auth_middleware.py).
+    pub query: String,
+    /// The source tree whose paths to search.
+    #[arg(long, value_name = "DIR", conflicts_with = "paths_from")]
+    pub root: Option<PathBuf>,
+    /// A file with one path per line (`-` reads stdin) instead of walking a tree.
+    #[arg(long, value_name = "FILE")]
+    pub paths_from: Option<PathBuf>,
+    /// Maximum results to return.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -84,6 +144,8 @@ pub struct OutlineArgs {
     #[arg(long)]
     pub include_archive: bool,
     #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -107,12 +169,72 @@ pub fn run(cmd: FindCommand) -> i32 {
                 list: args.list.clone(),
                 include_archive: args.include_archive,
             });
-            let result = load_store(&args.store)
-                .and_then(|fixture| Engine::default().execute(&fixture, &request));
+            let result = engine(&args.profile).and_then(|engine| {
+                let fixture = load_store(&args.store)?;
+                engine.execute(&fixture, &request)
+            });
             let meta = Meta::new("find outline", started, clock.elapsed());
             emit(&meta, "find-outline.schema.json", result, &args.output)
         }
+        FindCommand::Code(args) => {
+            let result = engine(&args.profile).and_then(|engine| {
+                let request = Request::Code(CodeRequest {
+                    term: args.term.clone(),
+                    impl_query: args.impl_query,
+                    limit: args.limit,
+                });
+                let fixture = load_tree(&args.root)?;
+                engine.execute(&fixture, &request)
+            });
+            let meta = Meta::new("find code", started, clock.elapsed());
+            emit(&meta, "find-code.schema.json", result, &args.output)
+        }
+        FindCommand::Path(args) => {
+            let result = engine(&args.profile).and_then(|engine| {
+                let request = Request::Path(PathRequest {
+                    query: args.query.clone(),
+                    limit: args.limit,
+                });
+                let fixture = match (&args.paths_from, &args.root) {
+                    (Some(list), _) => load_path_list(list)?,
+                    (None, root) => load_tree(&RootArg {
+                        root: root.clone().unwrap_or_else(|| PathBuf::from(".")),
+                    })?,
+                };
+                engine.execute(&fixture, &request)
+            });
+            let meta = Meta::new("find path", started, clock.elapsed());
+            emit(&meta, "find-path.schema.json", result, &args.output)
+        }
     }
+}
+
+/// An engine with the named (or file) profile.
+pub(crate) fn engine(arg: &ProfileArg) -> Result<Engine, EngineError> {
+    Ok(Engine::new(Profile::resolve(&arg.profile)?))
+}
+
+/// Walks and indexes the root.
+pub(crate) fn load_tree(arg: &RootArg) -> Result<Fixture, EngineError> {
+    let tree = Tree::load(&arg.root, &TreeOptions::default())?;
+    Ok(Fixture::Tree(Arc::new(tree)))
+}
+
+/// Reads a path list from a file, or from stdin for `-`.
+fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
+            EngineError::File {
+                path: path.to_path_buf(),
+                message: format!("cannot read paths from stdin: {e}"),
+                hint: None,
+            }
+        })?;
+        let list = PathList::from_text("-", &String::from_utf8_lossy(&bytes));
+        return Ok(Fixture::Paths(Arc::new(list)));
+    }
+    Ok(Fixture::Paths(Arc::new(PathList::load(path)?)))
 }
 
 fn task_request(args: &TaskArgs) -> Result<Request, EngineError> {
@@ -154,10 +276,10 @@ pub(crate) fn emit(
     let mut stdout = std::io::stdout().lock();
     let (text, code) = match result {
         Ok(response) => {
-            // a `weak` name match or an unknown `get` id returns best guesses, not a match
             let code = match response.outcome() {
                 Outcome::Success => 0,
-                _ => EXIT_NO_MATCH,
+                Outcome::NoMatch | Outcome::InsufficientEvidence => EXIT_NO_MATCH,
+                Outcome::Failure => 1,
             };
             let text = match format {
                 Format::Text | Format::Auto => text::render(&response, output.quiet),

@@ -1,11 +1,11 @@
 //! `findbench get ID`: the zoom. One item in full, optionally with its subtree.
 
-use super::find::{emit, load_store, StoreArg};
+use super::find::{emit, engine, load_store, ProfileArg, StoreArg};
 use super::OutputArgs;
 use crate::output::envelope::Meta;
 use clap::Args;
 use findbench_engine::modes::get::GetRequest;
-use findbench_engine::{Engine, Request};
+use findbench_engine::Request;
 use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
@@ -24,6 +24,8 @@ pub struct GetArgs {
     #[arg(long, value_name = "NAME")]
     pub list: Option<String>,
     #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -36,8 +38,10 @@ pub fn run(args: GetArgs) -> i32 {
         depth: args.depth,
         list: args.list.clone(),
     });
-    let result =
-        load_store(&args.store).and_then(|fixture| Engine::default().execute(&fixture, &request));
+    let result = engine(&args.profile).and_then(|engine| {
+        let fixture = load_store(&args.store)?;
+        engine.execute(&fixture, &request)
+    });
     let meta = Meta::new("get", started, clock.elapsed());
     emit(&meta, "get.schema.json", result, &args.output)
 }

@@ -1,7 +1,9 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod ask;
 mod find;
 mod get;
+mod grep;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -28,6 +30,10 @@ pub enum Command {
     Find(find::FindCommand),
     /// The zoom: one item in full (breadcrumb, notes, comments), with --children its subtree.
     Get(get::GetArgs),
+    /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
+    Grep(grep::GrepArgs),
+    /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
+    Ask(ask::AskArgs),
 }
 
 /// Output options every command takes.
@@ -46,5 +52,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
         Command::Get(args) => get::run(args),
+        Command::Grep(args) => grep::run(args),
+        Command::Ask(args) => ask::run(args),
     }
 }

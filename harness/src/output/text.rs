@@ -1,7 +1,11 @@
 //! Aligned, human-readable text for each mode's response.
 
+use findbench_engine::modes::ask::AskResponse;
+use findbench_engine::modes::code::CodeResponse;
 use findbench_engine::modes::get::{ChildNode, GetResponse};
+use findbench_engine::modes::grep::GrepResponse;
 use findbench_engine::modes::outline::OutlineResponse;
+use findbench_engine::modes::path::PathResponse;
 use findbench_engine::modes::task::TaskResponse;
 use findbench_engine::Response;
 use std::fmt::Write;
@@ -12,7 +16,139 @@ pub fn render(response: &Response, quiet: bool) -> String {
         Response::Task(r) => task(r, quiet),
         Response::Outline(r) => outline(r, quiet),
         Response::Get(r) => get(r),
+        Response::Code(r) => code(r, quiet),
+        Response::Path(r) => path(r, quiet),
+        Response::Grep(r) => grep(r, quiet),
+        Response::Ask(r) => ask(r, quiet),
     }
+}
+
+fn width<'a>(paths: impl Iterator<Item = &'a str>) -> usize {
+    paths.map(|p| p.chars().count()).max().unwrap_or(0)
+}
+
+fn code(r: &CodeResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let w = width(r.matches.iter().map(|m| m.path.as_str()));
+    for m in &r.matches {
+        let _ = writeln!(out, "{:<w$}  {:>5.1}  {}", m.path, m.score, m.reason);
+    }
+    if !quiet {
+        summary_line(
+            &mut out,
+            r.summary.total_matches,
+            r.summary.returned,
+            "file",
+        );
+    }
+    out
+}
+
+fn path(r: &PathResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let w = width(r.matches.iter().map(|m| m.path.as_str()));
+    for m in &r.matches {
+        let _ = writeln!(out, "{:<w$}  {:.3}  {}", m.path, m.score, m.reason);
+    }
+    if !quiet {
+        summary_line(
+            &mut out,
+            r.summary.total_matches,
+            r.summary.returned,
+            "path",
+        );
+    }
+    out
+}
+
+fn grep(r: &GrepResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let w = width(r.matches.iter().map(|m| m.path.as_str()));
+    let cw = r
+        .matches
+        .iter()
+        .map(|m| m.count.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for m in &r.matches {
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>cw$}  {}: {}",
+            m.path, m.count, m.first.number, m.first.text
+        );
+    }
+    if !quiet {
+        summary_line(
+            &mut out,
+            r.summary.total_matches,
+            r.summary.returned,
+            "file",
+        );
+    }
+    out
+}
+
+fn ask(r: &AskResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    match &r.plan {
+        Some(p) => {
+            let _ = writeln!(
+                out,
+                "plan      term `{}`{}",
+                p.term,
+                if p.impl_query { ", impl" } else { "" }
+            );
+        }
+        None => {
+            let _ = writeln!(out, "plan      none");
+        }
+    }
+    let tools: Vec<&str> = r
+        .tools
+        .iter()
+        .map(|t| match t {
+            findbench_engine::modes::ask::Tool::Find => "find",
+            findbench_engine::modes::ask::Tool::Grep => "grep",
+            findbench_engine::modes::ask::Tool::Read => "read",
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "tools     {} ({} iteration{})",
+        if tools.is_empty() {
+            "none".to_string()
+        } else {
+            tools.join(" -> ")
+        },
+        r.iterations,
+        if r.iterations == 1 { "" } else { "s" }
+    );
+    let w = width(r.matches.iter().map(|m| m.path.as_str()));
+    for m in &r.matches {
+        let _ = writeln!(
+            out,
+            "candidate {:<w$}  {:>5.1}  {}",
+            m.path, m.score, m.reason
+        );
+    }
+    let _ = writeln!(out, "selected  {}", r.selected.as_deref().unwrap_or("none"));
+    if let Some(e) = &r.error {
+        let _ = writeln!(out, "error     {e}");
+    }
+    if !quiet {
+        let _ = writeln!(
+            out,
+            "outcome   {} ({} candidate{}, {:.1} ms, profile {})",
+            r.outcome.as_str(),
+            r.candidates,
+            if r.candidates == 1 { "" } else { "s" },
+            r.duration_ms,
+            r.profile
+        );
+    } else {
+        let _ = writeln!(out, "outcome   {}", r.outcome.as_str());
+    }
+    out
 }
 
 /// One line per match: indicators, breadcrumb, id.
