@@ -9,8 +9,9 @@ use crate::modes::task::natural_cmp;
 use crate::profile::OutlineWeights;
 use crate::store::{BreadcrumbCut, Store, SubtreeNode};
 use crate::text::fold::fold;
-use crate::text::typo::edit_distance;
+use crate::text::typo::EditDistance;
 use serde::{Deserialize, Serialize};
+use std::collections::BinaryHeap;
 
 /// A `get` request. `depth` of `None` takes the profile's (2); it only matters with
 /// `children`.
@@ -228,27 +229,48 @@ fn find_index(store: &Store, id: &str) -> Option<usize> {
 
 /// The `n` ids closest to `asked` by edit distance over folded ids, ties in natural id
 /// order. An id sharing nothing with `asked` (distance as long as both) is no suggestion.
+///
+/// Only ids that could still make the top `n` are measured in full: the bound is the n-th
+/// best distance so far (ties kept, so the natural order can break them).
 fn closest_ids(
     store: &Store,
     asked: &str,
     n: usize,
     keep: impl Fn(usize) -> bool,
 ) -> Vec<IdSuggestion> {
-    let asked: Vec<char> = fold(asked).chars().collect();
+    let asked = fold(asked);
+    let asked_chars: Vec<char> = asked.chars().collect();
+    let mut distance = EditDistance::default();
     let mut chars: Vec<char> = Vec::new();
+    // the n smallest distances so far (a max-heap), and every id within the n-th of them
+    let mut smallest: BinaryHeap<usize> = BinaryHeap::with_capacity(n + 1);
     let mut ranked: Vec<(usize, usize)> = Vec::new();
-    for (i, item) in store.items().iter().enumerate() {
-        if !keep(i) {
+    let items = store.items();
+    for (i, item) in items.iter().enumerate() {
+        if n == 0 || !keep(i) {
             continue;
         }
-        chars.clear();
-        chars.extend(item.id_folded.chars());
-        let d = edit_distance(&asked, &chars);
-        if d < asked.len().max(chars.len()) {
-            ranked.push((d, i));
+        let id = item.id_folded.as_str();
+        let (len, d) = if asked.is_ascii() && id.is_ascii() {
+            let len = asked.len().max(id.len());
+            let bound = bound(&smallest, n, len);
+            (len, distance.within(asked.as_bytes(), id.as_bytes(), bound))
+        } else {
+            chars.clear();
+            chars.extend(id.chars());
+            let len = asked_chars.len().max(chars.len());
+            let bound = bound(&smallest, n, len);
+            (len, distance.within(&asked_chars, &chars, bound))
+        };
+        let Some(d) = d.filter(|&d| d < len) else {
+            continue;
+        };
+        ranked.push((d, i));
+        smallest.push(d);
+        if smallest.len() > n {
+            smallest.pop();
         }
     }
-    let items = store.items();
     ranked.sort_by(|a, b| {
         a.0.cmp(&b.0)
             .then_with(|| natural_cmp(&items[a.1].item.id, &items[b.1].item.id))
@@ -261,6 +283,16 @@ fn closest_ids(
             title: items[i].item.title.clone(),
         })
         .collect()
+}
+
+/// The largest distance still worth measuring: below the ids' common length, and no worse
+/// than the n-th best so far.
+fn bound(smallest: &BinaryHeap<usize>, n: usize, len: usize) -> usize {
+    let limit = len.saturating_sub(1);
+    match smallest.peek() {
+        Some(&worst) if smallest.len() >= n => worst.min(limit),
+        _ => limit,
+    }
 }
 
 /// Turns the pre-order walk into nested nodes without recursion: `open` holds the chain of
@@ -388,6 +420,41 @@ mod tests {
         assert!(r.hint.unwrap().contains("closest ids: T37, T376"));
         let r = get(&tree(), GetRequest::new("zzzzzzzz"));
         assert!(r.suggestions.is_empty());
+    }
+
+    #[test]
+    fn bounded_suggestions_equal_a_full_ranking() {
+        let ids: Vec<String> = (0..400)
+            .map(|i| match i % 4 {
+                0 => format!("T{i}"),
+                1 => format!("ENG-{i}"),
+                2 => format!("é{i}x"),
+                _ => format!("{}", i * 7),
+            })
+            .collect();
+        let items: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|id| serde_json::json!({"id": id, "title": "t"}))
+            .collect();
+        let s = store(serde_json::Value::Array(items));
+        for asked in ["T38", "ENG-1", "e12x", "É12X", "777", "zz", "T1000000"] {
+            let got: Vec<String> = closest_ids(&s, asked, 5, |_| true)
+                .into_iter()
+                .map(|x| x.id)
+                .collect();
+            let a: Vec<char> = fold(asked).chars().collect();
+            let mut want: Vec<(usize, &String)> = ids
+                .iter()
+                .filter_map(|id| {
+                    let b: Vec<char> = fold(id).chars().collect();
+                    let d = crate::text::typo::edit_distance(&a, &b);
+                    (d < a.len().max(b.len())).then_some((d, id))
+                })
+                .collect();
+            want.sort_by(|x, y| x.0.cmp(&y.0).then_with(|| natural_cmp(x.1, y.1)));
+            let want: Vec<String> = want.into_iter().take(5).map(|x| x.1.clone()).collect();
+            assert_eq!(got, want, "{asked}");
+        }
     }
 
     #[test]
