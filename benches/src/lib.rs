@@ -5,6 +5,8 @@ pub mod outline;
 
 use findbench_engine::Item;
 
+pub mod tree;
+
 /// A reproducible pseudo-random sequence (xorshift64*).
 pub struct Sequence(u64);
 

@@ -175,7 +175,7 @@ impl CodeWeights {
 /// Each matched character earns `match_char`, plus `boundary` at the start of the path or
 /// after `/ _ - .` or a space, or `camel_hump` at a lower-to-upper hump, plus `filename`
 /// inside the file name, plus `consecutive` when it directly follows the previous one; a gap
-/// of `d` skipped characters costs `min(gap * d, gap_max)`; every directory level costs
+/// of `d` skipped characters costs `gap_open + min(gap * d, gap_max)`; every directory level costs
 /// `depth`. The best alignment's score over the ideal one (a run at a boundary inside the
 /// file name) maps true subsequence matches into `[0.5, 1]` and typo matches below 0.5.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -186,6 +186,8 @@ pub struct PathWeights {
     pub boundary: f64,
     pub camel_hump: f64,
     pub filename: f64,
+    /// Cost of starting a gap (fewer, longer runs beat many scattered ones).
+    pub gap_open: f64,
     pub gap: f64,
     pub gap_max: f64,
     pub depth: f64,
@@ -203,8 +205,9 @@ impl Default for PathWeights {
             boundary: 3.0,
             camel_hump: 2.5,
             filename: 1.0,
+            gap_open: 1.0,
             gap: 0.1,
-            gap_max: 1.5,
+            gap_max: 3.0,
             depth: 0.25,
             min_typo_len: 5,
             max_path_len: 1024,

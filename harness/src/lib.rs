@@ -1,5 +1,12 @@
 //! findbench-harness: the `findbench` command line, and the harness that replays corpora
 //! and traces against findbench-engine through its public request/response API.
 
+pub mod atomic_file;
 pub mod cli;
+pub mod clusters;
+pub mod compare;
 pub mod output;
+pub mod replay;
+pub mod replay_report;
+pub mod stats;
+pub mod trace;

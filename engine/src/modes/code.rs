@@ -210,7 +210,7 @@ fn score_file(f: &TreeFile, q: &Query, impl_query: bool, w: &CodeWeights) -> Opt
         });
     }
     let (mut score, step, mut reason) = best.0?;
-    if impl_query && w.impl_boost != 0.0 && w.impl_extensions.iter().any(|e| *e == f.ext) {
+    if impl_query && w.impl_boost != 0.0 && w.impl_extensions.contains(&f.ext) {
         score += w.impl_boost;
         reason.push_str(&format!("; +{} implementation file", w.impl_boost));
     }

@@ -97,6 +97,18 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
         .flatten()
         .collect();
     let total = hits.len();
+    // typo candidates rank below every true match: align them only when true matches do
+    // not fill the limit (they are counted in `total` either way)
+    let true_matches = hits.iter().filter(|h| h.tier == 0).count();
+    if true_matches < request.limit {
+        hits.par_iter_mut()
+            .filter(|h| h.tier == 1)
+            .for_each_init(Scratch::default, |scratch, h| {
+                scorer.score_typo(list, h, scratch)
+            });
+    } else {
+        hits.retain(|h| h.tier == 0);
+    }
     let by_rank = |a: &Hit, b: &Hit| -> Ordering {
         a.tier
             .cmp(&b.tier)
@@ -132,6 +144,9 @@ struct Scratch {
     matrix: Vec<f32>,
     back: Vec<u32>,
     variant: Vec<u8>,
+    /// Per query character, the earliest and latest path position it can take.
+    lo: Vec<usize>,
+    hi: Vec<usize>,
 }
 
 const NONE: f32 = f32::NEG_INFINITY;
@@ -151,6 +166,7 @@ struct Weights {
     boundary: f32,
     camel_hump: f32,
     filename: f32,
+    gap_open: f32,
     gap: f32,
     gap_max: f32,
     depth: f32,
@@ -169,6 +185,7 @@ impl<'q> Scorer<'q> {
                 boundary: w.boundary as f32,
                 camel_hump: w.camel_hump as f32,
                 filename: w.filename as f32,
+                gap_open: w.gap_open as f32,
                 gap: w.gap as f32,
                 gap_max: w.gap_max as f32,
                 depth: w.depth as f32,
@@ -177,7 +194,8 @@ impl<'q> Scorer<'q> {
         }
     }
 
-    /// The score of path `i`, or `None` when it does not match even with one typo.
+    /// The score of path `i` as a true subsequence match; a typo candidate (tier 1, not yet
+    /// scored) when only the query less one character matches; `None` otherwise.
     #[inline]
     fn score(&self, list: &PathList, i: usize, scratch: &mut Scratch) -> Option<Hit> {
         let missing = self.bag & !list.bag(i);
@@ -194,11 +212,22 @@ impl<'q> Scorer<'q> {
                 dropped: u8::MAX,
             });
         }
-        if !self.typo {
-            return None;
+        if self.typo && droppable(self.query, path).next().is_some() {
+            return Some(Hit {
+                tier: 1,
+                score: 0.0,
+                index: i as u32,
+                dropped: u8::MAX,
+            });
         }
-        // One wrong, extra or swapped letter: the query less one character is a subsequence
-        // (a swap `ba` for `ab` leaves `a` or `b` in order). Try each droppable character.
+        None
+    }
+
+    /// Scores a typo candidate: one wrong, extra or swapped letter means the query less one
+    /// character is a subsequence (a swap `ba` for `ab` leaves `a` or `b` in order), so each
+    /// droppable character is tried and the best alignment kept.
+    fn score_typo(&self, list: &PathList, hit: &mut Hit, scratch: &mut Scratch) {
+        let (path, text, name, depth) = self.view(list, hit.index as usize);
         let (mut best, mut dropped) = (NONE, u8::MAX);
         for k in droppable(self.query, path) {
             scratch.variant.clear();
@@ -212,12 +241,11 @@ impl<'q> Scorer<'q> {
                 dropped = k as u8;
             }
         }
-        (best > NONE).then(|| Hit {
-            tier: 1,
-            score: (self.normalise(best, depth, self.query.len() - 1) - 0.5) * 2.0 * TYPO_CEILING,
-            index: i as u32,
-            dropped,
-        })
+        if best > NONE {
+            hit.score =
+                (self.normalise(best, depth, self.query.len() - 1) - 0.5) * 2.0 * TYPO_CEILING;
+            hit.dropped = dropped;
+        }
     }
 
     /// The folded bytes, original bytes, file-name offset and depth of path `i`, cut to its
@@ -275,10 +303,14 @@ impl<'q> Scorer<'q> {
         positions: bool,
     ) -> Option<f32> {
         let (n, m) = (path.len(), q.len());
-        if m == 0 || n < m {
+        if m == 0 || n < m || !band(q, path, &mut scratch.lo, &mut scratch.hi) {
             return None;
         }
         let w = self.w;
+        let (lo, hi) = (
+            std::mem::take(&mut scratch.lo),
+            std::mem::take(&mut scratch.hi),
+        );
         scratch.prev.clear();
         scratch.prev.resize(n, NONE);
         scratch.cur.clear();
@@ -289,24 +321,25 @@ impl<'q> Scorer<'q> {
             scratch.back.clear();
             scratch.back.resize(n * m, u32::MAX);
         }
-        // row 0: the first query character anywhere
-        for j in 0..n {
+        // row 0: the first query character anywhere it can start an alignment
+        for j in lo[0]..=hi[0] {
             if path[j] == q[0] {
                 scratch.prev[j] = self.char_score(path, text, name, j);
             }
         }
         if positions {
-            scratch.matrix[..n].copy_from_slice(&scratch.prev);
+            scratch.matrix[lo[0]..=hi[0]].copy_from_slice(&scratch.prev[lo[0]..=hi[0]]);
         }
         for i in 1..m {
             let c = q[i];
+            let (plo, phi) = (lo[i - 1], hi[i - 1]);
             // running maxima over k < j-1 of prev[k] + gap*k (uncapped) and prev[k] (capped)
             let (mut best_lin, mut best_lin_k) = (NONE, u32::MAX);
             let (mut best_flat, mut best_flat_k) = (NONE, u32::MAX);
-            scratch.cur[..i].fill(NONE);
-            for j in i..n {
-                if j >= 2 {
-                    let k = j - 2;
+            let mut next_k = plo;
+            for j in lo[i]..=hi[i] {
+                while next_k + 2 <= j && next_k <= phi {
+                    let k = next_k;
                     let p = scratch.prev[k];
                     if p > NONE {
                         if p + w.gap * k as f32 > best_lin {
@@ -318,47 +351,53 @@ impl<'q> Scorer<'q> {
                             best_flat_k = k as u32;
                         }
                     }
+                    next_k += 1;
                 }
+                scratch.cur[j] = NONE;
                 if path[j] != c {
-                    scratch.cur[j] = NONE;
                     continue;
                 }
                 let mut best = NONE;
                 let mut from = u32::MAX;
-                let adjacent = scratch.prev[j - 1];
-                if adjacent > NONE {
-                    best = adjacent + w.consecutive;
+                if j > plo && j - 1 <= phi && scratch.prev[j - 1] > NONE {
+                    best = scratch.prev[j - 1] + w.consecutive;
                     from = (j - 1) as u32;
                 }
                 if best_lin > NONE {
-                    let v = best_lin - w.gap * (j - 1) as f32;
+                    let v = best_lin - w.gap * (j - 1) as f32 - w.gap_open;
                     if v > best {
                         best = v;
                         from = best_lin_k;
                     }
                 }
                 if best_flat > NONE {
-                    let v = best_flat - w.gap_max;
+                    let v = best_flat - w.gap_max - w.gap_open;
                     if v > best {
                         best = v;
                         from = best_flat_k;
                     }
                 }
-                scratch.cur[j] = if best > NONE {
-                    best + self.char_score(path, text, name, j)
-                } else {
-                    NONE
-                };
+                if best > NONE {
+                    scratch.cur[j] = best + self.char_score(path, text, name, j);
+                }
                 if positions {
                     scratch.back[i * n + j] = from;
                 }
             }
             if positions {
-                scratch.matrix[i * n..(i + 1) * n].copy_from_slice(&scratch.cur);
+                let row = &mut scratch.matrix[i * n..(i + 1) * n];
+                row[lo[i]..=hi[i]].copy_from_slice(&scratch.cur[lo[i]..=hi[i]]);
             }
+            // clear the previous row's band so stale values never leak into a later row
+            scratch.prev[plo..=phi].fill(NONE);
             std::mem::swap(&mut scratch.prev, &mut scratch.cur);
         }
-        let best = scratch.prev.iter().copied().fold(NONE, f32::max);
+        let best = scratch.prev[lo[m - 1]..=hi[m - 1]]
+            .iter()
+            .copied()
+            .fold(NONE, f32::max);
+        scratch.lo = lo;
+        scratch.hi = hi;
         (best > NONE).then_some(best)
     }
 
@@ -443,6 +482,36 @@ fn describe_runs(path: &[u8], positions: &[usize], name: usize) -> String {
         s.push_str(", in file name");
     }
     s
+}
+
+/// The band each query character's position lies in: `lo[i]` from the greedy match left to
+/// right, `hi[i]` from the greedy match right to left. False when `q` is not a subsequence.
+fn band(q: &[u8], path: &[u8], lo: &mut Vec<usize>, hi: &mut Vec<usize>) -> bool {
+    let m = q.len();
+    lo.clear();
+    hi.clear();
+    hi.resize(m, 0);
+    let mut at = 0;
+    for &c in q {
+        match memchr::memchr(c, &path[at..]) {
+            Some(i) => {
+                lo.push(at + i);
+                at += i + 1;
+            }
+            None => return false,
+        }
+    }
+    let mut end = path.len();
+    for i in (0..m).rev() {
+        match memchr::memrchr(q[i], &path[..end]) {
+            Some(j) => {
+                hi[i] = j;
+                end = j;
+            }
+            None => return false,
+        }
+    }
+    true
 }
 
 /// True when every byte of `q` occurs in `path` in order.

@@ -33,6 +33,10 @@ pub struct PathList {
 /// the separators `/ _ - .` theirs, other bytes share bits.
 #[inline]
 pub fn bag_bit(b: u8) -> u64 {
+    BAG_BITS[b as usize]
+}
+
+const fn bag_bit_of(b: u8) -> u64 {
     let bit = match b {
         b'a'..=b'z' => b - b'a',
         b'0'..=b'9' => 26 + (b - b'0'),
@@ -47,6 +51,17 @@ pub fn bag_bit(b: u8) -> u64 {
     1u64 << bit
 }
 
+/// [`bag_bit`] for every byte: one load per byte when indexing 100k paths.
+static BAG_BITS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = bag_bit_of(b as u8);
+        b += 1;
+    }
+    table
+};
+
 /// The character bag of folded bytes.
 pub fn bag_of(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0, |acc, &b| acc | bag_bit(b))
@@ -54,17 +69,25 @@ pub fn bag_of(bytes: &[u8]) -> u64 {
 
 /// Folds text byte for byte (see [`PathList`]): the same transform for paths and queries.
 pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
-    if text.is_ascii() {
-        out.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
-        return;
-    }
+    let bytes = text.as_bytes();
+    let mut at = 0;
     let mut buf = [0u8; 4];
-    for c in text.chars() {
-        let mut lower = c.to_lowercase();
-        let l = lower.next().unwrap_or(c);
-        let same_len = lower.next().is_none() && l.len_utf8() == c.len_utf8();
-        let c = if same_len { l } else { c };
-        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    while at < bytes.len() {
+        // ASCII runs in bulk; the rare non-ASCII character one at a time
+        let run = bytes[at..]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .unwrap_or(bytes.len() - at);
+        out.extend(bytes[at..at + run].iter().map(|b| b.to_ascii_lowercase()));
+        at += run;
+        if let Some(c) = text[at..].chars().next() {
+            let mut lower = c.to_lowercase();
+            let l = lower.next().unwrap_or(c);
+            let same_len = lower.next().is_none() && l.len_utf8() == c.len_utf8();
+            let c2 = if same_len { l } else { c };
+            out.extend_from_slice(c2.encode_utf8(&mut buf).as_bytes());
+            at += c.len_utf8();
+        }
     }
 }
 
@@ -72,14 +95,65 @@ impl PathList {
     /// Indexes paths given one per line (a `find` or `git ls-files` listing); blank lines
     /// and a trailing `\r` are dropped, `./` prefixes kept as given.
     pub fn from_text(source: &str, listing: &str) -> PathList {
-        let mut list = PathList::with_capacity(source, listing.len(), listing.len() / 40);
-        for line in listing.lines() {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if !line.is_empty() {
-                list.push(line);
+        PathList::from_listing(source, listing.to_string())
+    }
+
+    /// Like [`PathList::from_text`], taking raw bytes (invalid UTF-8 shown lossily).
+    pub fn from_bytes(source: &str, bytes: Vec<u8>) -> PathList {
+        match String::from_utf8(bytes) {
+            Ok(text) => PathList::from_listing(source, text),
+            Err(e) => {
+                PathList::from_listing(source, String::from_utf8_lossy(e.as_bytes()).into_owned())
             }
         }
-        list
+    }
+
+    /// Indexes a listing in place: the listing itself becomes the text buffer (newlines
+    /// stay between spans), folded in one pass; one more pass per path computes its bag,
+    /// depth and file-name offset.
+    fn from_listing(source: &str, text: String) -> PathList {
+        let mut folded = Vec::with_capacity(text.len());
+        fold_bytes(&text, &mut folded);
+        let estimate = memchr::memchr_iter(b'\n', &folded).count() + 1;
+        let mut spans = Vec::with_capacity(estimate);
+        let mut bags = Vec::with_capacity(estimate);
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', &folded).chain(std::iter::once(folded.len()));
+        for end in ends {
+            if start > end {
+                break;
+            }
+            let line_end = if end > start && folded[end - 1] == b'\r' {
+                end - 1
+            } else {
+                end
+            };
+            if line_end > start {
+                let (mut bag, mut depth, mut name) = (0u64, 0u32, 0usize);
+                for (k, &b) in folded[start..line_end].iter().enumerate() {
+                    bag |= BAG_BITS[b as usize];
+                    if b == b'/' {
+                        depth += 1;
+                        name = k + 1;
+                    }
+                }
+                bags.push(bag);
+                spans.push(PathSpan {
+                    start: start as u32,
+                    end: line_end as u32,
+                    name: name as u32,
+                    depth,
+                });
+            }
+            start = end + 1;
+        }
+        PathList {
+            source: source.to_string(),
+            text,
+            folded,
+            spans,
+            bags,
+        }
     }
 
     /// Reads a path listing from a file.
@@ -89,10 +163,7 @@ impl PathList {
             message: format!("cannot read path list: {e}"),
             hint: Some("pass a file with one path per line, or `-` for stdin".into()),
         })?;
-        Ok(PathList::from_text(
-            &path.display().to_string(),
-            &String::from_utf8_lossy(&bytes),
-        ))
+        Ok(PathList::from_bytes(&path.display().to_string(), bytes))
     }
 
     pub fn with_capacity(source: &str, bytes: usize, paths: usize) -> PathList {
@@ -163,7 +234,10 @@ impl PathList {
 
     /// Bytes of printing the whole list, one path per line.
     pub fn listing_bytes(&self) -> usize {
-        self.text.len() + self.spans.len()
+        self.spans
+            .iter()
+            .map(|s| (s.end - s.start) as usize + 1)
+            .sum()
     }
 }
 
@@ -181,6 +255,25 @@ mod tests {
         assert_eq!(list.span(0).depth, 1);
         assert_eq!(list.span(1).depth, 0);
         assert_eq!(list.listing_bytes(), 22 + 9 + 2);
+    }
+
+    #[test]
+    fn listing_and_pushed_paths_agree() {
+        let text = "a/B_c.rs\r\n\nx\nd/e/f.txt";
+        let listed = PathList::from_text("t", text);
+        let mut pushed = PathList::with_capacity("t", 0, 0);
+        for p in ["a/B_c.rs", "x", "d/e/f.txt"] {
+            pushed.push(p);
+        }
+        assert_eq!(listed.len(), 3);
+        for i in 0..3 {
+            assert_eq!(listed.path(i), pushed.path(i));
+            assert_eq!(listed.folded(i), pushed.folded(i));
+            assert_eq!(listed.bag(i), pushed.bag(i));
+            assert_eq!(listed.span(i).name, pushed.span(i).name);
+            assert_eq!(listed.span(i).depth, pushed.span(i).depth);
+        }
+        assert_eq!(listed.listing_bytes(), pushed.listing_bytes());
     }
 
     #[test]

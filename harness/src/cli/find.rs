@@ -231,7 +231,7 @@ fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
                 hint: None,
             }
         })?;
-        let list = PathList::from_text("-", &String::from_utf8_lossy(&bytes));
+        let list = PathList::from_bytes("-", bytes);
         return Ok(Fixture::Paths(Arc::new(list)));
     }
     Ok(Fixture::Paths(Arc::new(PathList::load(path)?)))

@@ -1,9 +1,12 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
 mod ask;
+mod clusters;
+mod compare;
 mod find;
 mod get;
 mod grep;
+mod replay;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -34,6 +37,15 @@ pub enum Command {
     Grep(grep::GrepArgs),
     /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
     Ask(ask::AskArgs),
+    /// Group traces by normalised question: recurring failures, their replay command, and
+    /// `--export DIR` to turn them into regression corpora.
+    Clusters(clusters::ClustersArgs),
+    /// The before/after release report of two results.json: metrics with deltas, changed
+    /// cases (regressions first), and which changes are larger than noise.
+    Compare(compare::CompareArgs),
+    /// Replay production traces through today's `ask`: recorded against replayed outcome,
+    /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
+    Replay(replay::ReplayArgs),
 }
 
 /// Output options every command takes.
@@ -54,5 +66,32 @@ pub fn run(cli: Cli) -> i32 {
         Command::Get(args) => get::run(args),
         Command::Grep(args) => grep::run(args),
         Command::Ask(args) => ask::run(args),
+        Command::Clusters(args) => clusters::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Replay(args) => replay::run(args),
     }
+}
+
+/// Reports a harness command's error (stderr in text, the error envelope in JSON) and
+/// returns its exit code.
+pub(crate) fn report_error(
+    output: &OutputArgs,
+    command: &str,
+    started: std::time::SystemTime,
+    clock: std::time::Instant,
+    err: &findbench_engine::EngineError,
+) -> i32 {
+    let meta = crate::output::envelope::Meta::new(command, started, clock.elapsed());
+    match output.format.resolve() {
+        Format::Json | Format::Jsonl => {
+            println!("{}", crate::output::envelope::engine_failure(&meta, err))
+        }
+        _ => {
+            eprintln!("error: {err}");
+            if let Some(hint) = err.hint() {
+                eprintln!("hint: {hint}");
+            }
+        }
+    }
+    err.exit_code()
 }

@@ -1,0 +1,349 @@
+//! Reading trace files as a stream: one line at a time, one buffer reused, whatever the
+//! size of the input. Several files, directories (every `*.jsonl` and `*.jsonl.gz` under
+//! them) and glob patterns at once; gzip is detected by its magic bytes.
+
+use super::record::Trace;
+use findbench_engine::EngineError;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// A line that did not parse: reported as `file:line: reason`, counted, and skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    pub file: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file.display(), self.line, self.reason)
+    }
+}
+
+impl BadLine {
+    /// The error `--strict` turns a bad line into (exit code 2).
+    pub fn into_error(self) -> EngineError {
+        EngineError::Parse {
+            path: self.file,
+            line: self.line,
+            column: 1,
+            message: self.reason,
+        }
+    }
+}
+
+/// What the stream yields per non-blank line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraceItem {
+    Trace(Box<Trace>),
+    Bad(BadLine),
+}
+
+/// Turns command-line inputs into trace files, in a deterministic order: files as given,
+/// directories walked recursively (sorted), glob patterns expanded (sorted). `-` is stdin.
+pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, EngineError> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for input in inputs {
+        let found = expand_one(input)?;
+        for f in found {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(EngineError::invalid_with_hint(
+            "no trace files given",
+            "pass trace files (.jsonl, .jsonl.gz), directories or glob patterns",
+        ));
+    }
+    Ok(files)
+}
+
+fn expand_one(input: &Path) -> Result<Vec<PathBuf>, EngineError> {
+    if input.as_os_str() == "-" {
+        return Ok(vec![input.to_path_buf()]);
+    }
+    if input.is_dir() {
+        let mut out = Vec::new();
+        walk_dir(input, &mut out)?;
+        out.sort();
+        if out.is_empty() {
+            return Err(file_error(
+                input,
+                "directory holds no *.jsonl or *.jsonl.gz trace files",
+            ));
+        }
+        return Ok(out);
+    }
+    if input.exists() {
+        return Ok(vec![input.to_path_buf()]);
+    }
+    let pattern = input.to_string_lossy();
+    if pattern.contains(['*', '?', '[']) {
+        let paths = glob::glob(&pattern).map_err(|e| {
+            EngineError::invalid(format!("bad glob pattern `{pattern}`: {}", e.msg))
+        })?;
+        let mut out = Vec::new();
+        for entry in paths {
+            let path = entry.map_err(|e| file_error(e.path(), &e.error().to_string()))?;
+            if path.is_dir() {
+                walk_dir(&path, &mut out)?;
+            } else {
+                out.push(path);
+            }
+        }
+        out.sort();
+        if out.is_empty() {
+            return Err(file_error(input, "no trace file matches this pattern"));
+        }
+        return Ok(out);
+    }
+    Err(file_error(input, "no such trace file or directory"))
+}
+
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), EngineError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| file_error(dir, &e.to_string()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| file_error(dir, &e.to_string()))?.path();
+        if path.is_dir() {
+            walk_dir(&path, out)?;
+        } else if is_trace_file(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_trace_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
+}
+
+fn file_error(path: &Path, message: &str) -> EngineError {
+    EngineError::File {
+        path: path.to_path_buf(),
+        message: message.to_string(),
+        hint: Some("pass trace files (.jsonl, .jsonl.gz), directories or glob patterns".into()),
+    }
+}
+
+/// Opens a trace file for line reading, decompressing gzip when the file starts with its
+/// magic bytes (whatever its name).
+fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, EngineError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = File::open(path).map_err(|e| file_error(path, &format!("cannot read: {e}")))?;
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    let magic = reader
+        .fill_buf()
+        .map_err(|e| file_error(path, &format!("cannot read: {e}")))?;
+    if magic.starts_with(&[0x1f, 0x8b]) {
+        let decoder = flate2::bufread::MultiGzDecoder::new(reader);
+        Ok(Box::new(BufReader::with_capacity(64 * 1024, decoder)))
+    } else {
+        Ok(Box::new(reader))
+    }
+}
+
+/// Counts kept while streaming, for the report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamCounts {
+    pub files: usize,
+    /// Non-blank lines read.
+    pub lines: usize,
+    pub traces: usize,
+    pub bad_lines: usize,
+}
+
+/// An iterator over the traces of several files, one line in memory at a time.
+///
+/// Yields `Err` only for a file that cannot be opened or read (fatal, exit 3); a line that
+/// does not parse is a [`TraceItem::Bad`] and the stream goes on.
+pub struct TraceStream {
+    files: std::vec::IntoIter<PathBuf>,
+    current: Option<(PathBuf, Box<dyn BufRead + Send>, usize)>,
+    buf: Vec<u8>,
+    counts: StreamCounts,
+}
+
+impl TraceStream {
+    pub fn new(files: Vec<PathBuf>) -> TraceStream {
+        TraceStream {
+            files: files.into_iter(),
+            current: None,
+            buf: Vec::with_capacity(4096),
+            counts: StreamCounts::default(),
+        }
+    }
+
+    /// Expands `inputs` (files, directories, globs) and streams them.
+    pub fn open(inputs: &[PathBuf]) -> Result<TraceStream, EngineError> {
+        Ok(TraceStream::new(expand_inputs(inputs)?))
+    }
+
+    pub fn counts(&self) -> StreamCounts {
+        self.counts
+    }
+
+    /// Reads the next non-blank line, opening the next file when one ends.
+    fn next_line(&mut self) -> Option<Result<(PathBuf, usize), EngineError>> {
+        loop {
+            if self.current.is_none() {
+                let path = self.files.next()?;
+                match open(&path) {
+                    Ok(reader) => {
+                        self.counts.files += 1;
+                        self.current = Some((path, reader, 0));
+                    }
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            let (path, reader, line_no) = self.current.as_mut().expect("opened above");
+            self.buf.clear();
+            match reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => self.current = None,
+                Ok(_) => {
+                    *line_no += 1;
+                    if self.buf.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    return Some(Ok((path.clone(), *line_no)));
+                }
+                Err(e) => {
+                    let err = file_error(path, &format!("read error after line {line_no}: {e}"));
+                    self.current = None;
+                    return Some(Err(err));
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for TraceStream {
+    type Item = Result<TraceItem, EngineError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (file, line) = match self.next_line()? {
+            Ok(at) => at,
+            Err(e) => return Some(Err(e)),
+        };
+        self.counts.lines += 1;
+        let parsed = std::str::from_utf8(&self.buf)
+            .map_err(|e| format!("not UTF-8 ({e})"))
+            .and_then(|text| Trace::parse_line(text.trim_end()));
+        Some(Ok(match parsed {
+            Ok(trace) => {
+                self.counts.traces += 1;
+                TraceItem::Trace(Box::new(trace))
+            }
+            Err(reason) => {
+                self.counts.bad_lines += 1;
+                TraceItem::Bad(BadLine { file, line, reason })
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn line(id: &str) -> String {
+        format!(
+            r#"{{"trace_id":"{id}","timestamp":"2026-06-19T09:00:00Z","query":"q","fixture":"agent-cpp","tools":[],"outcome":"success","iterations":1,"duration_ms":1}}"#
+        )
+    }
+
+    #[test]
+    fn bad_lines_are_reported_with_file_and_line_and_the_rest_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        let text = format!(
+            "{}\n\nnot json\n{}\n{{\"trace_id\":\"x\"}}\n{}",
+            line("t1"),
+            line("t2"),
+            line("t3")
+        );
+        std::fs::write(&path, text).unwrap();
+        let mut stream = TraceStream::open(std::slice::from_ref(&path)).unwrap();
+        let items: Vec<TraceItem> = stream.by_ref().map(Result::unwrap).collect();
+        let ids: Vec<String> = items
+            .iter()
+            .filter_map(|i| match i {
+                TraceItem::Trace(t) => Some(t.trace_id.clone()),
+                TraceItem::Bad(_) => None,
+            })
+            .collect();
+        assert_eq!(ids, ["t1", "t2", "t3"]);
+        let bad: Vec<String> = items
+            .iter()
+            .filter_map(|i| match i {
+                TraceItem::Bad(b) => Some(b.to_string()),
+                TraceItem::Trace(_) => None,
+            })
+            .collect();
+        assert_eq!(bad.len(), 2);
+        assert!(
+            bad[0].starts_with(&format!("{}:3: ", path.display())),
+            "{}",
+            bad[0]
+        );
+        assert!(
+            bad[1].starts_with(&format!("{}:5: ", path.display())),
+            "{}",
+            bad[1]
+        );
+        let counts = stream.counts();
+        assert_eq!(
+            (counts.files, counts.lines, counts.traces, counts.bad_lines),
+            (1, 5, 3, 2)
+        );
+    }
+
+    #[test]
+    fn directories_globs_and_gzip() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.jsonl"), line("b1") + "\n").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
+        let gz = File::create(dir.path().join("a.jsonl.gz")).unwrap();
+        let mut enc = flate2::write::GzEncoder::new(gz, flate2::Compression::fast());
+        enc.write_all((line("a1") + "\n" + &line("a2") + "\n").as_bytes())
+            .unwrap();
+        enc.finish().unwrap();
+
+        let ids = |inputs: &[PathBuf]| -> Vec<String> {
+            TraceStream::open(inputs)
+                .unwrap()
+                .map(|i| match i.unwrap() {
+                    TraceItem::Trace(t) => t.trace_id,
+                    TraceItem::Bad(b) => panic!("{b}"),
+                })
+                .collect()
+        };
+        assert_eq!(ids(&[dir.path().to_path_buf()]), ["a1", "a2", "b1"]);
+        assert_eq!(ids(&[dir.path().join("*.jsonl")]), ["b1"]);
+        // the same file twice is read once
+        assert_eq!(
+            ids(&[dir.path().join("b.jsonl"), dir.path().join("b*.jsonl")]),
+            ["b1"]
+        );
+    }
+
+    #[test]
+    fn missing_inputs_are_file_errors() {
+        let err = expand_inputs(&[PathBuf::from("/nonexistent/x.jsonl")]).unwrap_err();
+        assert_eq!(err.exit_code(), 3);
+        let err = expand_inputs(&[PathBuf::from("/nonexistent/*.jsonl")]).unwrap_err();
+        assert_eq!(err.exit_code(), 3);
+    }
+}
