@@ -112,6 +112,10 @@ impl Engine {
                 let store = fixture.store(Mode::Task)?;
                 modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
             }
+            Request::Name(r) => {
+                let store = fixture.store(Mode::Name)?;
+                modes::name::find_name(store, r, &self.profile.name_filter).map(Response::Name)
+            }
             Request::Outline(r) => {
                 let store = fixture.store(Mode::Outline)?;
                 modes::outline::find_outline(store, r, &self.profile.outline).map(Response::Outline)

@@ -5,6 +5,7 @@ use crate::modes::ask::{AskRequest, AskResponse};
 use crate::modes::code::{CodeRequest, CodeResponse};
 use crate::modes::get::{GetRequest, GetResponse};
 use crate::modes::grep::{GrepRequest, GrepResponse};
+use crate::modes::name::{MatchQuality, NameRequest, NameResponse};
 use crate::modes::outline::{OutlineRequest, OutlineResponse};
 use crate::modes::path::{PathRequest, PathResponse};
 use crate::modes::task::{TaskRequest, TaskResponse};
@@ -15,6 +16,7 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Task,
+    Name,
     Outline,
     Get,
     Code,
@@ -26,6 +28,7 @@ pub enum Mode {
 impl Mode {
     pub const ALL: &'static [Mode] = &[
         Mode::Task,
+        Mode::Name,
         Mode::Outline,
         Mode::Get,
         Mode::Code,
@@ -37,6 +40,7 @@ impl Mode {
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Task => "task",
+            Mode::Name => "name",
             Mode::Outline => "outline",
             Mode::Get => "get",
             Mode::Code => "code",
@@ -66,6 +70,7 @@ impl Mode {
 #[serde(untagged)]
 pub enum Request {
     Task(TaskRequest),
+    Name(NameRequest),
     Outline(OutlineRequest),
     Get(GetRequest),
     Code(CodeRequest),
@@ -78,6 +83,7 @@ impl Request {
     pub fn mode(&self) -> Mode {
         match self {
             Request::Task(_) => Mode::Task,
+            Request::Name(_) => Mode::Name,
             Request::Outline(_) => Mode::Outline,
             Request::Get(_) => Mode::Get,
             Request::Code(_) => Mode::Code,
@@ -115,6 +121,7 @@ impl Outcome {
 #[serde(untagged)]
 pub enum Response {
     Task(TaskResponse),
+    Name(NameResponse),
     Outline(OutlineResponse),
     Get(GetResponse),
     Code(CodeResponse),
@@ -127,6 +134,7 @@ impl Response {
     pub fn mode(&self) -> Mode {
         match self {
             Response::Task(_) => Mode::Task,
+            Response::Name(_) => Mode::Name,
             Response::Outline(_) => Mode::Outline,
             Response::Get(_) => Mode::Get,
             Response::Code(_) => Mode::Code,
@@ -140,6 +148,7 @@ impl Response {
     pub fn ranked_keys(&self) -> Vec<&str> {
         match self {
             Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Name(r) => r.results.iter().map(|m| m.id.as_str()).collect(),
             Response::Outline(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
             Response::Get(r) => r.item.iter().map(|i| i.id.as_str()).collect(),
             Response::Code(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
@@ -153,6 +162,7 @@ impl Response {
     pub fn candidates(&self) -> usize {
         match self {
             Response::Task(r) => r.summary.total_matches,
+            Response::Name(r) => r.summary.total_matches,
             Response::Outline(r) => r.summary.total_matches,
             Response::Get(r) => usize::from(r.item.is_some()),
             Response::Code(r) => r.summary.total_matches,
@@ -162,10 +172,15 @@ impl Response {
         }
     }
 
-    /// `ask` classifies its own outcome; the other modes succeed when they match anything.
+    /// `ask` classifies its own outcome, and `find name` results of `weak` quality are best
+    /// guesses, not matches (`no_match`); the other modes succeed when they match anything.
     pub fn outcome(&self) -> Outcome {
-        if let Response::Ask(r) = self {
-            return r.outcome;
+        match self {
+            Response::Ask(r) => return r.outcome,
+            Response::Name(r) if r.fuzzy_match_quality == Some(MatchQuality::Weak) => {
+                return Outcome::NoMatch
+            }
+            _ => {}
         }
         if self.ranked_keys().is_empty() {
             Outcome::NoMatch

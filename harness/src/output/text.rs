@@ -4,6 +4,7 @@ use findbench_engine::modes::ask::AskResponse;
 use findbench_engine::modes::code::CodeResponse;
 use findbench_engine::modes::get::{ChildNode, GetResponse};
 use findbench_engine::modes::grep::GrepResponse;
+use findbench_engine::modes::name::{MatchQuality, NameResponse};
 use findbench_engine::modes::outline::OutlineResponse;
 use findbench_engine::modes::path::PathResponse;
 use findbench_engine::modes::task::TaskResponse;
@@ -14,6 +15,7 @@ use std::fmt::Write;
 pub fn render(response: &Response, quiet: bool) -> String {
     match response {
         Response::Task(r) => task(r, quiet),
+        Response::Name(r) => name(r, quiet),
         Response::Outline(r) => outline(r, quiet),
         Response::Get(r) => get(r),
         Response::Code(r) => code(r, quiet),
@@ -148,6 +150,62 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
     } else {
         let _ = writeln!(out, "outcome   {}", r.outcome.as_str());
     }
+    out
+}
+
+/// One line per result (id, score, status, title), then the quality and what was left out.
+fn name(r: &NameResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let id_w = r
+        .results
+        .iter()
+        .map(|m| m.id.chars().count())
+        .max()
+        .unwrap_or(0);
+    let status_w = r
+        .results
+        .iter()
+        .map(|m| m.status.as_deref().unwrap_or("-").chars().count())
+        .max()
+        .unwrap_or(0);
+    for m in &r.results {
+        let score = m
+            .score
+            .map_or_else(|| "-".to_string(), |s| format!("{s:.1}"));
+        let _ = writeln!(
+            out,
+            "{:<id_w$}  {score:>5}  {:<status_w$}  {}",
+            m.id,
+            m.status.as_deref().unwrap_or("-"),
+            m.title,
+        );
+    }
+    if quiet {
+        return out;
+    }
+    let noun = r.query.domain.as_str();
+    let mut line = match r.fuzzy_match_quality {
+        None => format!(
+            "{} of {} {noun} items (no query)",
+            r.summary.returned, r.summary.total_matches
+        ),
+        Some(MatchQuality::Good) => format!(
+            "quality good: {} of {} {noun} items at or above {}",
+            r.summary.returned, r.summary.total_matches, r.query.threshold
+        ),
+        Some(MatchQuality::Weak) => format!(
+            "quality weak: no {noun} item reaches {}; these are guesses, ask before acting",
+            r.query.threshold
+        ),
+    };
+    if r.excluded.excluded() {
+        let _ = write!(
+            line,
+            "; {} finished or archived left out (--include-done to search them)",
+            r.excluded_count
+        );
+    }
+    let _ = writeln!(out, "{line}");
     out
 }
 
