@@ -44,6 +44,16 @@ fn json_match_has_breadcrumb_and_indicators() {
 }
 
 #[test]
+fn ten_matches_with_breadcrumbs_stay_under_5kb() {
+    let out = outline(&["e", "--store", STORE, "-f", "json"]);
+    let v = stdout_json(&out);
+    assert_schema("find-outline.schema.json", &v);
+    assert_eq!(v["summary"]["returned"], 10);
+    assert!(v["summary"]["truncated"].as_bool().unwrap());
+    assert!(out.stdout.len() < 5 * 1024, "{} bytes", out.stdout.len());
+}
+
+#[test]
 fn text_is_indicators_breadcrumb_id() {
     let out = outline(&["dark mode", "--store", STORE, "-f", "text", "-q"]);
     assert_eq!(out.status.code(), Some(0));
