@@ -185,8 +185,11 @@ fn judge(
 }
 
 /// `find name`'s fuzzy_match_quality, for modes that report one.
-fn quality_of(_response: &Response) -> Option<String> {
-    None
+fn quality_of(response: &Response) -> Option<String> {
+    match response {
+        Response::Name(r) => r.fuzzy_match_quality.map(|q| q.as_str().to_string()),
+        _ => None,
+    }
 }
 
 /// The tools a response used: the `ask` cascade reports its own; a direct mode is one tool.
@@ -236,7 +239,7 @@ fn tool_name(tool: Tool) -> &'static str {
 /// The command and `$schema` file of the envelope `findbench` prints for a mode.
 fn cli_names(mode: Mode) -> (String, String) {
     match mode {
-        Mode::Grep | Mode::Ask => (
+        Mode::Grep | Mode::Ask | Mode::Get => (
             mode.as_str().to_string(),
             format!("{}.schema.json", mode.as_str()),
         ),

@@ -209,6 +209,65 @@ struct Term {
     bag: u64,
 }
 
+/// A free-text query prepared once for term matching: its folded terms, its collapsed form
+/// (the exact-title comparison) and a finder for that phrase. `find task` and `find outline`
+/// rank with it, so both modes agree on what a match is.
+pub(crate) struct TermQuery {
+    terms: Vec<Term>,
+    exact_title: String,
+    phrase: memchr::memmem::Finder<'static>,
+}
+
+impl TermQuery {
+    pub(crate) fn new(query: &str) -> TermQuery {
+        let terms = fold(query)
+            .split_whitespace()
+            .map(|t| Term {
+                finder: memchr::memmem::Finder::new(t.as_bytes()).into_owned(),
+                text: t.to_string(),
+                chars: t.chars().collect(),
+                ascii: t.is_ascii(),
+                bag: char_bag(t),
+            })
+            .collect();
+        let exact_title = fold_collapsed(query);
+        let phrase = memchr::memmem::Finder::new(exact_title.as_bytes()).into_owned();
+        TermQuery {
+            terms,
+            exact_title,
+            phrase,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The query folded with whitespace collapsed: equal to an item's `title_collapsed`
+    /// when the query is its whole title.
+    pub(crate) fn exact_title(&self) -> &str {
+        &self.exact_title
+    }
+
+    /// Scores the item over `fields`; `None` unless every term matches one of them (AND).
+    /// Also gives the fields that matched.
+    pub(crate) fn score(
+        &self,
+        item: &IndexedItem,
+        fields: &[TaskField],
+        weights: &TaskWeights,
+    ) -> Option<(f64, Vec<TaskField>)> {
+        score_terms(
+            item,
+            &self.terms,
+            &self.exact_title,
+            &self.phrase,
+            fields,
+            weights,
+        )
+    }
+}
+
 enum IdPattern {
     Prefix(String),
     Suffix(String),
@@ -264,20 +323,9 @@ pub fn find_task(
     weights: &TaskWeights,
 ) -> Result<TaskResponse> {
     request.validate()?;
-    let terms: Vec<Term> = fold(&request.query)
-        .split_whitespace()
-        .map(|t| Term {
-            finder: memchr::memmem::Finder::new(t.as_bytes()).into_owned(),
-            text: t.to_string(),
-            chars: t.chars().collect(),
-            ascii: t.is_ascii(),
-            bag: char_bag(t),
-        })
-        .collect();
-    let exact_title = fold_collapsed(&request.query);
+    let query = TermQuery::new(&request.query);
     let id_pattern = request.id.as_deref().map(IdPattern::parse);
     let statuses: Vec<String> = request.status.iter().map(|s| fold(s.trim())).collect();
-    let finder = memchr::memmem::Finder::new(exact_title.as_bytes()).into_owned();
 
     let mut scored: Vec<(f64, usize, Vec<TaskField>)> = Vec::new();
     for (index, item) in store.items().iter().enumerate() {
@@ -295,18 +343,11 @@ pub fn find_task(
             None => None,
         };
         let found = if request.exact {
-            (item.title_collapsed == exact_title).then(|| (1.0, vec![TaskField::Title]))
-        } else if terms.is_empty() {
+            (item.title_collapsed == query.exact_title()).then(|| (1.0, vec![TaskField::Title]))
+        } else if query.is_empty() {
             id_score.map(|s| (s, Vec::new()))
         } else {
-            score_terms(
-                item,
-                &terms,
-                &exact_title,
-                &finder,
-                &request.fields,
-                weights,
-            )
+            query.score(item, &request.fields, weights)
         };
         if let Some((score, fields)) = found {
             if score >= request.threshold {
@@ -539,7 +580,7 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
     &digits[zeros.min(digits.len().saturating_sub(1))..]
 }
 
-fn round3(x: f64) -> f64 {
+pub(crate) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 

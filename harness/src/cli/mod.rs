@@ -5,6 +5,7 @@ mod clusters;
 mod compare;
 mod find;
 pub mod gate;
+mod get;
 mod grep;
 mod replay;
 pub mod run;
@@ -32,6 +33,8 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// The zoom: one item in full (breadcrumb, notes, comments), with --children its subtree.
+    Get(get::GetArgs),
     /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
     Grep(grep::GrepArgs),
     /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
@@ -66,6 +69,7 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Get(args) => get::run(args),
         Command::Grep(args) => grep::run(args),
         Command::Ask(args) => ask::run(args),
         Command::Run(args) => run::run(args),

@@ -5,10 +5,13 @@
 
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::modes::code::CodeRequest;
+use findbench_engine::modes::get::GetRequest;
+use findbench_engine::modes::name::NameRequest;
+use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::{Mode, Request};
+use findbench_engine::{Domain, Mode, Profile, Request};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -26,6 +29,9 @@ pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
             "include-archive",
             "verbose",
         ],
+        Mode::Name => &["domain", "include-done", "limit", "threshold"],
+        Mode::Outline => &["limit", "list", "include-archive"],
+        Mode::Get => &["children", "depth", "list"],
         Mode::Code => &["impl", "limit"],
         Mode::Path | Mode::Grep | Mode::Ask => &["limit"],
     }
@@ -35,6 +41,11 @@ pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
 pub fn result_limit(request: &Request) -> usize {
     match request {
         Request::Task(r) => r.limit,
+        Request::Name(r) => r
+            .limit
+            .unwrap_or_else(|| Profile::default().name_filter.limit),
+        Request::Outline(r) => r.limit.unwrap_or_else(|| Profile::default().outline.limit),
+        Request::Get(_) => 1,
         Request::Code(r) => r.limit,
         Request::Path(r) => r.limit,
         Request::Grep(r) => r.limit,
@@ -70,6 +81,33 @@ pub fn build_request(
             r.include_archive = args.flag("include-archive")?;
             r.verbose = args.flag("verbose")?;
             Request::Task(r)
+        }
+        Mode::Name => {
+            let mut r = NameRequest::new(query);
+            if let Some(d) = args.string("domain")? {
+                r.domain = Domain::parse(&d).ok_or_else(|| {
+                    format!("unknown domain `{d}` in arg `domain`; domains are: tasks, goals, reading")
+                })?;
+            }
+            r.include_done = args.flag("include-done")?;
+            r.limit = args.count("limit")?;
+            r.threshold = args.number("threshold")?;
+            Request::Name(r)
+        }
+        Mode::Outline => {
+            let mut r = OutlineRequest::new(query);
+            r.limit = args.count("limit")?;
+            r.list = args.string("list")?;
+            r.include_archive = args.flag("include-archive")?;
+            Request::Outline(r)
+        }
+        Mode::Get => {
+            // the case's query is the id to get
+            let mut r = GetRequest::new(query);
+            r.children = args.flag("children")?;
+            r.depth = args.count("depth")?;
+            r.list = args.string("list")?;
+            Request::Get(r)
         }
         Mode::Code => {
             let mut r = CodeRequest::new(query);

@@ -177,7 +177,7 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
 /// Which fixture kinds a mode runs against.
 pub fn fixture_kinds_for(mode: Mode) -> &'static [FixtureKind] {
     match mode {
-        Mode::Task => &[FixtureKind::Store],
+        Mode::Task | Mode::Name | Mode::Outline | Mode::Get => &[FixtureKind::Store],
         Mode::Code | Mode::Grep | Mode::Ask => &[FixtureKind::Root],
         Mode::Path => &[FixtureKind::Root, FixtureKind::Paths],
     }
@@ -364,8 +364,8 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
 }
 
 /// Modes whose response carries a `fuzzy_match_quality`.
-fn reports_quality(_mode: Mode) -> bool {
-    false
+fn reports_quality(mode: Mode) -> bool {
+    mode == Mode::Name
 }
 
 fn validate_expect(mode: Mode, e: ExpectSpec) -> std::result::Result<Expect, String> {
