@@ -6,9 +6,9 @@
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::modes::get::GetRequest;
+use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::modes::name::NameRequest;
 use findbench_engine::modes::outline::OutlineRequest;
-use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
 use findbench_engine::{Domain, Mode, Profile, Request};
@@ -86,7 +86,9 @@ pub fn build_request(
             let mut r = NameRequest::new(query);
             if let Some(d) = args.string("domain")? {
                 r.domain = Domain::parse(&d).ok_or_else(|| {
-                    format!("unknown domain `{d}` in arg `domain`; domains are: tasks, goals, reading")
+                    format!(
+                        "unknown domain `{d}` in arg `domain`; domains are: tasks, goals, reading"
+                    )
                 })?;
             }
             r.include_done = args.flag("include-done")?;
