@@ -284,26 +284,42 @@ impl IdPattern {
         }
     }
 
-    /// Score of an id match: 1 for the whole id, otherwise by how much of the id the pattern
-    /// covers. A numeric pattern also matches the digits after a letter prefix (`37` ~ `T37`).
+    /// Score of an id match: 1 for the whole id, 0.99 for its whole number (`37` ~ `T037`),
+    /// otherwise by how much of the id the pattern covers. A numeric pattern also matches the
+    /// number after a letter prefix, with or without zero padding (`37` ~ `T37`, `T0370`).
     fn score(&self, id: &str) -> Option<f64> {
         let digits = id.trim_start_matches(|c: char| !c.is_ascii_digit());
-        let candidates = [id, digits];
+        let unpadded = digits.trim_start_matches('0');
+        let pattern = match self {
+            IdPattern::Prefix(p) | IdPattern::Suffix(p) | IdPattern::Contains(p) => p.as_str(),
+        };
+        let numeric = !pattern.is_empty() && pattern.bytes().all(|b| b.is_ascii_digit());
+        let unpadded_pattern = pattern.trim_start_matches('0');
         let mut best: Option<f64> = None;
-        for candidate in candidates.iter().filter(|c| !c.is_empty()) {
-            let (hit, len) = match self {
-                IdPattern::Prefix(p) => (candidate.starts_with(p.as_str()), p.len()),
-                IdPattern::Suffix(p) => (candidate.ends_with(p.as_str()), p.len()),
-                IdPattern::Contains(p) => (candidate.contains(p.as_str()), p.len()),
-            };
-            if hit {
-                let s = if len == id.len() {
-                    1.0
-                } else {
-                    0.5 + 0.45 * (len as f64 / id.len() as f64).min(1.0)
-                };
-                best = Some(best.map_or(s, |b: f64| b.max(s)));
+        for (candidate, pat) in [
+            (id, pattern),
+            (digits, pattern),
+            (unpadded, if numeric { unpadded_pattern } else { pattern }),
+        ] {
+            if candidate.is_empty() || pat.is_empty() {
+                continue;
             }
+            let hit = match self {
+                IdPattern::Prefix(_) => candidate.starts_with(pat),
+                IdPattern::Suffix(_) => candidate.ends_with(pat),
+                IdPattern::Contains(_) => candidate.contains(pat),
+            };
+            if !hit {
+                continue;
+            }
+            let s = if candidate == id && pat.len() == id.len() {
+                1.0
+            } else if pat.len() == candidate.len() {
+                0.99
+            } else {
+                0.5 + 0.45 * (pat.len() as f64 / candidate.len() as f64)
+            };
+            best = Some(best.map_or(s, |b: f64| b.max(s)));
         }
         best
     }
@@ -602,5 +618,10 @@ mod tests {
         assert!(IdPattern::parse("*76").score("t376").is_some());
         assert!(IdPattern::parse("*37*").score("t1370").is_some());
         assert!(IdPattern::parse("38").score("t376").is_none());
+        // zero padding: the whole number ranks just below the literal id
+        assert_eq!(IdPattern::parse("37").score("t037"), Some(0.99));
+        assert!(IdPattern::parse("37").score("t0370").is_some());
+        assert!(IdPattern::parse("037").score("t037").is_some());
+        assert!(IdPattern::parse("*7").score("t037").is_some());
     }
 }

@@ -2,9 +2,14 @@
 //!
 //! `str::to_lowercase` is not full case folding: `ß` stays `ß` while `SS` lowers to `ss`,
 //! and the final sigma `ς` differs from `σ`. Folding both sides with [`fold`] makes
-//! `STRASSE` find `straße` and `ΟΔΟΣ` find `οδος`.
+//! `STRASSE` find `straße` and `ΟΔΟΣ` find `οδος`. Diacritics are removed too (canonical
+//! decomposition, combining marks dropped), so `resume` finds `Résumé`: a person typing a
+//! half-remembered title rarely types its accents.
 
-/// Case-folds `text`: lower-cases it, then applies the full foldings that lower-casing misses.
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// Case-folds `text`: strips diacritics, lower-cases, then applies the full foldings that
+/// lower-casing misses.
 pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
@@ -21,7 +26,12 @@ pub fn fold(text: &str) -> String {
             'ﬃ' => out.push_str("ffi"),
             'ﬄ' => out.push_str("ffl"),
             'ﬅ' | 'ﬆ' => out.push_str("st"),
-            _ => out.extend(c.to_lowercase()),
+            c if is_combining_mark(c) => {}
+            _ => decompose_canonical(c, |d| {
+                if !is_combining_mark(d) {
+                    out.extend(d.to_lowercase());
+                }
+            }),
         }
     }
     out
@@ -48,6 +58,15 @@ mod tests {
         assert_eq!(fold("STRASSE"), fold("Straße"));
         assert_eq!(fold("ΟΔΟΣ"), fold("οδος"));
         assert_eq!(fold("ΟΔΟΣ"), fold("οδoς".replace('o', "ο").as_str()));
+    }
+
+    #[test]
+    fn diacritics_are_removed() {
+        assert_eq!(fold("Résumé"), "resume");
+        assert_eq!(fold("Ångström"), "angstrom");
+        assert_eq!(fold("e\u{301}t\u{e9}"), "ete");
+        // letters that are not decomposable stay
+        assert_eq!(fold("Łódź"), "łodz");
     }
 
     #[test]
