@@ -1,6 +1,8 @@
 //! Deterministic generators of benchmark inputs, shared by the criterion benches and the
 //! peer-comparison examples. A tiny xorshift keeps them reproducible without a rand dependency.
 
+pub mod outline;
+
 use findbench_engine::Item;
 
 pub mod tree;

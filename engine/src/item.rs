@@ -16,6 +16,28 @@ pub enum Domain {
 }
 
 impl Domain {
+    pub const ALL: [Domain; 3] = [Domain::Task, Domain::Goal, Domain::Reading];
+
+    /// `tasks`, `goals`, `reading` (and their singular forms), case-insensitive.
+    pub fn parse(name: &str) -> Option<Domain> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "task" | "tasks" => Some(Domain::Task),
+            "goal" | "goals" => Some(Domain::Goal),
+            "reading" | "read" | "reading_list" | "reading-list" => Some(Domain::Reading),
+            _ => None,
+        }
+    }
+
+    /// The status that means finished in this domain (name-filter.md): tasks `Done`, goals
+    /// `Complete`, reading `Read`; compared case-insensitively.
+    pub fn done_status(self) -> &'static str {
+        match self {
+            Domain::Task => "done",
+            Domain::Goal => "complete",
+            Domain::Reading => "read",
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Domain::Task => "task",

@@ -112,6 +112,18 @@ impl Engine {
                 let store = fixture.store(Mode::Task)?;
                 modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
             }
+            Request::Name(r) => {
+                let store = fixture.store(Mode::Name)?;
+                modes::name::find_name(store, r, &self.profile.name_filter).map(Response::Name)
+            }
+            Request::Outline(r) => {
+                let store = fixture.store(Mode::Outline)?;
+                modes::outline::find_outline(store, r, &self.profile.outline).map(Response::Outline)
+            }
+            Request::Get(r) => {
+                let store = fixture.store(Mode::Get)?;
+                modes::get::get_item(store, r, &self.profile.outline).map(Response::Get)
+            }
             Request::Code(r) => {
                 let tree = fixture.tree(Mode::Code)?;
                 modes::code::find_code(tree, r, &self.profile.code).map(Response::Code)

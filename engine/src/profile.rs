@@ -3,6 +3,7 @@
 //! A profile is serialisable, so a user can write one to JSON, change a weight, and run the
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 
+use crate::modes::task::TaskField;
 use serde::{Deserialize, Serialize};
 
 /// All tunable ranking data, one section per mode.
@@ -12,6 +13,9 @@ pub struct Profile {
     /// Name shown in reports (`default`, `legacy`, or a user's own).
     pub name: String,
     pub task: TaskWeights,
+    /// `find name`; not called `name`, which is the profile's own name above.
+    pub name_filter: NameWeights,
+    pub outline: OutlineWeights,
     pub code: CodeWeights,
     pub path: PathWeights,
     pub planner: PlannerRules,
@@ -22,6 +26,8 @@ impl Default for Profile {
         Profile {
             name: "default".into(),
             task: TaskWeights::default(),
+            name_filter: NameWeights::default(),
+            outline: OutlineWeights::default(),
             code: CodeWeights::default(),
             path: PathWeights::default(),
             planner: PlannerRules::default(),
@@ -356,6 +362,70 @@ impl Default for PlannerRules {
             read_attempts: 2,
             read_requires_mention: true,
             evidence_lines: 5,
+        }
+    }
+}
+
+/// Rules of `find name` (name-filter.md): rapidfuzz `partial_ratio` of the normalised query
+/// against each folded title, 0-100.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NameWeights {
+    /// A best score at or above this gives `fuzzy_match_quality: "good"` (the spec's 60).
+    pub threshold: f64,
+    /// Results returned when the request names no `--limit` (the spec's 5).
+    pub limit: usize,
+    /// Query tokens shorter than this many characters are dropped (`the`, `a`, `to`),
+    /// unless no token is this long.
+    pub min_token_chars: usize,
+}
+
+impl Default for NameWeights {
+    fn default() -> Self {
+        NameWeights {
+            threshold: 60.0,
+            limit: 5,
+            min_token_chars: 3,
+        }
+    }
+}
+
+/// Rules of `find outline` (the map) and `get` (the zoom), map-and-zoom.md.
+///
+/// Outline matches with the same term matching as `find task`, with its own weights and
+/// fields, because a node's notes are where an outline keeps its detail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutlineWeights {
+    pub fields: Vec<TaskField>,
+    pub matching: TaskWeights,
+    pub threshold: f64,
+    /// Matches returned when the request names no `--limit` (the spec's 10).
+    pub limit: usize,
+    /// `get --children` depth when none is given (the spec's 2).
+    pub depth: usize,
+    /// Deepest `--depth` accepted: the subtree is nested JSON, so its depth is bounded.
+    pub max_depth: usize,
+    /// Most subtree nodes one `get` returns; past it the response says `truncated`.
+    pub max_children: usize,
+    /// Closest ids suggested when `get` finds no item with the id asked for.
+    pub suggestions: usize,
+}
+
+impl Default for OutlineWeights {
+    fn default() -> Self {
+        OutlineWeights {
+            fields: vec![TaskField::Title, TaskField::Description, TaskField::Notes],
+            matching: TaskWeights {
+                notes: 0.5,
+                ..TaskWeights::default()
+            },
+            threshold: 0.3,
+            limit: 10,
+            depth: 2,
+            max_depth: 32,
+            max_children: 1000,
+            suggestions: 5,
         }
     }
 }

@@ -3,7 +3,10 @@
 use crate::error::{EngineError, Result};
 use crate::modes::ask::{AskRequest, AskResponse};
 use crate::modes::code::{CodeRequest, CodeResponse};
+use crate::modes::get::{GetRequest, GetResponse};
 use crate::modes::grep::{GrepRequest, GrepResponse};
+use crate::modes::name::{MatchQuality, NameRequest, NameResponse};
+use crate::modes::outline::{OutlineRequest, OutlineResponse};
 use crate::modes::path::{PathRequest, PathResponse};
 use crate::modes::task::{TaskRequest, TaskResponse};
 use serde::Serialize;
@@ -13,6 +16,9 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Task,
+    Name,
+    Outline,
+    Get,
     Code,
     Path,
     Grep,
@@ -20,11 +26,23 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: &'static [Mode] = &[Mode::Task, Mode::Code, Mode::Path, Mode::Grep, Mode::Ask];
+    pub const ALL: &'static [Mode] = &[
+        Mode::Task,
+        Mode::Name,
+        Mode::Outline,
+        Mode::Get,
+        Mode::Code,
+        Mode::Path,
+        Mode::Grep,
+        Mode::Ask,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Task => "task",
+            Mode::Name => "name",
+            Mode::Outline => "outline",
+            Mode::Get => "get",
             Mode::Code => "code",
             Mode::Path => "path",
             Mode::Grep => "grep",
@@ -52,6 +70,9 @@ impl Mode {
 #[serde(untagged)]
 pub enum Request {
     Task(TaskRequest),
+    Name(NameRequest),
+    Outline(OutlineRequest),
+    Get(GetRequest),
     Code(CodeRequest),
     Path(PathRequest),
     Grep(GrepRequest),
@@ -62,6 +83,9 @@ impl Request {
     pub fn mode(&self) -> Mode {
         match self {
             Request::Task(_) => Mode::Task,
+            Request::Name(_) => Mode::Name,
+            Request::Outline(_) => Mode::Outline,
+            Request::Get(_) => Mode::Get,
             Request::Code(_) => Mode::Code,
             Request::Path(_) => Mode::Path,
             Request::Grep(_) => Mode::Grep,
@@ -97,6 +121,9 @@ impl Outcome {
 #[serde(untagged)]
 pub enum Response {
     Task(TaskResponse),
+    Name(NameResponse),
+    Outline(OutlineResponse),
+    Get(GetResponse),
     Code(CodeResponse),
     Path(PathResponse),
     Grep(GrepResponse),
@@ -107,6 +134,9 @@ impl Response {
     pub fn mode(&self) -> Mode {
         match self {
             Response::Task(_) => Mode::Task,
+            Response::Name(_) => Mode::Name,
+            Response::Outline(_) => Mode::Outline,
+            Response::Get(_) => Mode::Get,
             Response::Code(_) => Mode::Code,
             Response::Path(_) => Mode::Path,
             Response::Grep(_) => Mode::Grep,
@@ -118,6 +148,9 @@ impl Response {
     pub fn ranked_keys(&self) -> Vec<&str> {
         match self {
             Response::Task(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Name(r) => r.results.iter().map(|m| m.id.as_str()).collect(),
+            Response::Outline(r) => r.matches.iter().map(|m| m.id.as_str()).collect(),
+            Response::Get(r) => r.item.iter().map(|i| i.id.as_str()).collect(),
             Response::Code(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
             Response::Path(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
             Response::Grep(r) => r.matches.iter().map(|m| m.path.as_str()).collect(),
@@ -129,6 +162,9 @@ impl Response {
     pub fn candidates(&self) -> usize {
         match self {
             Response::Task(r) => r.summary.total_matches,
+            Response::Name(r) => r.summary.total_matches,
+            Response::Outline(r) => r.summary.total_matches,
+            Response::Get(r) => usize::from(r.item.is_some()),
             Response::Code(r) => r.summary.total_matches,
             Response::Path(r) => r.summary.total_matches,
             Response::Grep(r) => r.summary.total_matches,
@@ -136,10 +172,15 @@ impl Response {
         }
     }
 
-    /// `ask` classifies its own outcome; the other modes succeed when they match anything.
+    /// `ask` classifies its own outcome, and `find name` results of `weak` quality are best
+    /// guesses, not matches (`no_match`); the other modes succeed when they match anything.
     pub fn outcome(&self) -> Outcome {
-        if let Response::Ask(r) = self {
-            return r.outcome;
+        match self {
+            Response::Ask(r) => return r.outcome,
+            Response::Name(r) if r.fuzzy_match_quality == Some(MatchQuality::Weak) => {
+                return Outcome::NoMatch
+            }
+            _ => {}
         }
         if self.ranked_keys().is_empty() {
             Outcome::NoMatch

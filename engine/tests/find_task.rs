@@ -321,3 +321,26 @@ fn duplicate_ids_are_rejected() {
     .unwrap_err();
     assert!(err.to_string().contains("duplicate id `a`"), "{err}");
 }
+
+#[test]
+fn accents_are_ignored_both_ways() {
+    let s = store(vec![
+        serde_json::json!({"id": "a", "title": "Résumé parser accents"}),
+    ]);
+    assert_eq!(ids(&run(&s, &TaskRequest::new("resume"))), ["a"]);
+    assert_eq!(ids(&run(&s, &TaskRequest::new("RÉSUMÉ"))), ["a"]);
+}
+
+#[test]
+fn numeric_id_pattern_matches_zero_padded_ids_whole_number_first() {
+    let s = store(vec![
+        serde_json::json!({"id": "T370", "title": "a"}),
+        serde_json::json!({"id": "T037", "title": "b"}),
+        serde_json::json!({"id": "T0371", "title": "c"}),
+    ]);
+    let mut r = TaskRequest::new("");
+    r.id = Some("37".into());
+    let got = run(&s, &r);
+    assert_eq!(got.matches[0].id, "T037");
+    assert_eq!(got.matches.len(), 3);
+}

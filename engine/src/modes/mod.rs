@@ -3,6 +3,9 @@
 
 pub mod ask;
 pub mod code;
+pub mod get;
 pub mod grep;
+pub mod name;
+pub mod outline;
 pub mod path;
 pub mod task;

@@ -209,6 +209,65 @@ struct Term {
     bag: u64,
 }
 
+/// A free-text query prepared once for term matching: its folded terms, its collapsed form
+/// (the exact-title comparison) and a finder for that phrase. `find task` and `find outline`
+/// rank with it, so both modes agree on what a match is.
+pub(crate) struct TermQuery {
+    terms: Vec<Term>,
+    exact_title: String,
+    phrase: memchr::memmem::Finder<'static>,
+}
+
+impl TermQuery {
+    pub(crate) fn new(query: &str) -> TermQuery {
+        let terms = fold(query)
+            .split_whitespace()
+            .map(|t| Term {
+                finder: memchr::memmem::Finder::new(t.as_bytes()).into_owned(),
+                text: t.to_string(),
+                chars: t.chars().collect(),
+                ascii: t.is_ascii(),
+                bag: char_bag(t),
+            })
+            .collect();
+        let exact_title = fold_collapsed(query);
+        let phrase = memchr::memmem::Finder::new(exact_title.as_bytes()).into_owned();
+        TermQuery {
+            terms,
+            exact_title,
+            phrase,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The query folded with whitespace collapsed: equal to an item's `title_collapsed`
+    /// when the query is its whole title.
+    pub(crate) fn exact_title(&self) -> &str {
+        &self.exact_title
+    }
+
+    /// Scores the item over `fields`; `None` unless every term matches one of them (AND).
+    /// Also gives the fields that matched.
+    pub(crate) fn score(
+        &self,
+        item: &IndexedItem,
+        fields: &[TaskField],
+        weights: &TaskWeights,
+    ) -> Option<(f64, Vec<TaskField>)> {
+        score_terms(
+            item,
+            &self.terms,
+            &self.exact_title,
+            &self.phrase,
+            fields,
+            weights,
+        )
+    }
+}
+
 enum IdPattern {
     Prefix(String),
     Suffix(String),
@@ -225,26 +284,42 @@ impl IdPattern {
         }
     }
 
-    /// Score of an id match: 1 for the whole id, otherwise by how much of the id the pattern
-    /// covers. A numeric pattern also matches the digits after a letter prefix (`37` ~ `T37`).
+    /// Score of an id match: 1 for the whole id, 0.99 for its whole number (`37` ~ `T037`),
+    /// otherwise by how much of the id the pattern covers. A numeric pattern also matches the
+    /// number after a letter prefix, with or without zero padding (`37` ~ `T37`, `T0370`).
     fn score(&self, id: &str) -> Option<f64> {
         let digits = id.trim_start_matches(|c: char| !c.is_ascii_digit());
-        let candidates = [id, digits];
+        let unpadded = digits.trim_start_matches('0');
+        let pattern = match self {
+            IdPattern::Prefix(p) | IdPattern::Suffix(p) | IdPattern::Contains(p) => p.as_str(),
+        };
+        let numeric = !pattern.is_empty() && pattern.bytes().all(|b| b.is_ascii_digit());
+        let unpadded_pattern = pattern.trim_start_matches('0');
         let mut best: Option<f64> = None;
-        for candidate in candidates.iter().filter(|c| !c.is_empty()) {
-            let (hit, len) = match self {
-                IdPattern::Prefix(p) => (candidate.starts_with(p.as_str()), p.len()),
-                IdPattern::Suffix(p) => (candidate.ends_with(p.as_str()), p.len()),
-                IdPattern::Contains(p) => (candidate.contains(p.as_str()), p.len()),
-            };
-            if hit {
-                let s = if len == id.len() {
-                    1.0
-                } else {
-                    0.5 + 0.45 * (len as f64 / id.len() as f64).min(1.0)
-                };
-                best = Some(best.map_or(s, |b: f64| b.max(s)));
+        for (candidate, pat) in [
+            (id, pattern),
+            (digits, pattern),
+            (unpadded, if numeric { unpadded_pattern } else { pattern }),
+        ] {
+            if candidate.is_empty() || pat.is_empty() {
+                continue;
             }
+            let hit = match self {
+                IdPattern::Prefix(_) => candidate.starts_with(pat),
+                IdPattern::Suffix(_) => candidate.ends_with(pat),
+                IdPattern::Contains(_) => candidate.contains(pat),
+            };
+            if !hit {
+                continue;
+            }
+            let s = if candidate == id && pat.len() == id.len() {
+                1.0
+            } else if pat.len() == candidate.len() {
+                0.99
+            } else {
+                0.5 + 0.45 * (pat.len() as f64 / candidate.len() as f64)
+            };
+            best = Some(best.map_or(s, |b: f64| b.max(s)));
         }
         best
     }
@@ -264,20 +339,9 @@ pub fn find_task(
     weights: &TaskWeights,
 ) -> Result<TaskResponse> {
     request.validate()?;
-    let terms: Vec<Term> = fold(&request.query)
-        .split_whitespace()
-        .map(|t| Term {
-            finder: memchr::memmem::Finder::new(t.as_bytes()).into_owned(),
-            text: t.to_string(),
-            chars: t.chars().collect(),
-            ascii: t.is_ascii(),
-            bag: char_bag(t),
-        })
-        .collect();
-    let exact_title = fold_collapsed(&request.query);
+    let query = TermQuery::new(&request.query);
     let id_pattern = request.id.as_deref().map(IdPattern::parse);
     let statuses: Vec<String> = request.status.iter().map(|s| fold(s.trim())).collect();
-    let finder = memchr::memmem::Finder::new(exact_title.as_bytes()).into_owned();
 
     let mut scored: Vec<(f64, usize, Vec<TaskField>)> = Vec::new();
     for (index, item) in store.items().iter().enumerate() {
@@ -295,18 +359,11 @@ pub fn find_task(
             None => None,
         };
         let found = if request.exact {
-            (item.title_collapsed == exact_title).then(|| (1.0, vec![TaskField::Title]))
-        } else if terms.is_empty() {
+            (item.title_collapsed == query.exact_title()).then(|| (1.0, vec![TaskField::Title]))
+        } else if query.is_empty() {
             id_score.map(|s| (s, Vec::new()))
         } else {
-            score_terms(
-                item,
-                &terms,
-                &exact_title,
-                &finder,
-                &request.fields,
-                weights,
-            )
+            query.score(item, &request.fields, weights)
         };
         if let Some((score, fields)) = found {
             if score >= request.threshold {
@@ -539,7 +596,7 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
     &digits[zeros.min(digits.len().saturating_sub(1))..]
 }
 
-fn round3(x: f64) -> f64 {
+pub(crate) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
@@ -561,5 +618,10 @@ mod tests {
         assert!(IdPattern::parse("*76").score("t376").is_some());
         assert!(IdPattern::parse("*37*").score("t1370").is_some());
         assert!(IdPattern::parse("38").score("t376").is_none());
+        // zero padding: the whole number ranks just below the literal id
+        assert_eq!(IdPattern::parse("37").score("t037"), Some(0.99));
+        assert!(IdPattern::parse("37").score("t0370").is_some());
+        assert!(IdPattern::parse("037").score("t037").is_some());
+        assert!(IdPattern::parse("*7").score("t037").is_some());
     }
 }

@@ -42,6 +42,9 @@ impl FoldedText {
 pub struct IndexedItem {
     pub item: Item,
     pub title: FoldedText,
+    /// The folded title as characters when it is not ASCII (an ASCII title is scored on its
+    /// bytes): what `find name` scores with partial_ratio, split once at load.
+    pub title_wide: Option<Box<[char]>>,
     /// Title folded with whitespace collapsed: the form `--exact` compares.
     pub title_collapsed: String,
     pub description: FoldedText,
@@ -54,8 +57,10 @@ pub struct IndexedItem {
 
 impl IndexedItem {
     pub fn new(item: Item) -> IndexedItem {
+        let title = FoldedText::new(&item.title);
         IndexedItem {
-            title: FoldedText::new(&item.title),
+            title_wide: (!title.text.is_ascii()).then(|| title.text.chars().collect()),
+            title,
             title_collapsed: fold_collapsed(&item.title),
             description: FoldedText::new(item.description.as_deref().unwrap_or("")),
             labels: FoldedText::joined(&item.labels),

@@ -4,7 +4,9 @@ mod hierarchy;
 mod index;
 mod load;
 
-pub use hierarchy::{Breadcrumb, Hierarchy};
+pub use hierarchy::{
+    Breadcrumb, BreadcrumbCut, Hierarchy, Lineage, Subtree, SubtreeNode, MAX_BREADCRUMB_DEPTH,
+};
 pub use index::{FoldedText, IndexedItem};
 pub use load::StoreFormat;
 
@@ -105,8 +107,19 @@ impl Store {
 
     /// The breadcrumb (`Grandparent > Parent > Item`) of the item at `index`.
     pub fn breadcrumb(&self, index: usize) -> Breadcrumb {
-        self.hierarchy
-            .breadcrumb(index, |i| self.items[i].item.title.as_str())
+        let Lineage { chain, cut } = self.hierarchy.lineage(index);
+        let missing_parent = match cut {
+            Some(BreadcrumbCut::MissingParent) => self.items[chain[0]].item.parent.clone(),
+            _ => None,
+        };
+        Breadcrumb {
+            titles: chain
+                .iter()
+                .map(|&i| self.items[i].item.title.clone())
+                .collect(),
+            cut,
+            missing_parent,
+        }
     }
 
     /// Size in bytes of the whole store serialised as a JSON list: what an agent without a

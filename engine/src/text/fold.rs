@@ -2,9 +2,14 @@
 //!
 //! `str::to_lowercase` is not full case folding: `ß` stays `ß` while `SS` lowers to `ss`,
 //! and the final sigma `ς` differs from `σ`. Folding both sides with [`fold`] makes
-//! `STRASSE` find `straße` and `ΟΔΟΣ` find `οδος`.
+//! `STRASSE` find `straße` and `ΟΔΟΣ` find `οδος`. Diacritics are removed too (canonical
+//! decomposition, combining marks dropped), so `resume` finds `Résumé`: a person typing a
+//! half-remembered title rarely types its accents.
 
-/// Case-folds `text`: lower-cases it, then applies the full foldings that lower-casing misses.
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// Case-folds `text`: strips diacritics, lower-cases, then applies the full foldings that
+/// lower-casing misses.
 pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
@@ -16,10 +21,11 @@ pub fn fold(text: &str) -> String {
     out
 }
 
-/// The full case folding of one character, one folded character at a time: what [`fold`]
-/// does per character, for callers that keep track of where each folded byte came from.
+/// The folding of one character, one folded character at a time (none for a combining
+/// mark): what [`fold`] does per character, for callers that keep track of where each
+/// folded byte came from.
 #[inline]
-pub fn fold_char(c: char, emit: impl FnMut(char)) {
+pub fn fold_char(c: char, mut emit: impl FnMut(char)) {
     let special = match c {
         'ß' | 'ẞ' => "ss",
         'ς' => "σ",
@@ -30,8 +36,13 @@ pub fn fold_char(c: char, emit: impl FnMut(char)) {
         'ﬃ' => "ffi",
         'ﬄ' => "ffl",
         'ﬅ' | 'ﬆ' => "st",
+        c if is_combining_mark(c) => return,
         _ => {
-            c.to_lowercase().for_each(emit);
+            decompose_canonical(c, |d| {
+                if !is_combining_mark(d) {
+                    d.to_lowercase().for_each(&mut emit);
+                }
+            });
             return;
         }
     };
@@ -59,6 +70,15 @@ mod tests {
         assert_eq!(fold("STRASSE"), fold("Straße"));
         assert_eq!(fold("ΟΔΟΣ"), fold("οδος"));
         assert_eq!(fold("ΟΔΟΣ"), fold("οδoς".replace('o', "ο").as_str()));
+    }
+
+    #[test]
+    fn diacritics_are_removed() {
+        assert_eq!(fold("Résumé"), "resume");
+        assert_eq!(fold("Ångström"), "angstrom");
+        assert_eq!(fold("e\u{301}t\u{e9}"), "ete");
+        // letters that are not decomposable stay
+        assert_eq!(fold("Łódź"), "łodz");
     }
 
     #[test]

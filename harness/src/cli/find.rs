@@ -5,11 +5,13 @@ use crate::output::envelope::{self, Meta};
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
 use findbench_engine::modes::code::CodeRequest;
+use findbench_engine::modes::name::NameRequest;
+use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
 use findbench_engine::{
-    Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store, Tree,
-    TreeOptions,
+    Domain, Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store,
+    Tree, TreeOptions,
 };
 use serde_json::Value;
 use std::io::Write;
@@ -21,6 +23,11 @@ use std::time::{Instant, SystemTime};
 pub enum FindCommand {
     /// Fuzzy search of tasks by title, description, labels or notes, or by id pattern.
     Task(TaskArgs),
+    /// The item meant by an approximate name: partial_ratio scores 0-100, quality good or weak.
+    Name(NameArgs),
+    /// The map: matches placed in their outline, with breadcrumb and indicators
+    /// ([N] notes, [C] comments, [F: n] children).
+    Outline(OutlineArgs),
     /// Source files for a term: exact stem, symbol, all words, partial stem, directory.
     Code(CodeArgs),
     /// Fuzzy subsequence search over paths, typo-tolerant, with matched positions.
@@ -124,6 +131,54 @@ pub struct TaskArgs {
     pub output: OutputArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct NameArgs {
+    /// The approximate name; omit it to list the domain's items unfiltered.
+    pub query: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Which items: tasks, goals or reading.
+    #[arg(long, default_value = "tasks", value_parser = parse_domain)]
+    pub domain: Domain,
+    /// Keep finished items (tasks Done, goals Complete, reading Read) and archived ones.
+    #[arg(long, visible_aliases = ["include-complete", "include-read"])]
+    pub include_done: bool,
+    /// Maximum results to return [default: 5].
+    #[arg(long, short = 'n')]
+    pub limit: Option<usize>,
+    /// Score (0-100) a match needs for quality `good` [default: 60].
+    #[arg(long, short = 't', allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+fn parse_domain(name: &str) -> Result<Domain, String> {
+    Domain::parse(name)
+        .ok_or_else(|| format!("unknown domain `{name}`; domains are: tasks, goals, reading"))
+}
+
+#[derive(Debug, Args)]
+pub struct OutlineArgs {
+    /// Words to look for in titles, descriptions and notes (all must match).
+    pub query: String,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Maximum matches to return [default: 10].
+    #[arg(long, short = 'n')]
+    pub limit: Option<usize>,
+    /// Only items of this list (case-insensitive).
+    #[arg(long, value_name = "NAME")]
+    pub list: Option<String>,
+    /// Search archived items too.
+    #[arg(long)]
+    pub include_archive: bool,
+    #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
 pub fn run(cmd: FindCommand) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
@@ -136,6 +191,33 @@ pub fn run(cmd: FindCommand) -> i32 {
             });
             let meta = Meta::new("find task", started, clock.elapsed());
             emit(&meta, "find-task.schema.json", result, &output)
+        }
+        FindCommand::Name(args) => {
+            let request = Request::Name(NameRequest {
+                query: args.query.clone(),
+                domain: args.domain,
+                include_done: args.include_done,
+                limit: args.limit,
+                threshold: args.threshold,
+            });
+            let result = load_store(&args.store)
+                .and_then(|fixture| Engine::default().execute(&fixture, &request));
+            let meta = Meta::new("find name", started, clock.elapsed());
+            emit(&meta, "find-name.schema.json", result, &args.output)
+        }
+        FindCommand::Outline(args) => {
+            let request = Request::Outline(OutlineRequest {
+                query: args.query.clone(),
+                limit: args.limit,
+                list: args.list.clone(),
+                include_archive: args.include_archive,
+            });
+            let result = engine(&args.profile).and_then(|engine| {
+                let fixture = load_store(&args.store)?;
+                engine.execute(&fixture, &request)
+            });
+            let meta = Meta::new("find outline", started, clock.elapsed());
+            emit(&meta, "find-outline.schema.json", result, &args.output)
         }
         FindCommand::Code(args) => {
             let result = engine(&args.profile).and_then(|engine| {

@@ -4,8 +4,11 @@ mod ask;
 mod clusters;
 mod compare;
 mod find;
+pub mod gate;
+mod get;
 mod grep;
 mod replay;
+pub mod run;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -30,10 +33,16 @@ pub enum Command {
     /// Find items or files: `task`, and the other find modes.
     #[command(subcommand)]
     Find(find::FindCommand),
+    /// The zoom: one item in full (breadcrumb, notes, comments), with --children its subtree.
+    Get(get::GetArgs),
     /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
     Grep(grep::GrepArgs),
     /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
     Ask(ask::AskArgs),
+    /// Run YAML query corpora against the engine: metrics, reports, and the CI gate.
+    Run(run::RunArgs),
+    /// Turn a results.json, thresholds and a baseline into an exit code (0 pass, 1 fail).
+    Gate(gate::GateArgs),
     /// Group traces by normalised question: recurring failures, their replay command, and
     /// `--export DIR` to turn them into regression corpora.
     Clusters(clusters::ClustersArgs),
@@ -60,8 +69,11 @@ pub struct OutputArgs {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Find(cmd) => find::run(cmd),
+        Command::Get(args) => get::run(args),
         Command::Grep(args) => grep::run(args),
         Command::Ask(args) => ask::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Gate(args) => gate::run(args),
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),

@@ -2,7 +2,10 @@
 
 use findbench_engine::modes::ask::AskResponse;
 use findbench_engine::modes::code::CodeResponse;
+use findbench_engine::modes::get::{ChildNode, GetResponse};
 use findbench_engine::modes::grep::GrepResponse;
+use findbench_engine::modes::name::{MatchQuality, NameResponse};
+use findbench_engine::modes::outline::OutlineResponse;
 use findbench_engine::modes::path::PathResponse;
 use findbench_engine::modes::task::TaskResponse;
 use findbench_engine::Response;
@@ -12,6 +15,9 @@ use std::fmt::Write;
 pub fn render(response: &Response, quiet: bool) -> String {
     match response {
         Response::Task(r) => task(r, quiet),
+        Response::Name(r) => name(r, quiet),
+        Response::Outline(r) => outline(r, quiet),
+        Response::Get(r) => get(r),
         Response::Code(r) => code(r, quiet),
         Response::Path(r) => path(r, quiet),
         Response::Grep(r) => grep(r, quiet),
@@ -163,6 +169,169 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
         );
     } else {
         let _ = writeln!(out, "outcome   {}", r.outcome.as_str());
+    }
+    out
+}
+
+/// One line per result (id, score, status, title), then the quality and what was left out.
+fn name(r: &NameResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let id_w = r
+        .results
+        .iter()
+        .map(|m| m.id.chars().count())
+        .max()
+        .unwrap_or(0);
+    let status_w = r
+        .results
+        .iter()
+        .map(|m| m.status.as_deref().unwrap_or("-").chars().count())
+        .max()
+        .unwrap_or(0);
+    for m in &r.results {
+        let score = m
+            .score
+            .map_or_else(|| "-".to_string(), |s| format!("{s:.1}"));
+        let _ = writeln!(
+            out,
+            "{:<id_w$}  {score:>5}  {:<status_w$}  {}",
+            m.id,
+            m.status.as_deref().unwrap_or("-"),
+            m.title,
+        );
+    }
+    if quiet {
+        return out;
+    }
+    let noun = r.query.domain.as_str();
+    let mut line = match r.fuzzy_match_quality {
+        None => format!(
+            "{} of {} {noun} items (no query)",
+            r.summary.returned, r.summary.total_matches
+        ),
+        Some(MatchQuality::Good) => format!(
+            "quality good: {} of {} {noun} items at or above {}",
+            r.summary.returned, r.summary.total_matches, r.query.threshold
+        ),
+        Some(MatchQuality::Weak) => format!(
+            "quality weak: no {noun} item reaches {}; these are guesses, ask before acting",
+            r.query.threshold
+        ),
+    };
+    if r.excluded.excluded() {
+        let _ = write!(
+            line,
+            "; {} finished or archived left out (--include-done to search them)",
+            r.excluded_count
+        );
+    }
+    let _ = writeln!(out, "{line}");
+    out
+}
+
+/// One line per match: indicators, breadcrumb, id.
+fn outline(r: &OutlineResponse, quiet: bool) -> String {
+    let mut out = String::new();
+    let ind_w = r
+        .matches
+        .iter()
+        .map(|m| m.indicators.chars().count())
+        .max()
+        .unwrap_or(0);
+    for m in &r.matches {
+        let _ = writeln!(out, "{:<ind_w$}  {}  {}", m.indicators, m.breadcrumb, m.id);
+    }
+    if !quiet {
+        summary_line(
+            &mut out,
+            r.summary.total_matches,
+            r.summary.returned,
+            "outline",
+        );
+    }
+    out
+}
+
+/// The item's fields, then its notes, comments and subtree, indented by depth.
+fn get(r: &GetResponse) -> String {
+    let mut out = String::new();
+    let Some(item) = &r.item else {
+        let _ = writeln!(out, "no item `{}`", r.query.id);
+        if let Some(hint) = &r.hint {
+            let _ = writeln!(out, "hint: {hint}");
+        }
+        return out;
+    };
+    let _ = write!(out, "{}  {}", item.id, item.title);
+    if !item.indicators.is_empty() {
+        let _ = write!(out, "  {}", item.indicators);
+    }
+    out.push('\n');
+    let _ = writeln!(out, "path: {}", item.breadcrumb);
+    let fields = [
+        ("status", item.status.as_deref()),
+        ("priority", item.priority.as_deref()),
+        ("phase", item.phase.as_deref()),
+        ("list", item.list.as_deref()),
+        ("parent", item.parent.as_deref()),
+    ];
+    let shown: Vec<String> = fields
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| format!("{k}: {v}")))
+        .collect();
+    if !shown.is_empty() {
+        let _ = writeln!(out, "{}", shown.join("  "));
+    }
+    if !item.labels.is_empty() {
+        let _ = writeln!(out, "labels: {}", item.labels.join(", "));
+    }
+    if item.archived {
+        let _ = writeln!(out, "archived");
+    }
+    if let Some(d) = item.description.as_deref().filter(|d| !d.is_empty()) {
+        let _ = writeln!(out, "\n{d}");
+    }
+    for (heading, texts) in [("notes", &item.notes), ("comments", &item.comments)] {
+        if !texts.is_empty() {
+            let _ = writeln!(out, "\n{heading}:");
+            for t in texts {
+                let _ = writeln!(out, "  - {t}");
+            }
+        }
+    }
+    if let Some(children) = &item.children {
+        let _ = writeln!(out, "\nchildren:");
+        if children.is_empty() {
+            let _ = writeln!(out, "  (none)");
+        }
+        // an explicit stack: the subtree's depth is bounded, but the renderer need not rely on it
+        let mut stack: Vec<(&ChildNode, usize)> = children.iter().rev().map(|c| (c, 1)).collect();
+        while let Some((node, depth)) = stack.pop() {
+            let _ = write!(
+                out,
+                "{:indent$}{}  {}",
+                "",
+                node.id,
+                node.title,
+                indent = depth * 2
+            );
+            if let Some(status) = &node.status {
+                let _ = write!(out, "  ({status})");
+            }
+            if !node.indicators.is_empty() {
+                let _ = write!(out, "  {}", node.indicators);
+            }
+            if node.cycle {
+                let _ = write!(out, "  (cycle)");
+            }
+            out.push('\n');
+            if let Some(kids) = &node.children {
+                stack.extend(kids.iter().rev().map(|c| (c, depth + 1)));
+            }
+        }
+        if r.truncated == Some(true) {
+            let _ = writeln!(out, "  … (more children than shown)");
+        }
     }
     out
 }

@@ -1,0 +1,132 @@
+//! The YAML shape of a corpus file (DESIGN.md, "Corpora"), as serde types. Every struct
+//! denies unknown keys, so a typo is an error naming the keys allowed.
+
+use serde::{Deserialize, Serialize};
+use serde_saphyr::Spanned;
+use std::collections::BTreeMap;
+
+/// One corpus file: a suite of cases against one fixture.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusFile {
+    pub suite: Spanned<String>,
+    pub fixture: Spanned<FixtureSpec>,
+    #[serde(default)]
+    pub budget: Budget,
+    #[serde(default)]
+    pub gate: Option<GateSpec>,
+    pub cases: Vec<CaseSpec>,
+}
+
+/// What the cases run against; exactly one key, a path relative to the corpus file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixtureSpec {
+    /// A source tree (`code`, `grep`, `ask`, and `path` over its files).
+    pub root: Option<String>,
+    /// An item store: todo.json or JSON Lines (`task`, `name`, `outline`, `get`).
+    pub store: Option<String>,
+    /// A list of paths, one a line (`path`).
+    pub paths: Option<String>,
+}
+
+/// Performance budgets of a suite, checked in the reports.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Budget {
+    /// 95th percentile latency of a case, in milliseconds.
+    pub p95_ms: f64,
+    /// Latency per 1000 items searched, in milliseconds (the specs' 1000 tasks < 100 ms).
+    pub per_1000_items_ms: f64,
+    /// Default `expect.max_bytes` of every case (the specs' 10 matches < 5 KB).
+    pub max_output_bytes: Option<u64>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            p95_ms: 100.0,
+            per_1000_items_ms: 100.0,
+            max_output_bytes: None,
+        }
+    }
+}
+
+/// Thresholds a suite must meet under `run --gate`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_pass_rate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_insufficient_evidence_rate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_p95_ms: Option<f64>,
+    /// Most cases allowed to fail unexpectedly (known failures aside).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_failed: Option<usize>,
+}
+
+/// One query and what a correct engine returns for it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub query: String,
+    pub mode: Spanned<String>,
+    /// The mode's options, named as on the command line.
+    #[serde(default)]
+    pub args: Option<Spanned<BTreeMap<String, serde_json::Value>>>,
+    #[serde(default)]
+    pub expect: Option<Spanned<ExpectSpec>>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Why this case is expected to fail; a pass is reported as XPASS.
+    #[serde(default)]
+    pub known_failure: Option<String>,
+}
+
+/// The outcome a case expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectedOutcome {
+    Success,
+    InsufficientEvidence,
+    NoMatch,
+    /// The engine reports an error (or the `failure` outcome).
+    #[serde(alias = "failure")]
+    Error,
+}
+
+impl ExpectedOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExpectedOutcome::Success => "success",
+            ExpectedOutcome::InsufficientEvidence => "insufficient_evidence",
+            ExpectedOutcome::NoMatch => "no_match",
+            ExpectedOutcome::Error => "error",
+        }
+    }
+}
+
+/// Expectations of one case; every one given must hold for the case to pass.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectSpec {
+    pub outcome: Option<ExpectedOutcome>,
+    /// Key (id or path) of the rank-1 result.
+    pub top: Option<String>,
+    /// Keys that must appear within the first `within` results.
+    #[serde(default)]
+    pub contains: Vec<String>,
+    /// Rank window of `contains` (default: the request's limit).
+    pub within: Option<usize>,
+    /// Keys that must not appear anywhere in the results.
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// `find name`'s fuzzy_match_quality (good / weak).
+    pub quality: Option<String>,
+    /// Most bytes the JSON envelope of the response may take.
+    pub max_bytes: Option<u64>,
+}

@@ -1,0 +1,190 @@
+//! The CI gate: thresholds (command line, and each corpus's `gate` section) and a baseline
+//! turned into a verdict with one line per reason. Exit 0 when it passes, 1 when it fails.
+//!
+//! - Command-line thresholds apply to the whole run; a corpus's `gate` section to its suite.
+//! - Unexpected failures: at most `max_failed` (default 0 when no threshold anywhere sets
+//!   one), so a case broken on purpose fails the gate.
+//! - With a baseline, every case that held there and does not now is a reason.
+//! - An xpass (a known failure that now passes) is reported as a note, never a failure.
+
+use crate::baseline::BaselineDiff;
+use crate::corpus::GateSpec;
+use crate::metrics::GroupMetrics;
+use crate::report::pct;
+use crate::results::{RunResults, Status};
+use serde::{Deserialize, Serialize};
+
+/// Thresholds of the whole run (`--min-pass-rate`, `--max-ie-rate`, `--max-p95-ms`,
+/// `--max-failed`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Thresholds {
+    pub min_pass_rate: Option<f64>,
+    pub max_ie_rate: Option<f64>,
+    pub max_p95_ms: Option<f64>,
+    pub max_failed: Option<usize>,
+}
+
+impl Thresholds {
+    fn from_spec(g: &GateSpec) -> Thresholds {
+        Thresholds {
+            min_pass_rate: g.min_pass_rate,
+            max_ie_rate: g.max_insufficient_evidence_rate,
+            max_p95_ms: g.max_p95_ms,
+            max_failed: g.max_failed,
+        }
+    }
+}
+
+/// The gate's verdict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Verdict {
+    /// One line per reason the gate fails.
+    pub failures: Vec<String>,
+    /// Lines worth reading that do not fail the gate (xpasses).
+    pub notes: Vec<String>,
+    /// How many checks ran.
+    pub checks: usize,
+}
+
+impl Verdict {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        if self.passed() {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// The lines to print: failures, then notes, then the verdict.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .failures
+            .iter()
+            .map(|f| format!("gate: FAIL {f}"))
+            .collect();
+        out.extend(self.notes.iter().map(|n| format!("gate: note {n}")));
+        out.push(if self.passed() {
+            format!("gate: passed ({} checks)", self.checks)
+        } else {
+            format!(
+                "gate: failed ({} of {} checks)",
+                self.failures.len(),
+                self.checks
+            )
+        });
+        out
+    }
+}
+
+/// Judges `run` against the command-line thresholds, its corpora's gate sections and an
+/// optional baseline.
+pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDiff>) -> Verdict {
+    let mut v = Verdict::default();
+    let any_max_failed = cli.max_failed.is_some()
+        || run
+            .corpora
+            .iter()
+            .any(|c| c.gate.as_ref().is_some_and(|g| g.max_failed.is_some()));
+    let overall = Thresholds {
+        max_failed: cli
+            .max_failed
+            .or(if any_max_failed { None } else { Some(0) }),
+        ..cli.clone()
+    };
+    check(&mut v, "all", &run.summary, &overall, run);
+    let mut seen = Vec::new();
+    for corpus in &run.corpora {
+        let Some(gate) = &corpus.gate else { continue };
+        if seen.contains(&corpus.suite) {
+            continue;
+        }
+        seen.push(corpus.suite.clone());
+        if let Some(m) = run.suites.get(&corpus.suite) {
+            check(&mut v, &corpus.suite, m, &Thresholds::from_spec(gate), run);
+        }
+    }
+    if let Some(b) = baseline {
+        v.checks += 1;
+        for r in &b.regressed {
+            v.failures.push(format!(
+                "regression {}/{}: {} in baseline {}, {} now{}",
+                r.suite,
+                r.id,
+                r.before,
+                b.path,
+                r.after,
+                r.reason
+                    .as_deref()
+                    .map(|x| format!(" ({x})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    for c in run.cases.iter().filter(|c| c.status == Status::Xpass) {
+        v.notes.push(format!(
+            "XPASS {}/{}: passes although marked known_failure ({}); remove the mark",
+            c.suite,
+            c.id,
+            c.known_failure.as_deref().unwrap_or("")
+        ));
+    }
+    v
+}
+
+fn check(v: &mut Verdict, scope: &str, m: &GroupMetrics, t: &Thresholds, run: &RunResults) {
+    if let Some(min) = t.min_pass_rate {
+        v.checks += 1;
+        if m.pass_rate < min {
+            v.failures.push(format!(
+                "{scope}: pass rate {} is below the minimum {} ({} of {} cases held)",
+                pct(m.pass_rate),
+                pct(min),
+                m.passed + m.xpass,
+                m.total
+            ));
+        }
+    }
+    if let Some(max) = t.max_ie_rate {
+        v.checks += 1;
+        if m.insufficient_evidence_rate > max {
+            v.failures.push(format!(
+                "{scope}: insufficient_evidence rate {} is above the maximum {} ({} cases)",
+                pct(m.insufficient_evidence_rate),
+                pct(max),
+                m.outcomes.insufficient_evidence
+            ));
+        }
+    }
+    if let Some(max) = t.max_p95_ms {
+        v.checks += 1;
+        if m.latency.p95_ms > max {
+            v.failures.push(format!(
+                "{scope}: p95 latency {:.3}ms is above the maximum {max}ms",
+                m.latency.p95_ms
+            ));
+        }
+    }
+    if let Some(max) = t.max_failed {
+        v.checks += 1;
+        if m.failed > max {
+            let ids: Vec<String> = run
+                .cases
+                .iter()
+                .filter(|c| c.status == Status::Fail && (scope == "all" || c.suite == scope))
+                .map(|c| format!("{}/{}", c.suite, c.id))
+                .collect();
+            let shown: Vec<&str> = ids.iter().take(10).map(String::as_str).collect();
+            v.failures.push(format!(
+                "{scope}: {} unexpected failure{} (at most {max} allowed): {}{}",
+                m.failed,
+                if m.failed == 1 { "" } else { "s" },
+                shown.join(", "),
+                if ids.len() > shown.len() { ", ..." } else { "" }
+            ));
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Latency percentiles and latency per 1000 items searched, against the suite's budget.
+//!
+//! Percentiles come from an `hdrhistogram` of microseconds (3 significant digits, so a
+//! reported percentile is within 0.1% of the recorded value; values under 2.048 ms are
+//! exact). A percentile is the smallest recorded value with at least that share of cases
+//! at or below it (nearest rank).
+
+use super::{mean, round};
+use crate::corpus::Budget;
+use crate::results::CaseResult;
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LatencyMetrics {
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// 95th percentile of each case's duration scaled to 1000 items searched.
+    pub per_1000_items_ms: f64,
+    pub budget_p95_ms: f64,
+    pub budget_per_1000_items_ms: f64,
+    /// p95 and per-1000-items latency both within the budget.
+    pub within_budget: bool,
+}
+
+impl LatencyMetrics {
+    pub fn of(cases: &[&CaseResult], budget: &Budget) -> LatencyMetrics {
+        let durations: Vec<f64> = cases.iter().map(|c| c.duration_ms).collect();
+        let per_1000: Vec<f64> = cases
+            .iter()
+            .filter(|c| c.items > 0)
+            .map(|c| c.duration_ms * 1000.0 / c.items as f64)
+            .collect();
+        let d = Percentiles::of(&durations);
+        let per_1000_items_ms = Percentiles::of(&per_1000).at(0.95);
+        let p95_ms = d.at(0.95);
+        LatencyMetrics {
+            mean_ms: round(mean(durations.iter().copied()), 3),
+            p50_ms: d.at(0.50),
+            p95_ms,
+            p99_ms: d.at(0.99),
+            max_ms: d.max(),
+            per_1000_items_ms,
+            budget_p95_ms: budget.p95_ms,
+            budget_per_1000_items_ms: budget.per_1000_items_ms,
+            within_budget: p95_ms <= budget.p95_ms && per_1000_items_ms <= budget.per_1000_items_ms,
+        }
+    }
+}
+
+/// Percentiles of millisecond values, via a histogram of microseconds.
+pub struct Percentiles {
+    hist: Option<Histogram<u64>>,
+}
+
+impl Percentiles {
+    pub fn of(ms: &[f64]) -> Percentiles {
+        if ms.is_empty() {
+            return Percentiles { hist: None };
+        }
+        // 3 significant digits, auto-resizing: no upper bound to guess
+        let mut hist = Histogram::<u64>::new(3).ok();
+        if let Some(h) = hist.as_mut() {
+            for &v in ms {
+                let us = (v.max(0.0) * 1000.0).round() as u64;
+                let _ = h.record(us);
+            }
+        }
+        Percentiles { hist }
+    }
+
+    /// The value at quantile `q` (0..1), in ms rounded to the microsecond; 0 when empty.
+    pub fn at(&self, q: f64) -> f64 {
+        self.hist.as_ref().map_or(0.0, |h| {
+            let v = h.value_at_quantile(q);
+            round(h.median_equivalent(v) as f64 / 1000.0, 3)
+        })
+    }
+
+    pub fn max(&self) -> f64 {
+        self.hist.as_ref().map_or(0.0, |h| {
+            round(h.median_equivalent(h.max()) as f64 / 1000.0, 3)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::tests::case;
+    use crate::results::Status;
+
+    #[test]
+    fn nearest_rank_percentiles_of_known_values() {
+        // 1..=100 ms in steps of 0.01 ms below the exact range, i.e. 0.01 ... 1.00 ms
+        let values: Vec<f64> = (1..=100).map(|i| i as f64 / 100.0).collect();
+        let p = Percentiles::of(&values);
+        assert_eq!(p.at(0.50), 0.50);
+        assert_eq!(p.at(0.95), 0.95);
+        assert_eq!(p.at(0.99), 0.99);
+        assert_eq!(p.max(), 1.0);
+        assert_eq!(Percentiles::of(&[]).at(0.5), 0.0);
+    }
+
+    #[test]
+    fn large_values_stay_within_a_tenth_of_a_percent() {
+        let p = Percentiles::of(&[120.0, 250.0, 1000.0]);
+        assert!((p.max() - 1000.0).abs() <= 1.0, "{}", p.max());
+        assert!((p.at(0.5) - 250.0).abs() <= 0.25, "{}", p.at(0.5));
+    }
+
+    #[test]
+    fn per_1000_items_against_the_budget() {
+        // 0.5 ms over 250 items is 2 ms per 1000 items
+        let mut a = case("a", Status::Pass, "success", 0.5);
+        a.items = 250;
+        let m = LatencyMetrics::of(&[&a], &Budget::default());
+        assert_eq!(m.per_1000_items_ms, 2.0);
+        assert!(m.within_budget);
+        let tight = Budget {
+            per_1000_items_ms: 1.0,
+            ..Budget::default()
+        };
+        assert!(!LatencyMetrics::of(&[&a], &tight).within_budget);
+    }
+}

@@ -1,0 +1,259 @@
+//! Every metric of DESIGN.md ("Metrics"), computed from case results alone, overall and per
+//! suite, mode and tag. One module per family:
+//!
+//! - this module: passed / failed / xfail / xpass and the pass rate;
+//! - [`outcome`]: outcome counts and rates, candidates, tools and iterations;
+//! - [`latency`]: percentiles and latency per 1000 items against the budget;
+//! - [`bytes`]: output bytes against the whole-fixture dump, tokens and daily cost;
+//! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items.
+
+pub mod bytes;
+pub mod latency;
+pub mod outcome;
+pub mod rank;
+
+pub use bytes::{ContextMetrics, CostModel};
+pub use latency::LatencyMetrics;
+pub use outcome::{CandidateMetrics, OutcomeMetrics, ToolMetrics};
+pub use rank::RankMetrics;
+
+use crate::corpus::Budget;
+use crate::results::{CaseResult, Status};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The metrics of one group of cases (the whole run, a suite, a mode or a tag).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupMetrics {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub xfail: usize,
+    pub xpass: usize,
+    /// (passed + xpass) / total: the share of cases whose expectations held. Known failures
+    /// count against it, as in the spec's benchmark runner (30 / 32 = 93.8%).
+    pub pass_rate: f64,
+    /// Cases whose outcome was insufficient_evidence, over total.
+    pub insufficient_evidence_rate: f64,
+    pub outcomes: OutcomeMetrics,
+    pub candidates: CandidateMetrics,
+    pub tools: ToolMetrics,
+    pub latency: LatencyMetrics,
+    pub context: ContextMetrics,
+    pub rank: RankMetrics,
+}
+
+impl GroupMetrics {
+    /// Metrics of `cases` under `budget` and `cost`.
+    pub fn of(cases: &[&CaseResult], budget: &Budget, cost: &CostModel) -> GroupMetrics {
+        let count = |s: Status| cases.iter().filter(|c| c.status == s).count();
+        let total = cases.len();
+        let (passed, failed, xfail, xpass) = (
+            count(Status::Pass),
+            count(Status::Fail),
+            count(Status::Xfail),
+            count(Status::Xpass),
+        );
+        let outcomes = OutcomeMetrics::of(cases);
+        GroupMetrics {
+            total,
+            passed,
+            failed,
+            xfail,
+            xpass,
+            pass_rate: rate(passed + xpass, total),
+            insufficient_evidence_rate: outcomes.insufficient_evidence_rate,
+            outcomes,
+            candidates: CandidateMetrics::of(cases),
+            tools: ToolMetrics::of(cases),
+            latency: LatencyMetrics::of(cases, budget),
+            context: ContextMetrics::of(cases, budget, cost),
+            rank: RankMetrics::of(cases),
+        }
+    }
+}
+
+/// The metrics of a run: overall, and per suite, mode and tag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMetrics {
+    pub summary: GroupMetrics,
+    pub suites: BTreeMap<String, GroupMetrics>,
+    pub modes: BTreeMap<String, GroupMetrics>,
+    pub tags: BTreeMap<String, GroupMetrics>,
+}
+
+/// Computes every group. `budgets` gives each suite's budget; a group spanning several
+/// suites is held to the strictest of them.
+pub fn compute(
+    cases: &[CaseResult],
+    budgets: &BTreeMap<String, Budget>,
+    cost: &CostModel,
+) -> RunMetrics {
+    let budget_of = |group: &[&CaseResult]| -> Budget {
+        let mut out: Option<Budget> = None;
+        for c in group {
+            let b = budgets.get(&c.suite).copied().unwrap_or_default();
+            out = Some(match out {
+                None => b,
+                Some(o) => Budget {
+                    p95_ms: o.p95_ms.min(b.p95_ms),
+                    per_1000_items_ms: o.per_1000_items_ms.min(b.per_1000_items_ms),
+                    max_output_bytes: match (o.max_output_bytes, b.max_output_bytes) {
+                        (Some(x), Some(y)) => Some(x.min(y)),
+                        (x, y) => x.or(y),
+                    },
+                },
+            });
+        }
+        out.unwrap_or_default()
+    };
+    let all: Vec<&CaseResult> = cases.iter().collect();
+    let group = |key: &dyn Fn(&CaseResult) -> Vec<String>| -> BTreeMap<String, GroupMetrics> {
+        let mut groups: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
+        for c in cases {
+            for k in key(c) {
+                groups.entry(k).or_default().push(c);
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(k, v)| {
+                let m = GroupMetrics::of(&v, &budget_of(&v), cost);
+                (k, m)
+            })
+            .collect()
+    };
+    RunMetrics {
+        summary: GroupMetrics::of(&all, &budget_of(&all), cost),
+        suites: group(&|c| vec![c.suite.clone()]),
+        modes: group(&|c| vec![c.mode.clone()]),
+        tags: group(&|c| {
+            let mut t = c.tags.clone();
+            t.sort();
+            t.dedup();
+            t
+        }),
+    }
+}
+
+/// `part / total`, 0 when total is 0, rounded to 4 decimals.
+pub fn rate(part: usize, total: usize) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        round(part as f64 / total as f64, 4)
+    }
+}
+
+/// Mean, 0 for nothing.
+pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
+    let (sum, n) = values
+        .into_iter()
+        .fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+/// Median (mean of the two middle values for an even count), 0 for nothing.
+pub fn median(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+pub fn round(x: f64, decimals: i32) -> f64 {
+    let p = 10f64.powi(decimals);
+    (x * p).round() / p
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A hand-made case result: `ms` duration, `cand` candidates, `ranked` keys.
+    pub fn case(id: &str, status: Status, outcome: &str, ms: f64) -> CaseResult {
+        CaseResult {
+            id: id.into(),
+            suite: "s".into(),
+            mode: "task".into(),
+            query: "q".into(),
+            status,
+            outcome: outcome.into(),
+            expected_outcome: None,
+            candidates: 0,
+            ranked: vec![],
+            expected: vec![],
+            rank: None,
+            duration_ms: ms,
+            output_bytes: 0,
+            dump_bytes: 0,
+            items: 1000,
+            tools: vec!["task".into()],
+            iterations: 1,
+            failed_tools: 0,
+            reason: None,
+            known_failure: None,
+            tags: vec![],
+            file: "c.yaml".into(),
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn pass_rates_count_xpass_as_held_and_xfail_against() {
+        let cases = [
+            case("a", Status::Pass, "success", 1.0),
+            case("b", Status::Pass, "success", 1.0),
+            case("c", Status::Fail, "no_match", 1.0),
+            case("d", Status::Xfail, "insufficient_evidence", 1.0),
+            case("e", Status::Xpass, "success", 1.0),
+        ];
+        let refs: Vec<&CaseResult> = cases.iter().collect();
+        let m = GroupMetrics::of(&refs, &Budget::default(), &CostModel::default());
+        assert_eq!(
+            (m.total, m.passed, m.failed, m.xfail, m.xpass),
+            (5, 2, 1, 1, 1)
+        );
+        assert_eq!(m.pass_rate, 0.6);
+        assert_eq!(m.insufficient_evidence_rate, 0.2);
+        assert_eq!(m.outcomes.success, 3);
+        assert_eq!(m.outcomes.no_match_rate, 0.2);
+    }
+
+    #[test]
+    fn groups_by_suite_mode_and_tag() {
+        let mut a = case("a", Status::Pass, "success", 1.0);
+        a.tags = vec!["typo".into(), "id".into()];
+        let mut b = case("b", Status::Fail, "success", 1.0);
+        b.suite = "t".into();
+        b.tags = vec!["typo".into()];
+        let m = compute(&[a, b], &BTreeMap::new(), &CostModel::default());
+        assert_eq!(m.suites["s"].pass_rate, 1.0);
+        assert_eq!(m.suites["t"].pass_rate, 0.0);
+        assert_eq!(m.tags["typo"].total, 2);
+        assert_eq!(m.tags["typo"].pass_rate, 0.5);
+        assert_eq!(m.tags["id"].total, 1);
+        assert_eq!(m.modes["task"].total, 2);
+        assert_eq!(m.summary.total, 2);
+    }
+
+    #[test]
+    fn mean_and_median() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(vec![]), 0.0);
+        assert_eq!(mean([1.0, 2.0, 6.0]), 3.0);
+        assert_eq!(rate(1, 3), 0.3333);
+        assert_eq!(rate(0, 0), 0.0);
+    }
+}

@@ -1,0 +1,199 @@
+//! `cases.csv` (one row per case) and `summary.csv` (one row per group: the run, each
+//! suite, mode and tag). Timing columns end in `_ms` (plus `within_budget`).
+
+use super::{Exporter, ReportContext};
+use crate::error::{HarnessError, Result};
+use crate::metrics::GroupMetrics;
+use crate::results::RunResults;
+
+pub struct CasesCsv;
+pub struct SummaryCsv;
+
+fn writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new())
+}
+
+fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
+    w.into_inner()
+        .map_err(|e| HarnessError::Internal(format!("writing csv: {e}")))
+}
+
+fn csv_err(e: csv::Error) -> HarnessError {
+    HarnessError::Internal(format!("writing csv: {e}"))
+}
+
+pub const CASE_COLUMNS: &[&str] = &[
+    "suite",
+    "id",
+    "mode",
+    "status",
+    "outcome",
+    "expected_outcome",
+    "candidates",
+    "returned",
+    "top",
+    "rank",
+    "output_bytes",
+    "dump_bytes",
+    "items",
+    "tools",
+    "iterations",
+    "failed_tools",
+    "duration_ms",
+    "reason",
+    "known_failure",
+    "tags",
+    "query",
+    "file",
+    "line",
+];
+
+impl Exporter for CasesCsv {
+    fn file_name(&self) -> &'static str {
+        "cases.csv"
+    }
+
+    fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let mut w = writer();
+        w.write_record(CASE_COLUMNS).map_err(csv_err)?;
+        for c in &run.cases {
+            let row: Vec<String> = vec![
+                c.suite.clone(),
+                c.id.clone(),
+                c.mode.clone(),
+                c.status.to_string(),
+                c.outcome.clone(),
+                c.expected_outcome.clone().unwrap_or_default(),
+                c.candidates.to_string(),
+                c.ranked.len().to_string(),
+                c.ranked.first().cloned().unwrap_or_default(),
+                c.rank.map(|r| r.to_string()).unwrap_or_default(),
+                c.output_bytes.to_string(),
+                c.dump_bytes.to_string(),
+                c.items.to_string(),
+                c.tools.join(" "),
+                c.iterations.to_string(),
+                c.failed_tools.to_string(),
+                format!("{:.3}", c.duration_ms),
+                c.reason.clone().unwrap_or_default(),
+                c.known_failure.clone().unwrap_or_default(),
+                c.tags.join(" "),
+                c.query.clone(),
+                c.file.clone(),
+                c.line.to_string(),
+            ];
+            w.write_record(&row).map_err(csv_err)?;
+        }
+        finish(w)
+    }
+}
+
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "group",
+    "name",
+    "total",
+    "passed",
+    "failed",
+    "xfail",
+    "xpass",
+    "pass_rate",
+    "insufficient_evidence_rate",
+    "success_rate",
+    "no_match_rate",
+    "failure_rate",
+    "candidates_mean",
+    "candidates_median",
+    "candidates_zero_rate",
+    "tools_per_query",
+    "iterations",
+    "duplicate_tools",
+    "failed_tools",
+    "judged",
+    "hit_at_1",
+    "hit_at_k",
+    "mrr",
+    "output_bytes_mean",
+    "dump_bytes_mean",
+    "reduction_pct",
+    "tokens_per_call",
+    "daily_cost_dump_usd",
+    "daily_cost_find_usd",
+    "daily_saved_usd",
+    "over_byte_budget",
+    "mean_ms",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "max_ms",
+    "per_1000_items_ms",
+    "within_budget",
+];
+
+fn summary_row(group: &str, name: &str, m: &GroupMetrics) -> Vec<String> {
+    vec![
+        group.to_string(),
+        name.to_string(),
+        m.total.to_string(),
+        m.passed.to_string(),
+        m.failed.to_string(),
+        m.xfail.to_string(),
+        m.xpass.to_string(),
+        m.pass_rate.to_string(),
+        m.insufficient_evidence_rate.to_string(),
+        m.outcomes.success_rate.to_string(),
+        m.outcomes.no_match_rate.to_string(),
+        m.outcomes.failure_rate.to_string(),
+        m.candidates.mean.to_string(),
+        m.candidates.median.to_string(),
+        m.candidates.zero_rate.to_string(),
+        m.tools.per_query.to_string(),
+        m.tools.iterations.to_string(),
+        m.tools.duplicate.to_string(),
+        m.tools.failed.to_string(),
+        m.rank.judged.to_string(),
+        m.rank.hit_at_1.to_string(),
+        m.rank.hit_at_k.to_string(),
+        m.rank.mrr.to_string(),
+        m.context.output_bytes_mean.to_string(),
+        m.context.dump_bytes_mean.to_string(),
+        m.context.reduction_pct.to_string(),
+        m.context.tokens_per_call.to_string(),
+        m.context.daily_cost_dump_usd.to_string(),
+        m.context.daily_cost_find_usd.to_string(),
+        m.context.daily_saved_usd.to_string(),
+        m.context.over_budget.to_string(),
+        m.latency.mean_ms.to_string(),
+        m.latency.p50_ms.to_string(),
+        m.latency.p95_ms.to_string(),
+        m.latency.p99_ms.to_string(),
+        m.latency.max_ms.to_string(),
+        m.latency.per_1000_items_ms.to_string(),
+        m.latency.within_budget.to_string(),
+    ]
+}
+
+impl Exporter for SummaryCsv {
+    fn file_name(&self) -> &'static str {
+        "summary.csv"
+    }
+
+    fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let mut w = writer();
+        w.write_record(SUMMARY_COLUMNS).map_err(csv_err)?;
+        w.write_record(summary_row("all", "all", &run.summary))
+            .map_err(csv_err)?;
+        for (kind, groups) in [
+            ("suite", &run.suites),
+            ("mode", &run.modes),
+            ("tag", &run.tags),
+        ] {
+            for (name, m) in groups {
+                w.write_record(summary_row(kind, name, m))
+                    .map_err(csv_err)?;
+            }
+        }
+        finish(w)
+    }
+}

@@ -1,0 +1,234 @@
+//! The results of a run: the `results.json` document (DESIGN.md's field table is a contract:
+//! keep names stable, add freely).
+//!
+//! Every metric is recomputable from `cases` plus `corpora` and `cost_model`, so results of
+//! several shards of one corpus set can be merged by concatenating their cases and calling
+//! [`crate::metrics::compute`] again.
+
+use crate::corpus::{Budget, GateSpec};
+use crate::metrics::{CostModel, GroupMetrics};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// `$schema` of results.json.
+pub const RESULTS_SCHEMA: &str = "run-results.schema.json";
+
+/// How a case ended against its expectations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every expectation held.
+    Pass,
+    /// An expectation failed.
+    Fail,
+    /// An expectation failed, as the case's `known_failure` says it will.
+    Xfail,
+    /// Every expectation held although the case is marked `known_failure`.
+    Xpass,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Xfail => "xfail",
+            Status::Xpass => "xpass",
+        }
+    }
+
+    /// Pass or xpass: the case's expectations held.
+    pub fn held(self) -> bool {
+        matches!(self, Status::Pass | Status::Xpass)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One case's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    pub id: String,
+    pub suite: String,
+    pub mode: String,
+    pub query: String,
+    pub status: Status,
+    /// success, no_match, insufficient_evidence, failure, or error (the engine refused).
+    pub outcome: String,
+    #[serde(default)]
+    pub expected_outcome: Option<String>,
+    /// Candidates the mode considered a match (before its limit).
+    pub candidates: usize,
+    /// Keys (ids or paths) returned, best first.
+    pub ranked: Vec<String>,
+    /// The keys the case names (`top`, then `contains`): its relevant items.
+    #[serde(default)]
+    pub expected: Vec<String>,
+    /// 1-based rank of the first expected key in `ranked`; null when absent or none named.
+    #[serde(default)]
+    pub rank: Option<usize>,
+    /// Wall time of the engine call.
+    pub duration_ms: f64,
+    /// Bytes of the JSON envelope `findbench find` prints for this response.
+    pub output_bytes: u64,
+    /// Bytes of dumping the whole fixture instead.
+    pub dump_bytes: u64,
+    /// Items (or files, or paths) the query searched.
+    pub items: usize,
+    /// Tools the case used, in order (`ask` runs several; a direct mode is one tool).
+    pub tools: Vec<String>,
+    pub iterations: u32,
+    pub failed_tools: u32,
+    /// Why the case failed (or, for an xpass, that it passed); null for a pass.
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub known_failure: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Where the case is defined.
+    pub file: String,
+    pub line: usize,
+}
+
+impl CaseResult {
+    /// Tools named more than once in the case's sequence (each repeat counts).
+    pub fn duplicate_tools(&self) -> usize {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut dups = 0;
+        for t in &self.tools {
+            if seen.contains(&t.as_str()) {
+                dups += 1;
+            } else {
+                seen.push(t);
+            }
+        }
+        dups
+    }
+}
+
+/// The machine a run ran on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    pub os: String,
+    pub arch: String,
+    pub cpus: usize,
+    pub hostname: Option<String>,
+}
+
+impl Machine {
+    pub fn current() -> Machine {
+        Machine {
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            cpus: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            hostname: std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .ok()
+                .or_else(|| std::env::var("HOSTNAME").ok())
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty()),
+        }
+    }
+}
+
+/// A fixture as the reports describe it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FixtureInfo {
+    pub kind: String,
+    pub path: String,
+    pub items: usize,
+    pub dump_bytes: u64,
+}
+
+/// One corpus file of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusInfo {
+    pub path: String,
+    pub suite: String,
+    /// sha256 of the file, hex.
+    pub sha256: String,
+    /// Cases of this file that ran (after `--filter`).
+    pub cases: usize,
+    pub fixture: FixtureInfo,
+    pub budget: Budget,
+    #[serde(default)]
+    pub gate: Option<GateSpec>,
+}
+
+/// The whole results.json document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResults {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    /// `run` (a corpus run) or `replay` (a trace replay).
+    pub kind: String,
+    pub findbench_version: String,
+    pub engine_version: String,
+    /// `git rev-parse HEAD` of the working directory, when it is a git checkout.
+    pub git_revision: Option<String>,
+    /// Ranking profile name.
+    pub profile: String,
+    pub machine: Machine,
+    /// Worker threads (`--jobs`).
+    pub threads: usize,
+    pub started_at: String,
+    pub duration_ms: f64,
+    #[serde(default)]
+    pub filters: Vec<String>,
+    pub cost_model: CostModel,
+    pub corpora: Vec<CorpusInfo>,
+    pub summary: GroupMetrics,
+    pub suites: BTreeMap<String, GroupMetrics>,
+    pub modes: BTreeMap<String, GroupMetrics>,
+    pub tags: BTreeMap<String, GroupMetrics>,
+    pub cases: Vec<CaseResult>,
+}
+
+impl RunResults {
+    /// The budget of a suite (the default budget when the suite is unknown).
+    pub fn budget_of(&self, suite: &str) -> Budget {
+        self.corpora
+            .iter()
+            .find(|c| c.suite == suite)
+            .map(|c| c.budget)
+            .unwrap_or_default()
+    }
+
+    /// Reads a results.json, or the results.json inside a directory.
+    pub fn read(path: &std::path::Path) -> crate::error::Result<RunResults> {
+        use crate::error::HarnessError;
+        let file = if path.is_dir() {
+            path.join("results.json")
+        } else {
+            path.to_path_buf()
+        };
+        let bytes = std::fs::read(&file)
+            .map_err(|e| HarnessError::file(&file, format!("cannot read results: {e}")))?;
+        serde_json::from_slice(&bytes).map_err(|e| {
+            HarnessError::invalid_at(
+                crate::error::Origin::at(&file, e.line(), None),
+                format!("not a findbench results.json: {e}"),
+            )
+        })
+    }
+}
+
+/// `git rev-parse HEAD` in the current directory, if git and a checkout are there.
+pub fn git_revision() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .filter(|s| !s.is_empty())
+}
