@@ -267,6 +267,9 @@ pub struct PlannerRules {
     /// A read is evidence only when the file has a line that mentions a word of the term
     /// (or the declaration `find` matched); off, any readable text is (the spec's read).
     pub read_requires_mention: bool,
+    /// A file `find` matched by its exact stem (`runner.rs` for `runner`) is evidence even
+    /// when its text never repeats its own name: the file is named for the term.
+    pub exact_name_is_evidence: bool,
     /// Lines of evidence the answer quotes from the selected file.
     pub evidence_lines: usize,
 }
@@ -361,6 +364,7 @@ impl Default for PlannerRules {
             max_iterations: 6,
             read_attempts: 2,
             read_requires_mention: true,
+            exact_name_is_evidence: true,
             evidence_lines: 5,
         }
     }

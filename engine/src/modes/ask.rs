@@ -9,7 +9,7 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 use crate::error::{EngineError, Result};
-use crate::modes::code::{self, CodeRequest};
+use crate::modes::code::{self, CodeRequest, CodeStep};
 use crate::modes::grep;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
@@ -56,6 +56,9 @@ pub struct AskMatch {
     /// matching line (1-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// The `find` step the candidate reached (none for a `grep` candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<CodeStep>,
 }
 
 /// One quoted line of the selected file.
@@ -187,6 +190,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                 score: m.score,
                 reason: format!("find: {}", m.reason),
                 line: m.line,
+                step: Some(m.step),
             })
             .collect();
     }
@@ -201,6 +205,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                 score: m.score,
                 reason: format!("grep: {}", m.reason),
                 line: Some(m.first.number),
+                step: None,
             })
             .collect();
     }
@@ -267,14 +272,23 @@ fn read_file(
         Content::TooLarge => return (result(0, false, "too large to read".into()), None),
         Content::Unreadable(why) => return (result(0, false, format!("unreadable: {why}")), None),
     };
-    // the words as the text was folded (ASCII), so byte offsets agree
+    // the words as the text was folded (ASCII), so byte offsets agree; a plural is looked
+    // for as its singular, which finds both (`symbols` ~ `symbol`)
     let words: Vec<String> = term
         .words
         .iter()
         .map(|w| w.to_ascii_lowercase())
         .filter(|w| !w.is_empty())
         .collect();
-    let finders: Vec<Finder> = words.iter().map(|w| Finder::new(w.as_bytes())).collect();
+    let finders: Vec<Finder> = words
+        .iter()
+        .map(|w| match w.strip_suffix('s') {
+            Some(singular) if singular.len() >= 3 && !singular.ends_with('s') => {
+                Finder::new(singular.as_bytes())
+            }
+            _ => Finder::new(w.as_bytes()),
+        })
+        .collect();
     let mut mentions = 0;
     let mut quoted: Vec<u32> = Vec::new();
     let cap = rules.evidence_lines.max(1);
@@ -296,7 +310,8 @@ fn read_file(
         .map(|w| format!("`{w}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let is_evidence = mentions > 0 || tool_line.is_some() || !rules.read_requires_mention;
+    let named = rules.exact_name_is_evidence && m.step == Some(CodeStep::ExactStem);
+    let is_evidence = mentions > 0 || tool_line.is_some() || named || !rules.read_requires_mention;
     if !is_evidence {
         let note = format!("no line mentions {shown}");
         return (result(0, false, note), None);
@@ -313,7 +328,8 @@ fn read_file(
         })
         .collect();
     let note = match (mentions, tool_line) {
-        (0, _) if tool_line.is_none() => "readable text; no line mentions the term".into(),
+        (0, None) if named => format!("named for the term; no line mentions {shown}"),
+        (0, None) => "readable text; no line mentions the term".into(),
         (k, Some(n)) => format!(
             "line {n} as found; {k} line{} mention {shown}",
             if k == 1 { "" } else { "s" }
@@ -444,6 +460,48 @@ mod tests {
         .unwrap();
         assert_eq!(r.outcome, Outcome::Success);
         assert_eq!(r.selected.as_deref(), Some("src/replay/policy.cpp"));
+    }
+
+    #[test]
+    fn a_file_named_for_the_term_is_evidence_and_plurals_match_singulars() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                (
+                    "src/runner.rs",
+                    "//! Runs cases in parallel.\npub fn run() {}\n",
+                ),
+                ("src/lib.rs", "pub mod runner;\n"),
+                (
+                    "src/tree/symbols.rs",
+                    "/// One symbol.\npub struct Symbol;\n",
+                ),
+            ],
+        );
+        let r = ask(
+            &tree,
+            &AskRequest::new("where is the runner implemented"),
+            &Profile::default(),
+        )
+        .unwrap();
+        assert_eq!(r.selected.as_deref(), Some("src/runner.rs"));
+        assert_eq!(
+            r.reads[0].note,
+            "named for the term; no line mentions `runner`"
+        );
+        assert!(r.evidence.unwrap().lines.is_empty());
+        let r = ask(&tree, &AskRequest::new("find symbols"), &Profile::default()).unwrap();
+        assert_eq!(r.selected.as_deref(), Some("src/tree/symbols.rs"));
+        assert_eq!(r.evidence.unwrap().mentions, 2);
+        let mut p = Profile::default();
+        p.planner.exact_name_is_evidence = false;
+        let r = ask(
+            &tree,
+            &AskRequest::new("where is the runner implemented"),
+            &p,
+        )
+        .unwrap();
+        assert_eq!(r.selected.as_deref(), Some("src/lib.rs"));
     }
 
     #[test]
