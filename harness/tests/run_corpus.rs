@@ -464,7 +464,7 @@ fn baseline_regressions_fail_the_gate() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("gate: FAIL regression mini/fuzzy: pass in baseline"),
+        stdout.contains("newly failing: mini/fuzzy (pass (success) -> fail (success))"),
         "{stdout}"
     );
     let md = std::fs::read_to_string(f.path("out/summary.md")).unwrap();

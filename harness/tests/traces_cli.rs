@@ -540,46 +540,91 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
     assert_eq!(docs[0], docs[1]);
 }
 
+/// A hand-made results.json: `cases` of (id, status, outcome, duration_ms), recorded on
+/// one machine and build so their timings may be gated.
+fn results_on_one_machine(cases: &[(String, &str, &str, f64)]) -> Value {
+    let refs: Vec<(&str, &str, &str, f64)> = cases
+        .iter()
+        .map(|(a, b, c, d)| (a.as_str(), *b, *c, *d))
+        .collect();
+    let mut doc = results(&refs);
+    doc["kind"] = json!("run");
+    doc["build"] = json!("release");
+    doc["machine"] = json!({"os": "linux", "arch": "x86_64", "cpus": 2, "hostname": "ci-1"});
+    doc
+}
+
+fn gate_with_baseline(dir: &Path, base: &Value, now: &Value) -> (i32, String) {
+    let (bp, np) = (dir.join("base.json"), dir.join("now.json"));
+    std::fs::write(&bp, base.to_string()).unwrap();
+    std::fs::write(&np, now.to_string()).unwrap();
+    let out = findbench(&[
+        "gate",
+        np.to_str().unwrap(),
+        "--baseline",
+        bp.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string()
+        + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap(), text)
+}
+
+/// 40 passing cases with latencies spread over 1..5 ms.
+fn steady_cases() -> Vec<(String, &'static str, &'static str, f64)> {
+    (0..40)
+        .map(|i| (format!("c{i:02}"), "pass", "success", 1.0 + (i % 5) as f64))
+        .collect()
+}
+
 #[test]
 fn gate_baseline_fails_on_a_planted_regression() {
-    use findbench_harness::compare::{compare, ResultsView};
     let dir = tempfile::tempdir().unwrap();
-    let cases: Vec<(String, &str, &str, f64)> = (0..20)
-        .map(|i| (format!("c{i}"), "pass", "success", 1.0))
+    let base = results_on_one_machine(&steady_cases());
+    // the same results pass
+    let (code, text) = gate_with_baseline(dir.path(), &base, &base);
+    assert_eq!(code, 0, "{text}");
+    // one case newly failing
+    let mut planted = steady_cases();
+    planted[3].1 = "fail";
+    planted[3].2 = "insufficient_evidence";
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&planted));
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("newly failing: validation/c03"), "{text}");
+    assert_eq!(text.matches("gate: FAIL").count(), 1, "{text}");
+}
+
+#[test]
+fn gate_baseline_fails_on_latency_slower_beyond_noise_and_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = results_on_one_machine(&steady_cases());
+    // every case twice as slow: outside the bootstrap interval and beyond 25%
+    let slow: Vec<_> = steady_cases()
+        .into_iter()
+        .map(|(id, s, o, ms)| (id, s, o, ms * 2.0))
         .collect();
-    let as_refs = |v: &[(String, &str, &str, f64)]| -> Vec<(String, String, String, f64)> {
-        v.iter()
-            .map(|(a, b, c, d)| (a.clone(), b.to_string(), c.to_string(), *d))
-            .collect()
-    };
-    let base = as_refs(&cases);
-    let mut planted = base.clone();
-    planted[3].1 = "fail".into();
-    planted[3].2 = "insufficient_evidence".into();
-    let write = |name: &str, v: &[(String, String, String, f64)]| {
-        let refs: Vec<(&str, &str, &str, f64)> = v
-            .iter()
-            .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), *d))
-            .collect();
-        let p = dir.path().join(name);
-        std::fs::write(&p, results(&refs).to_string()).unwrap();
-        p
-    };
-    let bp = write("base.json", &base);
-    let same = write("same.json", &base);
-    let bad = write("bad.json", &planted);
-    let load = |p: &Path| ResultsView::load(p).unwrap();
-    let ok = compare(&load(&bp), &load(&same), &bp, &same);
-    assert!(
-        ok.baseline_failures().is_empty(),
-        "{:?}",
-        ok.baseline_failures()
-    );
-    let failing = compare(&load(&bp), &load(&bad), &bp, &bad);
-    let reasons = failing.baseline_failures();
-    assert_eq!(reasons.len(), 1, "{reasons:?}");
-    assert!(
-        reasons[0].starts_with("newly failing: validation/c3"),
-        "{reasons:?}"
-    );
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&slow));
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("latency p50 regressed beyond noise"), "{text}");
+    assert!(!text.contains("newly failing"), "{text}");
+    // the same slowdown on another machine is a note, not a failure
+    let mut elsewhere = results_on_one_machine(&slow);
+    elsewhere["machine"]["hostname"] = json!("laptop");
+    let (code, text) = gate_with_baseline(dir.path(), &base, &elsewhere);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("gate: note baseline") && text.contains("timings not gated"), "{text}");
+}
+
+#[test]
+fn gate_baseline_passes_a_latency_change_within_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = results_on_one_machine(&steady_cases());
+    // each case's time jitters by up to +/-0.4 ms, no pass/fail change: noise
+    let jitter: Vec<_> = steady_cases()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, s, o, ms))| (id, s, o, ms + [0.4, -0.4, 0.2, -0.2, 0.0][i % 5]))
+        .collect();
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&jitter));
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("gate: passed"), "{text}");
 }
