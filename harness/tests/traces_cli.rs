@@ -412,6 +412,16 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         serde_json::from_str(&std::fs::read_to_string(out_b.join("results.json")).unwrap())
             .unwrap();
     assert_eq!(a["kind"], "replay");
+    // one schema and one case model for run and replay results
+    assert_schema("results.schema.json", &a);
+    assert_schema("results.schema.json", &b);
+    let doc: findbench_harness::results::ResultsDocument =
+        serde_json::from_value(a.clone()).unwrap();
+    assert_eq!(doc.cases.len(), 217);
+    assert!(doc
+        .cases
+        .iter()
+        .all(|c| c.recorded_outcome.is_some() && c.transition.is_some()));
     assert_eq!(a["profile"], "legacy");
     assert_eq!(a["summary"]["total"], 217);
     assert_eq!(
