@@ -4,12 +4,12 @@
 //! the noise (exact McNemar test on paired flips, bootstrap interval on latency quantiles).
 
 use crate::clusters::normalise_question;
-use crate::stats::{
-    bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
-};
 use crate::error::HarnessError;
 use crate::report::csv::csv_writer;
 use crate::results::{CaseResult, ResultsDocument};
+use crate::stats::{
+    bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
+};
 use findbench_engine::EngineError;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -483,10 +483,7 @@ fn change(kind: ChangeKind, b: Option<&CaseResult>, a: Option<&CaseResult>) -> C
         kind,
         id: any.id.clone(),
         suite: any.suite.clone(),
-        query: a
-            .or(b)
-            .map(|c| c.query.clone())
-            .filter(|q| !q.is_empty()),
+        query: a.or(b).map(|c| c.query.clone()).filter(|q| !q.is_empty()),
         before: b.map(CaseResult::state),
         after: a.map(CaseResult::state),
         reason: a.and_then(|c| c.reason.clone()).filter(|r| !r.is_empty()),
@@ -911,8 +908,7 @@ impl Comparison {
             } else {
                 0.0
             };
-            if l.ci_low_ms > 0.0 && relative > LATENCY_TOLERANCE && l.diff_ms >= LATENCY_FLOOR_MS
-            {
+            if l.ci_low_ms > 0.0 && relative > LATENCY_TOLERANCE && l.diff_ms >= LATENCY_FLOOR_MS {
                 reasons.push(format!(
                     "latency {} regressed beyond noise: {:.3} -> {:.3} ms ({:+.0}%, 95% CI [{:+.3}, {:+.3}] ms)",
                     l.quantile,

@@ -221,7 +221,10 @@ pub fn replay_trace(
     let clock = Instant::now();
     let result = match fixture {
         Ok(f) => engine
-            .execute(&f.fixture, &Request::Ask(AskRequest::new(trace.query.clone())))
+            .execute(
+                &f.fixture,
+                &Request::Ask(AskRequest::new(trace.query.clone())),
+            )
             .map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
     };
@@ -642,7 +645,11 @@ mod tests {
         assert_eq!(bad, [3]);
         assert_eq!(totals.bad_lines, 1);
         assert!(
-            cases[3].reason.as_deref().unwrap().starts_with("fixture `absent` not found"),
+            cases[3]
+                .reason
+                .as_deref()
+                .unwrap()
+                .starts_with("fixture `absent` not found"),
             "{:?}",
             cases[3].reason
         );

@@ -574,8 +574,8 @@ fn gate_with_baseline(dir: &Path, base: &Value, now: &Value) -> (i32, String) {
         "--baseline",
         bp.to_str().unwrap(),
     ]);
-    let text = String::from_utf8_lossy(&out.stdout).to_string()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap(), text)
 }
 
@@ -614,14 +614,20 @@ fn gate_baseline_fails_on_latency_slower_beyond_noise_and_tolerance() {
         .collect();
     let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&slow));
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("latency p50 regressed beyond noise"), "{text}");
+    assert!(
+        text.contains("latency p50 regressed beyond noise"),
+        "{text}"
+    );
     assert!(!text.contains("newly failing"), "{text}");
     // the same slowdown on another machine is a note, not a failure
     let mut elsewhere = results_on_one_machine(&slow);
     elsewhere["machine"]["hostname"] = json!("laptop");
     let (code, text) = gate_with_baseline(dir.path(), &base, &elsewhere);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("gate: note baseline") && text.contains("timings not gated"), "{text}");
+    assert!(
+        text.contains("gate: note baseline") && text.contains("timings not gated"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -637,4 +643,136 @@ fn gate_baseline_passes_a_latency_change_within_noise() {
     let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&jitter));
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("gate: passed"), "{text}");
+}
+
+/// `clusters --export DIR` then `run DIR`: a failure cluster becomes a corpus `run` accepts.
+/// Marked `known_failure`, the run exits 0 (a cluster still failing is an XFAIL, one the
+/// engine now answers an XPASS); with `--expect-pass` the cases run for real and the one
+/// still failing fails the gate.
+#[test]
+fn exported_clusters_run_as_a_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = dir.path().join("fixtures/mini");
+    std::fs::create_dir_all(fixture.join("src")).unwrap();
+    std::fs::write(
+        fixture.join("src/replay_service.cpp"),
+        "class ReplayService {};\n",
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for (i, q) in [
+        "where is replay implemented",
+        "Where is replay implemented?",
+        "where is replay implemented",
+        "where is kubernetes autoscaler implemented",
+        "where is kubernetes autoscaler implemented",
+        "where is kubernetes autoscaler implemented",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut t: Value = serde_json::from_str(&trace(
+            &format!("t{i}"),
+            "2026-06-20T10:00:00Z",
+            q,
+            "insufficient_evidence",
+            &["find", "grep"],
+        ))
+        .unwrap();
+        t["fixture"] = json!("mini");
+        lines.push(t.to_string());
+    }
+    let traces = dir.path().join("week.jsonl");
+    std::fs::write(&traces, lines.join("\n") + "\n").unwrap();
+    let fixtures = dir.path().join("fixtures");
+
+    let export = |name: &str, extra: &[&str]| {
+        let out_dir = dir.path().join(name);
+        let mut args = vec![
+            "clusters",
+            traces.to_str().unwrap(),
+            "--fixtures",
+            fixtures.to_str().unwrap(),
+            "--export",
+            out_dir.to_str().unwrap(),
+            "-f",
+            "text",
+        ];
+        args.extend_from_slice(extra);
+        let out = findbench(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out_dir
+    };
+    let run = |corpus: &Path, out: &str| {
+        let out_dir = dir.path().join(out);
+        let o = findbench(&[
+            "run",
+            corpus.to_str().unwrap(),
+            "--gate",
+            "--no-progress",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let results: Value =
+            serde_json::from_slice(&std::fs::read(out_dir.join("results.json")).unwrap()).unwrap();
+        let mut statuses: Vec<(String, String)> = results["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["suite"].as_str().unwrap().to_string(),
+                    c["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        statuses.sort();
+        (o, statuses)
+    };
+
+    let marked = export("marked", &[]);
+    let (out, statuses) = run(&marked, "marked-out");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        statuses,
+        [
+            (
+                "cluster-where-is-kubernetes-autoscaler-implemented".into(),
+                "xfail".into()
+            ),
+            ("cluster-where-is-replay-implemented".into(), "xpass".into()),
+            ("cluster-where-is-replay-implemented".into(), "xpass".into()),
+        ]
+    );
+
+    let real = export("real", &["--expect-pass"]);
+    let yaml =
+        std::fs::read_to_string(real.join("cluster-where-is-replay-implemented.yaml")).unwrap();
+    assert!(!yaml.contains("known_failure"), "{yaml}");
+    let (out, statuses) = run(&real, "real-out");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("unexpected failure"), "{stdout}");
+    assert_eq!(
+        statuses,
+        [
+            (
+                "cluster-where-is-kubernetes-autoscaler-implemented".into(),
+                "fail".into()
+            ),
+            ("cluster-where-is-replay-implemented".into(), "pass".into()),
+            ("cluster-where-is-replay-implemented".into(), "pass".into()),
+        ]
+    );
 }
