@@ -86,7 +86,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.exit_code(), 3);
         assert_eq!(std::fs::read(&target).unwrap(), b"old\n");
-        assert!(leftovers(&target.parent().unwrap()).is_empty());
+        assert!(leftovers(target.parent().unwrap()).is_empty());
     }
 
     #[test]

@@ -17,37 +17,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The case keys, states and properties compare works with, on the shared case model.
-trait CaseExt {
-    /// Passing for flip counting: `pass`, and `xpass` (it did pass).
-    fn passing(&self) -> bool;
-    fn key(&self) -> (String, String);
-    /// `status (outcome)`, or the status alone.
-    fn state(&self) -> String;
-    fn outcome_str(&self) -> Option<&str>;
-}
-
-impl CaseExt for CaseResult {
-    fn passing(&self) -> bool {
-        self.status.held()
-    }
-
-    fn key(&self) -> (String, String) {
-        (self.suite.clone(), self.id.clone())
-    }
-
-    fn state(&self) -> String {
-        match self.outcome_str() {
-            Some(o) => format!("{} ({o})", self.status),
-            None => self.status.to_string(),
-        }
-    }
-
-    fn outcome_str(&self) -> Option<&str> {
-        Some(self.outcome.as_str()).filter(|o| !o.is_empty())
-    }
-}
-
 /// Reads a `results.json` of `run` or `replay` for compare (the shared model,
 /// [`ResultsDocument`]).
 pub fn load(path: &Path) -> Result<ResultsDocument, EngineError> {
@@ -577,6 +546,17 @@ fn fmt_delta(name: &str, d: Option<f64>) -> String {
     }
 }
 
+/// One markdown table row; every cell escaped.
+fn md_row(out: &mut String, cells: &[&dyn std::fmt::Display]) {
+    out.push('|');
+    for c in cells {
+        out.push(' ');
+        out.push_str(&md_cell(&c.to_string()));
+        out.push_str(" |");
+    }
+    out.push('\n');
+}
+
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
@@ -689,14 +669,15 @@ impl Comparison {
         let _ = writeln!(m, "| metric | before | after | delta | verdict |");
         let _ = writeln!(m, "|---|---:|---:|---:|---|");
         for r in &self.metrics {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} |",
-                r.name,
-                fmt_value(&r.name, r.before),
-                fmt_value(&r.name, r.after),
-                fmt_delta(&r.name, r.delta),
-                md_cell(&r.verdict)
+            md_row(
+                &mut m,
+                &[
+                    &r.name,
+                    &fmt_value(&r.name, r.before),
+                    &fmt_value(&r.name, r.after),
+                    &fmt_delta(&r.name, r.delta),
+                    &r.verdict,
+                ],
             );
         }
 
@@ -704,14 +685,15 @@ impl Comparison {
         let _ = writeln!(m, "| property | worsened | improved | p-value | verdict |");
         let _ = writeln!(m, "|---|---:|---:|---:|---|");
         for f in &self.flips {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} |",
-                f.property,
-                f.worsened,
-                f.improved,
-                fmt_p(f.p_value),
-                f.verdict
+            md_row(
+                &mut m,
+                &[
+                    &f.property,
+                    &f.worsened,
+                    &f.improved,
+                    &fmt_p(f.p_value),
+                    &f.verdict,
+                ],
             );
         }
 
@@ -750,14 +732,9 @@ impl Comparison {
             let _ = writeln!(m, "| change | question | cases | before | after |");
             let _ = writeln!(m, "|---|---|---:|---|---|");
             for c in &self.clusters {
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} | {} |",
-                    c.kind.as_str(),
-                    md_cell(&c.question),
-                    c.cases,
-                    md_cell(&c.before),
-                    md_cell(&c.after)
+                md_row(
+                    &mut m,
+                    &[&c.kind.as_str(), &c.question, &c.cases, &c.before, &c.after],
                 );
             }
         }
@@ -770,15 +747,16 @@ impl Comparison {
             let _ = writeln!(m, "|---|---|---|---|---|---|");
             for c in &self.changes {
                 let label = c.label();
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    c.kind.as_str(),
-                    md_cell(&label),
-                    md_cell(c.query.as_deref().unwrap_or("")),
-                    md_cell(c.before.as_deref().unwrap_or("–")),
-                    md_cell(c.after.as_deref().unwrap_or("–")),
-                    md_cell(c.reason.as_deref().unwrap_or(""))
+                md_row(
+                    &mut m,
+                    &[
+                        &c.kind.as_str(),
+                        &label,
+                        &c.query.as_deref().unwrap_or(""),
+                        &c.before.as_deref().unwrap_or("–"),
+                        &c.after.as_deref().unwrap_or("–"),
+                        &c.reason.as_deref().unwrap_or(""),
+                    ],
                 );
             }
         }
@@ -949,8 +927,6 @@ pub fn csv_path(md: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    use crate::results::Status;
 
     fn case(id: &str, status: &str, outcome: &str, ms: f64) -> CaseResult {
         CaseResult {

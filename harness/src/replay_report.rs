@@ -181,7 +181,7 @@ impl ReportWriter {
         let (csv_spool, csv_writer) = cases_csv;
         let csv_file = csv_writer
             .into_inner()
-            .map_err(|e| io_err(&csv_spool)(e.into_error().into()))?;
+            .map_err(|e| io_err(&csv_spool)(e.into_error()))?;
         let cases_csv = close((csv_spool, csv_file))?;
         let junit = close(junit)?;
         let summary = totals.summary(&header.profile);

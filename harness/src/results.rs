@@ -17,16 +17,6 @@ use std::fmt;
 /// `$schema` of results.json, `run` and `replay` alike (schemas/results.schema.json).
 pub const RESULTS_SCHEMA: &str = "results.schema.json";
 
-/// The build profile of this binary: timings of a debug and a release build are not
-/// comparable, so results.json records it.
-pub fn build_profile() -> &'static str {
-    if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    }
-}
-
 /// How a case ended against its expectations.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
@@ -63,36 +53,6 @@ impl Status {
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// How a replayed outcome compares with the recording (replay cases only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Transition {
-    /// Recorded not a success, replayed a success.
-    Fixed,
-    /// Recorded a success, replayed not.
-    Regressed,
-    Unchanged,
-}
-
-impl Transition {
-    pub fn of(recorded: TraceOutcome, replayed: TraceOutcome) -> Transition {
-        use TraceOutcome::Success;
-        match (recorded == Success, replayed == Success) {
-            (false, true) => Transition::Fixed,
-            (true, false) => Transition::Regressed,
-            _ => Transition::Unchanged,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transition::Fixed => "fixed",
-            Transition::Regressed => "regressed",
-            Transition::Unchanged => "unchanged",
-        }
     }
 }
 
@@ -191,6 +151,29 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl CaseResult {
+    /// Passing for flip counting: `pass`, and `xpass` (it did pass).
+    pub fn passing(&self) -> bool {
+        self.status.held()
+    }
+
+    /// How cases of two runs pair up: (suite, id).
+    pub fn key(&self) -> (String, String) {
+        (self.suite.clone(), self.id.clone())
+    }
+
+    /// `status (outcome)`, or the status alone.
+    pub fn state(&self) -> String {
+        match self.outcome_str() {
+            Some(o) => format!("{} ({o})", self.status),
+            None => self.status.to_string(),
+        }
+    }
+
+    /// The outcome, unless the document left it empty.
+    pub fn outcome_str(&self) -> Option<&str> {
+        Some(self.outcome.as_str()).filter(|o| !o.is_empty())
+    }
+
     /// Tools named more than once in the case's sequence (each repeat counts).
     pub fn duplicate_tools(&self) -> usize {
         let mut seen: Vec<&str> = Vec::new();
@@ -203,6 +186,46 @@ impl CaseResult {
             }
         }
         dups
+    }
+}
+
+/// How a replayed outcome compares with the recording (replay cases only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transition {
+    /// Recorded not a success, replayed a success.
+    Fixed,
+    /// Recorded a success, replayed not.
+    Regressed,
+    Unchanged,
+}
+
+impl Transition {
+    pub fn of(recorded: TraceOutcome, replayed: TraceOutcome) -> Transition {
+        use TraceOutcome::Success;
+        match (recorded == Success, replayed == Success) {
+            (false, true) => Transition::Fixed,
+            (true, false) => Transition::Regressed,
+            _ => Transition::Unchanged,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transition::Fixed => "fixed",
+            Transition::Regressed => "regressed",
+            Transition::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// The build profile of this binary: timings of a debug and a release build are not
+/// comparable, so results.json records it.
+pub fn build_profile() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
     }
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_schema, findbench, findbench_in, repo_root, stdout_json};
+use common::{assert_exit, assert_schema, findbench, findbench_in, repo_root, stdout_json};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -128,12 +128,7 @@ fn export_writes_one_corpus_per_cluster() {
         "-f",
         "text",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let file = export.join("cluster-where-is-replay-implemented.yaml");
     let yaml = std::fs::read_to_string(&file).unwrap();
     assert!(
@@ -283,12 +278,7 @@ fn compare_reports_flips_regressions_first_and_writes_md_and_csv() {
             "json",
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v = stdout_json(&out);
     assert_schema("compare.schema.json", &v);
     let pass = &v["flips"][0];
@@ -389,12 +379,7 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
             "-f",
             "json",
         ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert_exit(&o, 0);
         for f in [
             "summary.md",
             "summary.csv",
@@ -500,12 +485,7 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
         "-f",
         "text",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_exit(&o, 0);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("replayed 3 traces"), "{text}");
     assert!(text.contains("plan: term `cursor[ _-]?binary`"), "{text}");
@@ -700,12 +680,7 @@ fn exported_clusters_run_as_a_corpus() {
         ];
         args.extend_from_slice(extra);
         let out = findbench(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         out_dir
     };
     let run = |corpus: &Path, out: &str| {
