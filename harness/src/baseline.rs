@@ -1,19 +1,14 @@
 //! A run against a baseline results.json (`run --baseline`, `gate --baseline`): the headline
-//! rates before and after, and every case whose expectations stopped or started holding.
-//! The full before/after release report with significance tests is `compare`'s job.
+//! rates before and after, every case whose expectations stopped or started holding, and
+//! the reasons a gate fails. All of it is [`crate::compare`]'s comparison of the two
+//! documents (one diff, one set of tests): newly failing cases, pass/fail and outcome flips
+//! beyond noise (exact McNemar), latency p50/p95 slower beyond noise (paired bootstrap) and
+//! by more than [`crate::compare::LATENCY_TOLERANCE`].
 
-use crate::results::{RunResults, Status};
+use crate::compare::{compare, CaseChange, ChangeKind, Comparison};
+use crate::results::ResultsDocument;
 use serde::Serialize;
-use std::collections::BTreeMap;
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StatusChange {
-    pub suite: String,
-    pub id: String,
-    pub before: Status,
-    pub after: Status,
-    pub reason: Option<String>,
-}
+use std::path::Path;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BaselineDiff {
@@ -23,59 +18,50 @@ pub struct BaselineDiff {
     pub pass_rate_after: f64,
     pub insufficient_evidence_rate_before: f64,
     pub insufficient_evidence_rate_after: f64,
-    /// Cases that held (pass or xpass) in the baseline and do not now.
-    pub regressed: Vec<StatusChange>,
+    /// Cases that held (pass or xpass) in the baseline and do not now, and new cases that
+    /// fail.
+    pub regressed: Vec<CaseChange>,
     /// Cases that did not hold in the baseline and do now.
-    pub fixed: Vec<StatusChange>,
+    pub fixed: Vec<CaseChange>,
     /// Cases only in this run, and only in the baseline.
     pub added: usize,
     pub removed: usize,
+    /// Why a gate against the baseline fails, one line per reason (empty: it passes).
+    pub failures: Vec<String>,
+    /// What the gate says without failing (timings of another machine or build).
+    pub notes: Vec<String>,
 }
 
-pub fn diff(baseline: &RunResults, path: &str, current: &RunResults) -> BaselineDiff {
-    let before: BTreeMap<(&str, &str), _> = baseline
-        .cases
-        .iter()
-        .map(|c| ((c.suite.as_str(), c.id.as_str()), c))
-        .collect();
-    let mut regressed = Vec::new();
-    let mut fixed = Vec::new();
-    let mut matched = 0;
-    for c in &current.cases {
-        let Some(b) = before.get(&(c.suite.as_str(), c.id.as_str())) else {
-            continue;
-        };
-        matched += 1;
-        let change = || StatusChange {
-            suite: c.suite.clone(),
-            id: c.id.clone(),
-            before: b.status,
-            after: c.status,
-            reason: c.reason.clone(),
-        };
-        match (b.status.held(), c.status.held()) {
-            (true, false) => regressed.push(change()),
-            (false, true) => fixed.push(change()),
-            _ => {}
-        }
-    }
+/// Compares `current` with `baseline` (read from `path`).
+pub fn diff(baseline: &ResultsDocument, path: &str, current: &ResultsDocument) -> BaselineDiff {
+    let cmp: Comparison = compare(baseline, current, Path::new(path), Path::new("this run"));
+    let of = |kind: ChangeKind| -> Vec<CaseChange> {
+        cmp.changes
+            .iter()
+            .filter(|c| c.kind == kind)
+            .cloned()
+            .collect()
+    };
+    let rate = |d: &ResultsDocument, name: &str| d.summary_number(name).unwrap_or(0.0);
     BaselineDiff {
         path: path.to_string(),
         git_revision: baseline.git_revision.clone(),
-        pass_rate_before: baseline.summary.pass_rate,
-        pass_rate_after: current.summary.pass_rate,
-        insufficient_evidence_rate_before: baseline.summary.insufficient_evidence_rate,
-        insufficient_evidence_rate_after: current.summary.insufficient_evidence_rate,
-        regressed,
-        fixed,
-        added: current.cases.len() - matched,
-        removed: baseline.cases.len() - matched,
+        pass_rate_before: rate(baseline, "pass_rate"),
+        pass_rate_after: rate(current, "pass_rate"),
+        insufficient_evidence_rate_before: rate(baseline, "insufficient_evidence_rate"),
+        insufficient_evidence_rate_after: rate(current, "insufficient_evidence_rate"),
+        regressed: of(ChangeKind::Regression),
+        fixed: of(ChangeKind::Fixed),
+        added: cmp.after_cases - cmp.paired_cases,
+        removed: cmp.before_cases - cmp.paired_cases,
+        failures: cmp.baseline_failures(),
+        notes: cmp.baseline_notes(),
     }
 }
 
 impl BaselineDiff {
-    /// Whether any case regressed.
+    /// Whether the gate against this baseline fails.
     pub fn has_regressions(&self) -> bool {
-        !self.regressed.is_empty()
+        !self.failures.is_empty()
     }
 }

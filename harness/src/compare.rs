@@ -4,123 +4,83 @@
 //! the noise (exact McNemar test on paired flips, bootstrap interval on latency quantiles).
 
 use crate::clusters::normalise_question;
+use crate::error::HarnessError;
+use crate::report::csv::csv_writer;
+use crate::results::{CaseResult, ResultsDocument};
 use crate::stats::{
     bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
 };
 use findbench_engine::EngineError;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The fields of a `results.json` that compare reads (DESIGN.md, "Output"): a view, so any
-/// field `run` or `replay` adds later passes through untouched.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct ResultsView {
-    #[serde(default)]
-    pub summary: Map<String, Value>,
-    #[serde(default)]
-    pub cases: Vec<CaseView>,
-    /// Everything else (engine version, git revision, profile, ...), shown in the header.
-    #[serde(flatten)]
-    pub other: Map<String, Value>,
-}
-
-/// One case (or replayed trace) of a results document.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CaseView {
-    pub id: String,
-    #[serde(default)]
-    pub suite: String,
-    #[serde(default)]
-    pub mode: String,
-    /// pass, fail, xfail or xpass.
-    pub status: String,
-    #[serde(default)]
-    pub outcome: Option<String>,
-    #[serde(default)]
-    pub candidates: Option<f64>,
-    #[serde(default)]
-    pub duration_ms: Option<f64>,
-    #[serde(default)]
-    pub output_bytes: Option<f64>,
-    #[serde(default)]
-    pub reason: Option<String>,
-    /// Replay only: the outcome recorded in production.
-    #[serde(default)]
-    pub recorded_outcome: Option<String>,
-    /// Replay only: fixed, regressed or unchanged against the recording.
-    #[serde(default)]
-    pub transition: Option<String>,
-    /// The question, where the case has one (replay, `ask` cases).
-    #[serde(default)]
-    pub query: Option<String>,
-}
-
-impl CaseView {
-    /// Passing for flip counting: `pass`, and `xpass` (it did pass).
-    pub fn passing(&self) -> bool {
-        matches!(self.status.as_str(), "pass" | "xpass")
-    }
-
-    fn key(&self) -> (String, String) {
-        (self.suite.clone(), self.id.clone())
-    }
-
-    fn state(&self) -> String {
-        match &self.outcome {
-            Some(o) => format!("{} ({o})", self.status),
-            None => self.status.clone(),
-        }
-    }
-}
-
-impl ResultsView {
-    /// Reads a `results.json` (or a JSON envelope around one).
-    pub fn load(path: &Path) -> Result<ResultsView, EngineError> {
-        let bytes = std::fs::read(path).map_err(|e| EngineError::File {
+/// Reads a `results.json` of `run` or `replay` for compare (the shared model,
+/// [`ResultsDocument`]).
+pub fn load(path: &Path) -> Result<ResultsDocument, EngineError> {
+    ResultsDocument::read(path).map_err(|e| match e {
+        HarnessError::File { message, .. } => EngineError::File {
             path: path.to_path_buf(),
-            message: format!("cannot read results: {e}"),
+            message,
             hint: Some("pass the results.json a `run` or `replay --out DIR` wrote".into()),
-        })?;
-        let view: ResultsView = serde_json::from_slice(&bytes).map_err(|e| EngineError::Parse {
+        },
+        HarnessError::Invalid { message, origin } => EngineError::Parse {
             path: path.to_path_buf(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
-        if view.cases.is_empty() && view.summary.is_empty() {
-            return Err(EngineError::Content {
-                path: path.to_path_buf(),
-                message: "no `summary` and no `cases`: not a findbench results.json".into(),
-            });
-        }
-        Ok(view)
-    }
+            line: origin.map_or(0, |o| o.line),
+            column: 0,
+            message,
+        },
+        HarnessError::Internal(m) => EngineError::Internal(m),
+    })
+}
 
-    fn label(&self) -> String {
-        let get = |k: &str| {
-            self.other
-                .get(k)
-                .or_else(|| self.summary.get(k))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let mut parts = Vec::new();
-        if let Some(c) = get("command") {
-            parts.push(c);
-        }
-        if let Some(p) = get("profile") {
-            parts.push(format!("profile {p}"));
-        }
-        if let Some(v) = get("engine_version") {
-            parts.push(format!("engine {v}"));
-        }
-        if let Some(g) = get("git_revision") {
-            parts.push(format!("git {}", g.chars().take(10).collect::<String>()));
-        }
-        parts.join(", ")
+fn label(doc: &ResultsDocument) -> String {
+    let mut parts = Vec::new();
+    if let Some(c) = doc.command.clone().or_else(|| doc.kind.clone()) {
+        parts.push(c);
+    }
+    if let Some(p) = &doc.profile {
+        parts.push(format!("profile {p}"));
+    }
+    if let Some(v) = &doc.engine_version {
+        parts.push(format!("engine {v}"));
+    }
+    if let Some(g) = &doc.git_revision {
+        parts.push(format!("git {}", g.chars().take(10).collect::<String>()));
+    }
+    if let Some(b) = &doc.build {
+        parts.push(format!("{b} build"));
+    }
+    parts.join(", ")
+}
+
+/// Why the latencies of two runs cannot be judged against each other (another machine,
+/// another build profile, or either unrecorded); `None` when they can.
+fn latency_incomparable(before: &ResultsDocument, after: &ResultsDocument) -> Option<String> {
+    let machine = |d: &ResultsDocument| {
+        d.machine.as_ref().map(|m| {
+            format!(
+                "{} ({} {}, {} cpus)",
+                m.hostname.as_deref().unwrap_or("unnamed host"),
+                m.os,
+                m.arch,
+                m.cpus
+            )
+        })
+    };
+    let (bm, am) = (machine(before), machine(after));
+    let (bb, ab) = (before.build.as_deref(), after.build.as_deref());
+    match (bm, am, bb, ab) {
+        (Some(bm), Some(am), Some(bb), Some(ab)) if bm == am && bb == ab => None,
+        (bm, am, bb, ab) => Some(format!(
+            "timings not gated: before ran on {} ({} build), after on {} ({} build)",
+            bm.as_deref().unwrap_or("an unrecorded machine"),
+            bb.unwrap_or("unrecorded"),
+            am.as_deref().unwrap_or("an unrecorded machine"),
+            ab.unwrap_or("unrecorded"),
+        )),
     }
 }
 
@@ -236,6 +196,9 @@ pub struct Comparison {
     pub changes: Vec<CaseChange>,
     pub clusters: Vec<ClusterChange>,
     pub alpha: f64,
+    /// Set when the two runs' timings are not comparable (machine or build differ, or
+    /// are unrecorded): latency is still reported, but never fails a baseline gate.
+    pub latency_note: Option<String>,
 }
 
 /// Outcomes whose rate gets a paired flip test (worsened = became this outcome, except
@@ -293,16 +256,16 @@ fn flatten_numbers(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String
 
 /// Compares two results documents.
 pub fn compare(
-    before: &ResultsView,
-    after: &ResultsView,
+    before: &ResultsDocument,
+    after: &ResultsDocument,
     before_path: &Path,
     after_path: &Path,
 ) -> Comparison {
-    let before_by_key: HashMap<(String, String), &CaseView> =
+    let before_by_key: HashMap<(String, String), &CaseResult> =
         before.cases.iter().map(|c| (c.key(), c)).collect();
-    let after_by_key: HashMap<(String, String), &CaseView> =
+    let after_by_key: HashMap<(String, String), &CaseResult> =
         after.cases.iter().map(|c| (c.key(), c)).collect();
-    let pairs: Vec<(&CaseView, &CaseView)> = before
+    let pairs: Vec<(&CaseResult, &CaseResult)> = before
         .cases
         .iter()
         .filter_map(|b| after_by_key.get(&b.key()).map(|a| (b, *a)))
@@ -310,13 +273,13 @@ pub fn compare(
 
     // paired flip tests
     let mut flips = Vec::new();
-    let flip = |property: &str, good: &dyn Fn(&CaseView) -> bool| -> McNemar {
+    let flip = |property: &str, good: &dyn Fn(&CaseResult) -> bool| -> McNemar {
         let worsened = pairs.iter().filter(|(b, a)| good(b) && !good(a)).count() as u64;
         let improved = pairs.iter().filter(|(b, a)| !good(b) && good(a)).count() as u64;
         let _ = property;
         McNemar::new(worsened, improved)
     };
-    let pass = flip("pass", &|c: &CaseView| c.passing());
+    let pass = flip("pass", &|c: &CaseResult| c.passing());
     flips.push(FlipTest {
         property: "pass/fail".into(),
         worsened: pass.worsened,
@@ -326,14 +289,14 @@ pub fn compare(
     });
     let has_outcomes = pairs
         .iter()
-        .any(|(b, a)| b.outcome.is_some() && a.outcome.is_some());
+        .any(|(b, a)| b.outcome_str().is_some() && a.outcome_str().is_some());
     let mut outcome_tests: HashMap<&str, McNemar> = HashMap::new();
     if has_outcomes {
         for o in OUTCOME_TESTS {
             let t = if o == "success" {
-                flip(o, &|c: &CaseView| c.outcome.as_deref() == Some(o))
+                flip(o, &|c: &CaseResult| c.outcome_str() == Some(o))
             } else {
-                flip(o, &|c: &CaseView| c.outcome.as_deref() != Some(o))
+                flip(o, &|c: &CaseResult| c.outcome_str() != Some(o))
             };
             outcome_tests.insert(o, t);
             flips.push(FlipTest {
@@ -349,7 +312,7 @@ pub fn compare(
     // latency quantiles of the paired cases
     let times: Vec<(f64, f64)> = pairs
         .iter()
-        .filter_map(|(b, a)| Some((b.duration_ms?, a.duration_ms?)))
+        .map(|(b, a)| (b.duration_ms, a.duration_ms))
         .collect();
     let mut latency = Vec::new();
     let mut latency_tests: HashMap<&str, QuantileDiff> = HashMap::new();
@@ -421,7 +384,7 @@ pub fn compare(
     }
     for a in &after.cases {
         if !before_by_key.contains_key(&a.key()) {
-            let kind = if a.status == "fail" {
+            let kind = if a.status == crate::results::Status::Fail {
                 ChangeKind::Regression
             } else {
                 ChangeKind::Added
@@ -441,8 +404,8 @@ pub fn compare(
     Comparison {
         before_path: before_path.display().to_string(),
         after_path: after_path.display().to_string(),
-        before_label: before.label(),
-        after_label: after.label(),
+        before_label: label(before),
+        after_label: label(after),
         before_cases: before.cases.len(),
         after_cases: after.cases.len(),
         paired_cases: pairs.len(),
@@ -452,6 +415,7 @@ pub fn compare(
         changes,
         clusters,
         alpha: ALPHA,
+        latency_note: latency_incomparable(before, after),
     }
 }
 
@@ -482,17 +446,15 @@ fn metric_test(
     (None, None)
 }
 
-fn change(kind: ChangeKind, b: Option<&CaseView>, a: Option<&CaseView>) -> CaseChange {
+fn change(kind: ChangeKind, b: Option<&CaseResult>, a: Option<&CaseResult>) -> CaseChange {
     let any = a.or(b).expect("one side exists");
     CaseChange {
         kind,
         id: any.id.clone(),
         suite: any.suite.clone(),
-        query: a
-            .and_then(|c| c.query.clone())
-            .or_else(|| b.and_then(|c| c.query.clone())),
-        before: b.map(CaseView::state),
-        after: a.map(CaseView::state),
+        query: a.or(b).map(|c| c.query.clone()).filter(|q| !q.is_empty()),
+        before: b.map(CaseResult::state),
+        after: a.map(CaseResult::state),
         reason: a.and_then(|c| c.reason.clone()).filter(|r| !r.is_empty()),
     }
 }
@@ -582,6 +544,17 @@ fn fmt_delta(name: &str, d: Option<f64>) -> String {
         Some(d) if d.fract() == 0.0 && d.abs() < 1e15 => format!("{:+}", d as i64),
         Some(d) => format!("{d:+.3}"),
     }
+}
+
+/// One markdown table row; every cell escaped.
+fn md_row(out: &mut String, cells: &[&dyn std::fmt::Display]) {
+    out.push('|');
+    for c in cells {
+        out.push(' ');
+        out.push_str(&md_cell(&c.to_string()));
+        out.push_str(" |");
+    }
+    out.push('\n');
 }
 
 fn md_cell(s: &str) -> String {
@@ -696,14 +669,15 @@ impl Comparison {
         let _ = writeln!(m, "| metric | before | after | delta | verdict |");
         let _ = writeln!(m, "|---|---:|---:|---:|---|");
         for r in &self.metrics {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} |",
-                r.name,
-                fmt_value(&r.name, r.before),
-                fmt_value(&r.name, r.after),
-                fmt_delta(&r.name, r.delta),
-                md_cell(&r.verdict)
+            md_row(
+                &mut m,
+                &[
+                    &r.name,
+                    &fmt_value(&r.name, r.before),
+                    &fmt_value(&r.name, r.after),
+                    &fmt_delta(&r.name, r.delta),
+                    &r.verdict,
+                ],
             );
         }
 
@@ -711,14 +685,15 @@ impl Comparison {
         let _ = writeln!(m, "| property | worsened | improved | p-value | verdict |");
         let _ = writeln!(m, "|---|---:|---:|---:|---|");
         for f in &self.flips {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} |",
-                f.property,
-                f.worsened,
-                f.improved,
-                fmt_p(f.p_value),
-                f.verdict
+            md_row(
+                &mut m,
+                &[
+                    &f.property,
+                    &f.worsened,
+                    &f.improved,
+                    &fmt_p(f.p_value),
+                    &f.verdict,
+                ],
             );
         }
 
@@ -726,6 +701,9 @@ impl Comparison {
             m,
             "\n## Latency (paired bootstrap, 95% interval of after − before)\n"
         );
+        if let Some(note) = &self.latency_note {
+            let _ = writeln!(m, "Note: {note}.\n");
+        }
         if self.latency.is_empty() {
             let _ = writeln!(m, "No paired case has a `duration_ms` in both runs.");
         } else {
@@ -754,14 +732,9 @@ impl Comparison {
             let _ = writeln!(m, "| change | question | cases | before | after |");
             let _ = writeln!(m, "|---|---|---:|---|---|");
             for c in &self.clusters {
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} | {} |",
-                    c.kind.as_str(),
-                    md_cell(&c.question),
-                    c.cases,
-                    md_cell(&c.before),
-                    md_cell(&c.after)
+                md_row(
+                    &mut m,
+                    &[&c.kind.as_str(), &c.question, &c.cases, &c.before, &c.after],
                 );
             }
         }
@@ -774,15 +747,16 @@ impl Comparison {
             let _ = writeln!(m, "|---|---|---|---|---|---|");
             for c in &self.changes {
                 let label = c.label();
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    c.kind.as_str(),
-                    md_cell(&label),
-                    md_cell(c.query.as_deref().unwrap_or("")),
-                    md_cell(c.before.as_deref().unwrap_or("–")),
-                    md_cell(c.after.as_deref().unwrap_or("–")),
-                    md_cell(c.reason.as_deref().unwrap_or(""))
+                md_row(
+                    &mut m,
+                    &[
+                        &c.kind.as_str(),
+                        &label,
+                        &c.query.as_deref().unwrap_or(""),
+                        &c.before.as_deref().unwrap_or("–"),
+                        &c.after.as_deref().unwrap_or("–"),
+                        &c.reason.as_deref().unwrap_or(""),
+                    ],
                 );
             }
         }
@@ -791,13 +765,14 @@ impl Comparison {
 
     /// The same report as CSV rows: `section,name,before,after,delta,p_value,ci_low,ci_high,verdict`.
     pub fn csv(&self) -> String {
-        let mut out =
-            String::from("section,name,before,after,delta,p_value,ci_low,ci_high,verdict\n");
+        let mut w = csv_writer(Vec::new());
+        let _ = w.write_record([
+            "section", "name", "before", "after", "delta", "p_value", "ci_low", "ci_high",
+            "verdict",
+        ]);
         let num = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
         let mut row = |cells: [String; 9]| {
-            let line: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
-            out.push_str(&line.join(","));
-            out.push('\n');
+            let _ = w.write_record(&cells);
         };
         for r in &self.metrics {
             row([
@@ -865,11 +840,13 @@ impl Comparison {
                 c.kind.as_str().into(),
             ]);
         }
-        out
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
 
     /// Why a gate against a baseline fails: every newly failing case, and every regression
-    /// larger than the noise (pass/fail or outcome flips, latency). Empty when it passes.
+    /// larger than the noise (pass/fail or outcome flips; latency p50/p95 whose interval
+    /// excludes zero, more than [`LATENCY_TOLERANCE`] and [`LATENCY_FLOOR_MS`] slower, when
+    /// both runs recorded one machine and build). Empty when it passes.
     pub fn baseline_failures(&self) -> Vec<String> {
         let mut reasons = Vec::new();
         for c in self
@@ -896,14 +873,20 @@ impl Comparison {
                 ));
             }
         }
-        for l in &self.latency {
+        // timings of another machine or build say nothing about this change
+        let latency = if self.latency_note.is_some() {
+            &[][..]
+        } else {
+            &self.latency[..]
+        };
+        for l in latency {
             // timings move with the machine: beyond noise *and* beyond the tolerance
             let relative = if l.before_ms > 0.0 {
                 l.diff_ms / l.before_ms
             } else {
                 0.0
             };
-            if l.ci_low_ms > 0.0 && relative > LATENCY_TOLERANCE {
+            if l.ci_low_ms > 0.0 && relative > LATENCY_TOLERANCE && l.diff_ms >= LATENCY_FLOOR_MS {
                 reasons.push(format!(
                     "latency {} regressed beyond noise: {:.3} -> {:.3} ms ({:+.0}%, 95% CI [{:+.3}, {:+.3}] ms)",
                     l.quantile,
@@ -919,17 +902,22 @@ impl Comparison {
     }
 }
 
+impl Comparison {
+    /// What a gate against a baseline should say without failing (timings not compared).
+    pub fn baseline_notes(&self) -> Vec<String> {
+        self.latency_note.iter().cloned().collect()
+    }
+}
+
 /// A latency quantile fails the baseline gate only when it is slower beyond the noise and by
 /// more than this fraction: a baseline recorded on another machine differs by that much.
 pub const LATENCY_TOLERANCE: f64 = 0.25;
 
-fn csv_cell(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+/// ... and by at least this many milliseconds: one timed call per case measures
+/// sub-millisecond queries at the scheduler's resolution, where +88% can be 15 µs of noise
+/// that a bootstrap of a handful of cases cannot tell from a shift. (Sub-millisecond speed
+/// is the criterion benchmarks' job; the spec's budget is 100 ms.)
+pub const LATENCY_FLOOR_MS: f64 = 1.0;
 
 /// Where the CSV goes beside the markdown: `report.md` → `report.csv`.
 pub fn csv_path(md: &Path) -> PathBuf {
@@ -940,37 +928,37 @@ pub fn csv_path(md: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    fn case(id: &str, status: &str, outcome: &str, ms: f64) -> CaseView {
-        CaseView {
+    fn case(id: &str, status: &str, outcome: &str, ms: f64) -> CaseResult {
+        CaseResult {
             id: id.into(),
             suite: "s".into(),
             mode: "ask".into(),
-            status: status.into(),
-            outcome: Some(outcome.into()),
-            duration_ms: Some(ms),
-            ..CaseView::default()
+            status: serde_json::from_value(serde_json::json!(status)).unwrap(),
+            outcome: outcome.into(),
+            duration_ms: ms,
+            ..CaseResult::default()
         }
     }
 
     #[test]
     fn regressions_come_first_and_flips_are_counted() {
-        let before = ResultsView {
+        let before = ResultsDocument {
             cases: vec![
                 case("a", "pass", "success", 1.0),
                 case("b", "fail", "insufficient_evidence", 1.0),
                 case("c", "pass", "success", 1.0),
                 case("gone", "pass", "success", 1.0),
             ],
-            ..ResultsView::default()
+            ..ResultsDocument::default()
         };
-        let after = ResultsView {
+        let after = ResultsDocument {
             cases: vec![
                 case("a", "pass", "success", 1.0),
                 case("b", "pass", "success", 1.0),
                 case("c", "fail", "failure", 1.0),
                 case("new", "fail", "insufficient_evidence", 1.0),
             ],
-            ..ResultsView::default()
+            ..ResultsDocument::default()
         };
         let c = compare(&before, &after, Path::new("b.json"), Path::new("a.json"));
         let kinds: Vec<(&str, ChangeKind)> =

@@ -109,4 +109,17 @@ impl HarnessError {
     }
 }
 
+/// An engine error met by a harness command (a write through
+/// [`crate::atomic_file`], a fixture that does not load) keeps its exit code.
+impl From<findbench_engine::EngineError> for HarnessError {
+    fn from(e: findbench_engine::EngineError) -> HarnessError {
+        use findbench_engine::EngineError as E;
+        match e {
+            E::File { path, message, .. } => HarnessError::file(&path, message),
+            E::Internal(m) => HarnessError::Internal(m),
+            other => HarnessError::invalid(other.to_string()),
+        }
+    }
+}
+
 pub type Result<T, E = HarnessError> = std::result::Result<T, E>;

@@ -4,14 +4,15 @@
 //! - Command-line thresholds apply to the whole run; a corpus's `gate` section to its suite.
 //! - Unexpected failures: at most `max_failed` (default 0 when no threshold anywhere sets
 //!   one), so a case broken on purpose fails the gate.
-//! - With a baseline, every case that held there and does not now is a reason.
+//! - With a baseline, what [`crate::baseline`] (that is, `compare`) finds: every newly
+//!   failing case, and pass/fail, outcome or latency regressions larger than the noise.
 //! - An xpass (a known failure that now passes) is reported as a note, never a failure.
 
 use crate::baseline::BaselineDiff;
 use crate::corpus::GateSpec;
 use crate::metrics::GroupMetrics;
 use crate::report::pct;
-use crate::results::{RunResults, Status};
+use crate::results::{ResultsDocument, RunResults, Status};
 use serde::{Deserialize, Serialize};
 
 /// Thresholds of the whole run (`--min-pass-rate`, `--max-ie-rate`, `--max-p95-ms`,
@@ -107,23 +108,7 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
             check(&mut v, &corpus.suite, m, &Thresholds::from_spec(gate), run);
         }
     }
-    if let Some(b) = baseline {
-        v.checks += 1;
-        for r in &b.regressed {
-            v.failures.push(format!(
-                "regression {}/{}: {} in baseline {}, {} now{}",
-                r.suite,
-                r.id,
-                r.before,
-                b.path,
-                r.after,
-                r.reason
-                    .as_deref()
-                    .map(|x| format!(" ({x})"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
+    add_baseline(&mut v, baseline);
     for c in run.cases.iter().filter(|c| c.status == Status::Xpass) {
         v.notes.push(format!(
             "XPASS {}/{}: passes although marked known_failure ({}); remove the mark",
@@ -133,6 +118,87 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
         ));
     }
     v
+}
+
+/// Judges a results.json that is not a corpus run (a `replay`, or a document of an older
+/// or hand-made kind) on what every results.json has: the summary's `pass_rate`,
+/// `insufficient_evidence_rate` and p95 latency against the command-line thresholds, and
+/// the baseline. There is no default `max_failed` here: a replayed trace that does not
+/// succeed is a finding of the replay, not a broken case.
+pub fn evaluate_document(
+    doc: &ResultsDocument,
+    cli: &Thresholds,
+    baseline: Option<&BaselineDiff>,
+) -> Verdict {
+    let mut v = Verdict::default();
+    let number = |names: &[&str]| names.iter().find_map(|n| doc.summary_number(n));
+    let nested = |a: &str, b: &str| {
+        doc.summary
+            .get(a)
+            .and_then(|x| x.get(b))
+            .and_then(serde_json::Value::as_f64)
+    };
+    if let Some(min) = cli.min_pass_rate {
+        v.checks += 1;
+        let rate = number(&["pass_rate"]).unwrap_or(0.0);
+        if rate < min {
+            v.failures.push(format!(
+                "all: pass rate {} is below the minimum {}",
+                pct(rate),
+                pct(min)
+            ));
+        }
+    }
+    if let Some(max) = cli.max_ie_rate {
+        v.checks += 1;
+        let rate = number(&["insufficient_evidence_rate"]).unwrap_or(0.0);
+        if rate > max {
+            v.failures.push(format!(
+                "all: insufficient_evidence rate {} is above the maximum {}",
+                pct(rate),
+                pct(max)
+            ));
+        }
+    }
+    if let Some(max) = cli.max_p95_ms {
+        v.checks += 1;
+        let p95 = number(&["latency_p95_ms"])
+            .or_else(|| nested("latency", "p95_ms"))
+            .unwrap_or(0.0);
+        if p95 > max {
+            v.failures.push(format!(
+                "all: p95 latency {p95:.3}ms is above the maximum {max}ms"
+            ));
+        }
+    }
+    if let Some(max) = cli.max_failed {
+        v.checks += 1;
+        let failed = doc
+            .cases
+            .iter()
+            .filter(|c| c.status == Status::Fail)
+            .count();
+        if failed > max {
+            v.failures.push(format!(
+                "all: {failed} failing cases (at most {max} allowed)"
+            ));
+        }
+    }
+    add_baseline(&mut v, baseline);
+    v
+}
+
+fn add_baseline(v: &mut Verdict, baseline: Option<&BaselineDiff>) {
+    if let Some(b) = baseline {
+        v.checks += 1;
+        v.failures.extend(
+            b.failures
+                .iter()
+                .map(|f| format!("baseline {}: {f}", b.path)),
+        );
+        v.notes
+            .extend(b.notes.iter().map(|n| format!("baseline {}: {n}", b.path)));
+    }
 }
 
 fn check(v: &mut Verdict, scope: &str, m: &GroupMetrics, t: &Thresholds, run: &RunResults) {

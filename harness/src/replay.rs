@@ -9,13 +9,15 @@
 //! latency and candidate quantiles).
 
 use crate::clusters::normalise_question;
+pub use crate::results::Transition;
+use crate::results::{CaseResult, Status};
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
 use findbench_engine::modes::ask::{AskRequest, AskResponse};
 use findbench_engine::{
     Engine, EngineError, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions,
 };
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,38 +27,8 @@ use std::time::Instant;
 /// that a batch's results are a few hundred kilobytes.
 pub const BATCH: usize = 2048;
 
-/// How replayed outcome compares with the recording.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Transition {
-    /// Recorded not a success, replayed a success.
-    Fixed,
-    /// Recorded a success, replayed not.
-    Regressed,
-    Unchanged,
-}
-
-impl Transition {
-    pub fn of(recorded: TraceOutcome, replayed: TraceOutcome) -> Transition {
-        use TraceOutcome::Success;
-        match (recorded == Success, replayed == Success) {
-            (false, true) => Transition::Fixed,
-            (true, false) => Transition::Regressed,
-            _ => Transition::Unchanged,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transition::Fixed => "fixed",
-            Transition::Regressed => "regressed",
-            Transition::Unchanged => "unchanged",
-        }
-    }
-}
-
 /// One cascade step of `--explain`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExplainStep {
     pub tool: String,
     pub input: String,
@@ -65,7 +37,7 @@ pub struct ExplainStep {
 }
 
 /// Why a question ended as it did: the plan, each step, each candidate's score and reason.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     pub term: Option<String>,
     #[serde(rename = "impl")]
@@ -74,43 +46,11 @@ pub struct Explanation {
     pub candidates: Vec<ExplainCandidate>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExplainCandidate {
     pub path: String,
     pub score: f64,
     pub reason: String,
-}
-
-/// One replayed trace: a case of the replay's `results.json`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReplayCase {
-    /// The trace_id.
-    pub id: String,
-    pub suite: String,
-    pub mode: &'static str,
-    /// pass when the replayed outcome is a success.
-    pub status: &'static str,
-    /// Replayed outcome.
-    pub outcome: TraceOutcome,
-    pub recorded_outcome: TraceOutcome,
-    pub transition: Transition,
-    pub query: String,
-    pub fixture: String,
-    pub timestamp: String,
-    pub candidates: usize,
-    pub recorded_candidates: u64,
-    pub tools: Vec<String>,
-    pub recorded_tools: Vec<String>,
-    pub iterations: usize,
-    pub recorded_iterations: u32,
-    pub selected: Option<String>,
-    pub duration_ms: f64,
-    pub recorded_duration_ms: f64,
-    /// Bytes of the `ask` answer: what the agent's context received.
-    pub output_bytes: usize,
-    pub reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explain: Option<Explanation>,
 }
 
 /// What a replay runs with.
@@ -128,13 +68,21 @@ pub struct ReplayOptions {
     pub suite: String,
 }
 
+/// A fixture loaded for replay, with the sizes every case reports (computed once).
+#[derive(Clone)]
+pub struct ReplayFixture {
+    pub fixture: Fixture,
+    pub items: usize,
+    pub dump_bytes: u64,
+}
+
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
 struct Fixtures {
-    loaded: HashMap<String, Result<Fixture, String>>,
+    loaded: HashMap<String, Result<ReplayFixture, String>>,
 }
 
 impl Fixtures {
-    fn resolve(&mut self, options: &ReplayOptions, name: &str) -> &Result<Fixture, String> {
+    fn resolve(&mut self, options: &ReplayOptions, name: &str) -> &Result<ReplayFixture, String> {
         let key = if options.root.is_some() { "" } else { name };
         self.loaded.entry(key.to_string()).or_insert_with(|| {
             let dir = match &options.root {
@@ -148,7 +96,14 @@ impl Fixtures {
                 ));
             }
             Tree::load(&dir, &TreeOptions::default())
-                .map(|t| Fixture::Tree(Arc::new(t)))
+                .map(|t| {
+                    let fixture = Fixture::Tree(Arc::new(t));
+                    ReplayFixture {
+                        items: fixture.item_count(),
+                        dump_bytes: fixture.dump_bytes() as u64,
+                        fixture,
+                    }
+                })
                 .map_err(|e| format!("fixture `{name}` does not load: {e}"))
         })
     }
@@ -271,77 +226,80 @@ fn explain(r: &AskResponse) -> Explanation {
     }
 }
 
-/// Replays one trace against an already loaded fixture (or the reason it could not load).
+/// Replays one trace against an already loaded fixture (or the reason it could not load):
+/// a case of the shared results model, with the recording beside the replay.
 pub fn replay_trace(
     engine: &Engine,
-    fixture: &Result<Fixture, String>,
+    fixture: &Result<ReplayFixture, String>,
     trace: &Trace,
     options: &ReplayOptions,
-) -> ReplayCase {
+) -> CaseResult {
     let clock = Instant::now();
     let result = match fixture {
         Ok(f) => engine
-            .execute(f, &Request::Ask(AskRequest::new(trace.query.clone())))
+            .execute(
+                &f.fixture,
+                &Request::Ask(AskRequest::new(trace.query.clone())),
+            )
             .map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
     };
     let elapsed = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    let recorded_tools: Vec<String> = trace.tools.iter().map(|t| t.name.clone()).collect();
-    let recorded_candidates = trace.tools.last().map_or(0, |t| t.candidates);
-    let mut case = ReplayCase {
+    let mut outcome = TraceOutcome::Failure;
+    let mut case = CaseResult {
         id: trace.trace_id.clone(),
         suite: options.suite.clone(),
-        mode: "ask",
-        status: "fail",
-        outcome: TraceOutcome::Failure,
-        recorded_outcome: trace.outcome,
-        transition: Transition::Unchanged,
+        mode: "ask".into(),
         query: trace.query.clone(),
-        fixture: trace.fixture.clone(),
-        timestamp: trace.timestamp.clone(),
-        candidates: 0,
-        recorded_candidates,
-        tools: Vec::new(),
-        recorded_tools,
-        iterations: 0,
-        recorded_iterations: trace.iterations,
-        selected: None,
         duration_ms: elapsed,
-        recorded_duration_ms: trace.duration_ms,
-        output_bytes: 0,
-        reason: String::new(),
-        explain: None,
+        items: fixture.as_ref().map_or(0, |f| f.items),
+        dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
+        iterations: 0,
+        recorded_outcome: Some(trace.outcome),
+        fixture: Some(trace.fixture.clone()),
+        timestamp: Some(trace.timestamp.clone()),
+        recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
+        recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
+        recorded_iterations: Some(trace.iterations),
+        recorded_duration_ms: Some(trace.duration_ms),
+        ..CaseResult::default()
     };
-    match result {
+    let reason = match result {
         Ok(Response::Ask(r)) => {
-            case.outcome = outcome_of(r.outcome);
+            outcome = outcome_of(r.outcome);
             case.candidates = r.candidates;
+            case.ranked = r.matches.iter().map(|m| m.path.clone()).collect();
             case.tools = r.tools.iter().map(tool_name).collect();
-            case.iterations = r.iterations;
+            case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            case.output_bytes = serde_json::to_vec(&r).map_or(0, |v| v.len());
-            case.reason = match (&r.error, r.matches.first(), &r.selected) {
+            case.output_bytes = serde_json::to_vec(&r).map_or(0, |v| v.len() as u64);
+            if options.explain {
+                case.explain = Some(explain(&r));
+            }
+            match (&r.error, r.matches.first(), &r.selected) {
                 (Some(e), _, _) => e.clone(),
                 (None, Some(m), Some(_)) => m.reason.clone(),
                 (None, _, _) if r.candidates == 0 => "no candidates".into(),
                 (None, _, _) => format!("{} candidates, none readable", r.candidates),
-            };
-            if options.explain {
-                case.explain = Some(explain(&r));
             }
         }
-        Ok(other) => {
-            case.reason = format!("ask answered as `{}`", other.mode().as_str());
-        }
-        Err(e) => case.reason = e,
-    }
-    case.status = if case.outcome == TraceOutcome::Success {
-        "pass"
-    } else {
-        "fail"
+        Ok(other) => format!("ask answered as `{}`", other.mode().as_str()),
+        Err(e) => e,
     };
-    case.transition = Transition::of(case.recorded_outcome, case.outcome);
+    case.reason = Some(reason);
+    case.outcome = outcome.as_str().to_string();
+    case.status = if outcome == TraceOutcome::Success {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    case.transition = Some(Transition::of(trace.outcome, outcome));
     case
+}
+
+/// The replayed outcome of a replay case (`outcome` is always one of the three).
+fn replayed_outcome(case: &CaseResult) -> TraceOutcome {
+    TraceOutcome::parse(&case.outcome).unwrap_or(TraceOutcome::Failure)
 }
 
 /// Replayed cases of one normalised question that share their recorded and replayed
@@ -401,32 +359,31 @@ fn tidx(t: Transition) -> usize {
 }
 
 impl ReplayTotals {
-    fn add(&mut self, case: &ReplayCase) {
+    fn add(&mut self, case: &CaseResult) {
+        let outcome = replayed_outcome(case);
+        let recorded = case.recorded_outcome.unwrap_or(outcome);
+        let transition = Transition::of(recorded, outcome);
         self.replayed += 1;
-        self.recorded[idx(case.recorded_outcome)] += 1;
-        self.outcomes[idx(case.outcome)] += 1;
-        self.transitions[tidx(case.transition)] += 1;
+        self.recorded[idx(recorded)] += 1;
+        self.outcomes[idx(outcome)] += 1;
+        self.transitions[tidx(transition)] += 1;
         self.durations_ms.push(case.duration_ms as f32);
         self.recorded_durations_ms
-            .push(case.recorded_duration_ms as f32);
+            .push(case.recorded_duration_ms.unwrap_or(0.0) as f32);
         self.candidates.push(case.candidates as f32);
         self.tools += case.tools.len();
-        self.iterations += case.iterations;
-        self.output_bytes += case.output_bytes as u64;
-        let key = (
-            normalise_question(&case.query),
-            case.recorded_outcome,
-            case.outcome,
-        );
+        self.iterations += case.iterations as usize;
+        self.output_bytes += case.output_bytes;
+        let key = (normalise_question(&case.query), recorded, outcome);
         let order = self.groups.len();
         let entry = self.groups.entry(key.clone()).or_insert_with(|| {
             (
                 order,
                 TransitionGroup {
                     question: key.0.clone(),
-                    transition: case.transition,
-                    recorded_outcome: case.recorded_outcome,
-                    outcome: case.outcome,
+                    transition,
+                    recorded_outcome: recorded,
+                    outcome,
                     traces: 0,
                     example_trace_id: case.id.clone(),
                     explain: case.explain.clone(),
@@ -533,7 +490,7 @@ pub fn replay_stream(
     stream: &mut TraceStream,
     options: &ReplayOptions,
     mut on_bad: impl FnMut(BadLine) -> Result<(), EngineError>,
-    mut sink: impl FnMut(&ReplayCase) -> Result<(), EngineError>,
+    mut sink: impl FnMut(&CaseResult) -> Result<(), EngineError>,
 ) -> Result<ReplayTotals, EngineError> {
     let engine = Engine::new(options.profile.clone());
     let mut fixtures = Fixtures {
@@ -541,7 +498,7 @@ pub fn replay_stream(
     };
     let filter = options.query.as_deref().map(normalise_question);
     let mut totals = ReplayTotals::default();
-    let mut batch: Vec<(Trace, Result<Fixture, String>)> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<(Trace, Result<ReplayFixture, String>)> = Vec::with_capacity(BATCH);
     let mut done = false;
     while !done {
         batch.clear();
@@ -570,7 +527,7 @@ pub fn replay_stream(
                 }
             }
         }
-        let cases: Vec<ReplayCase> = batch
+        let cases: Vec<CaseResult> = batch
             .par_iter()
             .map(|(trace, fixture)| replay_trace(&engine, fixture, trace, options))
             .collect();
@@ -686,7 +643,7 @@ mod tests {
         .unwrap();
         let got: Vec<(&str, TraceOutcome, Transition)> = cases
             .iter()
-            .map(|c| (c.id.as_str(), c.outcome, c.transition))
+            .map(|c| (c.id.as_str(), replayed_outcome(c), c.transition.unwrap()))
             .collect();
         assert_eq!(
             got,
@@ -704,8 +661,12 @@ mod tests {
         assert_eq!(bad, [3]);
         assert_eq!(totals.bad_lines, 1);
         assert!(
-            cases[3].reason.starts_with("fixture `absent` not found"),
-            "{}",
+            cases[3]
+                .reason
+                .as_deref()
+                .unwrap()
+                .starts_with("fixture `absent` not found"),
+            "{:?}",
             cases[3].reason
         );
         let ex = cases[0].explain.as_ref().unwrap();

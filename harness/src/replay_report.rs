@@ -6,7 +6,10 @@
 //! file is written under a temporary name and renamed, so a reader never sees half a report.
 
 use crate::atomic_file::{temp_name, write_atomic, write_atomic_with};
-use crate::replay::{ReplayCase, ReplayTotals, TransitionGroup};
+use crate::replay::{ReplayTotals, TransitionGroup};
+use crate::report::csv::csv_writer;
+use crate::report::junit::escape_xml as xml;
+use crate::results::{CaseResult, Machine};
 use crate::trace::TraceOutcome;
 use findbench_engine::EngineError;
 use serde::Serialize;
@@ -27,6 +30,8 @@ pub struct ReplayHeader {
     pub git_revision: Option<String>,
     pub profile: String,
     pub machine: Machine,
+    /// `debug` or `release`: timings of the two are not comparable.
+    pub build: &'static str,
     pub threads: usize,
     pub started_at: String,
     pub duration_ms: f64,
@@ -34,36 +39,6 @@ pub struct ReplayHeader {
     pub fixtures: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Machine {
-    pub os: &'static str,
-    pub arch: &'static str,
-    pub cpus: usize,
-}
-
-impl Machine {
-    pub fn current() -> Machine {
-        Machine {
-            os: std::env::consts::OS,
-            arch: std::env::consts::ARCH,
-            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        }
-    }
-}
-
-/// `git rev-parse HEAD` of the working directory, when it is a checkout.
-pub fn git_revision() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-        .filter(|s| !s.is_empty())
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> EngineError + '_ {
@@ -78,11 +53,34 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> EngineError + '_ {
 pub struct ReportWriter {
     dir: PathBuf,
     cases_json: (PathBuf, BufWriter<File>),
-    cases_csv: (PathBuf, BufWriter<File>),
+    cases_csv: (PathBuf, csv::Writer<BufWriter<File>>),
     junit: (PathBuf, BufWriter<File>),
 }
 
-const CASES_CSV_HEADER: &str = "id,suite,mode,status,outcome,recorded_outcome,transition,candidates,recorded_candidates,tools,recorded_tools,iterations,selected,duration_ms,recorded_duration_ms,output_bytes,query,reason\n";
+const CASES_CSV_HEADER: [&str; 18] = [
+    "id",
+    "suite",
+    "mode",
+    "status",
+    "outcome",
+    "recorded_outcome",
+    "transition",
+    "candidates",
+    "recorded_candidates",
+    "tools",
+    "recorded_tools",
+    "iterations",
+    "selected",
+    "duration_ms",
+    "recorded_duration_ms",
+    "output_bytes",
+    "query",
+    "reason",
+];
+
+fn csv_err(path: &Path) -> impl Fn(csv::Error) -> EngineError + '_ {
+    move |e| io_err(path)(e.into())
+}
 
 impl ReportWriter {
     pub fn create(dir: &Path) -> Result<ReportWriter, EngineError> {
@@ -92,65 +90,69 @@ impl ReportWriter {
             let f = File::create(&path).map_err(io_err(&path))?;
             Ok((path, BufWriter::with_capacity(256 * 1024, f)))
         };
-        let mut w = ReportWriter {
+        let (csv_path, csv_file) = open("cases.csv")?;
+        let mut cases_csv = csv_writer(csv_file);
+        cases_csv
+            .write_record(CASES_CSV_HEADER)
+            .map_err(csv_err(&csv_path))?;
+        Ok(ReportWriter {
             dir: dir.to_path_buf(),
             cases_json: open("cases.jsonl")?,
-            cases_csv: open("cases.csv")?,
+            cases_csv: (csv_path, cases_csv),
             junit: open("junit")?,
-        };
-        let path = w.cases_csv.0.clone();
-        w.cases_csv
-            .1
-            .write_all(CASES_CSV_HEADER.as_bytes())
-            .map_err(io_err(&path))?;
-        Ok(w)
+        })
     }
 
-    pub fn push(&mut self, case: &ReplayCase) -> Result<(), EngineError> {
-        let json = serde_json::to_string(case).map_err(|e| EngineError::Internal(e.to_string()))?;
+    /// Spools one replayed case: its results.json line (the shared case model), its
+    /// cases.csv row and its junit.xml test case.
+    pub fn push(&mut self, case: &CaseResult) -> Result<(), EngineError> {
         let (p, w) = &mut self.cases_json;
-        writeln!(w, "{json}").map_err(io_err(p))?;
+        serde_json::to_writer(&mut *w, case).map_err(|e| io_err(p)(e.into()))?;
+        writeln!(w).map_err(io_err(p))?;
 
+        let opt = |o: Option<String>| o.unwrap_or_default();
+        let recorded = opt(case.recorded_outcome.map(|o| o.as_str().to_string()));
+        let transition = opt(case.transition.map(|t| t.as_str().to_string()));
         let row = [
             case.id.clone(),
             case.suite.clone(),
-            case.mode.to_string(),
+            case.mode.clone(),
             case.status.to_string(),
-            case.outcome.as_str().to_string(),
-            case.recorded_outcome.as_str().to_string(),
-            case.transition.as_str().to_string(),
+            case.outcome.clone(),
+            recorded.clone(),
+            transition.clone(),
             case.candidates.to_string(),
-            case.recorded_candidates.to_string(),
+            opt(case.recorded_candidates.map(|n| n.to_string())),
             case.tools.join(" "),
-            case.recorded_tools.join(" "),
+            opt(case.recorded_tools.as_ref().map(|t| t.join(" "))),
             case.iterations.to_string(),
-            case.selected.clone().unwrap_or_default(),
+            opt(case.selected.clone()),
             format!("{}", case.duration_ms),
-            format!("{}", case.recorded_duration_ms),
+            opt(case.recorded_duration_ms.map(|d| format!("{d}"))),
             case.output_bytes.to_string(),
             case.query.clone(),
-            case.reason.clone(),
+            opt(case.reason.clone()),
         ];
-        let line: Vec<String> = row.iter().map(|c| csv_cell(c)).collect();
         let (p, w) = &mut self.cases_csv;
-        writeln!(w, "{}", line.join(",")).map_err(io_err(p))?;
+        w.write_record(&row).map_err(csv_err(p))?;
 
         let (p, w) = &mut self.junit;
         let name = xml(&format!("{} {}", case.id, case.query));
         let time = case.duration_ms / 1000.0;
-        if case.status == "pass" {
+        let reason = xml(case.reason.as_deref().unwrap_or(""));
+        if case.status.held() {
             writeln!(w, "    <testcase classname=\"{}\" name=\"{name}\" time=\"{time:.6}\"/>", xml(&case.suite))
         } else {
             writeln!(
                 w,
                 "    <testcase classname=\"{}\" name=\"{name}\" time=\"{time:.6}\">\n      <failure message=\"{}\" type=\"{}\">recorded {}, replayed {} ({}): {}</failure>\n    </testcase>",
                 xml(&case.suite),
-                xml(&case.reason),
-                case.outcome.as_str(),
-                case.recorded_outcome.as_str(),
-                case.outcome.as_str(),
-                case.transition.as_str(),
-                xml(&case.reason),
+                reason,
+                xml(&case.outcome),
+                recorded,
+                xml(&case.outcome),
+                transition,
+                reason,
             )
         }
         .map_err(io_err(p))
@@ -176,7 +178,11 @@ impl ReportWriter {
             Ok(p)
         };
         let cases_json = close(cases_json)?;
-        let cases_csv = close(cases_csv)?;
+        let (csv_spool, csv_writer) = cases_csv;
+        let csv_file = csv_writer
+            .into_inner()
+            .map_err(|e| io_err(&csv_spool)(e.into_error()))?;
+        let cases_csv = close((csv_spool, csv_file))?;
         let junit = close(junit)?;
         let summary = totals.summary(&header.profile);
         let groups = totals.groups();
@@ -245,33 +251,9 @@ impl ReportWriter {
     }
 }
 
-fn csv_cell(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// `metric,value` rows of the summary's numeric fields (nested as dotted names).
 fn summary_csv_text(summary: &serde_json::Value) -> String {
-    fn walk(prefix: &str, v: &serde_json::Value, out: &mut String) {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut csv::Writer<Vec<u8>>) {
         match v {
             serde_json::Value::Object(m) => {
                 for (k, v) in m {
@@ -284,17 +266,18 @@ fn summary_csv_text(summary: &serde_json::Value) -> String {
                 }
             }
             serde_json::Value::Number(n) => {
-                let _ = writeln!(out, "{prefix},{n}");
+                let _ = out.write_record([prefix, &n.to_string()]);
             }
             serde_json::Value::String(s) => {
-                let _ = writeln!(out, "{prefix},{}", csv_cell(s));
+                let _ = out.write_record([prefix, s]);
             }
             _ => {}
         }
     }
-    let mut out = String::from("metric,value\n");
+    let mut out = csv_writer(Vec::new());
+    let _ = out.write_record(["metric", "value"]);
     walk("", summary, &mut out);
-    out
+    String::from_utf8(out.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
 fn pct(n: usize, of: usize) -> String {

@@ -99,6 +99,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         tags: case.tags.clone(),
         file: case.file.display().to_string(),
         line: case.line,
+        ..CaseResult::default()
     };
     let problems = judge(case, &result, &result_record);
     let (status, reason) = match (problems.is_empty(), &case.known_failure) {
@@ -369,6 +370,7 @@ pub fn run_corpora(
         git_revision: crate::results::git_revision(),
         profile: engine.profile().name.clone(),
         machine: Machine::current(),
+        build: Some(crate::results::build_profile().to_string()),
         threads,
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: envelope::round_ms(clock.elapsed()),

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_schema, findbench, stdout_json};
+use common::{assert_exit, assert_schema, findbench, stdout_json};
 use serde_json::Value;
 
 const STORE: &str = "corpora/fixtures/outline.json";
@@ -138,12 +138,7 @@ fn deep_chain_and_cycle_neither_hang_nor_overflow() {
         all.extend_from_slice(args);
         all.extend_from_slice(&["--store", store, "-f", "json"]);
         let out = findbench(&all);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         let v = stdout_json(&out);
         assert_schema("get.schema.json", &v);
         v

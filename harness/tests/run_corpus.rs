@@ -1,6 +1,8 @@
 //! `findbench run` and `findbench gate` end to end: reports, determinism across --jobs,
 //! corpus errors and their exit codes, the gate, and that JUnit and CSV parse.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -139,6 +141,12 @@ fn run_writes_five_reports_and_prints_the_summary() {
 
     let results: Value =
         serde_json::from_slice(&std::fs::read(f.path("out/results.json")).unwrap()).unwrap();
+    // one schema and one case model for run and replay results
+    common::assert_schema("results.schema.json", &results);
+    let doc: findbench_harness::results::ResultsDocument =
+        serde_json::from_value(results.clone()).unwrap();
+    assert_eq!(doc.cases.len(), 9);
+    assert!(doc.cases.iter().all(|c| c.transition.is_none()));
     let s = &results["summary"];
     assert_eq!(s["total"], 9);
     assert_eq!(s["passed"], 8);
@@ -464,7 +472,7 @@ fn baseline_regressions_fail_the_gate() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("gate: FAIL regression mini/fuzzy: pass in baseline"),
+        stdout.contains("newly failing: mini/fuzzy (pass (success) -> fail (success))"),
         "{stdout}"
     );
     let md = std::fs::read_to_string(f.path("out/summary.md")).unwrap();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_schema, findbench, findbench_in, repo_root, stdout_json};
+use common::{assert_exit, assert_schema, findbench, findbench_in, repo_root, stdout_json};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -128,12 +128,7 @@ fn export_writes_one_corpus_per_cluster() {
         "-f",
         "text",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let file = export.join("cluster-where-is-replay-implemented.yaml");
     let yaml = std::fs::read_to_string(&file).unwrap();
     assert!(
@@ -283,12 +278,7 @@ fn compare_reports_flips_regressions_first_and_writes_md_and_csv() {
             "json",
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let v = stdout_json(&out);
     assert_schema("compare.schema.json", &v);
     let pass = &v["flips"][0];
@@ -389,12 +379,7 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
             "-f",
             "json",
         ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert_exit(&o, 0);
         for f in [
             "summary.md",
             "summary.csv",
@@ -412,6 +397,16 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         serde_json::from_str(&std::fs::read_to_string(out_b.join("results.json")).unwrap())
             .unwrap();
     assert_eq!(a["kind"], "replay");
+    // one schema and one case model for run and replay results
+    assert_schema("results.schema.json", &a);
+    assert_schema("results.schema.json", &b);
+    let doc: findbench_harness::results::ResultsDocument =
+        serde_json::from_value(a.clone()).unwrap();
+    assert_eq!(doc.cases.len(), 217);
+    assert!(doc
+        .cases
+        .iter()
+        .all(|c| c.recorded_outcome.is_some() && c.transition.is_some()));
     assert_eq!(a["profile"], "legacy");
     assert_eq!(a["summary"]["total"], 217);
     assert_eq!(
@@ -490,12 +485,7 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
         "-f",
         "text",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_exit(&o, 0);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("replayed 3 traces"), "{text}");
     assert!(text.contains("plan: term `cursor[ _-]?binary`"), "{text}");
@@ -540,46 +530,224 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
     assert_eq!(docs[0], docs[1]);
 }
 
+/// A hand-made results.json: `cases` of (id, status, outcome, duration_ms), recorded on
+/// one machine and build so their timings may be gated.
+fn results_on_one_machine(cases: &[(String, &str, &str, f64)]) -> Value {
+    let refs: Vec<(&str, &str, &str, f64)> = cases
+        .iter()
+        .map(|(a, b, c, d)| (a.as_str(), *b, *c, *d))
+        .collect();
+    let mut doc = results(&refs);
+    doc["kind"] = json!("run");
+    doc["build"] = json!("release");
+    doc["machine"] = json!({"os": "linux", "arch": "x86_64", "cpus": 2, "hostname": "ci-1"});
+    doc
+}
+
+fn gate_with_baseline(dir: &Path, base: &Value, now: &Value) -> (i32, String) {
+    let (bp, np) = (dir.join("base.json"), dir.join("now.json"));
+    std::fs::write(&bp, base.to_string()).unwrap();
+    std::fs::write(&np, now.to_string()).unwrap();
+    let out = findbench(&[
+        "gate",
+        np.to_str().unwrap(),
+        "--baseline",
+        bp.to_str().unwrap(),
+    ]);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap(), text)
+}
+
+/// 40 passing cases with latencies spread over 1..5 ms.
+fn steady_cases() -> Vec<(String, &'static str, &'static str, f64)> {
+    (0..40)
+        .map(|i| (format!("c{i:02}"), "pass", "success", 1.0 + (i % 5) as f64))
+        .collect()
+}
+
 #[test]
 fn gate_baseline_fails_on_a_planted_regression() {
-    use findbench_harness::compare::{compare, ResultsView};
     let dir = tempfile::tempdir().unwrap();
-    let cases: Vec<(String, &str, &str, f64)> = (0..20)
-        .map(|i| (format!("c{i}"), "pass", "success", 1.0))
+    let base = results_on_one_machine(&steady_cases());
+    // the same results pass
+    let (code, text) = gate_with_baseline(dir.path(), &base, &base);
+    assert_eq!(code, 0, "{text}");
+    // one case newly failing
+    let mut planted = steady_cases();
+    planted[3].1 = "fail";
+    planted[3].2 = "insufficient_evidence";
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&planted));
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("newly failing: validation/c03"), "{text}");
+    assert_eq!(text.matches("gate: FAIL").count(), 1, "{text}");
+}
+
+#[test]
+fn gate_baseline_fails_on_latency_slower_beyond_noise_and_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = results_on_one_machine(&steady_cases());
+    // every case twice as slow: outside the bootstrap interval and beyond 25%
+    let slow: Vec<_> = steady_cases()
+        .into_iter()
+        .map(|(id, s, o, ms)| (id, s, o, ms * 2.0))
         .collect();
-    let as_refs = |v: &[(String, &str, &str, f64)]| -> Vec<(String, String, String, f64)> {
-        v.iter()
-            .map(|(a, b, c, d)| (a.clone(), b.to_string(), c.to_string(), *d))
-            .collect()
-    };
-    let base = as_refs(&cases);
-    let mut planted = base.clone();
-    planted[3].1 = "fail".into();
-    planted[3].2 = "insufficient_evidence".into();
-    let write = |name: &str, v: &[(String, String, String, f64)]| {
-        let refs: Vec<(&str, &str, &str, f64)> = v
-            .iter()
-            .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), *d))
-            .collect();
-        let p = dir.path().join(name);
-        std::fs::write(&p, results(&refs).to_string()).unwrap();
-        p
-    };
-    let bp = write("base.json", &base);
-    let same = write("same.json", &base);
-    let bad = write("bad.json", &planted);
-    let load = |p: &Path| ResultsView::load(p).unwrap();
-    let ok = compare(&load(&bp), &load(&same), &bp, &same);
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&slow));
+    assert_eq!(code, 1, "{text}");
     assert!(
-        ok.baseline_failures().is_empty(),
-        "{:?}",
-        ok.baseline_failures()
+        text.contains("latency p50 regressed beyond noise"),
+        "{text}"
     );
-    let failing = compare(&load(&bp), &load(&bad), &bp, &bad);
-    let reasons = failing.baseline_failures();
-    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(!text.contains("newly failing"), "{text}");
+    // the same slowdown on another machine is a note, not a failure
+    let mut elsewhere = results_on_one_machine(&slow);
+    elsewhere["machine"]["hostname"] = json!("laptop");
+    let (code, text) = gate_with_baseline(dir.path(), &base, &elsewhere);
+    assert_eq!(code, 0, "{text}");
     assert!(
-        reasons[0].starts_with("newly failing: validation/c3"),
-        "{reasons:?}"
+        text.contains("gate: note baseline") && text.contains("timings not gated"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gate_baseline_passes_a_latency_change_within_noise() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = results_on_one_machine(&steady_cases());
+    // each case's time jitters by up to +/-0.4 ms, no pass/fail change: noise
+    let jitter: Vec<_> = steady_cases()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (id, s, o, ms))| (id, s, o, ms + [0.4, -0.4, 0.2, -0.2, 0.0][i % 5]))
+        .collect();
+    let (code, text) = gate_with_baseline(dir.path(), &base, &results_on_one_machine(&jitter));
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("gate: passed"), "{text}");
+}
+
+/// `clusters --export DIR` then `run DIR`: a failure cluster becomes a corpus `run` accepts.
+/// Marked `known_failure`, the run exits 0 (a cluster still failing is an XFAIL, one the
+/// engine now answers an XPASS); with `--expect-pass` the cases run for real and the one
+/// still failing fails the gate.
+#[test]
+fn exported_clusters_run_as_a_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = dir.path().join("fixtures/mini");
+    std::fs::create_dir_all(fixture.join("src")).unwrap();
+    std::fs::write(
+        fixture.join("src/replay_service.cpp"),
+        "class ReplayService {};\n",
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for (i, q) in [
+        "where is replay implemented",
+        "Where is replay implemented?",
+        "where is replay implemented",
+        "where is kubernetes autoscaler implemented",
+        "where is kubernetes autoscaler implemented",
+        "where is kubernetes autoscaler implemented",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut t: Value = serde_json::from_str(&trace(
+            &format!("t{i}"),
+            "2026-06-20T10:00:00Z",
+            q,
+            "insufficient_evidence",
+            &["find", "grep"],
+        ))
+        .unwrap();
+        t["fixture"] = json!("mini");
+        lines.push(t.to_string());
+    }
+    let traces = dir.path().join("week.jsonl");
+    std::fs::write(&traces, lines.join("\n") + "\n").unwrap();
+    let fixtures = dir.path().join("fixtures");
+
+    let export = |name: &str, extra: &[&str]| {
+        let out_dir = dir.path().join(name);
+        let mut args = vec![
+            "clusters",
+            traces.to_str().unwrap(),
+            "--fixtures",
+            fixtures.to_str().unwrap(),
+            "--export",
+            out_dir.to_str().unwrap(),
+            "-f",
+            "text",
+        ];
+        args.extend_from_slice(extra);
+        let out = findbench(&args);
+        assert_exit(&out, 0);
+        out_dir
+    };
+    let run = |corpus: &Path, out: &str| {
+        let out_dir = dir.path().join(out);
+        let o = findbench(&[
+            "run",
+            corpus.to_str().unwrap(),
+            "--gate",
+            "--no-progress",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        let results: Value =
+            serde_json::from_slice(&std::fs::read(out_dir.join("results.json")).unwrap()).unwrap();
+        let mut statuses: Vec<(String, String)> = results["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["suite"].as_str().unwrap().to_string(),
+                    c["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        statuses.sort();
+        (o, statuses)
+    };
+
+    let marked = export("marked", &[]);
+    let (out, statuses) = run(&marked, "marked-out");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        statuses,
+        [
+            (
+                "cluster-where-is-kubernetes-autoscaler-implemented".into(),
+                "xfail".into()
+            ),
+            ("cluster-where-is-replay-implemented".into(), "xpass".into()),
+            ("cluster-where-is-replay-implemented".into(), "xpass".into()),
+        ]
+    );
+
+    let real = export("real", &["--expect-pass"]);
+    let yaml =
+        std::fs::read_to_string(real.join("cluster-where-is-replay-implemented.yaml")).unwrap();
+    assert!(!yaml.contains("known_failure"), "{yaml}");
+    let (out, statuses) = run(&real, "real-out");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("unexpected failure"), "{stdout}");
+    assert_eq!(
+        statuses,
+        [
+            (
+                "cluster-where-is-kubernetes-autoscaler-implemented".into(),
+                "fail".into()
+            ),
+            ("cluster-where-is-replay-implemented".into(), "pass".into()),
+            ("cluster-where-is-replay-implemented".into(), "pass".into()),
+        ]
     );
 }

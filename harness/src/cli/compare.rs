@@ -3,7 +3,7 @@
 
 use super::OutputArgs;
 use crate::atomic_file::write_atomic;
-use crate::compare::{compare, csv_path, ResultsView};
+use crate::compare::{compare, csv_path, load};
 use crate::output::envelope::{self, Meta};
 use crate::output::Format;
 use clap::Args;
@@ -29,8 +29,8 @@ pub fn run(args: CompareArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
     let result = (|| -> Result<_, EngineError> {
-        let before = ResultsView::load(&args.before)?;
-        let after = ResultsView::load(&args.after)?;
+        let before = load(&args.before)?;
+        let after = load(&args.after)?;
         let cmp = compare(&before, &after, &args.before, &args.after);
         if let Some(md) = &args.out {
             write_atomic(md, cmp.markdown().as_bytes())?;

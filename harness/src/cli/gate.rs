@@ -4,7 +4,7 @@
 use crate::baseline;
 use crate::error::{HarnessError, Result};
 use crate::gate::{self, Thresholds};
-use crate::results::RunResults;
+use crate::results::{ResultsDocument, RunResults};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -64,9 +64,12 @@ impl ThresholdArgs {
 
 #[derive(Debug, Args)]
 pub struct GateArgs {
-    /// A results.json written by `findbench run` (or the directory holding it).
+    /// A results.json written by `findbench run` or `findbench replay` (or its directory).
     pub results: PathBuf,
-    /// Also fail on every case that held in this baseline results.json and does not now.
+    /// Also fail on every case that held in this baseline results.json (of `run` or
+    /// `replay`) and does not now, and on any regression larger than the noise (pass/fail
+    /// and outcome flips by exact McNemar; latency p50/p95 by paired bootstrap, beyond the
+    /// noise and more than 25% slower, when both ran on one machine and build).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     #[command(flatten)]
@@ -85,16 +88,26 @@ pub fn run(args: GateArgs) -> i32 {
 
 fn gate_command(args: &GateArgs) -> Result<i32> {
     let thresholds = args.thresholds.thresholds()?;
-    let run = RunResults::read(&args.results)?;
+    // a corpus run is judged on everything it records (per-suite gates, unexpected
+    // failures); any other results.json (a replay, a hand-made or older document) on what
+    // every results.json has
+    let doc = ResultsDocument::read(&args.results)?;
+    let run = match doc.kind.as_deref() {
+        Some("replay") => None,
+        _ => RunResults::read(&args.results).ok(),
+    };
     let diff = match &args.baseline {
         Some(path) => Some(baseline::diff(
-            &RunResults::read(path)?,
+            &ResultsDocument::read(path)?,
             &path.display().to_string(),
-            &run,
+            &doc,
         )),
         None => None,
     };
-    let verdict = gate::evaluate(&run, &thresholds, diff.as_ref());
+    let verdict = match &run {
+        Some(run) => gate::evaluate(run, &thresholds, diff.as_ref()),
+        None => gate::evaluate_document(&doc, &thresholds, diff.as_ref()),
+    };
     for line in verdict.lines() {
         println!("{line}");
     }

@@ -5,7 +5,8 @@ use super::OutputArgs;
 use crate::output::envelope::{self, round_ms, Meta};
 use crate::output::Format;
 use crate::replay::{replay_stream, Explanation, ReplayOptions, Transition, TransitionGroup};
-use crate::replay_report::{git_revision, outcome_table, Machine, ReplayHeader, ReportWriter};
+use crate::replay_report::{outcome_table, ReplayHeader, ReportWriter};
+use crate::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
 use crate::trace::{TraceOutcome, TraceStream};
 use clap::Args;
 use findbench_engine::{EngineError, Profile};
@@ -114,7 +115,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         return Err(EngineError::invalid(what));
     }
     let header = ReplayHeader {
-        schema: format!("{}replay-results.schema.json", envelope::SCHEMA_BASE),
+        schema: format!("{}{RESULTS_SCHEMA}", envelope::SCHEMA_BASE),
         kind: "replay",
         command: "replay",
         findbench_version: env!("CARGO_PKG_VERSION"),
@@ -122,6 +123,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         git_revision: git_revision(),
         profile: options.profile.name.clone(),
         machine: Machine::current(),
+        build: build_profile(),
         threads,
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: round_ms(clock.elapsed()),

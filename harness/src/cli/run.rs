@@ -8,7 +8,7 @@ use crate::error::{HarnessError, Result};
 use crate::gate;
 use crate::metrics::CostModel;
 use crate::report::{self, console, ReportContext};
-use crate::results::RunResults;
+use crate::results::{ResultsDocument, RunResults};
 use crate::runner::{self, RunConfig, RunOptions};
 use clap::Args;
 use findbench_engine::{Engine, Profile};
@@ -91,7 +91,7 @@ fn run_command(args: &RunArgs) -> Result<i32> {
     let paths = corpus::expand_paths(&args.paths)?;
     let corpora = corpus::load_corpora(&paths)?;
     let baseline_run = match &args.baseline {
-        Some(path) => Some(RunResults::read(path)?),
+        Some(path) => Some(ResultsDocument::read(path)?),
         None => None,
     };
     let config = RunConfig {
@@ -109,7 +109,11 @@ fn run_command(args: &RunArgs) -> Result<i32> {
     let engine = Engine::new(profile);
     let run = runner::run_corpora(&engine, &corpora, &config)?;
     let diff: Option<BaselineDiff> = match (&baseline_run, &args.baseline) {
-        (Some(b), Some(path)) => Some(baseline::diff(b, &path.display().to_string(), &run)),
+        (Some(b), Some(path)) => Some(baseline::diff(
+            b,
+            &path.display().to_string(),
+            &ResultsDocument::from_run(&run),
+        )),
         _ => None,
     };
     let context = ReportContext {

@@ -206,6 +206,7 @@ pub(crate) mod tests {
             tags: vec![],
             file: "c.yaml".into(),
             line: 1,
+            ..CaseResult::default()
         }
     }
 

@@ -29,42 +29,46 @@ fn width<'a>(paths: impl Iterator<Item = &'a str>) -> usize {
     paths.map(|p| p.chars().count()).max().unwrap_or(0)
 }
 
-fn code(r: &CodeResponse, quiet: bool) -> String {
+/// One line per match of a file mode, then (unless quiet) the summary line.
+fn file_matches(
+    lines: impl Iterator<Item = String>,
+    total: usize,
+    returned: usize,
+    noun: &str,
+    quiet: bool,
+) -> String {
     let mut out = String::new();
-    let w = width(r.matches.iter().map(|m| m.path.as_str()));
-    for m in &r.matches {
-        let _ = writeln!(out, "{:<w$}  {:>5.1}  {}", m.path, m.score, m.reason);
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
     }
     if !quiet {
-        summary_line(
-            &mut out,
-            r.summary.total_matches,
-            r.summary.returned,
-            "file",
-        );
+        summary_line(&mut out, total, returned, noun);
     }
     out
+}
+
+fn code(r: &CodeResponse, quiet: bool) -> String {
+    let w = width(r.matches.iter().map(|m| m.path.as_str()));
+    let lines = r
+        .matches
+        .iter()
+        .map(|m| format!("{:<w$}  {:>5.1}  {}", m.path, m.score, m.reason));
+    let s = &r.summary;
+    file_matches(lines, s.total_matches, s.returned, "file", quiet)
 }
 
 fn path(r: &PathResponse, quiet: bool) -> String {
-    let mut out = String::new();
     let w = width(r.matches.iter().map(|m| m.path.as_str()));
-    for m in &r.matches {
-        let _ = writeln!(out, "{:<w$}  {:.3}  {}", m.path, m.score, m.reason);
-    }
-    if !quiet {
-        summary_line(
-            &mut out,
-            r.summary.total_matches,
-            r.summary.returned,
-            "path",
-        );
-    }
-    out
+    let lines = r
+        .matches
+        .iter()
+        .map(|m| format!("{:<w$}  {:.3}  {}", m.path, m.score, m.reason));
+    let s = &r.summary;
+    file_matches(lines, s.total_matches, s.returned, "path", quiet)
 }
 
 fn grep(r: &GrepResponse, quiet: bool) -> String {
-    let mut out = String::new();
     let w = width(r.matches.iter().map(|m| m.path.as_str()));
     let cw = r
         .matches
@@ -72,22 +76,14 @@ fn grep(r: &GrepResponse, quiet: bool) -> String {
         .map(|m| m.count.to_string().len())
         .max()
         .unwrap_or(0);
-    for m in &r.matches {
-        let _ = writeln!(
-            out,
+    let lines = r.matches.iter().map(|m| {
+        format!(
             "{:<w$}  {:>cw$}  {}: {}",
             m.path, m.count, m.first.number, m.first.text
-        );
-    }
-    if !quiet {
-        summary_line(
-            &mut out,
-            r.summary.total_matches,
-            r.summary.returned,
-            "file",
-        );
-    }
-    out
+        )
+    });
+    let s = &r.summary;
+    file_matches(lines, s.total_matches, s.returned, "file", quiet)
 }
 
 fn ask(r: &AskResponse, quiet: bool) -> String {

@@ -147,8 +147,10 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
         for r in &b.regressed {
             let _ = writeln!(
                 out,
-                "REGRESSED {}/{}: {} -> {}",
-                r.suite, r.id, r.before, r.after
+                "REGRESSED {}: {} -> {}",
+                r.label(),
+                r.before.as_deref().unwrap_or("not in baseline"),
+                r.after.as_deref().unwrap_or("-")
             );
         }
     }

@@ -9,10 +9,16 @@ use crate::results::RunResults;
 pub struct CasesCsv;
 pub struct SummaryCsv;
 
-fn writer() -> csv::Writer<Vec<u8>> {
+/// The one CSV dialect of every findbench CSV (`run`, `replay`, `compare`): RFC 4180
+/// quoting where needed, `\n` line ends.
+pub fn csv_writer<W: std::io::Write>(w: W) -> csv::Writer<W> {
     csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new())
+        .from_writer(w)
+}
+
+fn writer() -> csv::Writer<Vec<u8>> {
+    csv_writer(Vec::new())
 }
 
 fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {

@@ -71,3 +71,22 @@ impl Exporter for JunitXml {
         Ok(out)
     }
 }
+
+/// XML text and attribute escaping for the junit.xml `replay` streams case by case
+/// (quick-junit builds the whole report in memory, which a million traces cannot afford);
+/// characters XML 1.0 forbids are dropped.
+pub fn escape_xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}

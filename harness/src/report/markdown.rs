@@ -242,8 +242,8 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
                         kind,
                         cell(&c.suite),
                         cell(&c.id),
-                        c.before,
-                        c.after,
+                        c.before.as_deref().unwrap_or("–"),
+                        c.after.as_deref().unwrap_or("–"),
                         cell(c.reason.as_deref().unwrap_or(""))
                     );
                 }

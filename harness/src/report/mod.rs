@@ -1,8 +1,9 @@
 //! Reports of a run, one exporter per file behind [`Exporter`]: `summary.md`, `cases.csv`,
 //! `summary.csv`, `results.json`, `junit.xml`; and the console summary `run` prints.
 //!
-//! Every file is rendered in memory first, then written to a temporary name in the output
-//! directory and renamed, so a reader never sees a half-written report and a failed render
+//! Every file is rendered in memory first, then written through
+//! [`crate::atomic_file::write_atomic`] (a temporary name beside it, fsync, rename), so a
+//! reader never sees a half-written report and a failed render
 //! leaves the previous reports in place. The same results give the same bytes whatever
 //! `--jobs` was, timing columns (`*_ms`, `within_budget`, the Latency section) and run
 //! metadata (`started_at`, `threads`) aside.
@@ -16,7 +17,6 @@ pub mod markdown;
 use crate::baseline::BaselineDiff;
 use crate::error::{HarnessError, Result};
 use crate::results::RunResults;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What an exporter can draw on besides the results.
@@ -60,29 +60,10 @@ pub fn write_reports(
     let mut written = Vec::new();
     for (name, bytes) in rendered {
         let path = dir.join(name);
-        write_atomic(&path, &bytes)?;
+        crate::atomic_file::write_atomic(&path, &bytes)?;
         written.push(path);
     }
     Ok(written)
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "report".into());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
-        .and_then(|_| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        HarnessError::file(path, format!("cannot write report: {e}"))
-    })
 }
 
 /// `0.968` as `96.8%`.

@@ -27,6 +27,18 @@ pub fn findbench_in(dir: &Path, args: &[&str]) -> Output {
         .expect("findbench runs")
 }
 
+/// Asserts the process exited with `code`, showing its output when it did not.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 pub fn stdout_json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
