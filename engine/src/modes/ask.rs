@@ -4,8 +4,7 @@
 //! nothing to read) or failure (the cascade could not run).
 
 use crate::error::{EngineError, Result};
-use crate::modes::code::{self, CodeRequest};
-use crate::modes::grep;
+use crate::modes::retrieve;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
@@ -117,37 +116,17 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         ));
     };
 
-    let mut matches: Vec<AskMatch> = Vec::new();
-    let mut candidates = 0;
-    if cascade.take(Tool::Find) {
-        let request = CodeRequest {
-            term: plan.term.clone(),
-            impl_query: plan.impl_query,
-            limit: usize::MAX,
-        };
-        let found = code::rank(tree, &request, &profile.code);
-        candidates = found.len();
-        matches = found
-            .into_iter()
-            .map(|m| AskMatch {
-                path: m.path,
-                score: m.score,
-                reason: format!("find: {}", m.reason),
-            })
-            .collect();
-    }
-    if matches.is_empty() && cascade.take(Tool::Grep) {
-        let found = grep::rank(tree, &plan.term, &profile.code);
-        candidates = found.len();
-        matches = found
-            .into_iter()
-            .map(|m| AskMatch {
-                path: m.path,
-                score: m.score,
-                reason: format!("grep: {}", m.reason),
-            })
-            .collect();
-    }
+    // search (find, then the fallbacks), keeping a call for `read`
+    let found = retrieve::search(
+        tree,
+        &plan,
+        profile,
+        &mut retrieve::Calls {
+            limit: rules.max_iterations.saturating_sub(1).max(1),
+            tools: &mut cascade.tools,
+        },
+    );
+    let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds text: that is the evidence
     let mut selected = None;
     for m in matches.iter().take(rules.read_attempts.max(1)) {
@@ -222,13 +201,8 @@ mod tests {
     #[test]
     fn find_then_read_succeeds() {
         let r = run("where is replay implemented", &Profile::default());
-        assert_eq!(
-            r.plan,
-            Some(Plan {
-                term: "replay".into(),
-                impl_query: true
-            })
-        );
+        let plan = r.plan.as_ref().unwrap();
+        assert_eq!((plan.term.as_str(), plan.impl_query), ("replay", true));
         assert_eq!(r.tools, [Tool::Find, Tool::Read]);
         assert_eq!(r.iterations, 2);
         assert_eq!(r.candidates, 2);
@@ -247,7 +221,11 @@ mod tests {
     #[test]
     fn grep_is_the_fallback() {
         let r = run("find cursor binary", &Profile::default());
-        assert_eq!(r.tools, [Tool::Find, Tool::Grep, Tool::Read]);
+        // the whole term, then each word, then grep
+        assert_eq!(
+            r.tools,
+            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Read]
+        );
         assert_eq!(r.selected.as_deref(), Some("DESIGN.md"));
         assert_eq!(r.outcome, Outcome::Success);
     }
@@ -258,7 +236,7 @@ mod tests {
             "where is kubernetes autoscaler implemented",
             &Profile::default(),
         );
-        assert_eq!(r.tools, [Tool::Find, Tool::Grep]);
+        assert_eq!(r.tools, [Tool::Find, Tool::Find, Tool::Find, Tool::Grep]);
         assert_eq!(r.candidates, 0);
         assert_eq!(r.selected, None);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
