@@ -219,11 +219,13 @@ impl Default for PathWeights {
 
 /// Weights of `grep`: files are ranked by the evidence their matches give.
 ///
-/// A file's score is `tier x kind + declaration + density x (matching lines / lines)`: the
+/// A file's score is `tier x kind + declaration + path words + density x (matching lines /
+/// lines)`: the
 /// tier says how the term matched (the whole term, every word of it on one line, every word
 /// somewhere in the file), the kind what the file is (source, docs, data such as corpora and
 /// fixtures that quote questions), `declaration` is added when a matching line declares a
-/// symbol named by the term. Ties: shorter path, then byte order.
+/// symbol named by the term, and path words when the file's stem or directory holds words
+/// of the term. Ties: shorter path, then byte order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GrepWeights {
@@ -246,6 +248,14 @@ pub struct GrepWeights {
     pub other: f64,
     /// Added when a matching line is a declaration of a symbol named by the term.
     pub declaration: f64,
+    /// Added to `declaration` when that line defines the symbol rather than only declaring
+    /// it (no `;` at its end: a body follows, not a prototype or `mod x;`).
+    pub definition: f64,
+    /// Added for each word of the term the file's stem holds, and for each word its
+    /// directory holds: a hit in `profile.rs` for `ranking profile` is better evidence than
+    /// the same hit elsewhere.
+    pub stem_word: f64,
+    pub directory_word: f64,
     /// Weight of the share of the file's lines that match.
     pub density: f64,
     /// Extensions (folded, no dot) of source files beyond the languages the tree scans.
@@ -269,7 +279,10 @@ impl Default for GrepWeights {
             data: 0.5,
             other: 1.0,
             declaration: 2.0,
-            density: 1.0,
+            definition: 0.5,
+            stem_word: 2.0,
+            directory_word: 0.5,
+            density: 0.25,
             source_extensions: list(&[
                 "sh", "bash", "zsh", "fish", "ps1", "rb", "kt", "kts", "swift", "cs", "scala",
                 "zig", "lua", "php", "pl", "pm", "r", "jl", "ex", "exs", "erl", "hs", "ml", "clj",

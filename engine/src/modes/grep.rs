@@ -211,11 +211,12 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
                 let line = line_text(at);
                 let sym = symbols::scan(lang, line, 1).into_iter().next()?;
                 let name = sym.name.to_ascii_lowercase();
+                let defines = !line.trim_end().ends_with(';');
                 pattern
                     .segments
                     .iter()
                     .all(|s| name.contains(std::str::from_utf8(s).unwrap_or("\u{0}")))
-                    .then(|| (sym, line_of(at)))
+                    .then(|| (sym, line_of(at), defines))
             }),
         _ => None,
     };
@@ -226,8 +227,16 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         Tier::SameLine => w.same_line,
         Tier::SameFile => w.same_file,
     };
+    let in_stem = pattern.in_path(&f.stem);
+    let in_dir = pattern.in_path(&f.dir);
     let score = tier_weight * kind.weight(w)
-        + if declaration.is_some() { w.declaration } else { 0.0 }
+        + match declaration {
+            Some((_, _, true)) => w.declaration + w.definition,
+            Some(_) => w.declaration,
+            None => 0.0,
+        }
+        + w.stem_word * in_stem as f64
+        + w.directory_word * in_dir as f64
         + w.density * density;
     let score = (score * 1000.0).round() / 1000.0;
     let how = match tier {
@@ -236,11 +245,18 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         Tier::SameFile => format!("every word in the file ({count} {lines_text})"),
     };
     let mut reason = format!("{how}, first at line {number}; {} file", kind.as_str());
-    if let Some((sym, line)) = declaration {
+    if let Some((sym, line, defines)) = declaration {
         reason.push_str(&format!(
-            "; declaration `{} {}` at line {line}",
+            "; {} `{} {}` at line {line}",
+            if defines { "definition" } else { "declaration" },
             sym.kind.as_str(),
             sym.name
+        ));
+    }
+    if in_stem + in_dir > 0 {
+        reason.push_str(&format!(
+            "; {} of the words in its path",
+            in_stem.max(in_dir)
         ));
     }
     Some(GrepMatch {
@@ -281,6 +297,18 @@ impl Pattern {
             finders,
             continuation,
         }
+    }
+
+    /// How many segments a folded path part (stem or directory) holds.
+    fn in_path(&self, part: &str) -> usize {
+        self.segments
+            .iter()
+            .filter(|s| !s.is_empty() && self.finders_find(part.as_bytes(), s))
+            .count()
+    }
+
+    fn finders_find(&self, hay: &[u8], seg: &[u8]) -> bool {
+        memchr::memmem::find(hay, seg).is_some()
     }
 
     /// The offset of the first match on each line holding the whole term.
@@ -495,7 +523,7 @@ mod tests {
         let r = run(&t, "TaskRequest", &Profile::default());
         assert_eq!(r.matches[0].path, "src/modes/task.rs");
         assert!(
-            r.matches[0].reason.contains("declaration `struct TaskRequest` at line 8"),
+            r.matches[0].reason.contains("definition `struct TaskRequest` at line 8"),
             "{}",
             r.matches[0].reason
         );
@@ -544,5 +572,36 @@ mod tests {
         );
         let r = run(&t, "replay", &Profile::default());
         assert_eq!(paths(&r), ["short.rs", "long.rs"]);
+    }
+
+    #[test]
+    fn a_definition_outranks_a_prototype() {
+        let t = Tree::from_memory(
+            "t",
+            [
+                ("include/d.h", "std::string timeline_json(int id);\n"),
+                (
+                    "src/diagnostics/d.cpp",
+                    "#include \"d.h\"\nstd::string timeline_json(int id) {\n    return {};\n}\n\n\n\n",
+                ),
+            ],
+        );
+        let r = run(&t, "timeline_json", &Profile::default());
+        assert_eq!(paths(&r), ["src/diagnostics/d.cpp", "include/d.h"]);
+        assert!(r.matches[1].reason.contains("; declaration `function timeline_json`"));
+    }
+
+    #[test]
+    fn a_file_named_by_a_word_of_the_term_outranks_other_mentions() {
+        let t = Tree::from_memory(
+            "t",
+            [
+                ("src/lib.rs", "// the ranking profile\n"),
+                ("src/profile.rs", "//! Ranking profiles: weights as data.\n\n\n\n"),
+            ],
+        );
+        let r = run(&t, "rank[ _-]?profile", &Profile::default());
+        assert_eq!(paths(&r), ["src/profile.rs", "src/lib.rs"]);
+        assert!(r.matches[0].reason.ends_with("1 of the words in its path"), "{}", r.matches[0].reason);
     }
 }

@@ -142,12 +142,16 @@ pub fn search(tree: &Tree, plan: &Plan, profile: &Profile, calls: &mut Calls) ->
 }
 
 /// Files found for the words of the plan, one `find` per word: empty unless some file
-/// holds every required word. Files holding more words rank first, then by the sum of
-/// their per-word scores.
+/// holds every required word. Files holding more words rank first, then the file whose
+/// best word matched best (an exact stem above a symbol that merely contains the word),
+/// then by the sum of their per-word scores.
 fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
     struct Hit<'a> {
         required: usize,
         words: usize,
+        /// The strongest single word's score: the file a word names beats the one
+        /// several words merely touch.
+        best: f64,
         score: f64,
         reasons: Vec<String>,
         path: &'a str,
@@ -164,6 +168,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
             let hit = by_path.entry(m.path.as_str()).or_insert_with(|| Hit {
                 required: 0,
                 words: 0,
+                best: 0.0,
                 score: 0.0,
                 reasons: Vec::new(),
                 path: m.path.as_str(),
@@ -171,6 +176,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
             hit.required += usize::from(required[i]);
             hit.words += 1;
             hit.score += m.score;
+            hit.best = hit.best.max(m.score);
             hit.reasons
                 .push(format!("`{}`: {}", plan.words[i], m.reason));
         }
@@ -183,6 +189,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
         b.required
             .cmp(&a.required)
             .then(b.words.cmp(&a.words))
+            .then(b.best.total_cmp(&a.best))
             .then(b.score.total_cmp(&a.score))
             .then(a.path.len().cmp(&b.path.len()))
             .then_with(|| a.path.cmp(b.path))
@@ -215,6 +222,11 @@ mod tests {
             "t",
             [
                 ("harness/src/corpus/load.rs", "pub fn load() {}\n"),
+                (
+                    "harness/src/corpus/mod.rs",
+                    // `load` and `corpus` in symbols: more summed score, no file named by a word
+                    "pub mod load;\npub struct CorpusSet;\n",
+                ),
                 ("harness/src/corpus/schema.rs", "pub struct Corpus;\n"),
                 ("engine/src/store/load.rs", "pub fn load() {}\n"),
                 ("tools/launch_cursor.sh", "#!/bin/sh\nexec cursor\n"),
@@ -277,7 +289,7 @@ mod tests {
         let (tools, found) = run("where is the corpus loaded", &p);
         // not enough calls for both words and grep: grep the stems instead
         assert_eq!(tools, [Tool::Find, Tool::Grep]);
-        assert!(found.matches.is_empty());
+        assert!(found.matches.iter().all(|m| m.reason.starts_with("grep: ")));
     }
 
     #[test]
