@@ -190,7 +190,10 @@ mod tests {
     #[test]
     fn a_content_word_equal_to_an_intent_word_is_kept() {
         assert_eq!(p("find find service").unwrap().0, "find[ _-]?service");
-        assert_eq!(p("where is the search index").unwrap().0, "search[ _-]?index");
+        assert_eq!(
+            p("where is the search index").unwrap().0,
+            "search[ _-]?index"
+        );
         assert_eq!(p("where can I find the cursor").unwrap().0, "cursor");
         assert_eq!(p("show me where replay is").unwrap().0, "replay");
         assert_eq!(p("find the"), None);
@@ -200,7 +203,10 @@ mod tests {
 
     #[test]
     fn noise_words_name_the_kind_and_are_dropped() {
-        assert_eq!(p("find launch cursor script").unwrap().0, "launch[ _-]?cursor");
+        assert_eq!(
+            p("find launch cursor script").unwrap().0,
+            "launch[ _-]?cursor"
+        );
         assert_eq!(p("find architecture doc").unwrap().0, "architecture");
         assert_eq!(p("where is the Outcome enum").unwrap().0, "Outcome");
         // unless the kind is all there is
@@ -219,7 +225,10 @@ mod tests {
         assert_eq!(pl.words, ["goal", "classif"]);
         assert!(pl.optional.is_empty());
         // identifiers are kept as written (folded)
-        assert_eq!(full("where is CommandRouter implemented").words, ["commandrouter"]);
+        assert_eq!(
+            full("where is CommandRouter implemented").words,
+            ["commandrouter"]
+        );
         // a single word is never optional
         assert!(full("where is it loaded").optional.is_empty());
         // legacy plans carry no fallback

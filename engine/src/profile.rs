@@ -466,7 +466,9 @@ impl Default for PlannerRules {
                 "macro",
                 "declaration",
             ]),
-            determiners: words(&["the", "a", "an", "this", "that", "these", "those", "my", "our"]),
+            determiners: words(&[
+                "the", "a", "an", "this", "that", "these", "those", "my", "our",
+            ]),
             leading_intent_only: true,
             stemming: true,
             word_fallback: true,

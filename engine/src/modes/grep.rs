@@ -110,7 +110,7 @@ enum Kind {
 
 impl Kind {
     fn of(f: &TreeFile, w: &GrepWeights) -> Kind {
-        let has = |list: &[String]| list.iter().any(|e| *e == f.ext);
+        let has = |list: &[String]| list.contains(&f.ext);
         if f.language.is_some() || has(&w.source_extensions) {
             Kind::Source
         } else if has(&w.docs_extensions) {
@@ -204,10 +204,8 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
     let kind = Kind::of(f, w);
     // a matching line that declares a symbol named by the term
     let declaration = match (f.language, tier) {
-        (Some(lang), Tier::Phrase | Tier::SameLine) => starts
-            .iter()
-            .take(DECLARATION_LINES)
-            .find_map(|&at| {
+        (Some(lang), Tier::Phrase | Tier::SameLine) => {
+            starts.iter().take(DECLARATION_LINES).find_map(|&at| {
                 let line = line_text(at);
                 let sym = symbols::scan(lang, line, 1).into_iter().next()?;
                 let name = sym.name.to_ascii_lowercase();
@@ -217,7 +215,8 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
                     .iter()
                     .all(|s| name.contains(std::str::from_utf8(s).unwrap_or("\u{0}")))
                     .then(|| (sym, line_of(at), defines))
-            }),
+            })
+        }
         _ => None,
     };
     let lines = memchr::memchr_iter(b'\n', bytes).count() + usize::from(!folded.ends_with('\n'));
@@ -379,10 +378,8 @@ impl Pattern {
                     line = scanned + i + 1;
                 }
                 scanned = at;
-                if word_start(original, at) {
-                    if hits.last().is_none_or(|&(l, _)| l != line) {
-                        hits.push((line, at));
-                    }
+                if word_start(original, at) && hits.last().is_none_or(|&(l, _)| l != line) {
+                    hits.push((line, at));
                 }
             }
             if hits.is_empty() {
@@ -405,7 +402,10 @@ impl Pattern {
         let mut lines: Vec<(usize, usize)> = per_segment.into_iter().flatten().collect();
         lines.sort_unstable();
         lines.dedup_by_key(|(line, _)| *line);
-        Some((Tier::SameFile, lines.into_iter().map(|(_, at)| at).collect()))
+        Some((
+            Tier::SameFile,
+            lines.into_iter().map(|(_, at)| at).collect(),
+        ))
     }
 }
 
@@ -498,7 +498,11 @@ mod tests {
             paths(&r),
             ["src/text/fold.rs", "README.md", "corpora/validation.yaml"]
         );
-        assert!(r.matches[0].reason.contains("source file"), "{}", r.matches[0].reason);
+        assert!(
+            r.matches[0].reason.contains("source file"),
+            "{}",
+            r.matches[0].reason
+        );
         // the spec's grep ranks by matching lines alone
         let legacy = Profile::builtin("legacy").unwrap();
         let r = run(&t, "case folding", &legacy);
@@ -523,7 +527,9 @@ mod tests {
         let r = run(&t, "TaskRequest", &Profile::default());
         assert_eq!(r.matches[0].path, "src/modes/task.rs");
         assert!(
-            r.matches[0].reason.contains("definition `struct TaskRequest` at line 8"),
+            r.matches[0]
+                .reason
+                .contains("definition `struct TaskRequest` at line 8"),
             "{}",
             r.matches[0].reason
         );
@@ -542,8 +548,16 @@ mod tests {
         );
         let r = run(&t, "iteration[ _-]?budget", &Profile::default());
         assert_eq!(paths(&r), ["a.rs", "b.rs", "c.rs"]);
-        assert!(r.matches[1].reason.starts_with("every word on 1 line"), "{}", r.matches[1].reason);
-        assert!(r.matches[2].reason.starts_with("every word in the file"), "{}", r.matches[2].reason);
+        assert!(
+            r.matches[1].reason.starts_with("every word on 1 line"),
+            "{}",
+            r.matches[1].reason
+        );
+        assert!(
+            r.matches[2].reason.starts_with("every word in the file"),
+            "{}",
+            r.matches[2].reason
+        );
         let mut p = Profile::default();
         p.grep.scattered_words = false;
         assert_eq!(paths(&run(&t, "iteration[ _-]?budget", &p)), ["a.rs"]);
@@ -588,7 +602,9 @@ mod tests {
         );
         let r = run(&t, "timeline_json", &Profile::default());
         assert_eq!(paths(&r), ["src/diagnostics/d.cpp", "include/d.h"]);
-        assert!(r.matches[1].reason.contains("; declaration `function timeline_json`"));
+        assert!(r.matches[1]
+            .reason
+            .contains("; declaration `function timeline_json`"));
     }
 
     #[test]
@@ -597,11 +613,18 @@ mod tests {
             "t",
             [
                 ("src/lib.rs", "// the ranking profile\n"),
-                ("src/profile.rs", "//! Ranking profiles: weights as data.\n\n\n\n"),
+                (
+                    "src/profile.rs",
+                    "//! Ranking profiles: weights as data.\n\n\n\n",
+                ),
             ],
         );
         let r = run(&t, "rank[ _-]?profile", &Profile::default());
         assert_eq!(paths(&r), ["src/profile.rs", "src/lib.rs"]);
-        assert!(r.matches[0].reason.ends_with("1 of the words in its path"), "{}", r.matches[0].reason);
+        assert!(
+            r.matches[0].reason.ends_with("1 of the words in its path"),
+            "{}",
+            r.matches[0].reason
+        );
     }
 }

@@ -69,7 +69,10 @@ pub fn stem(word: &str) -> String {
         return base.to_string();
     }
     // `-tion`/`-sion`: drop the `ion` only (iteration -> iterat, collection -> collect)
-    if let Some(base) = word.strip_suffix("tion").or_else(|| word.strip_suffix("sion")) {
+    if let Some(base) = word
+        .strip_suffix("tion")
+        .or_else(|| word.strip_suffix("sion"))
+    {
         let base = &word[..base.len() + 1];
         if base.len() >= MIN_STEM {
             return base.to_string();
