@@ -51,7 +51,7 @@ fn bench_tree_modes(c: &mut Criterion) {
         });
         let g = GrepRequest::new("checkpoint[ _-]?store");
         group.bench_with_input(BenchmarkId::new("grep", n), &tree, |b, t| {
-            b.iter(|| grep(t, &g, &profile.code).unwrap())
+            b.iter(|| grep(t, &g, &profile.code, &profile.grep).unwrap())
         });
         let a = AskRequest::new("where is kubernetes autoscaler implemented");
         group.bench_with_input(BenchmarkId::new("ask_no_evidence", n), &tree, |b, t| {

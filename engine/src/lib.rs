@@ -134,7 +134,8 @@ impl Engine {
             }
             Request::Grep(r) => {
                 let tree = fixture.tree(Mode::Grep)?;
-                modes::grep::grep(tree, r, &self.profile.code).map(Response::Grep)
+                modes::grep::grep(tree, r, &self.profile.code, &self.profile.grep)
+                    .map(Response::Grep)
             }
             Request::Ask(r) => {
                 let tree = fixture.tree(Mode::Ask)?;

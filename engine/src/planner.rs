@@ -1,11 +1,14 @@
 //! The planner of `ask`: turns a question into the term and the impl flag the cascade
-//! searches with, by the rules of the profile (stop, intent and impl words).
+//! searches with, by the rules of the profile (stop, intent, impl and noise words).
 //!
 //! Like the spec's `extract_best_term`, several content words are joined with the grep-style
-//! separator `[ _-]?`; a single word (a CamelCase identifier too) is kept as written.
+//! separator `[ _-]?`; a single word (a CamelCase identifier too) is kept as written. The plan
+//! also carries what the cascade falls back to when the whole term finds nothing: the
+//! term's words reduced to their stems, and which of them are optional.
 
 use crate::profile::PlannerRules;
 use crate::text::fold::fold;
+use crate::text::stem::{is_plain_word, stem};
 use crate::text::term::SEPARATOR;
 use serde::{Deserialize, Serialize};
 
@@ -15,13 +18,40 @@ pub struct Plan {
     pub term: String,
     #[serde(rename = "impl")]
     pub impl_query: bool,
+    /// The term's words for the fallback steps, each reduced to its stem (`replayed` ->
+    /// `replay`); identifiers are kept as written. Empty when the profile has no fallback.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<String>,
+    /// Those of `words` that rank candidates but are not required of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional: Vec<String>,
+}
+
+impl Plan {
+    /// The words every candidate of a fallback step must hold.
+    pub fn required(&self) -> Vec<&str> {
+        self.words
+            .iter()
+            .filter(|w| !self.optional.contains(w))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The stems joined as a term (`trace[ _-]?replay`).
+    pub fn stemmed_term(&self) -> String {
+        self.words.join(SEPARATOR)
+    }
 }
 
 /// Plans a question; `None` when no word of it is left to search for.
 pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let is = |list: &[String], word: &str| list.iter().any(|w| *w == word);
     let mut impl_query = false;
-    let mut words = Vec::new();
+    let mut words: Vec<&str> = Vec::new();
+    let mut noise: Vec<&str> = Vec::new();
+    // before the object of the question: intent words are the verb, said once
+    let mut leading = true;
+    let mut intents_seen: Vec<String> = Vec::new();
     for token in question.split_whitespace() {
         // keep `_ - . / :` inside identifiers and paths, drop quotes and punctuation around
         let token = token
@@ -33,16 +63,69 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         let folded = fold(token);
         if is(&rules.impl_words, &folded) {
             impl_query = true;
-        } else if !is(&rules.stop_words, &folded) && !is(&rules.intent_words, &folded) {
+            continue;
+        }
+        if is(&rules.stop_words, &folded) {
+            if is(&rules.determiners, &folded) {
+                leading = false;
+            }
+            continue;
+        }
+        if is(&rules.intent_words, &folded) {
+            if !rules.leading_intent_only {
+                continue;
+            }
+            if leading && !intents_seen.contains(&folded) {
+                intents_seen.push(folded);
+                continue;
+            }
+        }
+        leading = false;
+        if is(&rules.noise_words, &folded) {
+            noise.push(token);
+        } else {
             words.push(token);
         }
     }
     if words.is_empty() {
+        // a question about the kind alone (`where is the enum`) searches for the kind
+        words = noise;
+    }
+    if words.is_empty() {
         return None;
+    }
+    let mut stems = Vec::new();
+    let mut optional = Vec::new();
+    if rules.word_fallback {
+        for (i, word) in words.iter().enumerate() {
+            let folded = fold(word);
+            let s = if rules.stemming && is_plain_word(word) {
+                stem(&folded)
+            } else {
+                folded.clone()
+            };
+            let last = i + 1 == words.len();
+            if last
+                && words.len() >= 2
+                && s != folded
+                && is_plain_word(word)
+                && rules
+                    .optional_suffixes
+                    .iter()
+                    .any(|x| !x.is_empty() && folded.ends_with(x.as_str()))
+            {
+                optional.push(s.clone());
+            }
+            if !stems.contains(&s) {
+                stems.push(s);
+            }
+        }
     }
     Some(Plan {
         term: words.join(SEPARATOR),
         impl_query,
+        words: stems,
+        optional,
     })
 }
 
@@ -98,6 +181,59 @@ mod tests {
     fn nothing_to_search_for() {
         assert_eq!(p("where is it implemented?"), None);
         assert_eq!(p("   "), None);
+    }
+
+    fn full(q: &str) -> Plan {
+        plan(q, &PlannerRules::default()).unwrap()
+    }
+
+    #[test]
+    fn a_content_word_equal_to_an_intent_word_is_kept() {
+        assert_eq!(p("find find service").unwrap().0, "find[ _-]?service");
+        assert_eq!(
+            p("where is the search index").unwrap().0,
+            "search[ _-]?index"
+        );
+        assert_eq!(p("where can I find the cursor").unwrap().0, "cursor");
+        assert_eq!(p("show me where replay is").unwrap().0, "replay");
+        assert_eq!(p("find the"), None);
+        let legacy = PlannerRules::legacy();
+        assert_eq!(plan("find find service", &legacy).unwrap().term, "service");
+    }
+
+    #[test]
+    fn noise_words_name_the_kind_and_are_dropped() {
+        assert_eq!(
+            p("find launch cursor script").unwrap().0,
+            "launch[ _-]?cursor"
+        );
+        assert_eq!(p("find architecture doc").unwrap().0, "architecture");
+        assert_eq!(p("where is the Outcome enum").unwrap().0, "Outcome");
+        // unless the kind is all there is
+        assert_eq!(p("where is the enum").unwrap().0, "enum");
+    }
+
+    #[test]
+    fn words_are_stemmed_for_the_fallback() {
+        let pl = full("where are traces replayed");
+        assert_eq!(pl.term, "traces[ _-]?replayed");
+        assert_eq!(pl.words, ["trace", "replay"]);
+        assert_eq!(pl.optional, ["replay"]);
+        assert_eq!(pl.required(), ["trace"]);
+        assert_eq!(pl.stemmed_term(), "trace[ _-]?replay");
+        let pl = full("where is goal classification");
+        assert_eq!(pl.words, ["goal", "classif"]);
+        assert!(pl.optional.is_empty());
+        // identifiers are kept as written (folded)
+        assert_eq!(
+            full("where is CommandRouter implemented").words,
+            ["commandrouter"]
+        );
+        // a single word is never optional
+        assert!(full("where is it loaded").optional.is_empty());
+        // legacy plans carry no fallback
+        let legacy = plan("where are traces replayed", &PlannerRules::legacy()).unwrap();
+        assert!(legacy.words.is_empty());
     }
 
     #[test]

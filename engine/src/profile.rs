@@ -18,6 +18,7 @@ pub struct Profile {
     pub outline: OutlineWeights,
     pub code: CodeWeights,
     pub path: PathWeights,
+    pub grep: GrepWeights,
     pub planner: PlannerRules,
 }
 
@@ -30,6 +31,7 @@ impl Default for Profile {
             outline: OutlineWeights::default(),
             code: CodeWeights::default(),
             path: PathWeights::default(),
+            grep: GrepWeights::default(),
             planner: PlannerRules::default(),
         }
     }
@@ -250,6 +252,98 @@ impl Default for PathWeights {
     }
 }
 
+/// Weights of `grep`: files are ranked by the evidence their matches give.
+///
+/// A file's score is `tier x kind + declaration + path words + density x (matching lines /
+/// lines)`: the
+/// tier says how the term matched (the whole term, every word of it on one line, every word
+/// somewhere in the file), the kind what the file is (source, docs, data such as corpora and
+/// fixtures that quote questions), `declaration` is added when a matching line declares a
+/// symbol named by the term, and path words when the file's stem or directory holds words
+/// of the term. Ties: shorter path, then byte order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GrepWeights {
+    /// Rank by evidence; off, by the number of matching lines alone (the spec's grep).
+    pub evidence: bool,
+    /// For a term of several words, also match files holding every word apart: on one
+    /// line, or anywhere in the file (each word at the start of a word of the text).
+    pub scattered_words: bool,
+    /// A word of the term may end a longer word of the text before the next word
+    /// (`trace[ _-]?replay` matches `traces replayed`), so planner stems match.
+    pub word_continuation: bool,
+    /// Tier weights.
+    pub phrase: f64,
+    pub same_line: f64,
+    pub same_file: f64,
+    /// Kind weights.
+    pub source: f64,
+    pub docs: f64,
+    pub data: f64,
+    pub other: f64,
+    /// Added when a matching line is a declaration of a symbol named by the term.
+    pub declaration: f64,
+    /// Added to `declaration` when that line defines the symbol rather than only declaring
+    /// it (no `;` at its end: a body follows, not a prototype or `mod x;`).
+    pub definition: f64,
+    /// Added for each word of the term the file's stem holds, and for each word its
+    /// directory holds: a hit in `profile.rs` for `ranking profile` is better evidence than
+    /// the same hit elsewhere.
+    pub stem_word: f64,
+    pub directory_word: f64,
+    /// Weight of the share of the file's lines that match.
+    pub density: f64,
+    /// Extensions (folded, no dot) of source files beyond the languages the tree scans.
+    pub source_extensions: Vec<String>,
+    pub docs_extensions: Vec<String>,
+    pub data_extensions: Vec<String>,
+}
+
+impl Default for GrepWeights {
+    fn default() -> Self {
+        let list = |l: &[&str]| l.iter().map(|x| x.to_string()).collect();
+        GrepWeights {
+            evidence: true,
+            scattered_words: true,
+            word_continuation: true,
+            phrase: 3.0,
+            same_line: 2.0,
+            same_file: 1.0,
+            source: 3.0,
+            docs: 1.5,
+            data: 0.5,
+            other: 1.0,
+            declaration: 2.0,
+            definition: 0.5,
+            stem_word: 2.0,
+            directory_word: 0.5,
+            density: 0.25,
+            source_extensions: list(&[
+                "sh", "bash", "zsh", "fish", "ps1", "rb", "kt", "kts", "swift", "cs", "scala",
+                "zig", "lua", "php", "pl", "pm", "r", "jl", "ex", "exs", "erl", "hs", "ml", "clj",
+                "dart", "m", "mm", "sql", "cmake", "vue", "svelte",
+            ]),
+            docs_extensions: list(&["md", "markdown", "rst", "txt", "adoc", "org", "tex", "html"]),
+            data_extensions: list(&[
+                "json", "jsonl", "ndjson", "yaml", "yml", "toml", "csv", "tsv", "xml", "lock",
+                "ini", "cfg", "conf", "snap", "svg",
+            ]),
+        }
+    }
+}
+
+impl GrepWeights {
+    /// The spec's grep: the whole term only, ranked by matching lines.
+    pub fn legacy() -> GrepWeights {
+        GrepWeights {
+            evidence: false,
+            scattered_words: false,
+            word_continuation: false,
+            ..GrepWeights::default()
+        }
+    }
+}
+
 /// The rules `ask` plans a term with, and the budget of its cascade.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -260,6 +354,26 @@ pub struct PlannerRules {
     pub intent_words: Vec<String>,
     /// Words that ask for the implementation; dropped from the term, and set `impl`.
     pub impl_words: Vec<String>,
+    /// Words that name the kind of file or declaration asked for (`script`, `doc`,
+    /// `enum`): dropped from the term, unless nothing else is left to search for.
+    pub noise_words: Vec<String>,
+    /// Words after which the object of the question starts (`the`, `a`): an intent word
+    /// after one is content (`where is the search index`).
+    pub determiners: Vec<String>,
+    /// Intent words are dropped only before the first content word or determiner, and
+    /// only once each (`find find service` searches `find service`); off, every intent
+    /// word is dropped wherever it is.
+    pub leading_intent_only: bool,
+    /// Reduce the term's plain words to their stems for the fallback steps
+    /// (`replayed` -> `replay`).
+    pub stemming: bool,
+    /// When the whole term finds nothing, search its words one by one and rank the files
+    /// that hold them all (and grep the words when they are not adjacent).
+    pub word_fallback: bool,
+    /// Endings of a last word that describes what happens to the subject rather than
+    /// naming it (`rendered` in `how is the timeline rendered`): such a word ranks
+    /// candidates but is not required of them.
+    pub optional_suffixes: Vec<String>,
     /// Tool calls (find, grep, read) the cascade may make before it gives up.
     pub max_iterations: usize,
     /// Candidates `read` tries, best first, before the cascade gives up.
@@ -272,6 +386,22 @@ pub struct PlannerRules {
     pub exact_name_is_evidence: bool,
     /// Lines of evidence the answer quotes from the selected file.
     pub evidence_lines: usize,
+}
+
+impl PlannerRules {
+    /// The spec's planner: every intent word dropped, no noise words, no stems, no
+    /// fallback beyond grep of the whole term.
+    pub fn legacy() -> PlannerRules {
+        PlannerRules {
+            noise_words: Vec::new(),
+            determiners: Vec::new(),
+            leading_intent_only: false,
+            stemming: false,
+            word_fallback: false,
+            optional_suffixes: Vec::new(),
+            ..PlannerRules::default()
+        }
+    }
 }
 
 impl Default for PlannerRules {
@@ -361,6 +491,31 @@ impl Default for PlannerRules {
                 "handled",
                 "built",
             ]),
+            noise_words: words(&[
+                "script",
+                "scripts",
+                "doc",
+                "docs",
+                "documentation",
+                "enum",
+                "struct",
+                "class",
+                "trait",
+                "interface",
+                "function",
+                "method",
+                "module",
+                "constant",
+                "macro",
+                "declaration",
+            ]),
+            determiners: words(&[
+                "the", "a", "an", "this", "that", "these", "those", "my", "our",
+            ]),
+            leading_intent_only: true,
+            stemming: true,
+            word_fallback: true,
+            optional_suffixes: words(&["ed"]),
             max_iterations: 6,
             read_attempts: 2,
             read_requires_mention: true,
@@ -443,6 +598,8 @@ impl Profile {
             "legacy" => Some(Profile {
                 name: "legacy".into(),
                 code: CodeWeights::legacy(),
+                grep: GrepWeights::legacy(),
+                planner: PlannerRules::legacy(),
                 ..Profile::default()
             }),
             _ => None,

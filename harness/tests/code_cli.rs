@@ -106,7 +106,11 @@ fn absent_subject_is_insufficient_evidence() {
     let (code, doc) = ask("where is kubernetes autoscaler implemented", "default");
     assert_eq!(code, 100);
     assert_eq!(doc["outcome"], "insufficient_evidence");
-    assert_eq!(doc["tools"], serde_json::json!(["find", "grep"]));
+    // the whole term, each of its words, then grep: nothing anywhere
+    assert_eq!(
+        doc["tools"],
+        serde_json::json!(["find", "find", "find", "grep"])
+    );
     assert_eq!(doc["selected"], Value::Null);
     assert_eq!(doc["candidates"], 0);
     validate("ask.schema.json", &doc);

@@ -9,8 +9,9 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 use crate::error::{EngineError, Result};
-use crate::modes::code::{self, CodeRequest, CodeStep};
+use crate::modes::code::CodeStep;
 use crate::modes::grep;
+use crate::modes::retrieve;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
@@ -171,44 +172,20 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         ));
     };
 
-    let mut matches: Vec<AskMatch> = Vec::new();
-    let mut candidates = 0;
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
-    if cascade.take(Tool::Find) {
-        let request = CodeRequest {
-            term: plan.term.clone(),
-            impl_query: plan.impl_query,
-            limit: wanted,
-        };
-        let (total, found) = code::rank_top(tree, &request, &profile.code, wanted);
-        candidates = total;
-        matches = found
-            .into_iter()
-            .map(|m| AskMatch {
-                path: m.path,
-                score: m.score,
-                reason: format!("find: {}", m.reason),
-                line: m.line,
-                step: Some(m.step),
-            })
-            .collect();
-    }
-    if matches.is_empty() && cascade.take(Tool::Grep) {
-        let found = grep::rank(tree, &plan.term, &profile.code);
-        candidates = found.len();
-        matches = found
-            .into_iter()
-            .take(wanted)
-            .map(|m| AskMatch {
-                path: m.path,
-                score: m.score,
-                reason: format!("grep: {}", m.reason),
-                line: Some(m.first.number),
-                step: None,
-            })
-            .collect();
-    }
+    // search (find, then the fallbacks), keeping a call for `read`
+    let found = retrieve::search(
+        tree,
+        &plan,
+        profile,
+        &mut retrieve::Calls {
+            limit: rules.max_iterations.saturating_sub(1).max(1),
+            tools: &mut cascade.tools,
+        },
+        wanted,
+    );
+    let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
     let term = Term::new(&plan.term);
     let mut read = Reading::default();
@@ -390,13 +367,8 @@ mod tests {
     #[test]
     fn find_then_read_succeeds() {
         let r = run("where is replay implemented", &Profile::default());
-        assert_eq!(
-            r.plan,
-            Some(Plan {
-                term: "replay".into(),
-                impl_query: true
-            })
-        );
+        let plan = r.plan.as_ref().unwrap();
+        assert_eq!((plan.term.as_str(), plan.impl_query), ("replay", true));
         assert_eq!(r.tools, [Tool::Find, Tool::Read]);
         assert_eq!(r.iterations, 2);
         assert_eq!(r.candidates, 2);
@@ -548,7 +520,11 @@ mod tests {
     #[test]
     fn grep_is_the_fallback() {
         let r = run("find cursor binary", &Profile::default());
-        assert_eq!(r.tools, [Tool::Find, Tool::Grep, Tool::Read]);
+        // the whole term, then each word, then grep
+        assert_eq!(
+            r.tools,
+            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Read]
+        );
         assert_eq!(r.selected.as_deref(), Some("DESIGN.md"));
         assert_eq!(r.outcome, Outcome::Success);
         // grep's first matching line is the evidence
@@ -562,7 +538,7 @@ mod tests {
             "where is kubernetes autoscaler implemented",
             &Profile::default(),
         );
-        assert_eq!(r.tools, [Tool::Find, Tool::Grep]);
+        assert_eq!(r.tools, [Tool::Find, Tool::Find, Tool::Find, Tool::Grep]);
         assert_eq!(r.candidates, 0);
         assert_eq!(r.selected, None);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
