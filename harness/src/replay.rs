@@ -10,9 +10,9 @@
 
 use crate::clusters::normalise_question;
 pub use crate::results::Transition;
-use crate::results::{CaseResult, Status};
+use crate::results::{Call, CaseResult, Status};
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
-use findbench_engine::modes::ask::{AskRequest, AskResponse};
+use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
 use findbench_engine::{
     Engine, EngineError, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions,
 };
@@ -117,88 +117,44 @@ fn outcome_of(o: Outcome) -> TraceOutcome {
     }
 }
 
-fn tool_name(tool: &impl Serialize) -> String {
-    match serde_json::to_value(tool) {
-        Ok(serde_json::Value::String(s)) => s,
-        Ok(other) => other.to_string(),
-        Err(_) => "?".into(),
-    }
-}
-
 fn explain(r: &AskResponse) -> Explanation {
-    let tools: Vec<String> = r.tools.iter().map(tool_name).collect();
     let term = r.plan.as_ref().map(|p| p.term.clone());
     let impl_query = r.plan.as_ref().is_some_and(|p| p.impl_query);
-    let grep_ran = tools.iter().any(|t| t == "grep");
-    let mut steps = Vec::new();
-    for tool in &tools {
-        let input = term.clone().unwrap_or_default();
-        let step = match tool.as_str() {
-            "find" => {
-                // grep runs only when find came back empty
-                let n = if grep_ran { 0 } else { r.candidates };
-                ExplainStep {
-                    tool: "find".into(),
-                    input: if impl_query {
-                        format!("{input} --impl")
-                    } else {
-                        input
-                    },
-                    candidates: n,
-                    note: if n == 0 {
-                        "no stem, symbol, word or directory of any file matched the term".into()
-                    } else {
-                        format!(
-                            "{n} files matched; best: {}",
-                            r.matches.first().map_or("-", |m| m.reason.as_str())
-                        )
-                    },
+    // the search whose candidates became the matches: the last one before the reads
+    let last_search = r.calls.iter().rposition(|c| c.tool != Tool::Read);
+    let mut reads = r.reads.iter();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut steps: Vec<ExplainStep> = r
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let n = c.candidates;
+            let best = match r.matches.first() {
+                Some(m) if Some(i) == last_search && n > 0 => format!("; best: {}", m.reason),
+                _ => String::new(),
+            };
+            let note = match c.tool {
+                Tool::Find if n == 0 => {
+                    "no stem, symbol, word or directory of any file matched the term".into()
                 }
-            }
-            "grep" => ExplainStep {
-                tool: "grep".into(),
-                input,
-                candidates: r.candidates,
-                note: if r.candidates == 0 {
-                    "no file's text holds the term".into()
-                } else {
-                    format!("{} files hold the term", r.candidates)
+                Tool::Find => format!("{n} file{} matched{best}", plural(n)),
+                Tool::Grep if n == 0 => "no file's text holds the term".into(),
+                Tool::Grep => format!("{n} file{} hold the term{best}", plural(n)),
+                Tool::Read => match reads.next() {
+                    Some(read) if read.evidence => format!("evidence: {}", read.note),
+                    Some(read) => format!("not evidence: {}", read.note),
+                    None => "no candidate held evidence".into(),
                 },
-            },
-            "read" => {
-                // the n-th read of the cascade, and what it found
-                let k = steps
-                    .iter()
-                    .filter(|s: &&ExplainStep| s.tool == "read")
-                    .count();
-                match r.reads.get(k) {
-                    Some(read) => ExplainStep {
-                        tool: "read".into(),
-                        input: read.path.clone(),
-                        candidates: usize::from(read.evidence),
-                        note: if read.evidence {
-                            format!("evidence: {}", read.note)
-                        } else {
-                            format!("not evidence: {}", read.note)
-                        },
-                    },
-                    None => ExplainStep {
-                        tool: "read".into(),
-                        input: r.selected.clone().unwrap_or_default(),
-                        candidates: usize::from(r.selected.is_some()),
-                        note: "no candidate held evidence".into(),
-                    },
-                }
+            };
+            ExplainStep {
+                tool: c.tool.as_str().to_string(),
+                input: c.input.clone(),
+                candidates: n,
+                note,
             }
-            other => ExplainStep {
-                tool: other.to_string(),
-                input,
-                candidates: 0,
-                note: String::new(),
-            },
-        };
-        steps.push(step);
-    }
+        })
+        .collect();
     if r.plan.is_none() {
         steps.push(ExplainStep {
             tool: "plan".into(),
@@ -269,7 +225,12 @@ pub fn replay_trace(
             outcome = outcome_of(r.outcome);
             case.candidates = r.candidates;
             case.ranked = r.matches.iter().map(|m| m.path.clone()).collect();
-            case.tools = r.tools.iter().map(tool_name).collect();
+            case.tools = r.tools.iter().map(|t| t.as_str().to_string()).collect();
+            case.calls = r
+                .calls
+                .iter()
+                .map(|c| Call::new(c.tool.as_str(), c.input.as_str(), c.candidates))
+                .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
             case.output_bytes = serde_json::to_vec(&r).map_or(0, |v| v.len() as u64);
@@ -672,6 +633,21 @@ mod tests {
         let ex = cases[0].explain.as_ref().unwrap();
         assert_eq!(ex.term.as_deref(), Some("replay"));
         assert_eq!(ex.steps[0].tool, "find");
+        // each step is the call as made, with its own input
+        let steps: Vec<(&str, &str)> = ex
+            .steps
+            .iter()
+            .map(|s| (s.tool.as_str(), s.input.as_str()))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                ("find", "replay --impl"),
+                ("read", "src/replay_service.cpp")
+            ]
+        );
+        assert_eq!(cases[0].calls.len(), 2);
+        assert_eq!(cases[0].calls[1].input, "src/replay_service.cpp");
         assert!(ex.candidates[0].path.ends_with("replay_service.cpp"));
         assert_eq!(cases[0].selected.as_deref(), Some("src/replay_service.cpp"));
         let summary = totals.summary("default");

@@ -106,6 +106,10 @@ pub struct CaseResult {
     pub iterations: u32,
     #[serde(default)]
     pub failed_tools: u32,
+    /// Each tool call in order, with its input and what it found (`tools` holds their
+    /// names). Empty in results written before calls were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<Call>,
     /// Why the case failed (or, for an xpass, that it passed); null for a pass.
     #[serde(default)]
     pub reason: Option<String>,
@@ -146,6 +150,27 @@ pub struct CaseResult {
     pub explain: Option<Explanation>,
 }
 
+/// One tool call of a case: the tool, its input, and the candidates it found (for a
+/// `read`, 1 when the file held evidence).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Call {
+    pub tool: String,
+    #[serde(default)]
+    pub input: String,
+    #[serde(default)]
+    pub candidates: usize,
+}
+
+impl Call {
+    pub fn new(tool: impl Into<String>, input: impl Into<String>, candidates: usize) -> Call {
+        Call {
+            tool: tool.into(),
+            input: input.into(),
+            candidates,
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -174,18 +199,21 @@ impl CaseResult {
         Some(self.outcome.as_str()).filter(|o| !o.is_empty())
     }
 
-    /// Tools named more than once in the case's sequence (each repeat counts).
+    /// Calls that repeat an earlier call of the case: the same tool on the same input,
+    /// work already done (each repeat counts). The same tool on another input (`find` of
+    /// each word of a term, `read` of the next candidate) is not a duplicate. Results
+    /// written before calls were recorded have names only: a repeated name counts there.
     pub fn duplicate_tools(&self) -> usize {
-        let mut seen: Vec<&str> = Vec::new();
-        let mut dups = 0;
-        for t in &self.tools {
-            if seen.contains(&t.as_str()) {
-                dups += 1;
-            } else {
-                seen.push(t);
-            }
-        }
-        dups
+        let keys: Vec<(&str, &str)> = if self.calls.is_empty() {
+            self.tools.iter().map(|t| (t.as_str(), "")).collect()
+        } else {
+            self.calls
+                .iter()
+                .map(|c| (c.tool.as_str(), c.input.as_str()))
+                .collect()
+        };
+        let mut seen = std::collections::HashSet::new();
+        keys.into_iter().filter(|k| !seen.insert(*k)).count()
     }
 }
 

@@ -5,7 +5,7 @@
 use crate::corpus::{Case, ExpectedOutcome};
 use crate::error::{HarnessError, Result};
 use crate::output::envelope::{self, Meta};
-use crate::results::{CaseResult, Status};
+use crate::results::{Call, CaseResult, Status};
 use findbench_engine::modes::ask::Tool;
 use findbench_engine::{Engine, EngineError, Mode, Outcome, Response};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -61,7 +61,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
     let result = engine.execute(&case.fixture.fixture, &case.request);
     let elapsed = clock.elapsed();
     let output_bytes = envelope_bytes(case.mode, &result);
-    let trace = ToolTrace::of(case.mode, &result);
+    let trace = ToolTrace::of(case.mode, &case.query, &result);
     let (outcome, candidates, ranked) = match &result {
         Ok(r) => (
             r.outcome().as_str().to_string(),
@@ -94,6 +94,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         tools: trace.tools,
         iterations: trace.iterations,
         failed_tools: trace.failed,
+        calls: trace.calls,
         reason: None,
         known_failure: case.known_failure.clone(),
         tags: case.tags.clone(),
@@ -193,47 +194,57 @@ fn quality_of(response: &Response) -> Option<String> {
     }
 }
 
-/// The tools a response used: the `ask` cascade reports its own; a direct mode is one tool.
+/// The tools a response used: the `ask` cascade reports its own calls; a direct mode is one
+/// call on the case's query.
 struct ToolTrace {
     tools: Vec<String>,
+    calls: Vec<Call>,
     iterations: u32,
     failed: u32,
 }
 
 impl ToolTrace {
-    /// For `ask`: its tools and iterations; a failed tool is a read that yielded no
-    /// evidence, or the cascade itself when it could not run (the failure outcome).
-    fn of(mode: Mode, result: &std::result::Result<Response, EngineError>) -> ToolTrace {
+    /// For `ask`: its calls and iterations; a failed tool is a read that yielded no
+    /// evidence, or the cascade itself when it could not run (the failure outcome). A
+    /// search that found nothing is not a failed tool: the cascade moves on to the next.
+    /// A direct mode fails only when the engine refused the request.
+    fn of(
+        mode: Mode,
+        query: &str,
+        result: &std::result::Result<Response, EngineError>,
+    ) -> ToolTrace {
         match result {
             Ok(Response::Ask(r)) => {
-                let reads = r.tools.iter().filter(|t| **t == Tool::Read).count();
-                let failed_reads = reads - usize::from(r.selected.is_some() && reads > 0);
+                let failed_reads = r
+                    .calls
+                    .iter()
+                    .filter(|c| c.tool == Tool::Read && c.candidates == 0)
+                    .count();
                 let cascade_failed = usize::from(r.outcome == Outcome::Failure);
                 ToolTrace {
-                    tools: r.tools.iter().map(|t| tool_name(*t).to_string()).collect(),
+                    tools: r.tools.iter().map(|t| t.as_str().to_string()).collect(),
+                    calls: r
+                        .calls
+                        .iter()
+                        .map(|c| Call::new(c.tool.as_str(), c.input.as_str(), c.candidates))
+                        .collect(),
                     iterations: r.iterations as u32,
                     failed: (failed_reads + cascade_failed) as u32,
                 }
             }
-            Ok(_) => ToolTrace {
+            Ok(r) => ToolTrace {
                 tools: vec![mode.as_str().to_string()],
+                calls: vec![Call::new(mode.as_str(), query, r.candidates())],
                 iterations: 1,
                 failed: 0,
             },
             Err(_) => ToolTrace {
                 tools: vec![mode.as_str().to_string()],
+                calls: vec![Call::new(mode.as_str(), query, 0)],
                 iterations: 1,
                 failed: 1,
             },
         }
-    }
-}
-
-fn tool_name(tool: Tool) -> &'static str {
-    match tool {
-        Tool::Find => "find",
-        Tool::Grep => "grep",
-        Tool::Read => "read",
     }
 }
 
@@ -383,4 +394,67 @@ pub fn run_corpora(
         tags: metrics.tags,
         cases: results,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findbench_engine::modes::ask::{self, AskRequest};
+    use findbench_engine::{Profile, Tree};
+
+    fn asked(question: &str, files: &[(&str, &str)]) -> ToolTrace {
+        let tree = Tree::from_memory("t", files.iter().copied());
+        let r = ask::ask(&tree, &AskRequest::new(question), &Profile::default()).unwrap();
+        ToolTrace::of(Mode::Ask, question, &Ok(Response::Ask(r)))
+    }
+
+    fn record(trace: ToolTrace) -> CaseResult {
+        CaseResult {
+            mode: "ask".into(),
+            tools: trace.tools,
+            calls: trace.calls,
+            iterations: trace.iterations,
+            failed_tools: trace.failed,
+            ..CaseResult::default()
+        }
+    }
+
+    #[test]
+    fn the_per_word_finds_of_ask_are_not_duplicates() {
+        let c = record(asked(
+            "find cursor binary",
+            &[("DESIGN.md", "The cursor binary is built from tools.\n")],
+        ));
+        assert_eq!(c.tools, ["find", "find", "find", "grep", "read"]);
+        let inputs: Vec<&str> = c.calls.iter().map(|c| c.input.as_str()).collect();
+        assert_eq!(
+            inputs,
+            [
+                "cursor[ _-]?binary",
+                "cursor",
+                "binary",
+                "cursor[ _-]?binary",
+                "DESIGN.md"
+            ]
+        );
+        assert_eq!((c.duplicate_tools(), c.failed_tools), (0, 0));
+    }
+
+    #[test]
+    fn a_failed_tool_is_a_read_without_evidence() {
+        // two reads, neither of which mentions the term; the searches that found nothing
+        // are not failed tools
+        let c = record(asked(
+            "where is replay implemented",
+            &[
+                ("src/replay/policy.cpp", "int limit = 3;\n"),
+                ("src/replay/notes.txt", "todo\n"),
+            ],
+        ));
+        assert_eq!(c.tools, ["find", "read", "read"]);
+        assert_eq!((c.duplicate_tools(), c.failed_tools), (0, 2));
+        let c = record(asked("where is kubernetes implemented", &[("a.md", "x\n")]));
+        assert!(c.calls.iter().all(|c| c.candidates == 0));
+        assert_eq!(c.failed_tools, 0);
+    }
 }

@@ -113,7 +113,47 @@ fn absent_subject_is_insufficient_evidence() {
     );
     assert_eq!(doc["selected"], Value::Null);
     assert_eq!(doc["candidates"], 0);
+    // each call with its input: the per-word finds search one stemmed word each
+    let inputs: Vec<&str> = doc["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["input"].as_str().unwrap())
+        .collect();
+    assert_eq!(inputs[1..3], ["kubernete --impl", "autoscal --impl"]);
+    assert!(doc["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["candidates"] == 0));
     validate("ask.schema.json", &doc);
+}
+
+#[test]
+fn ask_text_shows_each_call_with_its_input() {
+    let root = fixture();
+    let out = bin()
+        .args([
+            "ask",
+            "where is kubernetes autoscaler implemented",
+            "--root",
+        ])
+        .arg(&root)
+        .args(["--format", "text"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("tools     find -> find -> find -> grep (4 iterations)"),
+        "{text}"
+    );
+    let calls: Vec<&str> = text.lines().filter(|l| l.starts_with("call ")).collect();
+    assert_eq!(calls.len(), 4, "{text}");
+    assert!(
+        calls[1].starts_with("call      find  kubernete --impl ")
+            && calls[1].ends_with("  0 candidates"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -47,6 +47,29 @@ pub enum Tool {
     Read,
 }
 
+impl Tool {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tool::Find => "find",
+            Tool::Grep => "grep",
+            Tool::Read => "read",
+        }
+    }
+}
+
+/// One tool call of the cascade: the tool, what it was given, and what it found. The
+/// shape of a trace's tool call, so a replayed cascade reads like a recorded one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub tool: Tool,
+    /// `find`: the term searched, with ` --impl` for an implementation question; `grep`:
+    /// the term; `read`: the path opened.
+    pub input: String,
+    /// Files the search found (all of them, before any limit); for `read`, 1 when the
+    /// file held evidence, else 0.
+    pub candidates: usize,
+}
+
 /// One ranked candidate, from whichever tool produced the candidates.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AskMatch {
@@ -99,8 +122,11 @@ pub struct AskResponse {
     pub question: String,
     /// The planned term and impl flag; `null` when the question held nothing to search for.
     pub plan: Option<Plan>,
-    /// The tools run, in order.
+    /// The tools run, in order (the names of `calls`).
     pub tools: Vec<Tool>,
+    /// Every tool call, in order, with its input and what it found.
+    #[serde(default)]
+    pub calls: Vec<ToolCall>,
     pub iterations: usize,
     pub matches: Vec<AskMatch>,
     /// Candidates the last search tool found (before the limit).
@@ -135,7 +161,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     }
     let rules = &profile.planner;
     let mut cascade = Cascade {
-        tools: Vec::new(),
+        calls: Vec::new(),
         budget: rules.max_iterations,
     };
     let finish = |cascade: Cascade,
@@ -147,8 +173,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                   error: Option<String>| AskResponse {
         question: request.question.clone(),
         plan,
-        iterations: cascade.tools.len(),
-        tools: cascade.tools,
+        iterations: cascade.calls.len(),
+        tools: cascade.calls.iter().map(|c| c.tool).collect(),
+        calls: cascade.calls,
         matches,
         candidates,
         selected: read.evidence.as_ref().map(|e| e.path.clone()),
@@ -181,7 +208,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         profile,
         &mut retrieve::Calls {
             limit: rules.max_iterations.saturating_sub(1).max(1),
-            tools: &mut cascade.tools,
+            calls: &mut cascade.calls,
         },
         wanted,
     );
@@ -190,10 +217,11 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let term = Term::new(&plan.term);
     let mut read = Reading::default();
     for m in matches.iter().take(rules.read_attempts.max(1)) {
-        if !cascade.take(Tool::Read) {
+        if !cascade.take(Tool::Read, &m.path) {
             break;
         }
         let (result, evidence) = read_file(tree, m, &term, profile);
+        cascade.found(usize::from(evidence.is_some()));
         read.reads.push(result);
         if evidence.is_some() {
             read.evidence = evidence;
@@ -321,20 +349,32 @@ fn read_file(
     (result(mentions, true, note), Some(evidence))
 }
 
-/// The tools run so far, within the iteration budget.
+/// The tool calls made so far, within the iteration budget.
 struct Cascade {
-    tools: Vec<Tool>,
+    calls: Vec<ToolCall>,
     budget: usize,
 }
 
 impl Cascade {
-    /// Records a tool call; false when the budget is spent.
-    fn take(&mut self, tool: Tool) -> bool {
-        if self.tools.len() >= self.budget {
+    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
+    /// spent.
+    fn take(&mut self, tool: Tool, input: &str) -> bool {
+        if self.calls.len() >= self.budget {
             return false;
         }
-        self.tools.push(tool);
+        self.calls.push(ToolCall {
+            tool,
+            input: input.to_string(),
+            candidates: 0,
+        });
         true
+    }
+
+    /// Records what the last call found.
+    fn found(&mut self, candidates: usize) {
+        if let Some(call) = self.calls.last_mut() {
+            call.candidates = candidates;
+        }
     }
 }
 
@@ -529,7 +569,54 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Success);
         // grep's first matching line is the evidence
         assert_eq!(r.matches[0].line, Some(1));
-        assert_eq!(r.evidence.unwrap().lines[0].number, 1);
+        assert_eq!(r.evidence.as_ref().unwrap().lines[0].number, 1);
+        // each call with its input: the per-word finds search different words
+        let calls: Vec<(Tool, &str, usize)> = r
+            .calls
+            .iter()
+            .map(|c| (c.tool, c.input.as_str(), c.candidates))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                (Tool::Find, "cursor[ _-]?binary", 0),
+                (Tool::Find, "cursor", 0),
+                (Tool::Find, "binary", 0),
+                (Tool::Grep, "cursor[ _-]?binary", 1),
+                (Tool::Read, "DESIGN.md", 1),
+            ]
+        );
+        assert_eq!(r.tools, r.calls.iter().map(|c| c.tool).collect::<Vec<_>>());
+        // in the JSON answer too, beside the names
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["tools"][1], "find");
+        assert_eq!(
+            json["calls"][1],
+            serde_json::json!({"tool": "find", "input": "cursor", "candidates": 0})
+        );
+    }
+
+    #[test]
+    fn a_read_call_is_the_path_it_opened() {
+        let r = ask(
+            &name_only_tree(),
+            &AskRequest::new("where is replay implemented"),
+            &Profile::default(),
+        )
+        .unwrap();
+        let calls: Vec<(Tool, &str, usize)> = r
+            .calls
+            .iter()
+            .map(|c| (c.tool, c.input.as_str(), c.candidates))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                (Tool::Find, "replay --impl", 2),
+                (Tool::Read, "src/replay/policy.cpp", 0),
+                (Tool::Read, "src/replay/notes.txt", 0),
+            ]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Every search is one tool call, recorded in order; the steps stop when the budget is
 //! spent, and a fallback that needs more calls than are left is skipped.
 
-use crate::modes::ask::{AskMatch, Tool};
+use crate::modes::ask::{AskMatch, Tool, ToolCall};
 use crate::modes::code::{self, CodeMatch, CodeRequest};
 use crate::modes::grep;
 use crate::planner::Plan;
@@ -18,22 +18,35 @@ use std::collections::HashMap;
 
 /// The tool calls the search may make.
 pub struct Calls<'a> {
-    pub tools: &'a mut Vec<Tool>,
-    /// Total tool calls (of the whole cascade) the search may bring `tools` to.
+    pub calls: &'a mut Vec<ToolCall>,
+    /// Total tool calls (of the whole cascade) the search may bring `calls` to.
     pub limit: usize,
 }
 
 impl Calls<'_> {
     fn remaining(&self) -> usize {
-        self.limit.saturating_sub(self.tools.len())
+        self.limit.saturating_sub(self.calls.len())
     }
 
-    fn take(&mut self, tool: Tool) -> bool {
+    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
+    /// spent.
+    fn take(&mut self, tool: Tool, input: String) -> bool {
         if self.remaining() == 0 {
             return false;
         }
-        self.tools.push(tool);
+        self.calls.push(ToolCall {
+            tool,
+            input,
+            candidates: 0,
+        });
         true
+    }
+
+    /// Records what the last call found.
+    fn found(&mut self, candidates: usize) {
+        if let Some(call) = self.calls.last_mut() {
+            call.candidates = candidates;
+        }
     }
 }
 
@@ -96,20 +109,30 @@ pub fn search(
     // the per-word step combines every file each word finds
     let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
     let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
+    // a call's input as an agent would type it
+    let find_input = |term: &str| {
+        if plan.impl_query {
+            format!("{term} --impl")
+        } else {
+            term.to_string()
+        }
+    };
     let mut found = Found::default();
 
-    if !calls.take(Tool::Find) {
+    if !calls.take(Tool::Find, find_input(&plan.term)) {
         return found;
     }
     let (total, whole) = find_top(&plan.term);
+    calls.found(total);
     if !whole.is_empty() {
         return Found::from_find(total, whole);
     }
     let fallback = profile.planner.word_fallback && !plan.words.is_empty();
     if fallback && plan.words.len() == 1 {
         // the stem of a single word: `loaded` -> `load`
-        if plan.words[0] != fold(&plan.term) && calls.take(Tool::Find) {
+        if plan.words[0] != fold(&plan.term) && calls.take(Tool::Find, find_input(&plan.words[0])) {
             let (total, stemmed) = find_top(&plan.words[0]);
+            calls.found(total);
             if !stemmed.is_empty() {
                 return Found::from_find(total, stemmed);
             }
@@ -120,8 +143,10 @@ pub fn search(
             .words
             .iter()
             .map(|w| {
-                calls.take(Tool::Find);
-                find_all(w)
+                calls.take(Tool::Find, find_input(w));
+                let matches = find_all(w);
+                calls.found(matches.len());
+                matches
             })
             .collect();
         let combined = combine(plan, &per_word);
@@ -134,8 +159,9 @@ pub fn search(
     } else {
         plan.term.clone()
     };
-    if calls.take(Tool::Grep) {
+    if calls.take(Tool::Grep, grep_term.clone()) {
         let hits = grep(&grep_term);
+        calls.found(hits.len());
         if !hits.is_empty() {
             return Found::from_grep(hits);
         }
@@ -143,8 +169,13 @@ pub fn search(
     }
     // the words the question is about, without the ones that only describe it
     let required = plan.required();
-    if fallback && required.len() < plan.words.len() && calls.take(Tool::Grep) {
-        let hits = grep(&required.join(SEPARATOR));
+    let required_term = required.join(SEPARATOR);
+    if fallback
+        && required.len() < plan.words.len()
+        && calls.take(Tool::Grep, required_term.clone())
+    {
+        let hits = grep(&required_term);
+        calls.found(hits.len());
         if !hits.is_empty() {
             return Found::from_grep(hits);
         }
@@ -251,14 +282,54 @@ mod tests {
     }
 
     fn run(q: &str, profile: &Profile) -> (Vec<Tool>, Found) {
+        let (calls, found) = run_calls(q, profile);
+        (calls.iter().map(|c| c.tool).collect(), found)
+    }
+
+    fn run_calls(q: &str, profile: &Profile) -> (Vec<ToolCall>, Found) {
         let p = plan(q, &profile.planner).unwrap();
-        let mut tools = Vec::new();
+        let mut made = Vec::new();
         let mut calls = Calls {
-            tools: &mut tools,
+            calls: &mut made,
             limit: profile.planner.max_iterations - 1,
         };
         let found = search(&tree(), &p, profile, &mut calls, 10);
-        (tools, found)
+        (made, found)
+    }
+
+    /// (tool, input, candidates) of each call.
+    fn shown(calls: &[ToolCall]) -> Vec<(&str, &str, usize)> {
+        calls
+            .iter()
+            .map(|c| (c.tool.as_str(), c.input.as_str(), c.candidates))
+            .collect()
+    }
+
+    #[test]
+    fn each_call_records_its_input_and_what_it_found() {
+        // the per-word finds are one call per word, each on its own word
+        let (calls, found) = run_calls("where is the corpus loaded", &Profile::default());
+        assert_eq!(found.matches[0].path, "harness/src/corpus/load.rs");
+        let p = plan("where is the corpus loaded", &Profile::default().planner).unwrap();
+        assert_eq!(p.words.len(), 2);
+        let got = shown(&calls);
+        assert_eq!(got[0].0, "find");
+        assert_eq!(got[0].1, p.term);
+        assert_eq!(got[0].2, 0);
+        // `corpus` is in 3 paths, `load` in 3 (one outside the corpus directory)
+        assert_eq!(
+            &got[1..],
+            [
+                ("find", p.words[0].as_str(), 3),
+                ("find", p.words[1].as_str(), 3)
+            ]
+        );
+        // grep's input is the term it searched; an implementation question marks find's
+        let (calls, _) = run_calls("where is the cursor corpus", &Profile::default());
+        assert_eq!(calls.last().map(|c| c.tool), Some(Tool::Grep));
+        assert_eq!(calls.last().unwrap().candidates, 0);
+        let (calls, _) = run_calls("where is load implemented", &Profile::default());
+        assert_eq!(shown(&calls), [("find", "load --impl", 3)]);
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl ToolMetrics {
 mod tests {
     use super::*;
     use crate::metrics::tests::case;
-    use crate::results::Status;
+    use crate::results::{Call, Status};
 
     #[test]
     fn candidates_and_tools() {
@@ -121,5 +121,44 @@ mod tests {
         );
         let o = OutcomeMetrics::of(&refs);
         assert_eq!((o.success, o.failure, o.failure_rate), (2, 1, 0.3333));
+    }
+
+    fn calls(calls: &[(&str, &str)]) -> CaseResult {
+        let mut c = case("c", Status::Pass, "success", 1.0);
+        c.mode = "ask".into();
+        c.tools = calls.iter().map(|(t, _)| t.to_string()).collect();
+        c.calls = calls.iter().map(|(t, i)| Call::new(*t, *i, 1)).collect();
+        c
+    }
+
+    #[test]
+    fn a_duplicate_is_the_same_tool_on_the_same_input() {
+        // the per-word finds of a fallback and reads of successive candidates: same names,
+        // other inputs, no duplicate
+        let fallback = calls(&[
+            ("find", "cursor[ _-]?binary"),
+            ("find", "cursor"),
+            ("find", "binary"),
+            ("grep", "cursor[ _-]?binary"),
+            ("read", "a.md"),
+            ("read", "b.md"),
+        ]);
+        assert_eq!(fallback.duplicate_tools(), 0);
+        // the same tool on the same input is wasted work, each repeat counted
+        let repeated = calls(&[
+            ("find", "cursor"),
+            ("grep", "cursor"),
+            ("find", "cursor"),
+            ("find", "cursor"),
+            ("read", "a.md"),
+            ("read", "a.md"),
+        ]);
+        assert_eq!(repeated.duplicate_tools(), 3);
+        let t = ToolMetrics::of(&[&fallback, &repeated]);
+        assert_eq!((t.per_query, t.duplicate), (6.0, 3));
+        // results written before calls were recorded: names are all there is
+        let mut legacy = fallback.clone();
+        legacy.calls.clear();
+        assert_eq!(legacy.duplicate_tools(), 3);
     }
 }

@@ -101,15 +101,7 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
             let _ = writeln!(out, "plan      none");
         }
     }
-    let tools: Vec<&str> = r
-        .tools
-        .iter()
-        .map(|t| match t {
-            findbench_engine::modes::ask::Tool::Find => "find",
-            findbench_engine::modes::ask::Tool::Grep => "grep",
-            findbench_engine::modes::ask::Tool::Read => "read",
-        })
-        .collect();
+    let tools: Vec<&str> = r.tools.iter().map(|t| t.as_str()).collect();
     let _ = writeln!(
         out,
         "tools     {} ({} iteration{})",
@@ -121,6 +113,24 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
         r.iterations,
         if r.iterations == 1 { "" } else { "s" }
     );
+    if !quiet {
+        // each call with its input and what it found
+        let w = width(r.calls.iter().map(|c| c.input.as_str()));
+        for c in &r.calls {
+            let found = match (c.tool, c.candidates) {
+                (findbench_engine::modes::ask::Tool::Read, 0) => "no evidence".to_string(),
+                (findbench_engine::modes::ask::Tool::Read, _) => "evidence".to_string(),
+                (_, 1) => "1 candidate".to_string(),
+                (_, n) => format!("{n} candidates"),
+            };
+            let _ = writeln!(
+                out,
+                "call      {:<4}  {:<w$}  {found}",
+                c.tool.as_str(),
+                c.input
+            );
+        }
+    }
     let w = width(r.matches.iter().map(|m| m.path.as_str()));
     for m in &r.matches {
         let _ = writeln!(
