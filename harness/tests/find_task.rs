@@ -337,3 +337,47 @@ fn text_errors_go_to_stderr() {
         "{err}"
     );
 }
+
+#[test]
+fn profile_file_changes_the_ranking() {
+    let (dir, store) = temp_store(
+        "todo.json",
+        br#"{"tasks": [{"id": "T1", "title": "cache layer", "description": "x"},
+                      {"id": "T2", "title": "y", "description": "cache"}]}"#,
+    );
+    let default = findbench(&["find", "task", "cache", "--store", &store, "-f", "json"]);
+    assert_eq!(stdout_json(&default)["matches"][0]["id"], "T1");
+
+    let profile = dir.path().join("desc-first.json");
+    std::fs::write(
+        &profile,
+        br#"{"name": "desc-first", "task": {"description": 2.0}}"#,
+    )
+    .unwrap();
+    let p = profile.to_string_lossy().into_owned();
+    let tuned = findbench(&[
+        "find",
+        "task",
+        "cache",
+        "--store",
+        &store,
+        "--profile",
+        &p,
+        "-f",
+        "json",
+    ]);
+    assert_eq!(stdout_json(&tuned)["matches"][0]["id"], "T2");
+
+    let unknown = findbench(&[
+        "find",
+        "task",
+        "cache",
+        "--store",
+        &store,
+        "--profile",
+        "nosuch",
+        "-f",
+        "json",
+    ]);
+    assert_error(&unknown, 2, "E_INVALID_INPUT");
+}

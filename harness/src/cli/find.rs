@@ -128,6 +128,8 @@ pub struct TaskArgs {
     #[arg(long, short = 'v')]
     pub verbose: bool,
     #[command(flatten)]
+    pub profile: ProfileArg,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -149,6 +151,8 @@ pub struct NameArgs {
     /// Score (0-100) a match needs for quality `good` [default: 60].
     #[arg(long, short = 't', allow_negative_numbers = true)]
     pub threshold: Option<f64>,
+    #[command(flatten)]
+    pub profile: ProfileArg,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -186,8 +190,9 @@ pub fn run(cmd: FindCommand) -> i32 {
         FindCommand::Task(args) => {
             let output = args.output.clone();
             let result = task_request(&args).and_then(|request| {
+                let engine = engine(&args.profile)?;
                 let fixture = load_store(&args.store)?;
-                Engine::default().execute(&fixture, &request)
+                engine.execute(&fixture, &request)
             });
             let meta = Meta::new("find task", started, clock.elapsed());
             emit(&meta, "find-task.schema.json", result, &output)
@@ -200,8 +205,10 @@ pub fn run(cmd: FindCommand) -> i32 {
                 limit: args.limit,
                 threshold: args.threshold,
             });
-            let result = load_store(&args.store)
-                .and_then(|fixture| Engine::default().execute(&fixture, &request));
+            let result = engine(&args.profile).and_then(|engine| {
+                let fixture = load_store(&args.store)?;
+                engine.execute(&fixture, &request)
+            });
             let meta = Meta::new("find name", started, clock.elapsed());
             emit(&meta, "find-name.schema.json", result, &args.output)
         }
