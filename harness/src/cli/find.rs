@@ -184,78 +184,107 @@ pub struct OutlineArgs {
 }
 
 pub fn run(cmd: FindCommand) -> i32 {
-    let started = SystemTime::now();
-    let clock = Instant::now();
+    let call = Call::start();
     match cmd {
-        FindCommand::Task(args) => {
-            let output = args.output.clone();
-            let result = task_request(&args).and_then(|request| {
-                let engine = engine(&args.profile)?;
-                let fixture = load_store(&args.store)?;
-                engine.execute(&fixture, &request)
-            });
-            let meta = Meta::new("find task", started, clock.elapsed());
-            emit(&meta, "find-task.schema.json", result, &output)
-        }
-        FindCommand::Name(args) => {
-            let request = Request::Name(NameRequest {
+        FindCommand::Task(args) => call.answer(
+            "find task",
+            "find-task.schema.json",
+            &args.output,
+            &args.profile,
+            task_request(&args),
+            || load_store(&args.store),
+        ),
+        FindCommand::Name(args) => call.answer(
+            "find name",
+            "find-name.schema.json",
+            &args.output,
+            &args.profile,
+            Ok(Request::Name(NameRequest {
                 query: args.query.clone(),
                 domain: args.domain,
                 include_done: args.include_done,
                 limit: args.limit,
                 threshold: args.threshold,
-            });
-            let result = engine(&args.profile).and_then(|engine| {
-                let fixture = load_store(&args.store)?;
-                engine.execute(&fixture, &request)
-            });
-            let meta = Meta::new("find name", started, clock.elapsed());
-            emit(&meta, "find-name.schema.json", result, &args.output)
-        }
-        FindCommand::Outline(args) => {
-            let request = Request::Outline(OutlineRequest {
+            })),
+            || load_store(&args.store),
+        ),
+        FindCommand::Outline(args) => call.answer(
+            "find outline",
+            "find-outline.schema.json",
+            &args.output,
+            &args.profile,
+            Ok(Request::Outline(OutlineRequest {
                 query: args.query.clone(),
                 limit: args.limit,
                 list: args.list.clone(),
                 include_archive: args.include_archive,
-            });
-            let result = engine(&args.profile).and_then(|engine| {
-                let fixture = load_store(&args.store)?;
-                engine.execute(&fixture, &request)
-            });
-            let meta = Meta::new("find outline", started, clock.elapsed());
-            emit(&meta, "find-outline.schema.json", result, &args.output)
+            })),
+            || load_store(&args.store),
+        ),
+        FindCommand::Code(args) => call.answer(
+            "find code",
+            "find-code.schema.json",
+            &args.output,
+            &args.profile,
+            Ok(Request::Code(CodeRequest {
+                term: args.term.clone(),
+                impl_query: args.impl_query,
+                limit: args.limit,
+            })),
+            || load_tree(&args.root),
+        ),
+        FindCommand::Path(args) => call.answer(
+            "find path",
+            "find-path.schema.json",
+            &args.output,
+            &args.profile,
+            Ok(Request::Path(PathRequest {
+                query: args.query.clone(),
+                limit: args.limit,
+            })),
+            || match (&args.paths_from, &args.root) {
+                (Some(list), _) => load_path_list(list),
+                (None, root) => load_tree(&RootArg {
+                    root: root.clone().unwrap_or_else(|| PathBuf::from(".")),
+                }),
+            },
+        ),
+    }
+}
+
+/// One command's clock, from argument parsing to the printed answer.
+pub(crate) struct Call {
+    started: SystemTime,
+    clock: Instant,
+}
+
+impl Call {
+    pub(crate) fn start() -> Call {
+        Call {
+            started: SystemTime::now(),
+            clock: Instant::now(),
         }
-        FindCommand::Code(args) => {
-            let result = engine(&args.profile).and_then(|engine| {
-                let request = Request::Code(CodeRequest {
-                    term: args.term.clone(),
-                    impl_query: args.impl_query,
-                    limit: args.limit,
-                });
-                let fixture = load_tree(&args.root)?;
-                engine.execute(&fixture, &request)
-            });
-            let meta = Meta::new("find code", started, clock.elapsed());
-            emit(&meta, "find-code.schema.json", result, &args.output)
-        }
-        FindCommand::Path(args) => {
-            let result = engine(&args.profile).and_then(|engine| {
-                let request = Request::Path(PathRequest {
-                    query: args.query.clone(),
-                    limit: args.limit,
-                });
-                let fixture = match (&args.paths_from, &args.root) {
-                    (Some(list), _) => load_path_list(list)?,
-                    (None, root) => load_tree(&RootArg {
-                        root: root.clone().unwrap_or_else(|| PathBuf::from(".")),
-                    })?,
-                };
-                engine.execute(&fixture, &request)
-            });
-            let meta = Meta::new("find path", started, clock.elapsed());
-            emit(&meta, "find-path.schema.json", result, &args.output)
-        }
+    }
+
+    /// Resolves the profile, loads the fixture, runs the request and prints the answer in
+    /// the envelope of `schema`; returns the exit code. The first error wins, in that order
+    /// (a bad request is reported before a missing file).
+    pub(crate) fn answer(
+        &self,
+        command: &str,
+        schema: &str,
+        output: &OutputArgs,
+        profile: &ProfileArg,
+        request: Result<Request, EngineError>,
+        load: impl FnOnce() -> Result<Fixture, EngineError>,
+    ) -> i32 {
+        let result = request.and_then(|request| {
+            let engine = engine(profile)?;
+            let fixture = load()?;
+            engine.execute(&fixture, &request)
+        });
+        let meta = Meta::new(command, self.started, self.clock.elapsed());
+        emit(&meta, schema, result, output)
     }
 }
 

@@ -1,12 +1,10 @@
 //! `findbench get ID`: the zoom. One item in full, optionally with its subtree.
 
-use super::find::{emit, engine, load_store, ProfileArg, StoreArg};
+use super::find::{load_store, Call, ProfileArg, StoreArg};
 use super::OutputArgs;
-use crate::output::envelope::Meta;
 use clap::Args;
 use findbench_engine::modes::get::GetRequest;
 use findbench_engine::Request;
-use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
 pub struct GetArgs {
@@ -30,18 +28,17 @@ pub struct GetArgs {
 }
 
 pub fn run(args: GetArgs) -> i32 {
-    let started = SystemTime::now();
-    let clock = Instant::now();
-    let request = Request::Get(GetRequest {
-        id: args.id.clone(),
-        children: args.children,
-        depth: args.depth,
-        list: args.list.clone(),
-    });
-    let result = engine(&args.profile).and_then(|engine| {
-        let fixture = load_store(&args.store)?;
-        engine.execute(&fixture, &request)
-    });
-    let meta = Meta::new("get", started, clock.elapsed());
-    emit(&meta, "get.schema.json", result, &args.output)
+    Call::start().answer(
+        "get",
+        "get.schema.json",
+        &args.output,
+        &args.profile,
+        Ok(Request::Get(GetRequest {
+            id: args.id.clone(),
+            children: args.children,
+            depth: args.depth,
+            list: args.list.clone(),
+        })),
+        || load_store(&args.store),
+    )
 }

@@ -1,12 +1,10 @@
 //! `findbench grep TERM`: the cascade's fallback as a command of its own.
 
-use super::find::{emit, engine, load_tree, ProfileArg, RootArg};
+use super::find::{load_tree, Call, ProfileArg, RootArg};
 use super::OutputArgs;
-use crate::output::envelope::Meta;
 use clap::Args;
 use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::Request;
-use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
 pub struct GrepArgs {
@@ -24,16 +22,15 @@ pub struct GrepArgs {
 }
 
 pub fn run(args: GrepArgs) -> i32 {
-    let started = SystemTime::now();
-    let clock = Instant::now();
-    let result = engine(&args.profile).and_then(|engine| {
-        let request = Request::Grep(GrepRequest {
+    Call::start().answer(
+        "grep",
+        "grep.schema.json",
+        &args.output,
+        &args.profile,
+        Ok(Request::Grep(GrepRequest {
             term: args.term.clone(),
             limit: args.limit,
-        });
-        let fixture = load_tree(&args.root)?;
-        engine.execute(&fixture, &request)
-    });
-    let meta = Meta::new("grep", started, clock.elapsed());
-    emit(&meta, "grep.schema.json", result, &args.output)
+        })),
+        || load_tree(&args.root),
+    )
 }
