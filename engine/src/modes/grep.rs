@@ -163,8 +163,8 @@ pub fn rank(tree: &Tree, term: &str, code: &CodeWeights, weights: &GrepWeights) 
 }
 
 fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMatch> {
-    let folded = f.content.folded()?;
-    let text = f.content.text()?;
+    let folded = f.folded()?;
+    let text = f.text()?;
     let bytes = folded.as_bytes();
     let phrase = pattern.phrase_lines(bytes);
     let (tier, starts) = if !phrase.is_empty() {

@@ -135,6 +135,17 @@ impl TreeFile {
             path,
         }
     }
+
+    /// The file's text, when it is a readable text file. Code outside `tree/` reads text only
+    /// through this and [`TreeFile::folded`], so that how text is kept can change here alone.
+    pub fn text(&self) -> Option<&str> {
+        self.content.text()
+    }
+
+    /// The ASCII-folded copy of [`TreeFile::text`], byte for byte the same length.
+    pub fn folded(&self) -> Option<&str> {
+        self.content.folded()
+    }
 }
 
 /// Counts of what the walk met but could not index fully.
