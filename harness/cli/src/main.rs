@@ -5,9 +5,11 @@
 mod commands;
 mod output;
 
-use clap::Parser;
-
 fn main() {
-    let cli = commands::Cli::parse();
-    std::process::exit(commands::run(cli));
+    let code = match commands::parse() {
+        Ok(cli) => commands::run(cli),
+        Err(code) => code,
+    };
+    output::flush();
+    std::process::exit(code);
 }

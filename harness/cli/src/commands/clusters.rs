@@ -49,12 +49,12 @@ pub fn run(args: ClustersArgs) -> i32 {
             let meta = Meta::new("clusters", started, clock.elapsed());
             match args.output.format.resolve() {
                 Format::Json | Format::Jsonl => {
-                    println!(
+                    crate::output::outln!(
                         "{}",
                         envelope::success("clusters.schema.json", &meta, value)
                     )
                 }
-                _ => print!("{text}"),
+                _ => crate::output::out!("{text}"),
             }
             0
         }

@@ -44,16 +44,23 @@ pub fn run(args: CompareArgs) -> i32 {
                 Format::Json | Format::Jsonl => {
                     let meta = Meta::new("compare", started, clock.elapsed());
                     let value = serde_json::to_value(&cmp).unwrap_or_default();
-                    println!("{}", envelope::success("compare.schema.json", &meta, value));
+                    crate::output::outln!(
+                        "{}",
+                        envelope::success("compare.schema.json", &meta, value)
+                    );
                 }
                 _ => match &args.out {
                     Some(md) => {
-                        print!("{}", cmp.headline());
+                        crate::output::out!("{}", cmp.headline());
                         if !args.output.quiet {
-                            println!("wrote {} and {}", md.display(), csv_path(md).display());
+                            crate::output::outln!(
+                                "wrote {} and {}",
+                                md.display(),
+                                csv_path(md).display()
+                            );
                         }
                     }
-                    None => print!("{}", cmp.markdown()),
+                    None => crate::output::out!("{}", cmp.markdown()),
                 },
             }
             0

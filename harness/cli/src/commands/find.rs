@@ -14,7 +14,6 @@ use findbench_engine::{
 };
 use findbench_eval::envelope::{self, Meta};
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -352,7 +351,6 @@ pub(crate) fn emit(
     output: &OutputArgs,
 ) -> i32 {
     let format = output.format.resolve();
-    let mut stdout = std::io::stdout().lock();
     let (text, code) = match result {
         Ok(response) => {
             let code = match response.outcome() {
@@ -383,9 +381,7 @@ pub(crate) fn emit(
             (text, code)
         }
     };
-    // a closed pipe (`| head`) is not an error worth reporting
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
+    crate::output::print(&text);
     code
 }
 

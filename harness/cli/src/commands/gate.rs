@@ -1,12 +1,15 @@
 //! `findbench gate RESULTS`: thresholds and a baseline turned into an exit code, one line
 //! per reason. Also the threshold options `run` shares.
 
+use crate::output::{outln, Format};
 use clap::Args;
 use findbench_eval::baseline;
+use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::{HarnessError, Result};
-use findbench_eval::gate::{self, Thresholds};
+use findbench_eval::gate::{self, Thresholds, Verdict};
 use findbench_eval::results::{ResultsDocument, RunResults};
 use std::path::PathBuf;
+use std::time::{Instant, SystemTime};
 
 /// Gate thresholds on the whole run; each corpus's `gate` section adds its suite's own.
 #[derive(Debug, Clone, Default, Args)]
@@ -64,6 +67,9 @@ impl ThresholdArgs {
 
 #[derive(Debug, Args)]
 pub struct GateArgs {
+    /// `text`: one line per reason and the verdict; `json`: the verdict with each check.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    pub format: Format,
     /// A results.json written by `findbench run` or `findbench replay` (or its directory).
     pub results: PathBuf,
     /// Also fail on every case that held in this baseline results.json (of `run` or
@@ -77,16 +83,27 @@ pub struct GateArgs {
 }
 
 pub fn run(args: GateArgs) -> i32 {
-    match gate_command(&args) {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    match gate_command(&args, started, clock) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            e.exit_code()
-        }
+        Err(e) => super::report_harness_error(args.format, "gate", started, clock, &e),
     }
 }
 
-fn gate_command(args: &GateArgs) -> Result<i32> {
+/// The verdict as JSON: passed, the checks run and failed, one line per failure and note.
+pub fn verdict_json(verdict: &Verdict) -> serde_json::Value {
+    serde_json::json!({
+        "passed": verdict.passed(),
+        "checks": verdict.checks,
+        "failed_checks": verdict.failed_checks,
+        "failures": verdict.failures,
+        "notes": verdict.notes,
+        "exit_code": verdict.exit_code(),
+    })
+}
+
+fn gate_command(args: &GateArgs, started: SystemTime, clock: Instant) -> Result<i32> {
     let thresholds = args.thresholds.thresholds()?;
     // a corpus run is judged on everything it records (per-suite gates, unexpected
     // failures); any other results.json (a replay, a hand-made or older document) on what
@@ -108,8 +125,17 @@ fn gate_command(args: &GateArgs) -> Result<i32> {
         Some(run) => gate::evaluate(run, &thresholds, diff.as_ref()),
         None => gate::evaluate_document(&doc, &thresholds, diff.as_ref()),
     };
-    for line in verdict.lines() {
-        println!("{line}");
+    match args.format.resolve() {
+        Format::Json | Format::Jsonl => {
+            let meta = Meta::new("gate", started, clock.elapsed());
+            let value = verdict_json(&verdict);
+            outln!("{}", envelope::success("gate.schema.json", &meta, value));
+        }
+        _ => {
+            for line in verdict.lines() {
+                outln!("{line}");
+            }
+        }
     }
     Ok(verdict.exit_code())
 }

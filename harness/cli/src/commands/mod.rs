@@ -65,6 +65,83 @@ pub struct OutputArgs {
     pub quiet: bool,
 }
 
+/// Parses the process's arguments. A usage error (an unknown option, a bad value, invalid
+/// UTF-8) is exit 2 and, when the command line asked for JSON (`-f json`, `--format json`),
+/// the error envelope on stdout rather than clap's plain text; `--help` and `--version`
+/// print and exit 0. Negative numbers are taken as values, so `--limit -1` is reported as
+/// an invalid limit rather than an unknown option.
+pub fn parse() -> Result<Cli, i32> {
+    use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut command = Cli::command();
+    allow_negative_numbers(&mut command);
+    let parsed = command
+        .try_get_matches_from(&args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let err = match parsed {
+        Ok(cli) => return Ok(cli),
+        Err(err) => err,
+    };
+    if !err.use_stderr() {
+        // --help, --version
+        crate::output::print(&err.render().to_string());
+        return Err(0);
+    }
+    let rendered = err.render().to_string();
+    if json_requested(&args) {
+        let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
+        let message = lines
+            .next()
+            .unwrap_or("invalid arguments")
+            .trim_start_matches("error: ")
+            .to_string();
+        let hint: Vec<&str> = lines.map(str::trim).collect();
+        let meta = findbench_eval::envelope::Meta::new(
+            "findbench",
+            std::time::SystemTime::now(),
+            std::time::Duration::ZERO,
+        );
+        let envelope = findbench_eval::envelope::failure(
+            &meta,
+            "E_INVALID_INPUT",
+            &message,
+            EXIT_USAGE,
+            (!hint.is_empty()).then(|| hint.join(" ")).as_deref(),
+        );
+        crate::output::outln!("{envelope}");
+    } else {
+        eprint!("{rendered}");
+    }
+    Err(EXIT_USAGE)
+}
+
+/// Exit code of a command line that does not parse (invalid input).
+pub const EXIT_USAGE: i32 = 2;
+
+fn allow_negative_numbers(command: &mut clap::Command) {
+    *command = std::mem::take(command).allow_negative_numbers(true);
+    for sub in command.get_subcommands_mut() {
+        allow_negative_numbers(sub);
+    }
+}
+
+/// Whether the raw command line asks for JSON output (`-f json`, `--format=jsonl`, ...),
+/// read without clap because it is used when clap rejected the line.
+fn json_requested(args: &[std::ffi::OsString]) -> bool {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let is_json = |v: &str| v == "json" || v == "jsonl";
+    args.iter().enumerate().any(|(i, a)| {
+        let next = args.get(i + 1).map(String::as_str).unwrap_or("");
+        ((a == "-f" || a == "--format") && is_json(next))
+            || a.strip_prefix("--format=").is_some_and(is_json)
+            || a.strip_prefix("-f")
+                .is_some_and(|v| is_json(v.trim_start_matches('=')))
+    })
+}
+
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
@@ -92,7 +169,7 @@ pub(crate) fn report_error(
     let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
     match output.format.resolve() {
         Format::Json | Format::Jsonl => {
-            println!("{}", findbench_eval::envelope::engine_failure(&meta, err))
+            crate::output::outln!("{}", findbench_eval::envelope::engine_failure(&meta, err))
         }
         _ => {
             eprintln!("error: {err}");
@@ -100,6 +177,37 @@ pub(crate) fn report_error(
                 eprintln!("hint: {hint}");
             }
         }
+    }
+    err.exit_code()
+}
+
+/// Reports an error of `run` or `gate` (stderr in text, the error envelope in JSON) and
+/// returns its exit code.
+pub(crate) fn report_harness_error(
+    format: Format,
+    command: &str,
+    started: std::time::SystemTime,
+    clock: std::time::Instant,
+    err: &findbench_eval::error::HarnessError,
+) -> i32 {
+    match format.resolve() {
+        Format::Json | Format::Jsonl => {
+            let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
+            let code = match err.exit_code() {
+                2 => "E_INVALID_INPUT",
+                3 => "E_FILE",
+                _ => "E_INTERNAL",
+            };
+            let envelope = findbench_eval::envelope::failure(
+                &meta,
+                code,
+                &err.to_string(),
+                err.exit_code(),
+                None,
+            );
+            crate::output::outln!("{envelope}");
+        }
+        _ => eprintln!("error: {err}"),
     }
     err.exit_code()
 }

@@ -47,6 +47,11 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub strict: bool,
     #[command(flatten)]
+    pub thresholds: super::gate::ThresholdArgs,
+    /// Report, and exit 0 even when a threshold above is not met.
+    #[arg(long)]
+    pub exit_zero: bool,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -60,6 +65,10 @@ pub fn run(args: ReplayArgs) -> i32 {
 }
 
 fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, EngineError> {
+    let thresholds = args
+        .thresholds
+        .thresholds()
+        .map_err(|e| EngineError::invalid(e.to_string()))?;
     let profile = Profile::resolve(&args.profile)?;
     if let Some(root) = &args.root {
         if !root.is_dir() {
@@ -145,6 +154,19 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         None => Vec::new(),
     };
     let groups = totals.groups();
+    // a replay is gated only on the thresholds it is given: a trace that does not succeed
+    // is a finding of the replay, not a broken case
+    let verdict = args.thresholds.any().then(|| {
+        let summary = match totals.summary(&header.profile) {
+            serde_json::Value::Object(map) => map,
+            _ => Default::default(),
+        };
+        let doc = findbench_eval::results::ResultsDocument {
+            summary,
+            ..Default::default()
+        };
+        findbench_eval::gate::evaluate_document(&doc, &thresholds, None)
+    });
     match args.output.format.resolve() {
         Format::Json | Format::Jsonl => {
             let meta = Meta::new("replay", started, clock.elapsed());
@@ -157,15 +179,27 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
                 "summary": totals.summary(&header.profile),
                 "clusters": groups,
                 "written": written,
+                "gate": verdict.as_ref().map(super::gate::verdict_json),
             });
-            println!("{}", envelope::success("replay.schema.json", &meta, value));
+            crate::output::outln!("{}", envelope::success("replay.schema.json", &meta, value));
         }
-        _ => print!(
-            "{}",
-            text(&header, &totals, &groups, &written, args.explain, quiet)
-        ),
+        _ => {
+            crate::output::out!(
+                "{}",
+                text(&header, &totals, &groups, &written, args.explain, quiet)
+            );
+            if let Some(verdict) = &verdict {
+                crate::output::outln!();
+                for line in verdict.lines() {
+                    crate::output::outln!("{line}");
+                }
+            }
+        }
     }
-    Ok(0)
+    Ok(match &verdict {
+        Some(v) if !args.exit_zero => v.exit_code(),
+        _ => 0,
+    })
 }
 
 fn text(

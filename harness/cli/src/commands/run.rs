@@ -1,19 +1,25 @@
 //! `findbench run PATH...`: loads corpora, runs every case in parallel, writes the reports,
-//! prints the summary and, with `--gate` (or any threshold), gates.
+//! prints the summary and the gate's verdict, and exits 1 when the gate fails (any
+//! unexpected failure, a corpus's `gate` section, a threshold given here, a baseline
+//! regression) unless `--exit-zero`.
 
 use super::gate::ThresholdArgs;
+use crate::output::{outln, Format};
 use clap::Args;
 use findbench_engine::{Engine, Profile};
 use findbench_eval::baseline::{self, BaselineDiff};
 use findbench_eval::corpus;
+use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::{HarnessError, Result};
 use findbench_eval::gate;
 use findbench_eval::metrics::CostModel;
 use findbench_eval::report::{self, console, ReportContext};
 use findbench_eval::results::{ResultsDocument, RunResults};
 use findbench_eval::runner::{self, RunConfig, RunOptions};
+use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -34,12 +40,17 @@ pub struct RunArgs {
     /// Run only cases with this id, suite/id, suite or tag (repeat or comma-separate).
     #[arg(long, value_delimiter = ',', value_name = "TAG|ID")]
     pub filter: Vec<String>,
-    /// A results.json (or its directory) to compare against; with --gate a regression fails.
+    /// A results.json (or its directory) to compare against: a case that held there and
+    /// does not now fails the gate.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
-    /// Gate: exit 1 when a threshold (here or in a corpus's `gate`) is not met.
+    /// Accepted for older scripts: the gate (unexpected failures, each corpus's `gate`
+    /// section, the thresholds below) applies on every run.
     #[arg(long)]
     pub gate: bool,
+    /// Report, and exit 0 even when cases fail or the gate fails (errors still exit 2 or 3).
+    #[arg(long)]
+    pub exit_zero: bool,
     #[command(flatten)]
     pub thresholds: ThresholdArgs,
     /// Ranking profile: a built-in name, or a JSON file of one.
@@ -57,15 +68,18 @@ pub struct RunArgs {
     /// Print only the gate lines and errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// `text` prints the summary and the gate lines; `json` one envelope with the summary,
+    /// the reports written and the gate's verdict; `auto` is text on a terminal.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    pub format: Format,
 }
 
 pub fn run(args: RunArgs) -> i32 {
-    match run_command(&args) {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    match run_command(&args, started, clock) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            e.exit_code()
-        }
+        Err(e) => super::report_harness_error(args.format, "run", started, clock, &e),
     }
 }
 
@@ -79,7 +93,7 @@ fn load_profile(name: &str) -> Result<Profile> {
     })
 }
 
-fn run_command(args: &RunArgs) -> Result<i32> {
+fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i32> {
     // Everything that can be wrong with the input is checked before any case runs.
     let thresholds = args.thresholds.thresholds()?;
     if !(args.price_per_mtok >= 0.0 && args.calls_per_day >= 0.0) {
@@ -121,31 +135,40 @@ fn run_command(args: &RunArgs) -> Result<i32> {
     };
     let written = report::write_reports(&args.out, &run, &context)?;
     append_step_summary(&run, &context);
-    let mut stdout = std::io::stdout().lock();
-    if !args.quiet {
-        let _ = write!(stdout, "{}", console::render(&run, diff.as_ref()));
-        let names: Vec<String> = written
-            .iter()
-            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
-            .collect();
-        let _ = writeln!(
-            stdout,
-            "\nReports: {} ({})",
-            args.out.display(),
-            names.join(", ")
-        );
-    }
-    let mut code = 0;
-    if args.gate || args.thresholds.any() {
-        let verdict = gate::evaluate(&run, &thresholds, diff.as_ref());
-        let _ = writeln!(stdout);
-        for line in verdict.lines() {
-            let _ = writeln!(stdout, "{line}");
+    let verdict = gate::evaluate(&run, &thresholds, diff.as_ref());
+    match args.format.resolve() {
+        Format::Json | Format::Jsonl => {
+            let meta = Meta::new("run", started, clock.elapsed());
+            let value = json!({
+                "suites": run.suites.keys().collect::<Vec<_>>(),
+                "profile": run.profile,
+                "threads": run.threads,
+                "summary": run.summary,
+                "reports": {"dir": args.out, "files": written},
+                "gate": super::gate::verdict_json(&verdict),
+            });
+            outln!("{}", envelope::success("run.schema.json", &meta, value));
         }
-        code = verdict.exit_code();
+        _ => {
+            if !args.quiet {
+                crate::output::out!("{}", console::render(&run, diff.as_ref()));
+                let names: Vec<String> = written
+                    .iter()
+                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+                    .collect();
+                outln!("\nReports: {} ({})", args.out.display(), names.join(", "));
+            }
+            outln!();
+            for line in verdict.lines() {
+                outln!("{line}");
+            }
+        }
     }
-    let _ = stdout.flush();
-    Ok(code)
+    Ok(if args.exit_zero {
+        0
+    } else {
+        verdict.exit_code()
+    })
 }
 
 /// Appends summary.md to `$GITHUB_STEP_SUMMARY` when it is set (GitHub Actions).

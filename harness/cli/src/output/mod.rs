@@ -25,3 +25,52 @@ impl Format {
         }
     }
 }
+
+/// Exit status when stdout's reader went away (`findbench ... | head -1`): 128 + SIGPIPE,
+/// the status a shell reports for `git log | head -1`. Nothing is printed on stderr.
+pub const EXIT_CLOSED_PIPE: i32 = 141;
+
+/// Exit status of a file error (a file that cannot be read or written, stdout included).
+pub const EXIT_FILE_ERROR: i32 = 3;
+
+/// Writes `text` to stdout. The one place every command's stdout goes through: a closed
+/// pipe ends the process quietly with [`EXIT_CLOSED_PIPE`]; any other write error (a full
+/// disk) is reported on stderr and ends it with [`EXIT_FILE_ERROR`], so no command leaves
+/// truncated output behind an exit 0 (and none panics as `println!` would).
+pub fn print(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()) {
+        stdout_failed(&e);
+    }
+}
+
+/// Flushes stdout before the process exits, with the same handling as [`print`]: the
+/// last buffered bytes are the ones a full disk refuses.
+pub fn flush() {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().flush() {
+        stdout_failed(&e);
+    }
+}
+
+fn stdout_failed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(EXIT_CLOSED_PIPE);
+    }
+    eprintln!("error: cannot write to stdout: {e}");
+    std::process::exit(EXIT_FILE_ERROR);
+}
+
+/// `println!` through [`print`].
+macro_rules! outln {
+    () => { $crate::output::print("\n") };
+    ($($arg:tt)*) => { $crate::output::print(&format!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` through [`print`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::print(&format!($($arg)*)) };
+}
+
+pub(crate) use {out, outln};
