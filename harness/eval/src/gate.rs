@@ -78,14 +78,28 @@ impl Verdict {
             .collect();
         out.extend(self.notes.iter().map(|n| format!("gate: note {n}")));
         out.push(if self.passed() {
-            format!("gate: passed ({} checks)", self.checks)
+            format!(
+                "gate: passed ({} check{})",
+                self.checks,
+                plural(self.checks)
+            )
         } else {
             format!(
-                "gate: failed ({} of {} checks failed)",
-                self.failed_checks, self.checks
+                "gate: failed ({} of {} check{} failed)",
+                self.failed_checks,
+                self.checks,
+                plural(self.checks)
             )
         });
         out
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 

@@ -102,7 +102,8 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         line: case.line,
         ..CaseResult::default()
     };
-    let problems = judge(case, &result, &result_record);
+    let limit = crate::corpus::args::result_limit(&case.request, engine.profile());
+    let problems = judge(case, limit, &result, &result_record);
     let (status, reason) = match (problems.is_empty(), &case.known_failure) {
         (true, None) => (Status::Pass, None),
         (false, None) => (Status::Fail, Some(problems.join("; "))),
@@ -120,6 +121,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
 /// Every expectation of `case` that `result` breaks, as readable sentences.
 fn judge(
     case: &Case,
+    limit: usize,
     result: &std::result::Result<Response, EngineError>,
     record: &CaseResult,
 ) -> Vec<String> {
@@ -155,7 +157,7 @@ fn judge(
             None => problems.push(format!("expected top `{top}`, got nothing")),
         }
     }
-    let within = e.within.unwrap_or(case.limit);
+    let within = e.within.unwrap_or(limit);
     for key in &e.contains {
         match rank_of(key) {
             Some(r) if r <= within => {}
@@ -279,7 +281,11 @@ pub fn envelope_bytes(mode: Mode, result: &std::result::Result<Response, EngineE
     let meta = placeholder_meta(mode);
     let value = match result {
         Ok(response) => {
-            let fields = serde_json::to_value(response).unwrap_or(serde_json::Value::Null);
+            let mut fields = serde_json::to_value(response).unwrap_or(serde_json::Value::Null);
+            // a response that times itself (`ask`) gets the placeholder's duration too
+            if let Some(d) = fields.get_mut("duration_ms") {
+                *d = serde_json::json!(meta.duration_ms);
+            }
             envelope::success(
                 &format!("find-{}.schema.json", mode.as_str()),
                 &meta,

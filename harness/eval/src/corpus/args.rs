@@ -37,14 +37,13 @@ pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
     }
 }
 
-/// How many results the request returns at most: the default rank window of `contains`.
-pub fn result_limit(request: &Request) -> usize {
+/// How many results the request returns at most under `profile` (a name or outline
+/// request without a limit takes the profile's): the default rank window of `contains`.
+pub fn result_limit(request: &Request, profile: &Profile) -> usize {
     match request {
         Request::Task(r) => r.limit,
-        Request::Name(r) => r
-            .limit
-            .unwrap_or_else(|| Profile::default().name_filter.limit),
-        Request::Outline(r) => r.limit.unwrap_or_else(|| Profile::default().outline.limit),
+        Request::Name(r) => r.limit.unwrap_or(profile.name_filter.limit),
+        Request::Outline(r) => r.limit.unwrap_or(profile.outline.limit),
         Request::Get(_) => 1,
         Request::Code(r) => r.limit,
         Request::Path(r) => r.limit,
@@ -295,14 +294,14 @@ mod tests {
             &args(json!({"impl": true, "limit": 3})),
         )
         .unwrap();
-        assert_eq!(result_limit(&r), 3);
+        assert_eq!(result_limit(&r, &Profile::default()), 3);
         let Request::Code(r) = r else {
             panic!("not a code request")
         };
         assert!(r.impl_query);
         assert_eq!(r.term, "replay");
         let r = build_request(Mode::Ask, "where is replay implemented", &BTreeMap::new()).unwrap();
-        assert_eq!(result_limit(&r), 5);
+        assert_eq!(result_limit(&r, &Profile::default()), 5);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! case id or a missing fixture stops the run with a message naming file, line and case.
 
 use super::args::{build_request, result_limit};
-use super::schema::{CaseSpec, CorpusFile, ExpectSpec, FixtureSpec};
+use super::schema::{CaseSpec, CorpusFile, ExpectSpec, ExpectedOutcome, FixtureSpec};
+use super::yaml_error;
 use super::{Case, Corpus, Expect, FixtureKind, LoadedFixture};
 use crate::error::{HarnessError, Origin, Result};
 use findbench_engine::tree::{PathList, Tree, TreeOptions};
@@ -148,7 +149,6 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
                 id: pc.id,
                 query: pc.query,
                 mode: pc.mode,
-                limit: result_limit(&pc.request),
                 request: pc.request,
                 expect: Expect {
                     max_bytes: pc.expect.max_bytes.or(parsed.budget.max_output_bytes),
@@ -246,12 +246,25 @@ pub struct ParsedCase {
 
 /// Parses and validates one corpus file's text. `path` is used in messages only.
 pub fn parse_corpus_str(path: &Path, text: &str) -> Result<ParsedCorpus> {
-    let file: CorpusFile = serde_saphyr::from_str(text).map_err(|e| {
-        let line = e.location().map(|l| l.line() as usize).unwrap_or(0);
-        let case = case_at_line(text, line);
-        let message = first_line(&e.without_snippet().to_string());
-        HarnessError::invalid_at(Origin::at(path, line, case.as_deref()), message)
-    })?;
+    if yaml_error::is_blank(text) {
+        return Err(HarnessError::invalid_at(
+            Origin::file(path),
+            "no cases: the file is empty or only comments (a corpus has `suite`, `fixture` \
+             and `cases`)",
+        ));
+    }
+    let file: CorpusFile = serde_saphyr::from_str_with_options(text, yaml_error::options())
+        .map_err(|e| {
+            let location = e.location();
+            let line = location.map(|l| l.line() as usize).unwrap_or(0);
+            let column = location.map(|l| l.column() as usize).unwrap_or(0);
+            let case = case_at_line(text, line);
+            let mut message = yaml_error::message(&e, text, line, column);
+            if column > 0 {
+                message.push_str(&format!(" (column {column})"));
+            }
+            HarnessError::invalid_at(Origin::at(path, line, case.as_deref()), message)
+        })?;
     let suite_line = file.suite.referenced.line() as usize;
     let suite = file.suite.value.trim().to_string();
     if suite.is_empty() {
@@ -339,6 +352,25 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         }
         None => (ExpectSpec::default(), line),
     };
+    // the engine rejects a limit of 0 as invalid input: found here, not as a failing case
+    // at run time, unless the case is about that rejection
+    if result_limit(&request, &findbench_engine::Profile::default()) == 0
+        && expect_spec.outcome != Some(ExpectedOutcome::Error)
+    {
+        return Err(HarnessError::invalid_at(
+            origin(args_line),
+            "`limit` must be at least 1 (only a case expecting `outcome: error` may give 0, \
+             to test that it is rejected)",
+        ));
+    }
+    if expects_nothing(&expect_spec) {
+        return Err(HarnessError::invalid_at(
+            origin(expect_line),
+            "the case has no `expect`: say what a correct answer is (`outcome`, `top`, \
+             `contains`, `excludes`, `quality` or `max_bytes`); a case that checks nothing \
+             would always pass",
+        ));
+    }
     let expect = validate_expect(mode, expect_spec)
         .map_err(|m| HarnessError::invalid_at(origin(expect_line), m))?;
     if spec
@@ -361,6 +393,16 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         known_failure: spec.known_failure,
         id,
     })
+}
+
+/// Whether an `expect` (or its absence) checks nothing at all.
+fn expects_nothing(e: &ExpectSpec) -> bool {
+    e.outcome.is_none()
+        && e.top.is_none()
+        && e.contains.is_empty()
+        && e.excludes.is_empty()
+        && e.quality.is_none()
+        && e.max_bytes.is_none()
 }
 
 /// Modes whose response carries a `fuzzy_match_quality`.
@@ -422,7 +464,12 @@ fn case_at_line(text: &str, line: usize) -> Option<String> {
         if in_cases {
             if let Some(rest) = t.strip_prefix('-') {
                 let rest = rest.trim_start();
-                if let Some(v) = rest.strip_prefix("id:") {
+                let flow_id = rest
+                    .strip_prefix('{')
+                    .map(str::trim_start)
+                    .and_then(|r| r.strip_prefix("id:"))
+                    .map(|v| v.split([',', '}']).next().unwrap_or(v));
+                if let Some(v) = rest.strip_prefix("id:").or(flow_id) {
                     found = Some(unquote(v.trim()));
                 } else if !rest.is_empty() && l.len() - t.len() <= 2 {
                     // a new case that does not start with its id
@@ -441,19 +488,6 @@ fn case_at_line(text: &str, line: usize) -> Option<String> {
 fn unquote(s: &str) -> String {
     let s = s.split(" #").next().unwrap_or(s).trim();
     s.trim_matches(|c| c == '"' || c == '\'').to_string()
-}
-
-/// The parser's message on one line, its trailing "at line L, column C" shortened to the
-/// column (the line is already in front of the message).
-fn first_line(s: &str) -> String {
-    let line = s.lines().next().unwrap_or(s).trim();
-    match line.rfind(" at line ") {
-        Some(i) => match line[i..].find(", column ") {
-            Some(j) => format!("{} (column {})", &line[..i], &line[i + j + 9..]),
-            None => line[..i].to_string(),
-        },
-        None => line.to_string(),
-    }
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {

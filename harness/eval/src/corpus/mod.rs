@@ -8,6 +8,7 @@
 pub mod args;
 pub mod load;
 pub mod schema;
+pub mod yaml_error;
 
 pub use load::{expand_paths, load_corpora, parse_corpus_str};
 pub use schema::{Budget, ExpectedOutcome, GateSpec};
@@ -69,8 +70,6 @@ pub struct Case {
     pub query: String,
     pub mode: Mode,
     pub request: Request,
-    /// The request's result limit: the default window of `contains`.
-    pub limit: usize,
     pub expect: Expect,
     pub tags: Vec<String>,
     pub known_failure: Option<String>,
