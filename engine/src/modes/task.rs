@@ -299,7 +299,16 @@ impl IdPattern {
         for (candidate, pat) in [
             (id, pattern),
             (digits, pattern),
-            (unpadded, if numeric { unpadded_pattern } else { pattern }),
+            // zero padding is read away only for an exact or prefix id: `*001` is the
+            // ids ending in 001, not every id ending in 1
+            (
+                unpadded,
+                if numeric && matches!(self, IdPattern::Prefix(_)) {
+                    unpadded_pattern
+                } else {
+                    pattern
+                },
+            ),
         ] {
             if candidate.is_empty() || pat.is_empty() {
                 continue;

@@ -336,12 +336,13 @@ fn a_case_broken_on_purpose_fails_the_gate() {
         "expect: {top: T003}",
     );
     let f = Fixture::new(&broken);
+    // the gate applies on every run: an unexpected failure is exit 1 without --gate, and
+    // --exit-zero turns it into a report
     let out = f.run(&[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "without --gate a failure is reported only"
-    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let out = f.run(&["--exit-zero"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("gate: FAIL all: 1 unexpected failure"));
     let out = f.run(&["--gate"]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");

@@ -54,34 +54,55 @@ pub struct ReplayFixture {
 
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
 struct Fixtures {
-    loaded: HashMap<String, Result<ReplayFixture, String>>,
+    loaded: HashMap<String, ReplayFixture>,
 }
 
 impl Fixtures {
-    fn resolve(&mut self, options: &ReplayOptions, name: &str) -> &Result<ReplayFixture, String> {
+    /// The fixture a trace names. One that is missing, cannot be listed or does not load is
+    /// a file error (exit 3) naming the directory: replaying every trace as a `failure`
+    /// would read as a ranking regression.
+    fn resolve(
+        &mut self,
+        options: &ReplayOptions,
+        trace: &Trace,
+    ) -> Result<ReplayFixture, EngineError> {
+        let name = trace.fixture.as_str();
         let key = if options.root.is_some() { "" } else { name };
-        self.loaded.entry(key.to_string()).or_insert_with(|| {
-            let dir = match &options.root {
-                Some(root) => root.clone(),
-                None => options.fixtures_dir.join(name),
-            };
-            if !dir.is_dir() {
-                return Err(format!(
-                    "fixture `{name}` not found: {} is not a directory",
-                    dir.display()
-                ));
-            }
-            Tree::load(&dir, &TreeOptions::default())
-                .map(|t| {
-                    let fixture = Fixture::Tree(Arc::new(t));
-                    ReplayFixture {
-                        items: fixture.item_count(),
-                        dump_bytes: fixture.dump_bytes() as u64,
-                        fixture,
-                    }
-                })
-                .map_err(|e| format!("fixture `{name}` does not load: {e}"))
-        })
+        if let Some(f) = self.loaded.get(key) {
+            return Ok(f.clone());
+        }
+        let dir = match &options.root {
+            Some(root) => root.clone(),
+            None => options.fixtures_dir.join(name),
+        };
+        let file_error = |message: String| EngineError::File {
+            path: dir.clone(),
+            message,
+            hint: Some(match &options.root {
+                Some(_) => "pass a readable directory with --root".to_string(),
+                None => format!(
+                    "trace `{}` names fixture `{name}`: pass the directory holding it with \
+                     --fixtures (now {})",
+                    trace.trace_id,
+                    options.fixtures_dir.display()
+                ),
+            }),
+        };
+        if !dir.is_dir() {
+            return Err(file_error(format!("fixture `{name}` not found: not a directory")));
+        }
+        std::fs::read_dir(&dir)
+            .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;
+        let tree = Tree::load(&dir, &TreeOptions::default())
+            .map_err(|e| file_error(format!("fixture `{name}` does not load: {e}")))?;
+        let fixture = Fixture::Tree(Arc::new(tree));
+        let loaded = ReplayFixture {
+            items: fixture.item_count(),
+            dump_bytes: fixture.dump_bytes() as u64,
+            fixture,
+        };
+        self.loaded.insert(key.to_string(), loaded.clone());
+        Ok(loaded)
     }
 }
 
@@ -459,8 +480,8 @@ pub fn replay_stream(
                         continue;
                     }
                     // fixtures load here, on one thread, once each
-                    let fixture = fixtures.resolve(options, &trace.fixture).clone();
-                    batch.push((*trace, fixture));
+                    let fixture = fixtures.resolve(options, &trace)?;
+                    batch.push((*trace, Ok(fixture)));
                 }
             }
         }
@@ -551,7 +572,6 @@ mod tests {
                 TraceOutcome::Failure,
                 "mini",
             ),
-            trace("d", "find replay", TraceOutcome::Success, "absent"),
         ];
         std::fs::write(&file, lines.join("\n")).unwrap();
         let options = ReplayOptions {
@@ -592,20 +612,10 @@ mod tests {
                     Transition::Regressed
                 ),
                 ("c", TraceOutcome::Failure, Transition::Unchanged),
-                ("d", TraceOutcome::Failure, Transition::Regressed),
             ]
         );
         assert_eq!(bad, [3]);
         assert_eq!(totals.bad_lines, 1);
-        assert!(
-            cases[3]
-                .reason
-                .as_deref()
-                .unwrap()
-                .starts_with("fixture `absent` not found"),
-            "{:?}",
-            cases[3].reason
-        );
         let ex = cases[0].explain.as_ref().unwrap();
         assert_eq!(ex.term.as_deref(), Some("replay"));
         assert_eq!(ex.steps[0].tool, "find");

@@ -1,6 +1,6 @@
 //! `findbench ask "QUESTION"`: the retrieval cascade, with its plan, tools and outcome.
 
-use super::find::{emit, engine, load_tree, ProfileArg, RootArg};
+use super::find::{emit, engine, load_tree, walk_report, ProfileArg, RootArg};
 use super::OutputArgs;
 use clap::Args;
 use findbench_engine::modes::ask::AskRequest;
@@ -26,14 +26,16 @@ pub struct AskArgs {
 pub fn run(args: AskArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
+    let mut walk = None;
     let result = engine(&args.profile).and_then(|engine| {
         let request = Request::Ask(AskRequest {
             question: args.question.clone(),
             limit: args.limit,
         });
         let fixture = load_tree(&args.root)?;
+        walk = walk_report(&fixture);
         engine.execute(&fixture, &request)
     });
     let meta = Meta::new("ask", started, clock.elapsed());
-    emit(&meta, "ask.schema.json", result, &args.output)
+    emit(&meta, "ask.schema.json", result, &args.output, walk.as_ref())
 }

@@ -14,6 +14,7 @@ use findbench_engine::{
 };
 use findbench_eval::envelope::{self, Meta};
 use serde_json::Value;
+use findbench_engine::tree::WalkReport;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -243,9 +244,14 @@ pub fn run(cmd: FindCommand) -> i32 {
             })),
             || match (&args.paths_from, &args.root) {
                 (Some(list), _) => load_path_list(list),
-                (None, root) => load_tree(&RootArg {
-                    root: root.clone().unwrap_or_else(|| PathBuf::from(".")),
-                }),
+                (None, root) => {
+                    let root = root.clone().unwrap_or_else(|| PathBuf::from("."));
+                    check_root(
+                        &root,
+                        "pass a directory with --root, or a path list with --paths-from",
+                    )?;
+                    load_tree(&RootArg { root })
+                }
             },
         ),
     }
@@ -277,13 +283,15 @@ impl Call {
         request: Result<Request, EngineError>,
         load: impl FnOnce() -> Result<Fixture, EngineError>,
     ) -> i32 {
+        let mut walk = None;
         let result = request.and_then(|request| {
             let engine = engine(profile)?;
             let fixture = load()?;
+            walk = walk_report(&fixture);
             engine.execute(&fixture, &request)
         });
         let meta = Meta::new(command, self.started, self.clock.elapsed());
-        emit(&meta, schema, result, output)
+        emit(&meta, schema, result, output, walk.as_ref())
     }
 }
 
@@ -292,10 +300,36 @@ pub(crate) fn engine(arg: &ProfileArg) -> Result<Engine, EngineError> {
     Ok(Engine::new(Profile::resolve(&arg.profile)?))
 }
 
-/// Walks and indexes the root.
+/// Walks and indexes the root. A root that cannot be listed is a file error (exit 3)
+/// naming it, not a tree with nothing in it (which would read as "no match").
 pub(crate) fn load_tree(arg: &RootArg) -> Result<Fixture, EngineError> {
+    check_root(&arg.root, "pass a directory with --root")?;
     let tree = Tree::load(&arg.root, &TreeOptions::default())?;
     Ok(Fixture::Tree(Arc::new(tree)))
+}
+
+/// The checks a `--root` must pass before it is walked: it exists, is a directory and can
+/// be listed. `hint` says what to pass instead.
+pub(crate) fn check_root(root: &std::path::Path, hint: &str) -> Result<(), EngineError> {
+    let file_error = |message: String| EngineError::File {
+        path: root.to_path_buf(),
+        message,
+        hint: Some(hint.to_string()),
+    };
+    let meta = std::fs::metadata(root).map_err(|e| file_error(format!("cannot open root: {e}")))?;
+    if !meta.is_dir() {
+        return Err(file_error("root is not a directory".into()));
+    }
+    std::fs::read_dir(root).map_err(|e| file_error(format!("cannot read root: {e}")))?;
+    Ok(())
+}
+
+/// What the walk of a tree fixture skipped, for the answer's `walk` field.
+pub(crate) fn walk_report(fixture: &Fixture) -> Option<WalkReport> {
+    match fixture {
+        Fixture::Tree(tree) => Some(tree.report().clone()),
+        _ => None,
+    }
 }
 
 /// Reads a path list from a file, or from stdin for `-`.
@@ -349,6 +383,7 @@ pub(crate) fn emit(
     schema: &str,
     result: Result<Response, EngineError>,
     output: &OutputArgs,
+    walk: Option<&WalkReport>,
 ) -> i32 {
     let format = output.format.resolve();
     let (text, code) = match result {
@@ -359,8 +394,19 @@ pub(crate) fn emit(
                 Outcome::Failure => 1,
             };
             let text = match format {
-                Format::Text | Format::Auto => text::render(&response, output.quiet),
-                Format::Json => json_line(&envelope::success(schema, meta, to_value(&response))),
+                Format::Text | Format::Auto => {
+                    if let Some(note) = walk.and_then(skipped_note) {
+                        eprintln!("{note}");
+                    }
+                    text::render(&response, output.quiet)
+                }
+                Format::Json => {
+                    let mut fields = to_value(&response);
+                    if let (Some(walk), Value::Object(map)) = (walk, &mut fields) {
+                        map.insert("walk".into(), walk_value(walk));
+                    }
+                    json_line(&envelope::success(schema, meta, fields))
+                }
                 Format::Jsonl => jsonl_lines(&response),
             };
             (text, code)
@@ -383,6 +429,43 @@ pub(crate) fn emit(
     };
     crate::output::print(&text);
     code
+}
+
+/// The `walk` field of a tree-mode answer: files indexed, and what was skipped and why
+/// (binary, over the size limit, unreadable, walk errors such as unreadable directories).
+fn walk_value(walk: &WalkReport) -> Value {
+    serde_json::json!({
+        "files": walk.files,
+        "skipped": {
+            "binary": walk.binary,
+            "too_large": walk.too_large,
+            "max_file_bytes": TreeOptions::default().max_file_bytes,
+            "unreadable": walk.unreadable,
+            "errors": walk.errors,
+        },
+        "messages": walk.messages,
+    })
+}
+
+/// A one-line note on stderr (text output) when the walk skipped a file it could not read
+/// or search in full; binary files are skipped by design and not mentioned.
+fn skipped_note(walk: &WalkReport) -> Option<String> {
+    let mut parts = Vec::new();
+    if walk.too_large > 0 {
+        parts.push(format!(
+            "{} over the {} KiB text limit (name only)",
+            walk.too_large,
+            TreeOptions::default().max_file_bytes / 1024
+        ));
+    }
+    if walk.unreadable > 0 {
+        parts.push(format!("{} unreadable", walk.unreadable));
+    }
+    if walk.errors > 0 {
+        let first = walk.messages.first().map(String::as_str).unwrap_or("");
+        parts.push(format!("{} walk errors (first: {first})", walk.errors));
+    }
+    (!parts.is_empty()).then(|| format!("note: files not searched: {}", parts.join(", ")))
 }
 
 fn to_value(response: &Response) -> Value {

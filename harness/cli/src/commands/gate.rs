@@ -67,8 +67,9 @@ impl ThresholdArgs {
 
 #[derive(Debug, Args)]
 pub struct GateArgs {
-    /// `text`: one line per reason and the verdict; `json`: the verdict with each check.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    /// `text` (the default): one line per reason and the verdict; `json`: the verdict with
+    /// each check; `auto` is text on a terminal and JSON otherwise.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// A results.json written by `findbench run` or `findbench replay` (or its directory).
     pub results: PathBuf,

@@ -68,9 +68,10 @@ pub struct RunArgs {
     /// Print only the gate lines and errors.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// `text` prints the summary and the gate lines; `json` one envelope with the summary,
-    /// the reports written and the gate's verdict; `auto` is text on a terminal.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto)]
+    /// `text` (the default: a CI log is read by a person) prints the summary and the gate
+    /// lines; `json` one envelope with the summary, the reports written and the gate's
+    /// verdict; `auto` is text on a terminal and JSON otherwise.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 

@@ -42,12 +42,36 @@ pub use findbench_eval::results::TraceOutcome;
 impl Trace {
     /// Parses one JSON line and checks what serde cannot: non-empty ids, a readable time.
     pub fn parse_line(line: &str) -> Result<Trace, String> {
-        let trace: Trace = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        // a UTF-8 byte order mark some editors write at the start of a file
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        let trace: Trace = serde_json::from_str(line).map_err(|e| json_error(line, &e))?;
         if trace.trace_id.trim().is_empty() {
             return Err("empty `trace_id`".into());
         }
         if trace.fixture.trim().is_empty() {
             return Err("empty `fixture`".into());
+        }
+        // a fixture is a directory under --fixtures: `../x` or `/etc` would replay a tree
+        // outside it
+        let fixture = std::path::Path::new(&trace.fixture);
+        if !fixture
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(format!(
+                "`fixture` `{}` must name a directory inside --fixtures (no `..`, no absolute \
+                 path)",
+                trace.fixture
+            ));
+        }
+        let durations = std::iter::once(("duration_ms", trace.duration_ms))
+            .chain(trace.tools.iter().map(|t| ("tools[].duration_ms", t.duration_ms)));
+        for (field, value) in durations {
+            if !(value >= 0.0 && value.is_finite()) {
+                return Err(format!(
+                    "`{field}` is {value}: a duration is 0 or more milliseconds"
+                ));
+            }
         }
         trace.time()?;
         Ok(trace)
@@ -62,6 +86,25 @@ impl Trace {
     /// The recorded tool names in order, e.g. `find → grep`.
     pub fn tool_sequence(&self) -> String {
         tool_sequence(self.tools.iter().map(|t| t.name.as_str()))
+    }
+}
+
+/// serde_json's message with the field it was reading: the last `"key":` before the
+/// column it stopped at (its messages name a column only).
+fn json_error(line: &str, e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    if message.contains('`') || e.column() == 0 {
+        // unknown variant, missing field, wrong type: serde names the field already
+        return message;
+    }
+    let before: String = line.chars().take(e.column()).collect();
+    let field = before.rfind("\":").and_then(|end| {
+        let start = before[..end].rfind('"')?;
+        Some(&before[start + 1..end])
+    });
+    match field {
+        Some(f) if !f.is_empty() => format!("`{f}`: {message}"),
+        _ => message,
     }
 }
 
@@ -101,6 +144,30 @@ mod tests {
         assert!(Trace::parse_line(&bad).unwrap_err().contains("timestamp"));
         let bad = LINE.replace(r#""trace_id":"t1","#, "");
         assert!(Trace::parse_line(&bad).unwrap_err().contains("trace_id"));
+    }
+
+    #[test]
+    fn rejects_negative_durations_escaping_fixtures_and_names_the_field() {
+        let bad = LINE.replace(r#""duration_ms":200"#, r#""duration_ms":-5"#);
+        let e = Trace::parse_line(&bad).unwrap_err();
+        assert!(e.contains("`duration_ms` is -5"), "{e}");
+        let bad = LINE.replace(r#""duration_ms":80.5"#, r#""duration_ms":-1"#);
+        let e = Trace::parse_line(&bad).unwrap_err();
+        assert!(e.contains("`tools[].duration_ms` is -1"), "{e}");
+        for fixture in ["../../../../etc", "/etc", "a/../../b"] {
+            let bad = LINE.replace("agent-cpp", fixture);
+            let e = Trace::parse_line(&bad).unwrap_err();
+            assert!(e.contains("inside --fixtures"), "{fixture}: {e}");
+        }
+        let bad = LINE.replace(r#""iterations":3"#, r#""iterations":tree"#);
+        let e = Trace::parse_line(&bad).unwrap_err();
+        assert!(e.starts_with("`iterations`: expected value"), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let t = Trace::parse_line(&format!("\u{feff}{LINE}")).unwrap();
+        assert_eq!(t.trace_id, "t1");
     }
 
     #[test]

@@ -166,13 +166,16 @@ pub struct StreamCounts {
 
 /// An iterator over the traces of several files, one line in memory at a time.
 ///
-/// Yields `Err` only for a file that cannot be opened or read (fatal, exit 3); a line that
-/// does not parse is a [`TraceItem::Bad`] and the stream goes on.
+/// Yields `Err` only for a file that cannot be opened (fatal, exit 3); a line that does not
+/// parse, or a file that stops reading mid-way (a truncated .gz), is a [`TraceItem::Bad`]
+/// and the stream goes on.
 pub struct TraceStream {
     files: std::vec::IntoIter<PathBuf>,
     current: Option<(PathBuf, Box<dyn BufRead + Send>, usize)>,
     buf: Vec<u8>,
     counts: StreamCounts,
+    /// Why the file being read stopped early, reported as the line after its last.
+    read_error: Option<String>,
 }
 
 impl TraceStream {
@@ -182,6 +185,7 @@ impl TraceStream {
             current: None,
             buf: Vec::with_capacity(4096),
             counts: StreamCounts::default(),
+            read_error: None,
         }
     }
 
@@ -219,9 +223,16 @@ impl TraceStream {
                     return Some(Ok((path.clone(), *line_no)));
                 }
                 Err(e) => {
-                    let err = file_error(path, &format!("read error after line {line_no}: {e}"));
+                    // a truncated .gz (or a read that fails mid-file): the lines read so far
+                    // count, the rest of this file is one bad line, the other files go on
+                    *line_no += 1;
+                    let at = (path.clone(), *line_no);
+                    self.read_error = Some(format!(
+                        "cannot read past line {}: {e} (the rest of this file is skipped)",
+                        *line_no - 1
+                    ));
                     self.current = None;
-                    return Some(Err(err));
+                    return Some(Ok(at));
                 }
             }
         }
@@ -237,6 +248,10 @@ impl Iterator for TraceStream {
             Err(e) => return Some(Err(e)),
         };
         self.counts.lines += 1;
+        if let Some(reason) = self.read_error.take() {
+            self.counts.bad_lines += 1;
+            return Some(Ok(TraceItem::Bad(BadLine { file, line, reason })));
+        }
         let parsed = std::str::from_utf8(&self.buf)
             .map_err(|e| format!("not UTF-8 ({e})"))
             .and_then(|text| Trace::parse_line(text.trim_end()));
