@@ -26,12 +26,11 @@ pub fn load(path: &Path) -> Result<ResultsDocument, EngineError> {
             message,
             hint: Some("pass the results.json a `run` or `replay --out DIR` wrote".into()),
         },
-        HarnessError::Invalid { message, origin } => EngineError::Parse {
-            path: path.to_path_buf(),
-            line: origin.map_or(0, |o| o.line),
-            column: 0,
-            message,
-        },
+        // not a results.json at all (a todo.json, a corpus): no line of it to fix
+        e @ HarnessError::Invalid { .. } => EngineError::invalid_with_hint(
+            e.to_string(),
+            "pass the results.json a `run` or `replay --out DIR` wrote",
+        ),
         HarnessError::Internal(m) => EngineError::Internal(m),
     })
 }

@@ -13,6 +13,7 @@ pub mod gate;
 pub mod metrics;
 pub mod question;
 pub mod report;
+pub mod report_set;
 pub mod results;
 pub mod runner;
 pub mod stats;

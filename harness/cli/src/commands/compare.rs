@@ -31,6 +31,22 @@ pub fn run(args: CompareArgs) -> i32 {
     let result = (|| -> Result<_, EngineError> {
         let before = load(&args.before)?;
         let after = load(&args.after)?;
+        // a corpus run and a trace replay hold different cases: compared, every case would
+        // read as added or removed
+        if let (Some(b), Some(a)) = (&before.kind, &after.kind) {
+            if a != b {
+                return Err(EngineError::invalid_with_hint(
+                    format!(
+                        "{} is the results of a `{b}` and {} of a `{a}`: compare two runs of \
+                         the same kind",
+                        args.before.display(),
+                        args.after.display()
+                    ),
+                    "compare run with run (`findbench run --out DIR`), replay with replay \
+                     (`findbench replay --out DIR`)",
+                ));
+            }
+        }
         let cmp = compare(&before, &after, &args.before, &args.after);
         if let Some(md) = &args.out {
             write_atomic(md, cmp.markdown().as_bytes())?;

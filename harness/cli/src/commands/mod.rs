@@ -115,6 +115,22 @@ pub fn parse() -> Result<Cli, i32> {
     Err(EXIT_USAGE)
 }
 
+/// Most worker threads `--jobs` takes: far above any machine this runs on, far below what
+/// makes thread creation fail (each thread reserves its stack).
+pub const MAX_JOBS: usize = 1024;
+
+/// `--jobs N`: 0 (one per CPU) to [`MAX_JOBS`]; more is a usage error (exit 2), not an
+/// internal error after the corpus has loaded.
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of threads (0 uses every CPU)"))?;
+    if n > MAX_JOBS {
+        return Err(format!("{n} threads is more than the {MAX_JOBS} allowed"));
+    }
+    Ok(n)
+}
+
 /// Exit code of a command line that does not parse (invalid input).
 pub const EXIT_USAGE: i32 = 2;
 

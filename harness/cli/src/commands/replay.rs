@@ -6,6 +6,7 @@ use crate::output::Format;
 use clap::Args;
 use findbench_engine::{EngineError, Profile};
 use findbench_eval::envelope::{self, round_ms, Meta};
+use findbench_eval::report_set::ReportSet;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
 use findbench_traces::replay::{
     replay_stream, Explanation, ReplayOptions, Transition, TransitionGroup,
@@ -16,6 +17,15 @@ use serde_json::json;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
+
+/// The files `replay --out` writes, as `run` does.
+const REPORT_FILES: [&str; 5] = [
+    "summary.md",
+    "cases.csv",
+    "summary.csv",
+    "results.json",
+    "junit.xml",
+];
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -29,7 +39,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: usize,
     /// Write summary.md, summary.csv, cases.csv, results.json and junit.xml into DIR.
     #[arg(long, value_name = "DIR")]
@@ -93,8 +103,13 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         suite: "replay".into(),
     };
     let mut stream = TraceStream::open(&args.traces)?;
-    let mut writer = match &args.out {
-        Some(dir) => Some(ReportWriter::create(dir)?),
+    // the five reports are one unit: staged beside --out, swapped in when complete
+    let set = match &args.out {
+        Some(dir) => Some(ReportSet::begin(dir, &REPORT_FILES)?),
+        None => None,
+    };
+    let mut writer = match &set {
+        Some(set) => Some(ReportWriter::create(set.path())?),
         None => None,
     };
     let strict = args.strict;
@@ -149,9 +164,14 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         },
         query: args.query.clone(),
     };
-    let written = match writer {
-        Some(w) => w.finish(&header, &totals)?,
-        None => Vec::new(),
+    let written = match (writer, set) {
+        (Some(w), Some(set)) => {
+            let staged = w.finish(&header, &totals)?;
+            let written = staged.iter().map(|p| set.final_path(p)).collect();
+            set.commit()?;
+            written
+        }
+        _ => Vec::new(),
     };
     let groups = totals.groups();
     // a replay is gated only on the thresholds it is given: a trace that does not succeed

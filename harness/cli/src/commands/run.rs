@@ -27,7 +27,7 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Worker threads; 0 uses every CPU.
-    #[arg(long, short = 'j', default_value_t = 0, value_name = "N")]
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: usize,
     /// Directory the reports are written to.
     #[arg(

@@ -15,7 +15,7 @@ pub mod junit;
 pub mod markdown;
 
 use crate::baseline::BaselineDiff;
-use crate::error::{HarnessError, Result};
+use crate::error::Result;
 use crate::results::RunResults;
 use std::path::{Path, PathBuf};
 
@@ -55,14 +55,15 @@ pub fn write_reports(
         .iter()
         .map(|e| e.render(run, context).map(|bytes| (e.file_name(), bytes)))
         .collect::<Result<_>>()?;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| HarnessError::file(dir, format!("cannot create report directory: {e}")))?;
+    let names: Vec<&str> = rendered.iter().map(|(name, _)| *name).collect();
+    // the five files are one unit: staged beside `dir`, then swapped in (report_set.rs)
+    let set = crate::report_set::ReportSet::begin(dir, &names)?;
     let mut written = Vec::new();
     for (name, bytes) in rendered {
-        let path = dir.join(name);
-        crate::atomic_file::write_atomic(&path, &bytes)?;
-        written.push(path);
+        crate::atomic_file::write_atomic(&set.path().join(name), &bytes)?;
+        written.push(dir.join(name));
     }
+    set.commit()?;
     Ok(written)
 }
 
