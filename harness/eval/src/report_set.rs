@@ -115,7 +115,13 @@ impl ReportSet {
         let had_old = match std::fs::rename(&self.dir, &old) {
             Ok(()) => true,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
-            Err(e) => return Err(io_error(&self.dir, "cannot move the previous reports aside", e)),
+            Err(e) => {
+                return Err(io_error(
+                    &self.dir,
+                    "cannot move the previous reports aside",
+                    e,
+                ))
+            }
         };
         if let Err(e) = std::fs::rename(&self.staging, &self.dir) {
             if had_old {
@@ -279,7 +285,9 @@ mod tests {
         let dead = tmp.path().join(".out.staging-4194305-0");
         std::fs::create_dir_all(&dead).unwrap();
         std::fs::write(out.join(".results.json.tmp-4194305-3"), "x").unwrap();
-        let live = tmp.path().join(format!(".out.staging-{}-99", std::process::id()));
+        let live = tmp
+            .path()
+            .join(format!(".out.staging-{}-99", std::process::id()));
         std::fs::create_dir_all(&live).unwrap();
         write_set(&out, "two");
         assert!(!dead.exists());
@@ -294,7 +302,10 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         std::fs::write(out.join("notes.md"), "mine").unwrap();
         write_set(&out, "one");
-        assert_eq!(std::fs::read_to_string(out.join("notes.md")).unwrap(), "mine");
+        assert_eq!(
+            std::fs::read_to_string(out.join("notes.md")).unwrap(),
+            "mine"
+        );
         assert_eq!(std::fs::read_to_string(out.join("a.txt")).unwrap(), "one");
     }
 

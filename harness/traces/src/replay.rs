@@ -89,7 +89,9 @@ impl Fixtures {
             }),
         };
         if !dir.is_dir() {
-            return Err(file_error(format!("fixture `{name}` not found: not a directory")));
+            return Err(file_error(format!(
+                "fixture `{name}` not found: not a directory"
+            )));
         }
         std::fs::read_dir(&dir)
             .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;

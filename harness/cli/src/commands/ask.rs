@@ -37,5 +37,11 @@ pub fn run(args: AskArgs) -> i32 {
         engine.execute(&fixture, &request)
     });
     let meta = Meta::new("ask", started, clock.elapsed());
-    emit(&meta, "ask.schema.json", result, &args.output, walk.as_ref())
+    emit(
+        &meta,
+        "ask.schema.json",
+        result,
+        &args.output,
+        walk.as_ref(),
+    )
 }

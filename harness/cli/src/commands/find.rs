@@ -8,13 +8,13 @@ use findbench_engine::modes::name::NameRequest;
 use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::modes::path::PathRequest;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
+use findbench_engine::tree::WalkReport;
 use findbench_engine::{
     Domain, Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store,
     Tree, TreeOptions,
 };
 use findbench_eval::envelope::{self, Meta};
 use serde_json::Value;
-use findbench_engine::tree::WalkReport;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};

@@ -64,8 +64,12 @@ impl Trace {
                 trace.fixture
             ));
         }
-        let durations = std::iter::once(("duration_ms", trace.duration_ms))
-            .chain(trace.tools.iter().map(|t| ("tools[].duration_ms", t.duration_ms)));
+        let durations = std::iter::once(("duration_ms", trace.duration_ms)).chain(
+            trace
+                .tools
+                .iter()
+                .map(|t| ("tools[].duration_ms", t.duration_ms)),
+        );
         for (field, value) in durations {
             if !(value >= 0.0 && value.is_finite()) {
                 return Err(format!(
