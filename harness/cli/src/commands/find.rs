@@ -324,10 +324,19 @@ pub(crate) fn check_root(root: &std::path::Path, hint: &str) -> Result<(), Engin
     Ok(())
 }
 
-/// What the walk of a tree fixture skipped, for the answer's `walk` field.
-pub(crate) fn walk_report(fixture: &Fixture) -> Option<WalkReport> {
+/// What the walk of a tree fixture skipped, for the answer's `walk` field, and how many
+/// file names are not UTF-8 (shown with U+FFFD in place of the bytes that are not: such a
+/// path cannot be opened as printed, so it is counted rather than passed off as a name).
+pub(crate) fn walk_report(fixture: &Fixture) -> Option<(WalkReport, usize)> {
     match fixture {
-        Fixture::Tree(tree) => Some(tree.report().clone()),
+        Fixture::Tree(tree) => {
+            let lossy = tree
+                .files()
+                .iter()
+                .filter(|f| f.path.contains(char::REPLACEMENT_CHARACTER))
+                .count();
+            Some((tree.report().clone(), lossy))
+        }
         _ => None,
     }
 }
@@ -383,7 +392,7 @@ pub(crate) fn emit(
     schema: &str,
     result: Result<Response, EngineError>,
     output: &OutputArgs,
-    walk: Option<&WalkReport>,
+    walk: Option<&(WalkReport, usize)>,
 ) -> i32 {
     let format = output.format.resolve();
     let (text, code) = match result {
@@ -433,9 +442,10 @@ pub(crate) fn emit(
 
 /// The `walk` field of a tree-mode answer: files indexed, and what was skipped and why
 /// (binary, over the size limit, unreadable, walk errors such as unreadable directories).
-fn walk_value(walk: &WalkReport) -> Value {
+fn walk_value((walk, lossy_names): &(WalkReport, usize)) -> Value {
     serde_json::json!({
         "files": walk.files,
+        "lossy_names": lossy_names,
         "skipped": {
             "binary": walk.binary,
             "too_large": walk.too_large,
@@ -449,23 +459,36 @@ fn walk_value(walk: &WalkReport) -> Value {
 
 /// A one-line note on stderr (text output) when the walk skipped a file it could not read
 /// or search in full; binary files are skipped by design and not mentioned.
-fn skipped_note(walk: &WalkReport) -> Option<String> {
+fn skipped_note((walk, lossy_names): &(WalkReport, usize)) -> Option<String> {
+    let files = |n: usize| if n == 1 { "file" } else { "files" };
     let mut parts = Vec::new();
     if walk.too_large > 0 {
         parts.push(format!(
-            "{} over the {} KiB text limit (name only)",
+            "{} {} over the {} KiB text limit (searched by name only)",
             walk.too_large,
+            files(walk.too_large),
             TreeOptions::default().max_file_bytes / 1024
         ));
     }
     if walk.unreadable > 0 {
-        parts.push(format!("{} unreadable", walk.unreadable));
+        parts.push(format!(
+            "{} unreadable {} skipped",
+            walk.unreadable,
+            files(walk.unreadable)
+        ));
     }
     if walk.errors > 0 {
         let first = walk.messages.first().map(String::as_str).unwrap_or("");
         parts.push(format!("{} walk errors (first: {first})", walk.errors));
     }
-    (!parts.is_empty()).then(|| format!("note: files not searched: {}", parts.join(", ")))
+    if *lossy_names > 0 {
+        parts.push(format!(
+            "{lossy_names} {} whose name is not UTF-8 (shown with U+FFFD, not openable as \
+             printed)",
+            files(*lossy_names)
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("note: {}", parts.join("; ")))
 }
 
 fn to_value(response: &Response) -> Value {
