@@ -11,6 +11,8 @@ What is set aside before comparing:
 - timing: JSON keys ending `_ms`, `started_at`, `threads`, `within_budget`, `duration_ms`;
   CSV columns and `metric,value` rows naming `_ms` or `within_budget`; JUnit `time`
   attributes; markdown lines mentioning `ms` (the Latency sections) and the run footer;
+- output bytes and what is computed from them (see BYTES_DERIVED);
+- JUnit layout: elements are compared, not bytes (zero counters such as `errors="0"` aside);
 - table layout: markdown table rows are compared cell by cell (stripped), so the padding a
   table crate adds to align columns is not a difference;
 - files that exist on one side only are listed (a new `report.html` is expected);
@@ -86,7 +88,19 @@ def scrub_md(text):
 
 
 def scrub_xml(text):
-    return re.sub(r' time="[^"]*"', "", text)
+    """JUnit compared as elements: tag, attributes by name (`time` and zero counters such as
+    `errors="0"` set aside, as writers differ in which they spell out) and trimmed text."""
+    import xml.etree.ElementTree as ET
+    out = []
+
+    def walk(e, depth):
+        attrs = " ".join(f'{k}="{v}"' for k, v in sorted(e.attrib.items()) if k != "time" and v != "0")
+        out.append(f"{'  ' * depth}<{e.tag} {attrs}> {(e.text or '').strip()}")
+        for c in e:
+            walk(c, depth + 1)
+
+    walk(ET.fromstring(text), 0)
+    return "\n".join(out)
 
 
 def scrub_text(text):
@@ -99,7 +113,9 @@ def scrub_text(text):
             table = True
         elif not tokens:
             table = False
-        if table:
+        if line.lstrip().startswith("|"):
+            out.append(scrub_md(line))
+        elif table:
             out.append(" ".join(tokens[:-2] if tokens[:1] == ["suite"] else tokens[:-1]))
         elif not re.search(r"\bms\b|latency|wrote |Reports: |^Context: |duration|" + "|".join(BYTES_DERIVED), line, re.I):
             out.append(line)

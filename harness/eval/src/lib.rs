@@ -12,6 +12,7 @@ pub mod error;
 pub mod gate;
 pub mod metrics;
 pub mod question;
+pub mod replay_summary;
 pub mod report;
 pub mod results;
 pub mod runner;

@@ -1,4 +1,4 @@
-//! The results of a run: the `results.json` document (DESIGN.md's field table is a contract:
+//! The results of a run: the `results.json` document (schemas/results.schema.json is a contract:
 //! keep names stable, add freely).
 //!
 //! Every metric is recomputable from `cases` plus `corpora` and `cost_model`, so results of
@@ -56,7 +56,7 @@ impl fmt::Display for Status {
 
 /// One case's result: a corpus case of `run`, or a replayed trace of `replay` (then `id` is
 /// the trace_id and the `recorded_*` fields and `transition` are set). One schema for both
-/// (schemas/results.schema.json); the fields DESIGN.md documents (`id`, `status`,
+/// (schemas/results.schema.json); the fields the schema requires (`id`, `status`,
 /// `outcome`, `duration_ms`) are required when reading, everything else has a default, so
 /// `compare` and `gate --baseline` read results of either kind and of older versions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

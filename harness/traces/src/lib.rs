@@ -3,6 +3,7 @@
 //! recurring questions into failure clusters. Results and reports go through findbench-eval.
 
 pub mod clusters;
+pub mod error;
 pub mod replay;
 pub mod replay_report;
 pub mod trace;

@@ -8,16 +8,14 @@
 //! memory (counts, per-question transition groups, and one `f32` per trace for the
 //! latency and candidate quantiles).
 
+use crate::error::TracesError;
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
-use findbench_engine::{
-    Engine, EngineError, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions,
-};
+use findbench_engine::{Engine, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions};
 use findbench_eval::question::normalise_question;
 pub use findbench_eval::results::Transition;
 use findbench_eval::results::{Call, CaseResult, Status};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -239,19 +237,7 @@ fn replayed_outcome(case: &CaseResult) -> TraceOutcome {
     TraceOutcome::parse(&case.outcome).unwrap_or(TraceOutcome::Failure)
 }
 
-/// Replayed cases of one normalised question that share their recorded and replayed
-/// outcomes: a cluster a change fixed, broke, or left failing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TransitionGroup {
-    pub question: String,
-    pub transition: Transition,
-    pub recorded_outcome: TraceOutcome,
-    pub outcome: TraceOutcome,
-    pub traces: usize,
-    pub example_trace_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explain: Option<Explanation>,
-}
+pub use findbench_eval::replay_summary::TransitionGroup;
 
 /// Everything a replay aggregates, in memory independent of the number of traces except
 /// for one `f32` per trace per quantile series.
@@ -426,9 +412,9 @@ impl ReplayTotals {
 pub fn replay_stream(
     stream: &mut TraceStream,
     options: &ReplayOptions,
-    mut on_bad: impl FnMut(BadLine) -> Result<(), EngineError>,
-    mut sink: impl FnMut(&CaseResult) -> Result<(), EngineError>,
-) -> Result<ReplayTotals, EngineError> {
+    mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
+    mut sink: impl FnMut(&CaseResult) -> Result<(), TracesError>,
+) -> Result<ReplayTotals, TracesError> {
     let engine = Engine::new(options.profile.clone());
     let mut fixtures = Fixtures {
         loaded: HashMap::new(),

@@ -4,10 +4,10 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_engine::EngineError;
-use findbench_eval::atomic_file::write_atomic;
-use findbench_eval::compare::{compare, csv_path, load};
+use findbench_eval::compare::{compare, load};
 use findbench_eval::envelope::{self, Meta};
+use findbench_eval::error::HarnessError;
+use findbench_eval::report::{self, console, markdown};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -28,13 +28,12 @@ pub struct CompareArgs {
 pub fn run(args: CompareArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let result = (|| -> Result<_, EngineError> {
+    let result = (|| -> Result<_, HarnessError> {
         let before = load(&args.before)?;
         let after = load(&args.after)?;
         let cmp = compare(&before, &after, &args.before, &args.after);
         if let Some(md) = &args.out {
-            write_atomic(md, cmp.markdown().as_bytes())?;
-            write_atomic(&csv_path(md), cmp.csv().as_bytes())?;
+            report::write_compare(md, &cmp)?;
         }
         Ok(cmp)
     })();
@@ -48,12 +47,16 @@ pub fn run(args: CompareArgs) -> i32 {
                 }
                 _ => match &args.out {
                     Some(md) => {
-                        print!("{}", cmp.headline());
+                        print!("{}", console::compare_headline(&cmp));
                         if !args.output.quiet {
-                            println!("wrote {} and {}", md.display(), csv_path(md).display());
+                            println!(
+                                "wrote {} and {}",
+                                md.display(),
+                                report::compare_csv_path(md).display()
+                            );
                         }
                     }
-                    None => print!("{}", cmp.markdown()),
+                    None => print!("{}", markdown::compare(&cmp)),
                 },
             }
             0

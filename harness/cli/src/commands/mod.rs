@@ -87,12 +87,12 @@ pub(crate) fn report_error(
     command: &str,
     started: std::time::SystemTime,
     clock: std::time::Instant,
-    err: &findbench_engine::EngineError,
+    err: &dyn findbench_eval::error::CodedError,
 ) -> i32 {
     let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
     match output.format.resolve() {
         Format::Json | Format::Jsonl => {
-            println!("{}", findbench_eval::envelope::engine_failure(&meta, err))
+            println!("{}", findbench_eval::envelope::error_failure(&meta, err))
         }
         _ => {
             eprintln!("error: {err}");

@@ -4,13 +4,14 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_engine::{EngineError, Profile};
+use findbench_engine::Profile;
 use findbench_eval::envelope::{self, round_ms, Meta};
+use findbench_eval::report::markdown::replay_outcome_table;
+use findbench_eval::results::Transition;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
-use findbench_traces::replay::{
-    replay_stream, Explanation, ReplayOptions, Transition, TransitionGroup,
-};
-use findbench_traces::replay_report::{outcome_table, ReplayHeader, ReportWriter};
+use findbench_traces::error::TracesError;
+use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
+use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -59,21 +60,21 @@ pub fn run(args: ReplayArgs) -> i32 {
     }
 }
 
-fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, EngineError> {
+fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, TracesError> {
     let profile = Profile::resolve(&args.profile)?;
     if let Some(root) = &args.root {
         if !root.is_dir() {
-            return Err(EngineError::File {
-                path: root.clone(),
-                message: "--root is not a directory".into(),
-                hint: None,
-            });
+            return Err(TracesError::file(root, "--root is not a directory"));
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs)
         .build()
-        .map_err(|e| EngineError::Internal(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| {
+            findbench_eval::error::HarnessError::Internal(format!(
+                "cannot start worker threads: {e}"
+            ))
+        })?;
     let threads = pool.current_num_threads();
     let options = ReplayOptions {
         fixtures_dir: args.fixtures.clone(),
@@ -114,18 +115,18 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             Some(q) => format!("no trace asks `{q}`"),
             None => "no trace to replay".into(),
         };
-        return Err(EngineError::invalid(what));
+        return Err(TracesError::invalid(what));
     }
     let header = ReplayHeader {
         schema: format!("{}{RESULTS_SCHEMA}", envelope::SCHEMA_BASE),
-        kind: "replay",
-        command: "replay",
-        findbench_version: env!("CARGO_PKG_VERSION"),
-        engine_version: findbench_engine::VERSION,
+        kind: "replay".into(),
+        command: "replay".into(),
+        findbench_version: env!("CARGO_PKG_VERSION").into(),
+        engine_version: findbench_engine::VERSION.into(),
         git_revision: git_revision(),
         profile: options.profile.name.clone(),
         machine: Machine::current(),
-        build: build_profile(),
+        build: build_profile().into(),
         threads,
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: round_ms(clock.elapsed()),
@@ -189,7 +190,7 @@ fn text(
         header.threads,
         header.duration_ms
     );
-    t.push_str(&outcome_table(totals, &header.profile));
+    t.push_str(&replay_outcome_table(&replay_summary(header, totals)));
     let n = totals.replayed as f64;
     let ie = |c: usize| c as f64 * 100.0 / n;
     let _ = writeln!(

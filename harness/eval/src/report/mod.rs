@@ -1,5 +1,9 @@
-//! Reports of a run, one exporter per file behind [`Exporter`]: `summary.md`, `cases.csv`,
-//! `summary.csv`, `results.json`, `junit.xml`; and the console summary `run` prints.
+//! Every document findbench writes, one module per format: `markdown`, `csv`, `json`,
+//! `junit`, `console` (and the tables they draw, `table`). A run's files are exporters
+//! behind [`Exporter`] (`summary.md`, `cases.csv`, `summary.csv`, `results.json`,
+//! `junit.xml`); a replay streams its cases through the same modules' row functions and
+//! renders its summary with them; `compare` renders its [`crate::compare::Comparison`] with
+//! them. Nothing else in the workspace formats a report.
 //!
 //! Every file is rendered in memory first, then written through
 //! [`crate::atomic_file::write_atomic`] (a temporary name beside it, fsync, rename), so a
@@ -13,6 +17,7 @@ pub mod csv;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod table;
 
 use crate::baseline::BaselineDiff;
 use crate::error::{HarnessError, Result};
@@ -55,6 +60,12 @@ pub fn write_reports(
         .iter()
         .map(|e| e.render(run, context).map(|bytes| (e.file_name(), bytes)))
         .collect::<Result<_>>()?;
+    write_files(dir, rendered)
+}
+
+/// Writes rendered documents into `dir` (created if needed), each via a temporary name and
+/// a rename. Returns the paths written.
+pub fn write_files(dir: &Path, rendered: Vec<(&str, Vec<u8>)>) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)
         .map_err(|e| HarnessError::file(dir, format!("cannot create report directory: {e}")))?;
     let mut written = Vec::new();
@@ -69,4 +80,47 @@ pub fn write_reports(
 /// `0.968` as `96.8%`.
 pub(crate) fn pct(rate: f64) -> String {
     format!("{:.1}%", rate * 100.0)
+}
+
+/// A summary metric for people: rates as percentages, whole numbers as integers, others to
+/// three decimals; `–` when absent.
+pub fn fmt_value(name: &str, v: Option<f64>) -> String {
+    match v {
+        None => "–".into(),
+        Some(v) if is_rate(name) => format!("{:.1}%", v * 100.0),
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
+        Some(v) => format!("{v:.3}"),
+    }
+}
+
+/// A change of a summary metric: rates in percentage points, signed.
+pub fn fmt_delta(name: &str, d: Option<f64>) -> String {
+    match d {
+        None => "–".into(),
+        Some(d) if is_rate(name) => format!("{:+.1} pts", d * 100.0),
+        Some(d) if d.fract() == 0.0 && d.abs() < 1e15 => format!("{:+}", d as i64),
+        Some(d) => format!("{d:+.3}"),
+    }
+}
+
+fn is_rate(name: &str) -> bool {
+    name.ends_with("rate") || name.ends_with("_pct_fraction")
+}
+
+/// Where compare's CSV and HTML go beside its markdown: `report.md` → `report.csv`.
+pub fn compare_csv_path(md: &Path) -> PathBuf {
+    md.with_extension("csv")
+}
+
+/// Writes compare's release report: markdown at `md`, the CSV beside it. Returns the
+/// paths written.
+pub fn write_compare(md: &Path, c: &crate::compare::Comparison) -> Result<Vec<PathBuf>> {
+    let rendered = [
+        (md.to_path_buf(), markdown::compare(c).into_bytes()),
+        (compare_csv_path(md), csv::compare(c)?),
+    ];
+    for (path, bytes) in &rendered {
+        crate::atomic_file::write_atomic(path, bytes)?;
+    }
+    Ok(rendered.into_iter().map(|(p, _)| p).collect())
 }
