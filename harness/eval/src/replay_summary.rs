@@ -24,9 +24,15 @@ pub struct ReplayHeader {
     pub started_at: String,
     pub duration_ms: f64,
     pub inputs: Vec<String>,
+    /// Trace files read (the inputs expanded).
+    #[serde(default)]
+    pub input_files: usize,
     pub fixtures: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// `--shard K/N`: this replay holds only its shard's traces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Replayed cases of one normalised question that share their recorded and replayed

@@ -146,6 +146,10 @@ pub struct CaseResult {
     /// Replay `--explain`: the plan, each cascade step and each candidate's reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explain: Option<Explanation>,
+    /// Replay: the trace's 1-based position among the traces of the input (all files, in
+    /// read order); `findbench merge` puts shards' cases back in this order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_index: Option<u64>,
 }
 
 /// One tool call of a case: the tool, its input, and the candidates it found (for a
@@ -329,6 +333,9 @@ pub struct RunResults {
     pub duration_ms: f64,
     #[serde(default)]
     pub filters: Vec<String>,
+    /// `--shard K/N`: this run holds only its shard's cases (`findbench merge` joins them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
     pub cost_model: CostModel,
     pub corpora: Vec<CorpusInfo>,
     pub summary: GroupMetrics,

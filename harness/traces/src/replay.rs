@@ -38,6 +38,8 @@ pub struct ReplayOptions {
     pub explain: bool,
     /// Replays only traces whose normalised question is this (a cluster).
     pub query: Option<String>,
+    /// `--shard K/N`: replay only the traces of this shard (by trace id).
+    pub shard: Option<findbench_eval::shard::Shard>,
     /// Suite name of the cases in the reports.
     pub suite: String,
 }
@@ -282,7 +284,8 @@ fn tidx(t: Transition) -> usize {
 }
 
 impl ReplayTotals {
-    fn add(&mut self, case: &CaseResult) {
+    /// Counts one replayed case (`findbench merge` rebuilds a replay's totals with it).
+    pub fn add(&mut self, case: &CaseResult) {
         let outcome = replayed_outcome(case);
         let recorded = case.recorded_outcome.unwrap_or(outcome);
         let transition = Transition::of(recorded, outcome);
@@ -421,7 +424,7 @@ pub fn replay_stream(
     };
     let filter = options.query.as_deref().map(normalise_question);
     let mut totals = ReplayTotals::default();
-    let mut batch: Vec<(Trace, Result<ReplayFixture, String>)> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<(Trace, Result<ReplayFixture, String>, u64)> = Vec::with_capacity(BATCH);
     let mut done = false;
     while !done {
         batch.clear();
@@ -438,21 +441,30 @@ pub fn replay_stream(
                     on_bad(bad)?;
                 }
                 TraceItem::Trace(trace) => {
+                    // every shard reads every line, so positions agree across shards
+                    let position = stream.counts().traces as u64;
                     if filter
                         .as_ref()
                         .is_some_and(|f| *f != normalise_question(&trace.query))
+                        || options
+                            .shard
+                            .is_some_and(|s| !s.holds_trace(&trace.trace_id))
                     {
                         continue;
                     }
                     // fixtures load here, on one thread, once each
                     let fixture = fixtures.resolve(options, &trace.fixture).clone();
-                    batch.push((*trace, fixture));
+                    batch.push((*trace, fixture, position));
                 }
             }
         }
         let cases: Vec<CaseResult> = batch
             .par_iter()
-            .map(|(trace, fixture)| replay_trace(&engine, fixture, trace, options))
+            .map(|(trace, fixture, position)| {
+                let mut case = replay_trace(&engine, fixture, trace, options);
+                case.input_index = Some(*position);
+                case
+            })
             .collect();
         for case in &cases {
             totals.add(case);
@@ -547,6 +559,7 @@ mod tests {
             explain: true,
             query: None,
             suite: "replay".into(),
+            shard: None,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();

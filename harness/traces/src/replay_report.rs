@@ -159,6 +159,18 @@ impl ReportWriter {
                     report::csv::replay_summary(&summary.summary)?,
                 ),
                 ("summary.md", markdown::replay(&summary).into_bytes()),
+                (
+                    "report.html",
+                    report::html::replay(
+                        &summary,
+                        &totals
+                            .durations_ms
+                            .iter()
+                            .map(|d| f64::from(*d))
+                            .collect::<Vec<_>>(),
+                    )
+                    .into_bytes(),
+                ),
             ],
         )?);
 

@@ -50,9 +50,10 @@ pub fn run(args: CompareArgs) -> i32 {
                         print!("{}", console::compare_headline(&cmp));
                         if !args.output.quiet {
                             println!(
-                                "wrote {} and {}",
+                                "wrote {}, {} and {}",
                                 md.display(),
-                                report::compare_csv_path(md).display()
+                                report::compare_csv_path(md).display(),
+                                report::compare_html_path(md).display()
                             );
                         }
                     }

@@ -7,6 +7,7 @@ mod find;
 pub mod gate;
 mod get;
 mod grep;
+mod merge;
 mod replay;
 pub mod run;
 
@@ -52,6 +53,9 @@ pub enum Command {
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
+    /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
+    /// into the reports one machine would have written.
+    Merge(merge::MergeArgs),
 }
 
 /// Output options every command takes.
@@ -77,6 +81,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -32,7 +32,8 @@ pub struct ReplayArgs {
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 0)]
     pub jobs: usize,
-    /// Write summary.md, summary.csv, cases.csv, results.json and junit.xml into DIR.
+    /// Write summary.md, summary.csv, cases.csv, results.json, junit.xml and report.html
+    /// into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Ranking profile: `default`, `legacy` (the spec's before state), or a profile JSON file.
@@ -44,6 +45,10 @@ pub struct ReplayArgs {
     /// For each question: the plan, each cascade step, each candidate's score and reason.
     #[arg(long)]
     pub explain: bool,
+    /// Replay only shard K of N (a stable hash of the trace id picks each trace's shard);
+    /// `findbench merge` joins the N `--out` directories.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<findbench_eval::shard::Shard>,
     /// A trace line that does not parse is fatal (exit 2) instead of counted and skipped.
     #[arg(long)]
     pub strict: bool,
@@ -83,6 +88,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         explain: args.explain,
         query: args.query.clone(),
         suite: "replay".into(),
+        shard: args.shard,
     };
     let mut stream = TraceStream::open(&args.traces)?;
     let mut writer = match &args.out {
@@ -110,7 +116,8 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             },
         )
     })?;
-    if totals.replayed == 0 {
+    // a shard may hold none of a small input's traces; its empty reports still merge
+    if totals.replayed == 0 && args.shard.is_none() {
         let what = match &args.query {
             Some(q) => format!("no trace asks `{q}`"),
             None => "no trace to replay".into(),
@@ -135,11 +142,13 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             .iter()
             .map(|p| p.display().to_string())
             .collect(),
+        input_files: totals.files,
         fixtures: match &args.root {
             Some(r) => r.display().to_string(),
             None => args.fixtures.display().to_string(),
         },
         query: args.query.clone(),
+        shard: args.shard,
     };
     let written = match writer {
         Some(w) => w.finish(&header, &totals)?,

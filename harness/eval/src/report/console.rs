@@ -95,18 +95,11 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
         ("p95 ms", R),
     ]);
     for (name, s) in &run.suites {
-        t.row([
-            name.clone(),
-            s.total.to_string(),
-            (s.passed + s.xpass).to_string(),
-            s.failed.to_string(),
-            s.xfail.to_string(),
-            s.xpass.to_string(),
-            pct(s.pass_rate),
-            pct(s.insufficient_evidence_rate),
-            format!("{:.2}", s.tools.per_query),
-            format!("{:.3}", s.latency.p95_ms),
-        ]);
+        let mut row = vec![name.clone()];
+        row.extend(super::count_cells(s));
+        row.push(format!("{:.2}", s.tools.per_query));
+        row.push(format!("{:.3}", s.latency.p95_ms));
+        t.row(row);
     }
     out.push_str(&t.console());
     let notable: Vec<_> = run

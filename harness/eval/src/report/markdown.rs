@@ -111,20 +111,15 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         "fail tools",
     ]);
     for (name, g) in groups(run, true) {
-        t.row([
-            name,
-            g.total.to_string(),
-            (g.passed + g.xpass).to_string(),
-            g.failed.to_string(),
-            g.xfail.to_string(),
-            g.xpass.to_string(),
-            pct(g.pass_rate),
-            pct(g.insufficient_evidence_rate),
+        let mut row = vec![name];
+        row.extend(super::count_cells(g));
+        row.extend([
             format!("{:.2}", g.tools.per_query),
             format!("{:.2}", g.tools.iterations),
             g.tools.duplicate.to_string(),
             g.tools.failed.to_string(),
         ]);
+        t.row(row);
     }
     o.push_str(&t.markdown());
     let _ = writeln!(o);

@@ -1,7 +1,7 @@
 //! Every document findbench writes, one module per format: `markdown`, `csv`, `json`,
-//! `junit`, `console` (and the tables they draw, `table`). A run's files are exporters
-//! behind [`Exporter`] (`summary.md`, `cases.csv`, `summary.csv`, `results.json`,
-//! `junit.xml`); a replay streams its cases through the same modules' row functions and
+//! `junit`, `html`, `console` (and the tables they draw, `table`). A run's files are
+//! exporters behind [`Exporter`] (`summary.md`, `cases.csv`, `summary.csv`, `results.json`,
+//! `junit.xml`, `report.html`); a replay streams its cases through the same modules' row functions and
 //! renders its summary with them; `compare` renders its [`crate::compare::Comparison`] with
 //! them. Nothing else in the workspace formats a report.
 //!
@@ -14,6 +14,7 @@
 
 pub mod console;
 pub mod csv;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -46,6 +47,7 @@ pub fn exporters() -> Vec<Box<dyn Exporter>> {
         Box::new(csv::SummaryCsv),
         Box::new(json::ResultsJson),
         Box::new(junit::JunitXml),
+        Box::new(html::ReportHtml),
     ]
 }
 
@@ -75,6 +77,20 @@ pub fn write_files(dir: &Path, rendered: Vec<(&str, Vec<u8>)>) -> Result<Vec<Pat
         written.push(path);
     }
     Ok(written)
+}
+
+/// The counting columns of a group's row, in the order every table shows them: cases,
+/// passed (xpass included), failed, xfail, xpass, pass rate, insufficient-evidence rate.
+pub(crate) fn count_cells(g: &crate::metrics::GroupMetrics) -> [String; 7] {
+    [
+        g.total.to_string(),
+        (g.passed + g.xpass).to_string(),
+        g.failed.to_string(),
+        g.xfail.to_string(),
+        g.xpass.to_string(),
+        pct(g.pass_rate),
+        pct(g.insufficient_evidence_rate),
+    ]
 }
 
 /// `0.968` as `96.8%`.
@@ -107,17 +123,23 @@ fn is_rate(name: &str) -> bool {
     name.ends_with("rate") || name.ends_with("_pct_fraction")
 }
 
-/// Where compare's CSV and HTML go beside its markdown: `report.md` → `report.csv`.
+/// Where compare's CSV goes beside its markdown: `report.md` → `report.csv`.
 pub fn compare_csv_path(md: &Path) -> PathBuf {
     md.with_extension("csv")
 }
 
-/// Writes compare's release report: markdown at `md`, the CSV beside it. Returns the
-/// paths written.
+/// Where compare's page goes beside its markdown: `report.md` → `report.html`.
+pub fn compare_html_path(md: &Path) -> PathBuf {
+    md.with_extension("html")
+}
+
+/// Writes compare's release report: markdown at `md`, the CSV and the HTML page beside it.
+/// Returns the paths written.
 pub fn write_compare(md: &Path, c: &crate::compare::Comparison) -> Result<Vec<PathBuf>> {
     let rendered = [
         (md.to_path_buf(), markdown::compare(c).into_bytes()),
         (compare_csv_path(md), csv::compare(c)?),
+        (compare_html_path(md), html::compare(c).into_bytes()),
     ];
     for (path, bytes) in &rendered {
         crate::atomic_file::write_atomic(path, bytes)?;
