@@ -85,6 +85,17 @@ fn assert_shown(metric: &str, value: f64, text: &str) {
     }
 }
 
+/// Every number of the page equals the one at its path in `results` and is shown as such.
+fn assert_numbers_are(numbers: &[(String, f64, String)], results: &Value) {
+    for (metric, value, text) in numbers {
+        let expected = lookup(results, metric)
+            .as_f64()
+            .unwrap_or_else(|| panic!("{metric} is not a number of results.json"));
+        assert_eq!(*value, expected, "{metric}");
+        assert_shown(metric, *value, text);
+    }
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -119,13 +130,7 @@ fn a_runs_page_parses_and_its_numbers_are_results_json() {
         .iter()
         .any(|(m, _, _)| m == "summary.latency.budget_p95_ms"));
     assert!(numbers.len() > 30, "{}", numbers.len());
-    for (metric, value, text) in &numbers {
-        let expected = lookup(&results, metric)
-            .as_f64()
-            .unwrap_or_else(|| panic!("{metric} is not a number of results.json"));
-        assert_eq!(*value, expected, "{metric}");
-        assert_shown(metric, *value, text);
-    }
+    assert_numbers_are(&numbers, &results);
 }
 
 #[test]
@@ -154,13 +159,7 @@ fn a_replays_page_shows_recorded_against_replayed_and_its_numbers_are_results_js
     ] {
         assert!(numbers.iter().any(|(x, _, _)| x == m), "{m} drawn");
     }
-    for (metric, value, text) in &numbers {
-        let expected = lookup(&results, metric)
-            .as_f64()
-            .unwrap_or_else(|| panic!("{metric} is not a number of results.json"));
-        assert_eq!(*value, expected, "{metric}");
-        assert_shown(metric, *value, text);
-    }
+    assert_numbers_are(&numbers, &results);
     // the top failure cluster is named
     assert!(html.contains("where is replay implemented"));
 }

@@ -6,7 +6,7 @@ use super::table::{Align, Table};
 use super::{fmt_delta, fmt_value, pct};
 use crate::baseline::BaselineDiff;
 use crate::compare::{ChangeKind, Comparison};
-use crate::results::{RunResults, Status};
+use crate::results::RunResults;
 use std::fmt::Write;
 
 use Align::{Left as L, Right as R};
@@ -102,11 +102,7 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
         t.row(row);
     }
     out.push_str(&t.console());
-    let notable: Vec<_> = run
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Pass)
-        .collect();
+    let notable = super::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(out);
         for c in notable {

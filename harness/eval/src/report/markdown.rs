@@ -9,7 +9,7 @@ use crate::compare::{fmt_p, Comparison};
 use crate::error::Result;
 use crate::metrics::GroupMetrics;
 use crate::replay_summary::ReplaySummary;
-use crate::results::{RunResults, Status, TraceOutcome};
+use crate::results::{RunResults, TraceOutcome};
 use crate::stats::BOOTSTRAP_RESAMPLES;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -222,11 +222,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     o.push_str(&t.markdown());
     let _ = writeln!(o);
 
-    let notable: Vec<_> = run
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Pass)
-        .collect();
+    let notable = super::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(o, "## Cases that did not simply pass");
         let _ = writeln!(o);

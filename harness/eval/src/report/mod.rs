@@ -18,6 +18,7 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod svg;
 pub mod table;
 
 use crate::baseline::BaselineDiff;
@@ -91,6 +92,15 @@ pub(crate) fn count_cells(g: &crate::metrics::GroupMetrics) -> [String; 7] {
         pct(g.pass_rate),
         pct(g.insufficient_evidence_rate),
     ]
+}
+
+/// The cases that did not simply pass (fail, xfail, xpass), in report order: every report
+/// lists them.
+pub(crate) fn notable(run: &RunResults) -> Vec<&crate::results::CaseResult> {
+    run.cases
+        .iter()
+        .filter(|c| c.status != crate::results::Status::Pass)
+        .collect()
 }
 
 /// `0.968` as `96.8%`.
