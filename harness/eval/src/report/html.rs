@@ -404,7 +404,7 @@ pub fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
     ] {
         let v = r.summary["transitions"][key].as_f64().unwrap_or(0.0);
         b.push_str(&stat(
-            class,
+            if v > 0.0 { class } else { "" },
             label,
             &format!("summary.transitions.{key}"),
             v,
