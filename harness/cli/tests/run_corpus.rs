@@ -476,7 +476,7 @@ fn baseline_regressions_fail_the_gate() {
         stdout.contains("newly failing: mini/fuzzy (pass (success) -> fail (success))"),
         "{stdout}"
     );
-    let md = std::fs::read_to_string(f.path("out/summary.md")).unwrap();
+    let md = common::squeeze_tables(&std::fs::read_to_string(f.path("out/summary.md")).unwrap());
     assert!(
         md.contains("## Against baseline") && md.contains("| regressed | mini | `fuzzy`"),
         "{md}"

@@ -313,7 +313,7 @@ fn compare_reports_flips_regressions_first_and_writes_md_and_csv() {
     assert_eq!(v["clusters"][1]["question"], "question a");
     assert_eq!(v["clusters"][1]["cases"], 10);
 
-    let report = std::fs::read_to_string(&md).unwrap();
+    let report = common::squeeze_tables(&std::fs::read_to_string(&md).unwrap());
     assert!(
         report.contains("| insufficient_evidence_rate | 50.0% | 0.0% | -50.0 pts |"),
         "{report}"

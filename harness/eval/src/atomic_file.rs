@@ -6,7 +6,7 @@
 //!
 //! Every writer of `run`, `replay`, `compare` and `clusters --export` goes through here.
 
-use findbench_engine::EngineError;
+use crate::error::HarnessError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,7 +24,7 @@ pub fn temp_name(path: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EngineError> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), HarnessError> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
 
@@ -33,12 +33,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EngineError> {
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
-) -> Result<(), EngineError> {
-    let err = |e: std::io::Error| EngineError::File {
-        path: path.to_path_buf(),
-        message: format!("cannot write: {e}"),
-        hint: None,
-    };
+) -> Result<(), HarnessError> {
+    let err = |e: std::io::Error| HarnessError::file(path, format!("cannot write: {e}"));
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir).map_err(err)?;

@@ -1,38 +1,25 @@
-//! `compare BEFORE AFTER`: the release report of two `results.json` (from `run` or
-//! `replay`): every summary metric side by side, every case whose status changed
-//! (regressions first), the clusters a change fixed, and whether each change is larger than
-//! the noise (exact McNemar test on paired flips, bootstrap interval on latency quantiles).
+//! `compare BEFORE AFTER`: the diff model of two `results.json` (from `run` or `replay`):
+//! every summary metric side by side, every case whose status changed (regressions first),
+//! the clusters a change fixed, and whether each change is larger than the noise (exact
+//! McNemar test on paired flips, bootstrap interval on latency quantiles). The documents
+//! are rendered by `report/` (markdown, csv, console, html); the gate's reasons come from
+//! [`Comparison::baseline_failures`].
 
 use crate::error::HarnessError;
 use crate::question::normalise_question;
-use crate::report::csv::csv_writer;
 use crate::results::{CaseResult, ResultsDocument};
 use crate::stats::{
     bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
 };
-use findbench_engine::EngineError;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Reads a `results.json` of `run` or `replay` for compare (the shared model,
 /// [`ResultsDocument`]).
-pub fn load(path: &Path) -> Result<ResultsDocument, EngineError> {
-    ResultsDocument::read(path).map_err(|e| match e {
-        HarnessError::File { message, .. } => EngineError::File {
-            path: path.to_path_buf(),
-            message,
-            hint: Some("pass the results.json a `run` or `replay --out DIR` wrote".into()),
-        },
-        // not a results.json at all (a todo.json, a corpus): no line of it to fix
-        e @ HarnessError::Invalid { .. } => EngineError::invalid_with_hint(
-            e.to_string(),
-            "pass the results.json a `run` or `replay --out DIR` wrote",
-        ),
-        HarnessError::Internal(m) => EngineError::Internal(m),
-    })
+pub fn load(path: &Path) -> Result<ResultsDocument, HarnessError> {
+    ResultsDocument::read(path)
 }
 
 fn label(doc: &ResultsDocument) -> String {
@@ -135,7 +122,7 @@ pub enum ChangeKind {
 }
 
 impl ChangeKind {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             ChangeKind::Regression => "regression",
             ChangeKind::Fixed => "fixed",
@@ -523,323 +510,10 @@ fn cluster_changes(changes: &[CaseChange]) -> Vec<ClusterChange> {
     out.into_iter().map(|(_, c)| c).collect()
 }
 
-fn is_rate(name: &str) -> bool {
-    name.ends_with("rate") || name.ends_with("_pct_fraction")
-}
-
-fn fmt_value(name: &str, v: Option<f64>) -> String {
-    match v {
-        None => "–".into(),
-        Some(v) if is_rate(name) => format!("{:.1}%", v * 100.0),
-        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
-        Some(v) => format!("{v:.3}"),
-    }
-}
-
-fn fmt_delta(name: &str, d: Option<f64>) -> String {
-    match d {
-        None => "–".into(),
-        Some(d) if is_rate(name) => format!("{:+.1} pts", d * 100.0),
-        Some(d) if d.fract() == 0.0 && d.abs() < 1e15 => format!("{:+}", d as i64),
-        Some(d) => format!("{d:+.3}"),
-    }
-}
-
-/// One markdown table row; every cell escaped.
-fn md_row(out: &mut String, cells: &[&dyn std::fmt::Display]) {
-    out.push('|');
-    for c in cells {
-        out.push(' ');
-        out.push_str(&md_cell(&c.to_string()));
-        out.push_str(" |");
-    }
-    out.push('\n');
-}
-
-fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 impl Comparison {
-    fn metric(&self, name: &str) -> Option<&MetricRow> {
+    /// A summary metric by its (dotted) name.
+    pub fn metric(&self, name: &str) -> Option<&MetricRow> {
         self.metrics.iter().find(|m| m.name == name)
-    }
-
-    /// The lines a terminal shows: the headline rates, the flips and the cluster moves.
-    pub fn headline(&self) -> String {
-        let mut t = String::new();
-        for name in [
-            "recorded_insufficient_evidence_rate",
-            "insufficient_evidence_rate",
-            "pass_rate",
-        ] {
-            if let Some(m) = self.metric(name) {
-                let _ = writeln!(
-                    t,
-                    "{name}: {} -> {} ({}){}",
-                    fmt_value(name, m.before),
-                    fmt_value(name, m.after),
-                    fmt_delta(name, m.delta),
-                    if m.verdict.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {}", m.verdict)
-                    }
-                );
-            }
-        }
-        // the headline keeps the two flips a release is judged on; the report has them all
-        for f in self
-            .flips
-            .iter()
-            .filter(|f| f.property == "pass/fail" || f.property == "outcome insufficient_evidence")
-        {
-            let _ = writeln!(
-                t,
-                "{} flips: {} worsened, {} improved: {}",
-                f.property, f.worsened, f.improved, f.verdict
-            );
-        }
-        for l in &self.latency {
-            let _ = writeln!(
-                t,
-                "latency {}: {:.3} -> {:.3} ms ({:+.3} ms, 95% CI [{:+.3}, {:+.3}]): {}",
-                l.quantile,
-                l.before_ms,
-                l.after_ms,
-                l.diff_ms,
-                l.ci_low_ms,
-                l.ci_high_ms,
-                l.verdict
-            );
-        }
-        for c in &self.clusters {
-            let _ = writeln!(
-                t,
-                "{} cluster: \"{}\" x{}: {} -> {}",
-                c.kind.as_str(),
-                c.question,
-                c.cases,
-                c.before,
-                c.after
-            );
-        }
-        let count = |k: ChangeKind| self.changes.iter().filter(|c| c.kind == k).count();
-        let _ = writeln!(
-            t,
-            "cases: {} regressions, {} fixed, {} changed, {} added, {} removed",
-            count(ChangeKind::Regression),
-            count(ChangeKind::Fixed),
-            count(ChangeKind::Changed),
-            count(ChangeKind::Added),
-            count(ChangeKind::Removed)
-        );
-        t
-    }
-
-    /// The release report in markdown.
-    pub fn markdown(&self) -> String {
-        let mut m = String::new();
-        let _ = writeln!(m, "# findbench release report\n");
-        let _ = writeln!(
-            m,
-            "| | results | run | cases |\n|---|---|---|---|\n| before | `{}` | {} | {} |\n| after | `{}` | {} | {} |\n",
-            self.before_path,
-            md_cell(&self.before_label),
-            self.before_cases,
-            self.after_path,
-            md_cell(&self.after_label),
-            self.after_cases
-        );
-        let _ = writeln!(
-            m,
-            "{} cases are in both runs; tests at the {:.0}% level: exact McNemar on paired flips, paired bootstrap ({} resamples, fixed seed) on latency quantiles.\n",
-            self.paired_cases,
-            self.alpha * 100.0,
-            BOOTSTRAP_RESAMPLES
-        );
-
-        let _ = writeln!(m, "## Headline\n");
-        for line in self.headline().lines() {
-            let _ = writeln!(m, "- {line}");
-        }
-
-        let _ = writeln!(m, "\n## Metrics\n");
-        let _ = writeln!(m, "| metric | before | after | delta | verdict |");
-        let _ = writeln!(m, "|---|---:|---:|---:|---|");
-        for r in &self.metrics {
-            md_row(
-                &mut m,
-                &[
-                    &r.name,
-                    &fmt_value(&r.name, r.before),
-                    &fmt_value(&r.name, r.after),
-                    &fmt_delta(&r.name, r.delta),
-                    &r.verdict,
-                ],
-            );
-        }
-
-        let _ = writeln!(m, "\n## Pass/fail and outcome flips (exact McNemar)\n");
-        let _ = writeln!(m, "| property | worsened | improved | p-value | verdict |");
-        let _ = writeln!(m, "|---|---:|---:|---:|---|");
-        for f in &self.flips {
-            md_row(
-                &mut m,
-                &[
-                    &f.property,
-                    &f.worsened,
-                    &f.improved,
-                    &fmt_p(f.p_value),
-                    &f.verdict,
-                ],
-            );
-        }
-
-        let _ = writeln!(
-            m,
-            "\n## Latency (paired bootstrap, 95% interval of after − before)\n"
-        );
-        if let Some(note) = &self.latency_note {
-            let _ = writeln!(m, "Note: {note}.\n");
-        }
-        if self.latency.is_empty() {
-            let _ = writeln!(m, "No paired case has a `duration_ms` in both runs.");
-        } else {
-            let _ = writeln!(
-                m,
-                "| quantile | before ms | after ms | difference ms | 95% CI ms | verdict |"
-            );
-            let _ = writeln!(m, "|---|---:|---:|---:|---|---|");
-            for l in &self.latency {
-                let _ = writeln!(
-                    m,
-                    "| {} | {:.3} | {:.3} | {:+.3} | [{:+.3}, {:+.3}] | {} |",
-                    l.quantile,
-                    l.before_ms,
-                    l.after_ms,
-                    l.diff_ms,
-                    l.ci_low_ms,
-                    l.ci_high_ms,
-                    l.verdict
-                );
-            }
-        }
-
-        if !self.clusters.is_empty() {
-            let _ = writeln!(m, "\n## Clusters\n");
-            let _ = writeln!(m, "| change | question | cases | before | after |");
-            let _ = writeln!(m, "|---|---|---:|---|---|");
-            for c in &self.clusters {
-                md_row(
-                    &mut m,
-                    &[&c.kind.as_str(), &c.question, &c.cases, &c.before, &c.after],
-                );
-            }
-        }
-
-        let _ = writeln!(m, "\n## Cases whose status changed\n");
-        if self.changes.is_empty() {
-            let _ = writeln!(m, "None.");
-        } else {
-            let _ = writeln!(m, "| change | case | question | before | after | reason |");
-            let _ = writeln!(m, "|---|---|---|---|---|---|");
-            for c in &self.changes {
-                let label = c.label();
-                md_row(
-                    &mut m,
-                    &[
-                        &c.kind.as_str(),
-                        &label,
-                        &c.query.as_deref().unwrap_or(""),
-                        &c.before.as_deref().unwrap_or("–"),
-                        &c.after.as_deref().unwrap_or("–"),
-                        &c.reason.as_deref().unwrap_or(""),
-                    ],
-                );
-            }
-        }
-        m
-    }
-
-    /// The same report as CSV rows: `section,name,before,after,delta,p_value,ci_low,ci_high,verdict`.
-    pub fn csv(&self) -> String {
-        let mut w = csv_writer(Vec::new());
-        let _ = w.write_record([
-            "section", "name", "before", "after", "delta", "p_value", "ci_low", "ci_high",
-            "verdict",
-        ]);
-        let num = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
-        let mut row = |cells: [String; 9]| {
-            let _ = w.write_record(&cells);
-        };
-        for r in &self.metrics {
-            row([
-                "metric".into(),
-                r.name.clone(),
-                num(r.before),
-                num(r.after),
-                num(r.delta),
-                String::new(),
-                String::new(),
-                String::new(),
-                r.verdict.clone(),
-            ]);
-        }
-        for f in &self.flips {
-            row([
-                "flips".into(),
-                f.property.clone(),
-                String::new(),
-                String::new(),
-                format!("-{} +{}", f.worsened, f.improved),
-                format!("{}", f.p_value),
-                String::new(),
-                String::new(),
-                f.verdict.clone(),
-            ]);
-        }
-        for l in &self.latency {
-            row([
-                "latency".into(),
-                format!("{}_ms", l.quantile),
-                format!("{}", l.before_ms),
-                format!("{}", l.after_ms),
-                format!("{}", l.diff_ms),
-                String::new(),
-                format!("{}", l.ci_low_ms),
-                format!("{}", l.ci_high_ms),
-                l.verdict.clone(),
-            ]);
-        }
-        for c in &self.clusters {
-            row([
-                "cluster".into(),
-                c.question.clone(),
-                c.before.clone(),
-                c.after.clone(),
-                format!("{}", c.cases),
-                String::new(),
-                String::new(),
-                String::new(),
-                c.kind.as_str().into(),
-            ]);
-        }
-        for c in &self.changes {
-            let label = c.label();
-            row([
-                "case".into(),
-                label,
-                c.before.clone().unwrap_or_default(),
-                c.after.clone().unwrap_or_default(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                c.kind.as_str().into(),
-            ]);
-        }
-        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
 
     /// Why a gate against a baseline fails: every newly failing case, and every regression
@@ -917,11 +591,6 @@ pub const LATENCY_TOLERANCE: f64 = 0.25;
 /// that a bootstrap of a handful of cases cannot tell from a shift. (Sub-millisecond speed
 /// is the criterion benchmarks' job; the spec's budget is 100 ms.)
 pub const LATENCY_FLOOR_MS: f64 = 1.0;
-
-/// Where the CSV goes beside the markdown: `report.md` → `report.csv`.
-pub fn csv_path(md: &Path) -> PathBuf {
-    md.with_extension("csv")
-}
 
 #[cfg(test)]
 mod tests {

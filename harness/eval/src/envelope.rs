@@ -74,6 +74,11 @@ pub fn failure(
 
 /// The error envelope of an engine error.
 pub fn engine_failure(meta: &Meta, err: &EngineError) -> Value {
+    error_failure(meta, err)
+}
+
+/// The error envelope of any command's error (engine, evaluation or traces).
+pub fn error_failure(meta: &Meta, err: &dyn crate::error::CodedError) -> Value {
     failure(
         meta,
         err.code(),

@@ -1,8 +1,44 @@
-//! Errors of harness commands (`run`, `gate`), each mapped to the documented exit code:
-//! 2 invalid input (a corpus or option that is wrong), 3 file error (missing or unreadable
-//! file), 1 internal error.
+//! The error of findbench-eval, [`HarnessError`], and the one table of the exit codes
+//! findbench documents (README, "Exit codes"), [`exit`]: every error type of the harness
+//! crates maps its variants onto those constants through [`CodedError`].
 
 use std::fmt;
+
+/// The documented exit codes of every findbench command, in one place.
+pub mod exit {
+    /// Success; for `run --gate` and `gate`, every threshold met.
+    pub const OK: i32 = 0;
+    /// A gate that failed, or an internal error (a findbench bug).
+    pub const FAILED: i32 = 1;
+    /// Input that is wrong as written: a corpus, trace line, option or query.
+    pub const INVALID: i32 = 2;
+    /// A file that is missing or cannot be read or written.
+    pub const FILE: i32 = 3;
+    /// A find that ran and matched nothing (not an error).
+    pub const NO_MATCH: i32 = 100;
+}
+
+/// An error a command reports: its envelope code, exit code and hint.
+pub trait CodedError: std::error::Error {
+    /// The stable code of the JSON error envelope (`E_INVALID_INPUT`, `E_FILE`, ...).
+    fn code(&self) -> &'static str;
+    /// One of the [`exit`] codes.
+    fn exit_code(&self) -> i32;
+    /// A short suggestion for the person or agent who ran the command.
+    fn hint(&self) -> Option<String>;
+}
+
+impl CodedError for findbench_engine::EngineError {
+    fn code(&self) -> &'static str {
+        findbench_engine::EngineError::code(self)
+    }
+    fn exit_code(&self) -> i32 {
+        findbench_engine::EngineError::exit_code(self)
+    }
+    fn hint(&self) -> Option<String> {
+        findbench_engine::EngineError::hint(self)
+    }
+}
 use std::path::{Path, PathBuf};
 
 /// Where in a corpus something went wrong: file, 1-based line (0 when unknown) and case id.
@@ -102,9 +138,30 @@ impl HarnessError {
     /// The process exit code of the harness commands: 2 invalid input, 3 file error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            HarnessError::Invalid { .. } => 2,
-            HarnessError::File { .. } => 3,
-            HarnessError::Internal(_) => 1,
+            HarnessError::Invalid { .. } => exit::INVALID,
+            HarnessError::File { .. } => exit::FILE,
+            HarnessError::Internal(_) => exit::FAILED,
+        }
+    }
+}
+
+impl CodedError for HarnessError {
+    fn code(&self) -> &'static str {
+        match self {
+            HarnessError::Invalid { .. } => "E_INVALID_INPUT",
+            HarnessError::File { .. } => "E_FILE",
+            HarnessError::Internal(_) => "E_INTERNAL",
+        }
+    }
+    fn exit_code(&self) -> i32 {
+        HarnessError::exit_code(self)
+    }
+    fn hint(&self) -> Option<String> {
+        match self {
+            HarnessError::Internal(_) => {
+                Some("this is a findbench bug; please report it with the command line".into())
+            }
+            _ => None,
         }
     }
 }
@@ -123,3 +180,52 @@ impl From<findbench_engine::EngineError> for HarnessError {
 }
 
 pub type Result<T, E = HarnessError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findbench_engine::EngineError;
+
+    /// The engine cannot see [`exit`] (it knows nothing of the harness), so its own mapping
+    /// is held to the same table here.
+    #[test]
+    fn engine_exit_codes_are_the_documented_ones() {
+        let p = std::path::PathBuf::from("x");
+        let cases = [
+            (EngineError::invalid("q"), exit::INVALID),
+            (
+                EngineError::File {
+                    path: p.clone(),
+                    message: "m".into(),
+                    hint: None,
+                },
+                exit::FILE,
+            ),
+            (
+                EngineError::Parse {
+                    path: p.clone(),
+                    line: 1,
+                    column: 1,
+                    message: "m".into(),
+                },
+                exit::INVALID,
+            ),
+            (
+                EngineError::Content {
+                    path: p,
+                    message: "m".into(),
+                },
+                exit::INVALID,
+            ),
+            (EngineError::Internal("m".into()), exit::FAILED),
+        ];
+        for (e, code) in cases {
+            assert_eq!(CodedError::exit_code(&e), code, "{e:?}");
+        }
+        assert_eq!(HarnessError::invalid("x").exit_code(), exit::INVALID);
+        assert_eq!(
+            HarnessError::file(Path::new("x"), "m").exit_code(),
+            exit::FILE
+        );
+    }
+}

@@ -1,4 +1,4 @@
-//! The results of a run: the `results.json` document (DESIGN.md's field table is a contract:
+//! The results of a run: the `results.json` document (schemas/results.schema.json is a contract:
 //! keep names stable, add freely).
 //!
 //! Every metric is recomputable from `cases` plus `corpora` and `cost_model`, so results of
@@ -56,7 +56,7 @@ impl fmt::Display for Status {
 
 /// One case's result: a corpus case of `run`, or a replayed trace of `replay` (then `id` is
 /// the trace_id and the `recorded_*` fields and `transition` are set). One schema for both
-/// (schemas/results.schema.json); the fields DESIGN.md documents (`id`, `status`,
+/// (schemas/results.schema.json); the fields the schema requires (`id`, `status`,
 /// `outcome`, `duration_ms`) are required when reading, everything else has a default, so
 /// `compare` and `gate --baseline` read results of either kind and of older versions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -146,6 +146,10 @@ pub struct CaseResult {
     /// Replay `--explain`: the plan, each cascade step and each candidate's reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explain: Option<Explanation>,
+    /// Replay: the trace's 1-based position among the traces of the input (all files, in
+    /// read order); `findbench merge` puts shards' cases back in this order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_index: Option<u64>,
 }
 
 /// One tool call of a case: the tool, its input, and the candidates it found (for a
@@ -329,6 +333,9 @@ pub struct RunResults {
     pub duration_ms: f64,
     #[serde(default)]
     pub filters: Vec<String>,
+    /// `--shard K/N`: this run holds only its shard's cases (`findbench merge` joins them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
     pub cost_model: CostModel,
     pub corpora: Vec<CorpusInfo>,
     pub summary: GroupMetrics,

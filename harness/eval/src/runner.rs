@@ -304,6 +304,8 @@ pub struct RunConfig {
     /// Keep only cases whose id, `suite/id`, suite or one of whose tags is one of these.
     pub filters: Vec<String>,
     pub cost: crate::metrics::CostModel,
+    /// `--shard K/N`: run only the cases of this shard (see [`crate::shard`]).
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Whether a case passes the `--filter` list (an empty list keeps everything).
@@ -331,8 +333,10 @@ pub fn run_corpora(
         .iter()
         .flat_map(|c| c.cases.iter())
         .filter(|c| selected(c, &config.filters))
+        .filter(|c| config.shard.is_none_or(|s| s.holds_case(&c.suite, &c.id)))
         .collect();
-    if cases.is_empty() {
+    // a shard may hold no case of a small corpus; its empty results still merge
+    if cases.is_empty() && config.shard.is_none() {
         return Err(HarnessError::invalid(if config.filters.is_empty() {
             "no case to run".to_string()
         } else {
@@ -392,6 +396,7 @@ pub fn run_corpora(
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: envelope::round_ms(clock.elapsed()),
         filters: config.filters.clone(),
+        shard: config.shard,
         cost_model: config.cost,
         corpora: corpora_info,
         summary: metrics.summary,

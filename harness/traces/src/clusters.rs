@@ -1,8 +1,8 @@
 //! Failure clusters: traces grouped by their normalised question, so a recurring failure
 //! shows up as one line with a count, and can be exported as a regression corpus.
 
+use crate::error::TracesError;
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
-use findbench_engine::EngineError;
 pub use findbench_eval::question::normalise_question;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -135,8 +135,8 @@ fn ranked(list: Vec<(String, usize)>) -> Vec<Counted> {
 pub fn cluster_traces(
     stream: &mut TraceStream,
     options: &ClusterOptions,
-    mut on_bad: impl FnMut(BadLine) -> Result<(), EngineError>,
-) -> Result<ClusterReport, EngineError> {
+    mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
+) -> Result<ClusterReport, TracesError> {
     let mut accs: HashMap<String, Acc> = HashMap::new();
     let mut selected = 0;
     for item in stream.by_ref() {
@@ -308,7 +308,7 @@ pub struct ExportedCorpus {
     pub cases: usize,
 }
 
-/// Writes each cluster as a YAML corpus (DESIGN.md, "Corpora (YAML)") that `findbench run`
+/// Writes each cluster as a YAML corpus (README.md, "Writing a corpus") that `findbench run`
 /// accepts: one `ask` case per question variant, expecting `success`. With
 /// `known_failure` the cases carry the cluster's history as their known failure, so the
 /// corpus can join CI at once and reports XPASS the day the cluster is fixed.
@@ -317,8 +317,8 @@ pub fn export_clusters(
     fixtures_dir: &Path,
     out_dir: &Path,
     known_failure: bool,
-) -> Result<Vec<ExportedCorpus>, EngineError> {
-    std::fs::create_dir_all(out_dir).map_err(|e| EngineError::File {
+) -> Result<Vec<ExportedCorpus>, TracesError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| TracesError::File {
         path: out_dir.to_path_buf(),
         message: format!("cannot create export directory: {e}"),
         hint: None,

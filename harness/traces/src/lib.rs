@@ -3,6 +3,8 @@
 //! recurring questions into failure clusters. Results and reports go through findbench-eval.
 
 pub mod clusters;
+pub mod error;
+pub mod merge;
 pub mod replay;
 pub mod replay_report;
 pub mod trace;

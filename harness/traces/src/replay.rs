@@ -8,16 +8,14 @@
 //! memory (counts, per-question transition groups, and one `f32` per trace for the
 //! latency and candidate quantiles).
 
+use crate::error::TracesError;
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
-use findbench_engine::{
-    Engine, EngineError, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions,
-};
+use findbench_engine::{Engine, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions};
 use findbench_eval::question::normalise_question;
 pub use findbench_eval::results::Transition;
 use findbench_eval::results::{Call, CaseResult, Status};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -40,6 +38,8 @@ pub struct ReplayOptions {
     pub explain: bool,
     /// Replays only traces whose normalised question is this (a cluster).
     pub query: Option<String>,
+    /// `--shard K/N`: replay only the traces of this shard (by trace id).
+    pub shard: Option<findbench_eval::shard::Shard>,
     /// Suite name of the cases in the reports.
     pub suite: String,
 }
@@ -65,7 +65,7 @@ impl Fixtures {
         &mut self,
         options: &ReplayOptions,
         trace: &Trace,
-    ) -> Result<ReplayFixture, EngineError> {
+    ) -> Result<ReplayFixture, TracesError> {
         let name = trace.fixture.as_str();
         let key = if options.root.is_some() { "" } else { name };
         if let Some(f) = self.loaded.get(key) {
@@ -75,7 +75,7 @@ impl Fixtures {
             Some(root) => root.clone(),
             None => options.fixtures_dir.join(name),
         };
-        let file_error = |message: String| EngineError::File {
+        let file_error = |message: String| TracesError::File {
             path: dir.clone(),
             message,
             hint: Some(match &options.root {
@@ -262,19 +262,7 @@ fn replayed_outcome(case: &CaseResult) -> TraceOutcome {
     TraceOutcome::parse(&case.outcome).unwrap_or(TraceOutcome::Failure)
 }
 
-/// Replayed cases of one normalised question that share their recorded and replayed
-/// outcomes: a cluster a change fixed, broke, or left failing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TransitionGroup {
-    pub question: String,
-    pub transition: Transition,
-    pub recorded_outcome: TraceOutcome,
-    pub outcome: TraceOutcome,
-    pub traces: usize,
-    pub example_trace_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explain: Option<Explanation>,
-}
+pub use findbench_eval::replay_summary::TransitionGroup;
 
 /// Everything a replay aggregates, in memory independent of the number of traces except
 /// for one `f32` per trace per quantile series.
@@ -319,7 +307,8 @@ fn tidx(t: Transition) -> usize {
 }
 
 impl ReplayTotals {
-    fn add(&mut self, case: &CaseResult) {
+    /// Counts one replayed case (`findbench merge` rebuilds a replay's totals with it).
+    pub fn add(&mut self, case: &CaseResult) {
         let outcome = replayed_outcome(case);
         let recorded = case.recorded_outcome.unwrap_or(outcome);
         let transition = Transition::of(recorded, outcome);
@@ -449,16 +438,16 @@ impl ReplayTotals {
 pub fn replay_stream(
     stream: &mut TraceStream,
     options: &ReplayOptions,
-    mut on_bad: impl FnMut(BadLine) -> Result<(), EngineError>,
-    mut sink: impl FnMut(&CaseResult) -> Result<(), EngineError>,
-) -> Result<ReplayTotals, EngineError> {
+    mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
+    mut sink: impl FnMut(&CaseResult) -> Result<(), TracesError>,
+) -> Result<ReplayTotals, TracesError> {
     let engine = Engine::new(options.profile.clone());
     let mut fixtures = Fixtures {
         loaded: HashMap::new(),
     };
     let filter = options.query.as_deref().map(normalise_question);
     let mut totals = ReplayTotals::default();
-    let mut batch: Vec<(Trace, Result<ReplayFixture, String>)> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<(Trace, Result<ReplayFixture, String>, u64)> = Vec::with_capacity(BATCH);
     let mut done = false;
     while !done {
         batch.clear();
@@ -475,21 +464,30 @@ pub fn replay_stream(
                     on_bad(bad)?;
                 }
                 TraceItem::Trace(trace) => {
+                    // every shard reads every line, so positions agree across shards
+                    let position = stream.counts().traces as u64;
                     if filter
                         .as_ref()
                         .is_some_and(|f| *f != normalise_question(&trace.query))
+                        || options
+                            .shard
+                            .is_some_and(|s| !s.holds_trace(&trace.trace_id))
                     {
                         continue;
                     }
                     // fixtures load here, on one thread, once each
                     let fixture = fixtures.resolve(options, &trace)?;
-                    batch.push((*trace, Ok(fixture)));
+                    batch.push((*trace, Ok(fixture), position));
                 }
             }
         }
         let cases: Vec<CaseResult> = batch
             .par_iter()
-            .map(|(trace, fixture)| replay_trace(&engine, fixture, trace, options))
+            .map(|(trace, fixture, position)| {
+                let mut case = replay_trace(&engine, fixture, trace, options);
+                case.input_index = Some(*position);
+                case
+            })
             .collect();
         for case in &cases {
             totals.add(case);
@@ -583,6 +581,7 @@ mod tests {
             explain: true,
             query: None,
             suite: "replay".into(),
+            shard: None,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();

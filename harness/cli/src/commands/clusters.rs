@@ -4,9 +4,10 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_engine::EngineError;
 use findbench_eval::envelope::{self, Meta};
+use findbench_eval::error::HarnessError;
 use findbench_traces::clusters::{cluster_traces, export_clusters, replay_command, ClusterOptions};
+use findbench_traces::error::TracesError;
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -62,7 +63,7 @@ pub fn run(args: ClustersArgs) -> i32 {
     }
 }
 
-fn parse_outcomes(values: &[String]) -> Result<Vec<TraceOutcome>, EngineError> {
+fn parse_outcomes(values: &[String]) -> Result<Vec<TraceOutcome>, TracesError> {
     if values.is_empty() {
         return Ok(ClusterOptions::default().outcomes);
     }
@@ -73,7 +74,7 @@ fn parse_outcomes(values: &[String]) -> Result<Vec<TraceOutcome>, EngineError> {
             return Ok(Vec::new());
         }
         let o = TraceOutcome::parse(v).ok_or_else(|| {
-            EngineError::invalid_with_hint(
+            TracesError::invalid_with_hint(
                 format!("unknown outcome `{v}`"),
                 "outcomes are: success, insufficient_evidence, failure, any",
             )
@@ -85,7 +86,7 @@ fn parse_outcomes(values: &[String]) -> Result<Vec<TraceOutcome>, EngineError> {
     Ok(out)
 }
 
-fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), EngineError> {
+fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), TracesError> {
     let options = ClusterOptions {
         outcomes: parse_outcomes(&args.outcome)?,
         min: args.min,
@@ -184,8 +185,8 @@ fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), EngineEr
         );
     }
 
-    let mut value =
-        serde_json::to_value(&report).map_err(|e| EngineError::Internal(e.to_string()))?;
+    let mut value = serde_json::to_value(&report)
+        .map_err(|e| TracesError::Eval(HarnessError::Internal(e.to_string())))?;
     if let Some(list) = value.get_mut("clusters").and_then(|v| v.as_array_mut()) {
         for (c, cmd) in list.iter_mut().zip(&commands) {
             c["replay_command"] = json!(cmd);

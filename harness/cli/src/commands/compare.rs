@@ -4,10 +4,10 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_engine::EngineError;
-use findbench_eval::atomic_file::write_atomic;
-use findbench_eval::compare::{compare, csv_path, load};
+use findbench_eval::compare::{compare, load};
 use findbench_eval::envelope::{self, Meta};
+use findbench_eval::error::HarnessError;
+use findbench_eval::report::{self, console, markdown};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -28,29 +28,24 @@ pub struct CompareArgs {
 pub fn run(args: CompareArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
-    let result = (|| -> Result<_, EngineError> {
+    let result = (|| -> Result<_, HarnessError> {
         let before = load(&args.before)?;
         let after = load(&args.after)?;
         // a corpus run and a trace replay hold different cases: compared, every case would
         // read as added or removed
         if let (Some(b), Some(a)) = (&before.kind, &after.kind) {
             if a != b {
-                return Err(EngineError::invalid_with_hint(
-                    format!(
-                        "{} is the results of a `{b}` and {} of a `{a}`: compare two runs of \
-                         the same kind",
-                        args.before.display(),
-                        args.after.display()
-                    ),
-                    "compare run with run (`findbench run --out DIR`), replay with replay \
-                     (`findbench replay --out DIR`)",
-                ));
+                return Err(HarnessError::invalid(format!(
+                    "{} is the results of a `{b}` and {} of a `{a}`: compare two runs of \
+                     the same kind (run with run, replay with replay)",
+                    args.before.display(),
+                    args.after.display()
+                )));
             }
         }
         let cmp = compare(&before, &after, &args.before, &args.after);
         if let Some(md) = &args.out {
-            write_atomic(md, cmp.markdown().as_bytes())?;
-            write_atomic(&csv_path(md), cmp.csv().as_bytes())?;
+            report::write_compare(md, &cmp)?;
         }
         Ok(cmp)
     })();
@@ -67,16 +62,17 @@ pub fn run(args: CompareArgs) -> i32 {
                 }
                 _ => match &args.out {
                     Some(md) => {
-                        crate::output::out!("{}", cmp.headline());
+                        crate::output::out!("{}", console::compare_headline(&cmp));
                         if !args.output.quiet {
                             crate::output::outln!(
-                                "wrote {} and {}",
+                                "wrote {}, {} and {}",
                                 md.display(),
-                                csv_path(md).display()
+                                report::compare_csv_path(md).display(),
+                                report::compare_html_path(md).display()
                             );
                         }
                     }
-                    None => crate::output::out!("{}", cmp.markdown()),
+                    None => crate::output::out!("{}", markdown::compare(&cmp)),
                 },
             }
             0

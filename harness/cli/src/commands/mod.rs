@@ -7,6 +7,7 @@ mod find;
 pub mod gate;
 mod get;
 mod grep;
+mod merge;
 mod replay;
 pub mod run;
 
@@ -52,6 +53,9 @@ pub enum Command {
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
+    /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
+    /// into the reports one machine would have written.
+    Merge(merge::MergeArgs),
 }
 
 /// Output options every command takes.
@@ -170,6 +174,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 
@@ -180,12 +185,12 @@ pub(crate) fn report_error(
     command: &str,
     started: std::time::SystemTime,
     clock: std::time::Instant,
-    err: &findbench_engine::EngineError,
+    err: &dyn findbench_eval::error::CodedError,
 ) -> i32 {
     let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
     match output.format.resolve() {
         Format::Json | Format::Jsonl => {
-            crate::output::outln!("{}", findbench_eval::envelope::engine_failure(&meta, err))
+            crate::output::outln!("{}", findbench_eval::envelope::error_failure(&meta, err))
         }
         _ => {
             eprintln!("error: {err}");

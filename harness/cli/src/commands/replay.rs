@@ -4,14 +4,15 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_engine::{EngineError, Profile};
+use findbench_engine::Profile;
 use findbench_eval::envelope::{self, round_ms, Meta};
 use findbench_eval::report_set::ReportSet;
+use findbench_eval::report::markdown::replay_outcome_table;
+use findbench_eval::results::Transition;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
-use findbench_traces::replay::{
-    replay_stream, Explanation, ReplayOptions, Transition, TransitionGroup,
-};
-use findbench_traces::replay_report::{outcome_table, ReplayHeader, ReportWriter};
+use findbench_traces::error::TracesError;
+use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
+use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -19,12 +20,13 @@ use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
 /// The files `replay --out` writes, as `run` does.
-const REPORT_FILES: [&str; 5] = [
+const REPORT_FILES: [&str; 6] = [
     "summary.md",
     "cases.csv",
     "summary.csv",
     "results.json",
     "junit.xml",
+    "report.html",
 ];
 
 #[derive(Debug, Args)]
@@ -41,7 +43,8 @@ pub struct ReplayArgs {
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::parse_jobs)]
     pub jobs: usize,
-    /// Write summary.md, summary.csv, cases.csv, results.json and junit.xml into DIR.
+    /// Write summary.md, summary.csv, cases.csv, results.json, junit.xml and report.html
+    /// into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Ranking profile: `default`, `legacy` (the spec's before state), or a profile JSON file.
@@ -53,6 +56,10 @@ pub struct ReplayArgs {
     /// For each question: the plan, each cascade step, each candidate's score and reason.
     #[arg(long)]
     pub explain: bool,
+    /// Replay only shard K of N (a stable hash of the trace id picks each trace's shard);
+    /// `findbench merge` joins the N `--out` directories.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<findbench_eval::shard::Shard>,
     /// A trace line that does not parse is fatal (exit 2) instead of counted and skipped.
     #[arg(long)]
     pub strict: bool,
@@ -74,25 +81,25 @@ pub fn run(args: ReplayArgs) -> i32 {
     }
 }
 
-fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, EngineError> {
+fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, TracesError> {
     let thresholds = args
         .thresholds
         .thresholds()
-        .map_err(|e| EngineError::invalid(e.to_string()))?;
+        .map_err(|e| TracesError::invalid(e.to_string()))?;
     let profile = Profile::resolve(&args.profile)?;
     if let Some(root) = &args.root {
         if !root.is_dir() {
-            return Err(EngineError::File {
-                path: root.clone(),
-                message: "--root is not a directory".into(),
-                hint: None,
-            });
+            return Err(TracesError::file(root, "--root is not a directory"));
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs)
         .build()
-        .map_err(|e| EngineError::Internal(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| {
+            findbench_eval::error::HarnessError::Internal(format!(
+                "cannot start worker threads: {e}"
+            ))
+        })?;
     let threads = pool.current_num_threads();
     let options = ReplayOptions {
         fixtures_dir: args.fixtures.clone(),
@@ -101,6 +108,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         explain: args.explain,
         query: args.query.clone(),
         suite: "replay".into(),
+        shard: args.shard,
     };
     let mut stream = TraceStream::open(&args.traces)?;
     // the five reports are one unit: staged beside --out, swapped in when complete
@@ -133,23 +141,24 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             },
         )
     })?;
-    if totals.replayed == 0 {
+    // a shard may hold none of a small input's traces; its empty reports still merge
+    if totals.replayed == 0 && args.shard.is_none() {
         let what = match &args.query {
             Some(q) => format!("no trace asks `{q}`"),
             None => "no trace to replay".into(),
         };
-        return Err(EngineError::invalid(what));
+        return Err(TracesError::invalid(what));
     }
     let header = ReplayHeader {
         schema: format!("{}{RESULTS_SCHEMA}", envelope::SCHEMA_BASE),
-        kind: "replay",
-        command: "replay",
-        findbench_version: env!("CARGO_PKG_VERSION"),
-        engine_version: findbench_engine::VERSION,
+        kind: "replay".into(),
+        command: "replay".into(),
+        findbench_version: env!("CARGO_PKG_VERSION").into(),
+        engine_version: findbench_engine::VERSION.into(),
         git_revision: git_revision(),
         profile: options.profile.name.clone(),
         machine: Machine::current(),
-        build: build_profile(),
+        build: build_profile().into(),
         threads,
         started_at: humantime::format_rfc3339_millis(started).to_string(),
         duration_ms: round_ms(clock.elapsed()),
@@ -158,11 +167,13 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
             .iter()
             .map(|p| p.display().to_string())
             .collect(),
+        input_files: totals.files,
         fixtures: match &args.root {
             Some(r) => r.display().to_string(),
             None => args.fixtures.display().to_string(),
         },
         query: args.query.clone(),
+        shard: args.shard,
     };
     let written = match (writer, set) {
         (Some(w), Some(set)) => {
@@ -243,7 +254,7 @@ fn text(
         header.threads,
         header.duration_ms
     );
-    t.push_str(&outcome_table(totals, &header.profile));
+    t.push_str(&replay_outcome_table(&replay_summary(header, totals)));
     let n = totals.replayed as f64;
     let ie = |c: usize| c as f64 * 100.0 / n;
     let _ = writeln!(

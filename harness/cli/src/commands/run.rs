@@ -62,6 +62,10 @@ pub struct RunArgs {
     /// Find calls a day, for the daily cost saved.
     #[arg(long, default_value_t = CostModel::default().calls_per_day, value_name = "N")]
     pub calls_per_day: f64,
+    /// Run only shard K of N (a stable hash of suite and case id picks each case's shard);
+    /// `findbench merge` joins the N result directories.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<findbench_eval::shard::Shard>,
     /// Never draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -120,6 +124,7 @@ fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i3
             calls_per_day: args.calls_per_day,
             ..CostModel::default()
         },
+        shard: args.shard,
     };
     let engine = Engine::new(profile);
     let run = runner::run_corpora(&engine, &corpora, &config)?;

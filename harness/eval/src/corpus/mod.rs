@@ -1,4 +1,4 @@
-//! Query corpora: YAML files of cases (DESIGN.md, "Corpora"), loaded, validated and turned
+//! Query corpora: YAML files of cases (README.md, "Writing a corpus"), loaded, validated and turned
 //! into engine requests before anything runs, with each fixture loaded once and shared.
 //!
 //! - [`schema`]: the YAML shape (serde types, unknown keys denied);

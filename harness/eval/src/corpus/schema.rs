@@ -1,4 +1,4 @@
-//! The YAML shape of a corpus file (DESIGN.md, "Corpora"), as serde types. Every struct
+//! The YAML shape of a corpus file (README.md, "Writing a corpus"), as serde types. Every struct
 //! denies unknown keys, so a typo is an error naming the keys allowed.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Every metric of DESIGN.md ("Metrics"), computed from case results alone, overall and per
+//! Every metric of a run (docs/arch-harness.md, "Modules"), computed from case results alone, overall and per
 //! suite, mode and tag. One module per family:
 //!
 //! - this module: passed / failed / xfail / xpass and the pass rate;

@@ -1,18 +1,15 @@
 //! Rank metrics of the cases that name their expected items (`top` and `contains`): hit@1,
-//! hit@k and mean reciprocal rank, computed with `elinor` (validated against trec_eval).
-//!
-//! elinor scores only the queries present in the predictions, so a case that returned
-//! nothing is given a single placeholder result that is never relevant: it scores 0 and
-//! stays in the mean, never dropped.
+//! hit@k and mean reciprocal rank, over binary relevance (a returned key is relevant when
+//! the case names it), with trec_eval's definitions: a query's reciprocal rank is 1/r of
+//! the first relevant result, success@k is 1 when that r <= k. A case that returned nothing
+//! scores 0 and stays in the mean, never dropped. (These few lines replaced the `elinor`
+//! crate, which brought 48 crates for three means; the tests below pin the same values.)
 
 use crate::results::CaseResult;
-use elinor::{Metric, PredRelStoreBuilder, TrueRelStoreBuilder};
 use serde::{Deserialize, Serialize};
 
 /// The `k` of hit@k.
 pub const RANK_K: usize = 5;
-
-const NOTHING: &str = "\u{0}(no results)";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankMetrics {
@@ -40,41 +37,31 @@ impl RankMetrics {
         if judged.is_empty() {
             return empty;
         }
-        let mut truth = TrueRelStoreBuilder::new();
-        let mut pred = PredRelStoreBuilder::new();
-        for (q, c) in judged.iter().enumerate() {
-            // the query key only needs to be unique within this computation
-            let qid = format!("{q:08}");
-            for key in &c.expected {
-                // duplicates in `expected` are impossible (Expect::relevant dedups)
-                let _ = truth.add_record(qid.clone(), key.clone(), 1u32);
-            }
-            let mut seen: Vec<&str> = Vec::new();
-            for key in &c.ranked {
-                if !seen.contains(&key.as_str()) {
-                    seen.push(key);
+        // the 1-based rank of the first expected key among the distinct returned keys
+        let first_hit: Vec<Option<usize>> = judged
+            .iter()
+            .map(|c| {
+                let mut seen: Vec<&str> = Vec::new();
+                for key in &c.ranked {
+                    if !seen.contains(&key.as_str()) {
+                        seen.push(key);
+                    }
                 }
-            }
-            if seen.is_empty() {
-                let _ = pred.add_record(qid.clone(), NOTHING.to_string(), 0.0.into());
-            }
-            let n = seen.len();
-            for (i, key) in seen.into_iter().enumerate() {
-                let _ = pred.add_record(qid.clone(), key.to_string(), ((n - i) as f64).into());
-            }
-        }
-        let (truth, pred) = (truth.build(), pred.build());
-        let metric = |m: Metric| {
-            elinor::evaluate(&truth, &pred, m)
-                .map(|e| super::round(e.mean(), 4))
-                .unwrap_or(0.0)
+                seen.iter()
+                    .position(|k| c.expected.iter().any(|e| e == k))
+                    .map(|i| i + 1)
+            })
+            .collect();
+        let n = judged.len() as f64;
+        let mean = |score: &dyn Fn(Option<usize>) -> f64| -> f64 {
+            super::round(first_hit.iter().map(|r| score(*r)).sum::<f64>() / n, 4)
         };
         RankMetrics {
             judged: judged.len(),
             k: RANK_K,
-            hit_at_1: metric(Metric::Success { k: 1 }),
-            hit_at_k: metric(Metric::Success { k: RANK_K }),
-            mrr: metric(Metric::RR { k: 0 }),
+            hit_at_1: mean(&|r| f64::from(u8::from(r == Some(1)))),
+            hit_at_k: mean(&|r| f64::from(u8::from(r.is_some_and(|r| r <= RANK_K)))),
+            mrr: mean(&|r| r.map_or(0.0, |r| 1.0 / r as f64)),
         }
     }
 }
@@ -113,5 +100,16 @@ mod tests {
         let m = RankMetrics::of(&[&a]);
         assert_eq!((m.hit_at_1, m.hit_at_k, m.mrr), (0.0, 1.0, 0.5));
         assert_eq!(RankMetrics::of(&[]).judged, 0);
+    }
+
+    #[test]
+    fn repeated_keys_count_once_and_k_is_inclusive() {
+        // duplicates do not push the expected key down: rank 5 after dedup, within k = 5
+        let a = judged("a", &["E"], &["A", "A", "B", "C", "D", "E", "F"]);
+        let b = judged("b", &["E"], &["A", "B", "C", "D", "F", "E"]); // rank 6: outside k
+        let m = RankMetrics::of(&[&a, &b]);
+        assert_eq!((m.hit_at_1, m.hit_at_k), (0.0, 0.5));
+        // (1/5 + 1/6) / 2
+        assert_eq!(m.mrr, 0.1833);
     }
 }

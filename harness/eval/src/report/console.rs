@@ -1,11 +1,15 @@
 //! The summary `findbench run` prints to stdout, in the spec's runner style
 //! ("Passed: 28 / 28", "Rate: 100.0%", "Avg tools/query: 2.50", ...), then a per-suite table
-//! and every case that did not simply pass.
+//! and every case that did not simply pass; and the headline `compare` prints.
 
-use super::pct;
+use super::table::{Align, Table};
+use super::{fmt_delta, fmt_value, pct};
 use crate::baseline::BaselineDiff;
-use crate::results::{RunResults, Status};
+use crate::compare::{ChangeKind, Comparison};
+use crate::results::RunResults;
 use std::fmt::Write;
+
+use Align::{Left as L, Right as R};
 
 pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
     let m = &run.summary;
@@ -78,48 +82,27 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
         l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, l.per_1000_items_ms, l.budget_per_1000_items_ms
     );
     let _ = writeln!(out);
-    let name_w = run
-        .suites
-        .keys()
-        .map(|s| s.chars().count())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    let _ = writeln!(
-        out,
-        "{:<name_w$}  {:>5}  {:>6}  {:>6}  {:>5}  {:>5}  {:>6}  {:>7}  {:>7}  {:>8}",
-        "suite",
-        "cases",
-        "passed",
-        "failed",
-        "xfail",
-        "xpass",
-        "rate",
-        "IE rate",
-        "tools/q",
-        "p95 ms"
-    );
+    let mut t = Table::new(&[
+        ("suite", L),
+        ("cases", R),
+        ("passed", R),
+        ("failed", R),
+        ("xfail", R),
+        ("xpass", R),
+        ("rate", R),
+        ("IE rate", R),
+        ("tools/q", R),
+        ("p95 ms", R),
+    ]);
     for (name, s) in &run.suites {
-        let _ = writeln!(
-            out,
-            "{:<name_w$}  {:>5}  {:>6}  {:>6}  {:>5}  {:>5}  {:>6}  {:>7}  {:>7.2}  {:>8.3}",
-            name,
-            s.total,
-            s.passed + s.xpass,
-            s.failed,
-            s.xfail,
-            s.xpass,
-            pct(s.pass_rate),
-            pct(s.insufficient_evidence_rate),
-            s.tools.per_query,
-            s.latency.p95_ms
-        );
+        let mut row = vec![name.clone()];
+        row.extend(super::count_cells(s));
+        row.push(format!("{:.2}", s.tools.per_query));
+        row.push(format!("{:.3}", s.latency.p95_ms));
+        t.row(row);
     }
-    let notable: Vec<_> = run
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Pass)
-        .collect();
+    out.push_str(&t.console());
+    let notable = super::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(out);
         for c in notable {
@@ -155,4 +138,71 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
         }
     }
     out
+}
+
+/// The lines a terminal shows of a comparison: the headline rates, the flips and the
+/// cluster moves (also the Headline section of the markdown report).
+pub fn compare_headline(c: &Comparison) -> String {
+    let mut t = String::new();
+    for name in [
+        "recorded_insufficient_evidence_rate",
+        "insufficient_evidence_rate",
+        "pass_rate",
+    ] {
+        if let Some(m) = c.metric(name) {
+            let _ = writeln!(
+                t,
+                "{name}: {} -> {} ({}){}",
+                fmt_value(name, m.before),
+                fmt_value(name, m.after),
+                fmt_delta(name, m.delta),
+                if m.verdict.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", m.verdict)
+                }
+            );
+        }
+    }
+    // the headline keeps the two flips a release is judged on; the report has them all
+    for f in c
+        .flips
+        .iter()
+        .filter(|f| f.property == "pass/fail" || f.property == "outcome insufficient_evidence")
+    {
+        let _ = writeln!(
+            t,
+            "{} flips: {} worsened, {} improved: {}",
+            f.property, f.worsened, f.improved, f.verdict
+        );
+    }
+    for l in &c.latency {
+        let _ = writeln!(
+            t,
+            "latency {}: {:.3} -> {:.3} ms ({:+.3} ms, 95% CI [{:+.3}, {:+.3}]): {}",
+            l.quantile, l.before_ms, l.after_ms, l.diff_ms, l.ci_low_ms, l.ci_high_ms, l.verdict
+        );
+    }
+    for k in &c.clusters {
+        let _ = writeln!(
+            t,
+            "{} cluster: \"{}\" x{}: {} -> {}",
+            k.kind.as_str(),
+            k.question,
+            k.cases,
+            k.before,
+            k.after
+        );
+    }
+    let count = |k: ChangeKind| c.changes.iter().filter(|x| x.kind == k).count();
+    let _ = writeln!(
+        t,
+        "cases: {} regressions, {} fixed, {} changed, {} added, {} removed",
+        count(ChangeKind::Regression),
+        count(ChangeKind::Fixed),
+        count(ChangeKind::Changed),
+        count(ChangeKind::Added),
+        count(ChangeKind::Removed)
+    );
+    t
 }

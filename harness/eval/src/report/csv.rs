@@ -1,10 +1,13 @@
-//! `cases.csv` (one row per case) and `summary.csv` (one row per group: the run, each
-//! suite, mode and tag). Timing columns end in `_ms` (plus `within_budget`).
+//! Every CSV document: a run's `cases.csv` (one row per case) and `summary.csv` (one row
+//! per group: the run, each suite, mode and tag); a replay's cases.csv rows and
+//! `metric,value` summary; compare's report CSV. Timing columns end in `_ms` (plus
+//! `within_budget`).
 
 use super::{Exporter, ReportContext};
+use crate::compare::Comparison;
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
-use crate::results::RunResults;
+use crate::results::{CaseResult, RunResults};
 
 pub struct CasesCsv;
 pub struct SummaryCsv;
@@ -202,4 +205,161 @@ impl Exporter for SummaryCsv {
         }
         finish(w)
     }
+}
+
+/// The columns of a replay's cases.csv: the recorded beside the replayed.
+pub const REPLAY_CASE_COLUMNS: [&str; 18] = [
+    "id",
+    "suite",
+    "mode",
+    "status",
+    "outcome",
+    "recorded_outcome",
+    "transition",
+    "candidates",
+    "recorded_candidates",
+    "tools",
+    "recorded_tools",
+    "iterations",
+    "selected",
+    "duration_ms",
+    "recorded_duration_ms",
+    "output_bytes",
+    "query",
+    "reason",
+];
+
+/// One replayed case as its cases.csv row (the replay streams rows as cases come).
+pub fn replay_case_row(case: &CaseResult) -> [String; 18] {
+    let opt = |o: Option<String>| o.unwrap_or_default();
+    [
+        case.id.clone(),
+        case.suite.clone(),
+        case.mode.clone(),
+        case.status.to_string(),
+        case.outcome.clone(),
+        opt(case.recorded_outcome.map(|o| o.as_str().to_string())),
+        opt(case.transition.map(|t| t.as_str().to_string())),
+        case.candidates.to_string(),
+        opt(case.recorded_candidates.map(|n| n.to_string())),
+        case.tools.join(" "),
+        opt(case.recorded_tools.as_ref().map(|t| t.join(" "))),
+        case.iterations.to_string(),
+        opt(case.selected.clone()),
+        format!("{}", case.duration_ms),
+        opt(case.recorded_duration_ms.map(|d| format!("{d}"))),
+        case.output_bytes.to_string(),
+        case.query.clone(),
+        opt(case.reason.clone()),
+    ]
+}
+
+/// A replay's summary.csv: `metric,value` rows of the summary's numeric and text fields
+/// (nested objects as dotted names).
+pub fn replay_summary(summary: &serde_json::Value) -> Result<Vec<u8>> {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut csv::Writer<Vec<u8>>) -> Result<()> {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    let name = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(&name, v, out)?;
+                }
+            }
+            serde_json::Value::Number(n) => out
+                .write_record([prefix, &n.to_string()])
+                .map_err(csv_err)?,
+            serde_json::Value::String(s) => out.write_record([prefix, s]).map_err(csv_err)?,
+            _ => {}
+        }
+        Ok(())
+    }
+    let mut w = writer();
+    w.write_record(["metric", "value"]).map_err(csv_err)?;
+    walk("", summary, &mut w)?;
+    finish(w)
+}
+
+/// The release report of `compare` as CSV rows:
+/// `section,name,before,after,delta,p_value,ci_low,ci_high,verdict`.
+pub fn compare(c: &Comparison) -> Result<Vec<u8>> {
+    let mut w = writer();
+    w.write_record([
+        "section", "name", "before", "after", "delta", "p_value", "ci_low", "ci_high", "verdict",
+    ])
+    .map_err(csv_err)?;
+    let num = |v: Option<f64>| v.map(|v| format!("{v}")).unwrap_or_default();
+    let mut rows: Vec<[String; 9]> = Vec::new();
+    for r in &c.metrics {
+        rows.push([
+            "metric".into(),
+            r.name.clone(),
+            num(r.before),
+            num(r.after),
+            num(r.delta),
+            String::new(),
+            String::new(),
+            String::new(),
+            r.verdict.clone(),
+        ]);
+    }
+    for f in &c.flips {
+        rows.push([
+            "flips".into(),
+            f.property.clone(),
+            String::new(),
+            String::new(),
+            format!("-{} +{}", f.worsened, f.improved),
+            format!("{}", f.p_value),
+            String::new(),
+            String::new(),
+            f.verdict.clone(),
+        ]);
+    }
+    for l in &c.latency {
+        rows.push([
+            "latency".into(),
+            format!("{}_ms", l.quantile),
+            format!("{}", l.before_ms),
+            format!("{}", l.after_ms),
+            format!("{}", l.diff_ms),
+            String::new(),
+            format!("{}", l.ci_low_ms),
+            format!("{}", l.ci_high_ms),
+            l.verdict.clone(),
+        ]);
+    }
+    for k in &c.clusters {
+        rows.push([
+            "cluster".into(),
+            k.question.clone(),
+            k.before.clone(),
+            k.after.clone(),
+            format!("{}", k.cases),
+            String::new(),
+            String::new(),
+            String::new(),
+            k.kind.as_str().into(),
+        ]);
+    }
+    for x in &c.changes {
+        rows.push([
+            "case".into(),
+            x.label(),
+            x.before.clone().unwrap_or_default(),
+            x.after.clone().unwrap_or_default(),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+            x.kind.as_str().into(),
+        ]);
+    }
+    for row in rows {
+        w.write_record(&row).map_err(csv_err)?;
+    }
+    finish(w)
 }

@@ -1,12 +1,20 @@
-//! `summary.md`: the tables a release report pastes. Everything timing-dependent is in the
-//! last section, `## Latency`, so the rest is identical across runs of the same inputs.
+//! Every markdown document: `summary.md` of a run and of a replay, and the release report
+//! of `compare`. Tables are drawn by [`super::table`]. In a run's summary.md everything
+//! timing-dependent is in the last section, `## Latency`, so the rest is identical across
+//! runs of the same inputs.
 
-use super::{pct, Exporter, ReportContext};
+use super::table::{Align, Table};
+use super::{fmt_delta, fmt_value, pct, Exporter, ReportContext};
+use crate::compare::{fmt_p, Comparison};
 use crate::error::Result;
 use crate::metrics::GroupMetrics;
-use crate::results::{RunResults, Status};
+use crate::replay_summary::ReplaySummary;
+use crate::results::{RunResults, TraceOutcome};
+use crate::stats::BOOTSTRAP_RESAMPLES;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+
+use Align::{Left as L, Right as R};
 
 pub struct SummaryMarkdown;
 
@@ -18,11 +26,6 @@ impl Exporter for SummaryMarkdown {
     fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>> {
         Ok(render(run, context).into_bytes())
     }
-}
-
-/// Escapes a table cell.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
 }
 
 fn groups<'a>(run: &'a RunResults, with_tags: bool) -> Vec<(String, &'a GroupMetrics)> {
@@ -43,6 +46,22 @@ fn groups<'a>(run: &'a RunResults, with_tags: bool) -> Vec<(String, &'a GroupMet
     rows
 }
 
+/// A table with a left-aligned first column and right-aligned others.
+fn numeric_table(header: &[&str]) -> Table {
+    let columns: Vec<(&str, Align)> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (*h, if i == 0 { L } else { R }))
+        .collect();
+    Table::new(&columns)
+}
+
+/// The short revision shown in headers.
+fn short_rev(rev: Option<&str>, len: usize) -> &str {
+    rev.map_or("unknown", |r| &r[..r.len().min(len)])
+}
+
+/// summary.md of a run.
 pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     let m = &run.summary;
     let mut o = String::new();
@@ -54,9 +73,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         run.findbench_version,
         run.engine_version,
         run.profile,
-        run.git_revision
-            .as_deref()
-            .map_or("unknown", |r| &r[..r.len().min(12)]),
+        short_rev(run.git_revision.as_deref(), 12),
         run.corpora.len(),
         if run.corpora.len() == 1 { "" } else { "s" },
     );
@@ -79,51 +96,64 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
 
     let _ = writeln!(o, "## Cases");
     let _ = writeln!(o);
-    let _ = writeln!(o, "| group | cases | passed | failed | xfail | xpass | pass rate | IE rate | tools/query | iterations | dup tools | fail tools |");
-    let _ = writeln!(o, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    let mut t = numeric_table(&[
+        "group",
+        "cases",
+        "passed",
+        "failed",
+        "xfail",
+        "xpass",
+        "pass rate",
+        "IE rate",
+        "tools/query",
+        "iterations",
+        "dup tools",
+        "fail tools",
+    ]);
     for (name, g) in groups(run, true) {
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} |",
-            cell(&name),
-            g.total,
-            g.passed + g.xpass,
-            g.failed,
-            g.xfail,
-            g.xpass,
-            pct(g.pass_rate),
-            pct(g.insufficient_evidence_rate),
-            g.tools.per_query,
-            g.tools.iterations,
-            g.tools.duplicate,
-            g.tools.failed
-        );
+        let mut row = vec![name];
+        row.extend(super::count_cells(g));
+        row.extend([
+            format!("{:.2}", g.tools.per_query),
+            format!("{:.2}", g.tools.iterations),
+            g.tools.duplicate.to_string(),
+            g.tools.failed.to_string(),
+        ]);
+        t.row(row);
     }
+    o.push_str(&t.markdown());
     let _ = writeln!(o);
 
     let _ = writeln!(o, "## Outcomes and candidates");
     let _ = writeln!(o);
-    let _ = writeln!(o, "| group | success | no_match | insufficient_evidence | failure | candidates mean | median | zero |");
-    let _ = writeln!(o, "|---|--:|--:|--:|--:|--:|--:|--:|");
+    let mut t = numeric_table(&[
+        "group",
+        "success",
+        "no_match",
+        "insufficient_evidence",
+        "failure",
+        "candidates mean",
+        "median",
+        "zero",
+    ]);
     for (name, g) in groups(run, false) {
         let x = &g.outcomes;
-        let _ = writeln!(
-            o,
-            "| {} | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {:.2} | {} | {} |",
-            cell(&name),
-            x.success,
-            pct(x.success_rate),
-            x.no_match,
-            pct(x.no_match_rate),
-            x.insufficient_evidence,
-            pct(x.insufficient_evidence_rate),
-            x.failure,
-            pct(x.failure_rate),
-            g.candidates.mean,
-            g.candidates.median,
-            pct(g.candidates.zero_rate)
-        );
+        t.row([
+            name,
+            format!("{} ({})", x.success, pct(x.success_rate)),
+            format!("{} ({})", x.no_match, pct(x.no_match_rate)),
+            format!(
+                "{} ({})",
+                x.insufficient_evidence,
+                pct(x.insufficient_evidence_rate)
+            ),
+            format!("{} ({})", x.failure, pct(x.failure_rate)),
+            format!("{:.2}", g.candidates.mean),
+            g.candidates.median.to_string(),
+            pct(g.candidates.zero_rate),
+        ]);
     }
+    o.push_str(&t.markdown());
     let _ = writeln!(o);
 
     if m.rank.judged > 0 {
@@ -134,22 +164,21 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
             "Cases that name their expected items; a case that returns nothing scores 0."
         );
         let _ = writeln!(o);
-        let _ = writeln!(o, "| group | judged | hit@1 | hit@{} | MRR |", m.rank.k);
-        let _ = writeln!(o, "|---|--:|--:|--:|--:|");
+        let hit_k = format!("hit@{}", m.rank.k);
+        let mut t = numeric_table(&["group", "judged", "hit@1", &hit_k, "MRR"]);
         for (name, g) in groups(run, false) {
             if g.rank.judged == 0 {
                 continue;
             }
-            let _ = writeln!(
-                o,
-                "| {} | {} | {} | {} | {:.3} |",
-                cell(&name),
-                g.rank.judged,
+            t.row([
+                name,
+                g.rank.judged.to_string(),
                 pct(g.rank.hit_at_1),
                 pct(g.rank.hit_at_k),
-                g.rank.mrr
-            );
+                format!("{:.3}", g.rank.mrr),
+            ]);
         }
+        o.push_str(&t.markdown());
         let _ = writeln!(o);
     }
 
@@ -163,53 +192,61 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         cost.bytes_per_token, cost.price_per_million_tokens, cost.calls_per_day
     );
     let _ = writeln!(o);
-    let _ = writeln!(o, "| group | output bytes (mean) | max | whole fixture bytes | reduction | tokens/call | $/day dump | $/day find | $/day saved | over byte budget |");
-    let _ = writeln!(o, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    let mut t = numeric_table(&[
+        "group",
+        "output bytes (mean)",
+        "max",
+        "whole fixture bytes",
+        "reduction",
+        "tokens/call",
+        "$/day dump",
+        "$/day find",
+        "$/day saved",
+        "over byte budget",
+    ]);
     for (name, g) in groups(run, false) {
         let c = &g.context;
-        let _ = writeln!(
-            o,
-            "| {} | {:.0} | {} | {:.0} | {:.2}% | {:.0} | {:.2} | {:.2} | {:.2} | {} |",
-            cell(&name),
-            c.output_bytes_mean,
-            c.output_bytes_max,
-            c.dump_bytes_mean,
-            c.reduction_pct,
-            c.tokens_per_call,
-            c.daily_cost_dump_usd,
-            c.daily_cost_find_usd,
-            c.daily_saved_usd,
-            c.over_budget
-        );
+        t.row([
+            name,
+            format!("{:.0}", c.output_bytes_mean),
+            c.output_bytes_max.to_string(),
+            format!("{:.0}", c.dump_bytes_mean),
+            format!("{:.2}%", c.reduction_pct),
+            format!("{:.0}", c.tokens_per_call),
+            format!("{:.2}", c.daily_cost_dump_usd),
+            format!("{:.2}", c.daily_cost_find_usd),
+            format!("{:.2}", c.daily_saved_usd),
+            c.over_budget.to_string(),
+        ]);
     }
+    o.push_str(&t.markdown());
     let _ = writeln!(o);
 
-    let notable: Vec<_> = run
-        .cases
-        .iter()
-        .filter(|c| c.status != Status::Pass)
-        .collect();
+    let notable = super::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(o, "## Cases that did not simply pass");
         let _ = writeln!(o);
-        let _ = writeln!(
-            o,
-            "| status | suite | case | query | outcome | reason | known failure |"
-        );
-        let _ = writeln!(o, "|---|---|---|---|---|---|---|");
+        let mut t = Table::new(&[
+            ("status", L),
+            ("suite", L),
+            ("case", L),
+            ("query", L),
+            ("outcome", L),
+            ("reason", L),
+            ("known failure", L),
+        ]);
         for c in notable {
-            let _ = writeln!(
-                o,
-                "| {} | {} | `{}` | {} | {} | {} | {} |",
+            t.row([
                 c.status.as_str().to_uppercase(),
-                cell(&c.suite),
-                cell(&c.id),
-                cell(&c.query),
-                c.outcome,
-                cell(c.reason.as_deref().unwrap_or("")),
-                cell(c.known_failure.as_deref().unwrap_or(""))
-            );
+                c.suite.clone(),
+                format!("`{}`", c.id),
+                c.query.clone(),
+                c.outcome.clone(),
+                c.reason.clone().unwrap_or_default(),
+                c.known_failure.clone().unwrap_or_default(),
+            ]);
         }
+        o.push_str(&t.markdown());
         let _ = writeln!(o);
     }
 
@@ -220,7 +257,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
             o,
             "Baseline `{}` (git `{}`): pass rate {} → {}, insufficient evidence {} → {}; {} regressed, {} fixed, {} new, {} gone.",
             b.path,
-            b.git_revision.as_deref().map_or("unknown", |r| &r[..r.len().min(12)]),
+            short_rev(b.git_revision.as_deref(), 12),
             pct(b.pass_rate_before),
             pct(b.pass_rate_after),
             pct(b.insufficient_evidence_rate_before),
@@ -232,47 +269,60 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         );
         let _ = writeln!(o);
         if !b.regressed.is_empty() || !b.fixed.is_empty() {
-            let _ = writeln!(o, "| change | suite | case | before | after | reason |");
-            let _ = writeln!(o, "|---|---|---|---|---|---|");
+            let mut t = Table::new(&[
+                ("change", L),
+                ("suite", L),
+                ("case", L),
+                ("before", L),
+                ("after", L),
+                ("reason", L),
+            ]);
             for (kind, list) in [("regressed", &b.regressed), ("fixed", &b.fixed)] {
                 for c in list {
-                    let _ = writeln!(
-                        o,
-                        "| {} | {} | `{}` | {} | {} | {} |",
-                        kind,
-                        cell(&c.suite),
-                        cell(&c.id),
-                        c.before.as_deref().unwrap_or("–"),
-                        c.after.as_deref().unwrap_or("–"),
-                        cell(c.reason.as_deref().unwrap_or(""))
-                    );
+                    t.row([
+                        kind.to_string(),
+                        c.suite.clone(),
+                        format!("`{}`", c.id),
+                        c.before.clone().unwrap_or_else(|| "–".into()),
+                        c.after.clone().unwrap_or_else(|| "–".into()),
+                        c.reason.clone().unwrap_or_default(),
+                    ]);
                 }
             }
+            o.push_str(&t.markdown());
             let _ = writeln!(o);
         }
     }
 
     let _ = writeln!(o, "## Latency");
     let _ = writeln!(o);
-    let _ = writeln!(o, "| group | mean ms | p50 ms | p95 ms | p99 ms | max ms | ms per 1000 items | budget p95 / per 1000 ms | within budget |");
-    let _ = writeln!(o, "|---|--:|--:|--:|--:|--:|--:|--:|---|");
+    let mut t = numeric_table(&[
+        "group",
+        "mean ms",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "ms per 1000 items",
+        "budget p95 / per 1000 ms",
+        "within budget",
+    ]);
+    t.align(8, L);
     for (name, g) in groups(run, false) {
         let l = &g.latency;
-        let _ = writeln!(
-            o,
-            "| {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {} / {} | {} |",
-            cell(&name),
-            l.mean_ms,
-            l.p50_ms,
-            l.p95_ms,
-            l.p99_ms,
-            l.max_ms,
-            l.per_1000_items_ms,
-            l.budget_p95_ms,
-            l.budget_per_1000_items_ms,
-            if l.within_budget { "yes" } else { "**no**" }
-        );
+        t.row([
+            name,
+            format!("{:.3}", l.mean_ms),
+            format!("{:.3}", l.p50_ms),
+            format!("{:.3}", l.p95_ms),
+            format!("{:.3}", l.p99_ms),
+            format!("{:.3}", l.max_ms),
+            format!("{:.3}", l.per_1000_items_ms),
+            format!("{} / {}", l.budget_p95_ms, l.budget_per_1000_items_ms),
+            (if l.within_budget { "yes" } else { "**no**" }).to_string(),
+        ]);
     }
+    o.push_str(&t.markdown());
     let _ = writeln!(o);
     let _ = writeln!(
         o,
@@ -285,4 +335,295 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         run.duration_ms
     );
     o
+}
+
+/// `0.25` of `4` as `25.0%`; `–` of nothing.
+fn share(n: usize, of: usize) -> String {
+    if of == 0 {
+        "–".into()
+    } else {
+        format!("{:.1}%", n as f64 * 100.0 / of as f64)
+    }
+}
+
+/// The outcome table of a replay: recorded beside replayed, as the spec's metrics table
+/// shows them (summary.md, and the console summary of `replay`).
+pub fn replay_outcome_table(r: &ReplaySummary) -> String {
+    let n = r.replayed;
+    let replayed = format!("replayed ({})", r.header.profile);
+    let mut t = Table::new(&[
+        ("outcome", L),
+        ("recorded", R),
+        ("%", R),
+        (replayed.as_str(), R),
+        ("%", R),
+    ]);
+    for c in &r.outcomes {
+        t.row([
+            c.outcome.as_str().to_string(),
+            c.recorded.to_string(),
+            share(c.recorded, n),
+            c.replayed.to_string(),
+            share(c.replayed, n),
+        ]);
+    }
+    t.row([
+        "total".to_string(),
+        n.to_string(),
+        String::new(),
+        n.to_string(),
+    ]);
+    t.markdown()
+}
+
+/// summary.md of a replay.
+pub fn replay(r: &ReplaySummary) -> String {
+    let h = &r.header;
+    let s = &r.summary;
+    let mut m = String::new();
+    let _ = writeln!(m, "# findbench replay: profile `{}`\n", h.profile);
+    let _ = writeln!(
+        m,
+        "{} traces replayed from {} ({} file{}, {} bad line{}) against `{}`; engine {}, {} threads{}.\n",
+        r.replayed,
+        h.inputs.join(", "),
+        r.files,
+        if r.files == 1 { "" } else { "s" },
+        r.bad_lines,
+        if r.bad_lines == 1 { "" } else { "s" },
+        h.fixtures,
+        h.engine_version,
+        h.threads,
+        h.git_revision
+            .as_deref()
+            .map(|g| format!(", git {}", short_rev(Some(g), 10)))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(m, "## Outcomes\n");
+    m.push_str(&replay_outcome_table(r));
+    let ie = TraceOutcome::InsufficientEvidence;
+    let _ = writeln!(
+        m,
+        "\ninsufficient_evidence rate: **{} recorded → {} replayed**.\n",
+        share(r.recorded(ie), r.replayed),
+        share(r.replayed_count(ie), r.replayed)
+    );
+    let _ = writeln!(m, "## Transitions\n");
+    let mut t = Table::new(&[("transition", L), ("traces", R)]);
+    for k in ["fixed", "regressed", "unchanged"] {
+        t.row([k.to_string(), s["transitions"][k].to_string()]);
+    }
+    m.push_str(&t.markdown());
+    let _ = writeln!(m, "\n## Questions that changed or still fail\n");
+    let listed: Vec<_> = r.groups.iter().filter(|g| g.notable()).collect();
+    if listed.is_empty() {
+        let _ = writeln!(m, "None: every trace succeeded, as recorded.");
+    } else {
+        let mut t = Table::new(&[
+            ("transition", L),
+            ("question", L),
+            ("traces", R),
+            ("recorded", L),
+            ("replayed", L),
+            ("example", L),
+        ]);
+        for g in listed {
+            t.row([
+                g.transition.as_str().to_string(),
+                g.question.clone(),
+                g.traces.to_string(),
+                g.recorded_outcome.as_str().to_string(),
+                g.outcome.as_str().to_string(),
+                g.example_trace_id.clone(),
+            ]);
+        }
+        m.push_str(&t.markdown());
+    }
+    let _ = writeln!(m, "\n## Retrieval\n");
+    let mut t = Table::new(&[("metric", L), ("value", R)]);
+    for k in REPLAY_RETRIEVAL_METRICS {
+        let v = r.number(k);
+        let shown = if k.ends_with("rate") {
+            format!("{:.1}%", v * 100.0)
+        } else {
+            format!("{v:.3}")
+        };
+        t.row([k.to_string(), shown]);
+    }
+    m.push_str(&t.markdown());
+    let _ = writeln!(
+        m,
+        "\nRecorded latencies are the production agent's whole retrieval; replayed latencies are the engine's cascade alone."
+    );
+    if !r.bad_examples.is_empty() {
+        let _ = writeln!(m, "\n## Bad trace lines ({})\n", r.bad_lines);
+        for b in &r.bad_examples {
+            let _ = writeln!(m, "- `{}`", b.replace('`', "'"));
+        }
+    }
+    m
+}
+
+/// The retrieval metrics a replay's summary.md lists, in order.
+pub const REPLAY_RETRIEVAL_METRICS: [&str; 12] = [
+    "candidates_mean",
+    "candidates_median",
+    "zero_candidate_rate",
+    "tools_per_query",
+    "iterations_mean",
+    "output_bytes_mean",
+    "latency_p50_ms",
+    "latency_p95_ms",
+    "latency_p99_ms",
+    "latency_max_ms",
+    "recorded_latency_p50_ms",
+    "recorded_latency_p95_ms",
+];
+
+/// The release report of `compare`.
+pub fn compare(c: &Comparison) -> String {
+    let mut m = String::new();
+    let _ = writeln!(m, "# findbench release report\n");
+    let mut t = Table::new(&[("", L), ("results", L), ("run", L), ("cases", L)]);
+    t.row([
+        "before".to_string(),
+        format!("`{}`", c.before_path),
+        c.before_label.clone(),
+        c.before_cases.to_string(),
+    ]);
+    t.row([
+        "after".to_string(),
+        format!("`{}`", c.after_path),
+        c.after_label.clone(),
+        c.after_cases.to_string(),
+    ]);
+    m.push_str(&t.markdown());
+    let _ = writeln!(
+        m,
+        "\n{} cases are in both runs; tests at the {:.0}% level: exact McNemar on paired flips, paired bootstrap ({} resamples, fixed seed) on latency quantiles.\n",
+        c.paired_cases,
+        c.alpha * 100.0,
+        BOOTSTRAP_RESAMPLES
+    );
+
+    let _ = writeln!(m, "## Headline\n");
+    for line in super::console::compare_headline(c).lines() {
+        let _ = writeln!(m, "- {line}");
+    }
+
+    let _ = writeln!(m, "\n## Metrics\n");
+    let mut t = Table::new(&[
+        ("metric", L),
+        ("before", R),
+        ("after", R),
+        ("delta", R),
+        ("verdict", L),
+    ]);
+    for r in &c.metrics {
+        t.row([
+            r.name.clone(),
+            fmt_value(&r.name, r.before),
+            fmt_value(&r.name, r.after),
+            fmt_delta(&r.name, r.delta),
+            r.verdict.clone(),
+        ]);
+    }
+    m.push_str(&t.markdown());
+
+    let _ = writeln!(m, "\n## Pass/fail and outcome flips (exact McNemar)\n");
+    let mut t = Table::new(&[
+        ("property", L),
+        ("worsened", R),
+        ("improved", R),
+        ("p-value", R),
+        ("verdict", L),
+    ]);
+    for f in &c.flips {
+        t.row([
+            f.property.clone(),
+            f.worsened.to_string(),
+            f.improved.to_string(),
+            fmt_p(f.p_value),
+            f.verdict.clone(),
+        ]);
+    }
+    m.push_str(&t.markdown());
+
+    let _ = writeln!(
+        m,
+        "\n## Latency (paired bootstrap, 95% interval of after − before)\n"
+    );
+    if let Some(note) = &c.latency_note {
+        let _ = writeln!(m, "Note: {note}.\n");
+    }
+    if c.latency.is_empty() {
+        let _ = writeln!(m, "No paired case has a `duration_ms` in both runs.");
+    } else {
+        let mut t = Table::new(&[
+            ("quantile", L),
+            ("before ms", R),
+            ("after ms", R),
+            ("difference ms", R),
+            ("95% CI ms", L),
+            ("verdict", L),
+        ]);
+        for l in &c.latency {
+            t.row([
+                l.quantile.clone(),
+                format!("{:.3}", l.before_ms),
+                format!("{:.3}", l.after_ms),
+                format!("{:+.3}", l.diff_ms),
+                format!("[{:+.3}, {:+.3}]", l.ci_low_ms, l.ci_high_ms),
+                l.verdict.clone(),
+            ]);
+        }
+        m.push_str(&t.markdown());
+    }
+
+    if !c.clusters.is_empty() {
+        let _ = writeln!(m, "\n## Clusters\n");
+        let mut t = Table::new(&[
+            ("change", L),
+            ("question", L),
+            ("cases", R),
+            ("before", L),
+            ("after", L),
+        ]);
+        for k in &c.clusters {
+            t.row([
+                k.kind.as_str().to_string(),
+                k.question.clone(),
+                k.cases.to_string(),
+                k.before.clone(),
+                k.after.clone(),
+            ]);
+        }
+        m.push_str(&t.markdown());
+    }
+
+    let _ = writeln!(m, "\n## Cases whose status changed\n");
+    if c.changes.is_empty() {
+        let _ = writeln!(m, "None.");
+    } else {
+        let mut t = Table::new(&[
+            ("change", L),
+            ("case", L),
+            ("question", L),
+            ("before", L),
+            ("after", L),
+            ("reason", L),
+        ]);
+        for x in &c.changes {
+            t.row([
+                x.kind.as_str().to_string(),
+                x.label(),
+                x.query.clone().unwrap_or_default(),
+                x.before.clone().unwrap_or_else(|| "–".into()),
+                x.after.clone().unwrap_or_else(|| "–".into()),
+                x.reason.clone().unwrap_or_default(),
+            ]);
+        }
+        m.push_str(&t.markdown());
+    }
+    m
 }

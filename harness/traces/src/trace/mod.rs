@@ -1,4 +1,4 @@
-//! Production traces: one agent retrieval per JSON line (DESIGN.md, "Traces"), read as a
+//! Production traces: one agent retrieval per JSON line (schemas/trace.schema.json), read as a
 //! stream so a trace set of any size is processed in constant memory.
 
 pub mod record;

@@ -3,7 +3,7 @@
 //! them) and glob patterns at once; gzip is detected by its magic bytes.
 
 use super::record::Trace;
-use findbench_engine::EngineError;
+use crate::error::TracesError;
 use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -26,8 +26,8 @@ impl fmt::Display for BadLine {
 
 impl BadLine {
     /// The error `--strict` turns a bad line into (exit code 2).
-    pub fn into_error(self) -> EngineError {
-        EngineError::Parse {
+    pub fn into_error(self) -> TracesError {
+        TracesError::Parse {
             path: self.file,
             line: self.line,
             column: 1,
@@ -45,7 +45,7 @@ pub enum TraceItem {
 
 /// Turns command-line inputs into trace files, in a deterministic order: files as given,
 /// directories walked recursively (sorted), glob patterns expanded (sorted). `-` is stdin.
-pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, EngineError> {
+pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, TracesError> {
     let mut files: Vec<PathBuf> = Vec::new();
     for input in inputs {
         let found = expand_one(input)?;
@@ -56,7 +56,7 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, EngineError> {
         }
     }
     if files.is_empty() {
-        return Err(EngineError::invalid_with_hint(
+        return Err(TracesError::invalid_with_hint(
             "no trace files given",
             "pass trace files (.jsonl, .jsonl.gz), directories or glob patterns",
         ));
@@ -64,7 +64,7 @@ pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, EngineError> {
     Ok(files)
 }
 
-fn expand_one(input: &Path) -> Result<Vec<PathBuf>, EngineError> {
+fn expand_one(input: &Path) -> Result<Vec<PathBuf>, TracesError> {
     if input.as_os_str() == "-" {
         return Ok(vec![input.to_path_buf()]);
     }
@@ -86,7 +86,7 @@ fn expand_one(input: &Path) -> Result<Vec<PathBuf>, EngineError> {
     let pattern = input.to_string_lossy();
     if pattern.contains(['*', '?', '[']) {
         let paths = glob::glob(&pattern).map_err(|e| {
-            EngineError::invalid(format!("bad glob pattern `{pattern}`: {}", e.msg))
+            TracesError::invalid(format!("bad glob pattern `{pattern}`: {}", e.msg))
         })?;
         let mut out = Vec::new();
         for entry in paths {
@@ -106,7 +106,7 @@ fn expand_one(input: &Path) -> Result<Vec<PathBuf>, EngineError> {
     Err(file_error(input, "no such trace file or directory"))
 }
 
-fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), EngineError> {
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), TracesError> {
     let entries = std::fs::read_dir(dir).map_err(|e| file_error(dir, &e.to_string()))?;
     for entry in entries {
         let path = entry.map_err(|e| file_error(dir, &e.to_string()))?.path();
@@ -127,8 +127,8 @@ fn is_trace_file(path: &Path) -> bool {
     name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
 }
 
-fn file_error(path: &Path, message: &str) -> EngineError {
-    EngineError::File {
+fn file_error(path: &Path, message: &str) -> TracesError {
+    TracesError::File {
         path: path.to_path_buf(),
         message: message.to_string(),
         hint: Some("pass trace files (.jsonl, .jsonl.gz), directories or glob patterns".into()),
@@ -137,7 +137,7 @@ fn file_error(path: &Path, message: &str) -> EngineError {
 
 /// Opens a trace file for line reading, decompressing gzip when the file starts with its
 /// magic bytes (whatever its name).
-fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, EngineError> {
+fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, TracesError> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
@@ -190,7 +190,7 @@ impl TraceStream {
     }
 
     /// Expands `inputs` (files, directories, globs) and streams them.
-    pub fn open(inputs: &[PathBuf]) -> Result<TraceStream, EngineError> {
+    pub fn open(inputs: &[PathBuf]) -> Result<TraceStream, TracesError> {
         Ok(TraceStream::new(expand_inputs(inputs)?))
     }
 
@@ -199,7 +199,7 @@ impl TraceStream {
     }
 
     /// Reads the next non-blank line, opening the next file when one ends.
-    fn next_line(&mut self) -> Option<Result<(PathBuf, usize), EngineError>> {
+    fn next_line(&mut self) -> Option<Result<(PathBuf, usize), TracesError>> {
         loop {
             if self.current.is_none() {
                 let path = self.files.next()?;
@@ -240,7 +240,7 @@ impl TraceStream {
 }
 
 impl Iterator for TraceStream {
-    type Item = Result<TraceItem, EngineError>;
+    type Item = Result<TraceItem, TracesError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let (file, line) = match self.next_line()? {

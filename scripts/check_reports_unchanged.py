@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Checks that two findbench binaries write the same reports for the same inputs, timing
+aside: `run` (against the committed baseline), `replay` of traces/production.jsonl and
+`compare` of the two results.json, every file each writes.
+
+    cargo build -p findbench && cp target/debug/findbench /tmp/findbench-before
+    # ... change the code, rebuild ...
+    python3 scripts/check_reports_unchanged.py /tmp/findbench-before target/debug/findbench
+
+What is set aside before comparing:
+- timing: JSON keys ending `_ms`, `started_at`, `threads`, `within_budget`, `duration_ms`;
+  CSV columns and `metric,value` rows naming `_ms` or `within_budget`; JUnit `time`
+  attributes; markdown lines mentioning `ms` (the Latency sections) and the run footer;
+- output bytes and what is computed from them (see BYTES_DERIVED);
+- JUnit layout: elements are compared, not bytes (zero counters such as `errors="0"` aside);
+- table layout: markdown table rows are compared cell by cell (stripped), so the padding a
+  table crate adds to align columns is not a difference;
+- files that exist on one side only are listed (a new `report.html` is expected);
+- `report.html` itself: it is new (nothing to compare against).
+Exit 0 when equal, 1 with a diff otherwise.
+"""
+import csv
+import difflib
+import io
+import json
+import re
+import subprocess
+import sys
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMING_KEYS = {"started_at", "threads", "within_budget", "duration_ms", "build"}
+NEW_FILES = {"report.html"}
+
+
+# Output bytes include the width of the real `duration_ms` of ask's envelope (see
+# docs/arch-harness.md, "Output bytes"), so they and what is computed from them move by a
+# byte or two between two runs of one binary.
+BYTES_DERIVED = ("output_bytes", "tokens", "reduction", "cost_find", "saved", "over_budget")
+
+
+def timing_key(k):
+    return (k in TIMING_KEYS or k.endswith("_ms") or "latency" in k
+            or any(b in k for b in BYTES_DERIVED))
+
+
+def scrub_json(v):
+    if isinstance(v, dict):
+        return {k: scrub_json(x) for k, x in v.items() if not timing_key(k)}
+    if isinstance(v, list):
+        return [scrub_json(x) for x in v]
+    return v
+
+
+def scrub_csv(text):
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return ""
+    head = rows[0]
+    keep = [i for i, h in enumerate(head) if not timing_key(h)]
+    out = []
+    for r in rows:
+        if head[:1] == ["metric"] and r and timing_key(r[0].rsplit(".", 1)[-1]):
+            continue
+        if head[:1] == ["section"] and len(r) > 1 and (r[0] == "latency" or timing_key(r[1].rsplit(".", 1)[-1])):
+            continue
+        out.append([r[i] if i < len(r) else "" for i in keep])
+    return "\n".join(",".join(r) for r in out)
+
+
+def scrub_md(text):
+    out = []
+    skipping = False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            skipping = "latency" in line.lower() or "context saved" in line.lower()
+        if skipping or re.search(r"\bms\b|latency|Run on |" + "|".join(BYTES_DERIVED), line, re.I):
+            continue
+        s = line.strip()
+        if s.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", s)[1:-1]]
+            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+                cells = ["-" * 3 + (":" if c.endswith(":") else "") for c in cells]
+            line = "| " + " | ".join(cells) + " |"
+        out.append(line.rstrip())
+    return "\n".join(out)
+
+
+def scrub_xml(text):
+    """JUnit compared as elements: tag, attributes by name (`time` and zero counters such as
+    `errors="0"` set aside, as writers differ in which they spell out) and trimmed text."""
+    import xml.etree.ElementTree as ET
+    out = []
+
+    def walk(e, depth):
+        attrs = " ".join(f'{k}="{v}"' for k, v in sorted(e.attrib.items()) if k != "time" and v != "0")
+        out.append(f"{'  ' * depth}<{e.tag} {attrs}> {(e.text or '').strip()}")
+        for c in e:
+            walk(c, depth + 1)
+
+    walk(ET.fromstring(text), 0)
+    return "\n".join(out)
+
+
+def scrub_text(text):
+    """Console output: timing lines dropped; the per-suite table compared token by token
+    without its last column (p95 ms), so column padding and borders are not differences."""
+    out, table = [], False
+    for line in text.splitlines():
+        tokens = [t for t in re.split(r"[\s|\u2502]+", line) if t and not re.fullmatch(r"[-+=:\u2500\u253c]+", t)]
+        if tokens[:1] == ["suite"] and "p95" in line:
+            table = True
+        elif not tokens:
+            table = False
+        if line.lstrip().startswith("|"):
+            out.append(scrub_md(line))
+        elif table:
+            out.append(" ".join(tokens[:-2] if tokens[:1] == ["suite"] else tokens[:-1]))
+        elif not re.search(r"\bms\b|latency|wrote |Reports: |^Context: |duration|" + "|".join(BYTES_DERIVED), line, re.I):
+            out.append(line)
+    return "\n".join(out)
+
+
+def scrub(path):
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        return json.dumps(scrub_json(json.loads(text)), indent=1, sort_keys=False)
+    if path.suffix == ".csv":
+        return scrub_csv(text)
+    if path.suffix == ".md":
+        return scrub_md(text)
+    if path.suffix == ".xml":
+        return scrub_xml(text)
+    return scrub_text(text)
+
+
+def produce(binary, out):
+    """Runs the commands; returns {relative name: scrubbed text}."""
+    run_dir, replay_dir = out / "run", out / "replay"
+    cmds = [
+        ("run.stdout", [binary, "run", "corpora/", "--no-progress", "--jobs", "2", "--out", str(run_dir),
+                        "--baseline", "reports/baseline/results.json"]),
+        ("replay.stdout", [binary, "replay", "traces/production.jsonl", "--fixtures", "corpora/fixtures",
+                           "--out", str(replay_dir), "--format", "text", "--jobs", "2"]),
+        ("compare.stdout", [binary, "compare", "reports/baseline/results.json", str(run_dir / "results.json"),
+                            "--out", str(out / "compare" / "report.md"), "--format", "text"]),
+    ]
+    docs = {}
+    for name, cmd in cmds:
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        docs[name] = scrub_text(r.stdout) + f"\n[exit {r.returncode}]"
+    for f in sorted(out.rglob("*")):
+        if f.is_file() and f.name not in NEW_FILES and not f.name.endswith(".spool"):
+            docs[str(f.relative_to(out))] = scrub(f)
+    return docs
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    # one output path for both sides: compare's report quotes it
+    out = ROOT / "target" / "report-check"
+    sides = []
+    for binary in sys.argv[1:]:
+        shutil.rmtree(out, ignore_errors=True)
+        sides.append(produce(str(Path(binary).resolve()), out))
+    before, after = sides
+    differ = False
+    for name in sorted(set(before) | set(after)):
+        if name not in after or name not in before:
+            print(f"only {'before' if name in before else 'after'}: {name}")
+            differ = True
+            continue
+        if before[name] != after[name]:
+            differ = True
+            sys.stdout.writelines(difflib.unified_diff(
+                before[name].splitlines(True), after[name].splitlines(True),
+                f"before/{name}", f"after/{name}", n=1))
+            print()
+    print("reports differ" if differ else f"{len(before)} documents equal, timing aside")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
