@@ -454,6 +454,29 @@ fn an_unreadable_root_is_a_file_error_not_no_match() {
             text(&out.stderr)
         );
     }
+    // a corpus and a replay over it: exit 3 naming it, not every case failing
+    let corpus = format!(
+        "suite: s\nfixture: {{root: {r}}}\ncases:\n  - {{id: a, query: cursor, mode: grep, expect: {{outcome: success}}}}\n"
+    );
+    std::fs::write(tmp.path().join("c.yaml"), corpus).unwrap();
+    let out = findbench_in(tmp.path(), &["run", "c.yaml", "--out", "out"]);
+    assert_exit(&out, 3);
+    assert!(
+        text(&out.stderr).contains("cannot be read"),
+        "{}",
+        text(&out.stderr)
+    );
+    let traces = tmp.path().join("t.jsonl");
+    std::fs::write(&traces, trace_line("a", "agent-cpp", 1.0)).unwrap();
+    let out = findbench(&[
+        "replay",
+        traces.to_str().unwrap(),
+        "--root",
+        r,
+        "-f",
+        "text",
+    ]);
+    assert_exit(&out, 3);
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 

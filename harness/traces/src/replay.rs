@@ -639,8 +639,36 @@ mod tests {
         assert_eq!(cases[0].selected.as_deref(), Some("src/replay_service.cpp"));
         let summary = totals.summary("default");
         assert_eq!(summary["transitions"]["fixed"], 1);
-        assert_eq!(summary["transitions"]["regressed"], 2);
-        assert_eq!(summary["recorded_insufficient_evidence_rate"], 0.25);
-        assert_eq!(summary["insufficient_evidence_rate"], 0.25);
+        assert_eq!(summary["transitions"]["regressed"], 1);
+        assert_eq!(summary["recorded_insufficient_evidence_rate"], 1.0 / 3.0);
+        assert_eq!(summary["insufficient_evidence_rate"], 1.0 / 3.0);
+    }
+
+    #[test]
+    fn a_missing_fixture_is_a_file_error_naming_its_directory() {
+        let dir = tree_dir();
+        let file = dir.path().join("t.jsonl");
+        std::fs::write(
+            &file,
+            trace("d", "find replay", TraceOutcome::Success, "absent"),
+        )
+        .unwrap();
+        let options = ReplayOptions {
+            fixtures_dir: dir.path().to_path_buf(),
+            root: None,
+            profile: Profile::default(),
+            explain: false,
+            query: None,
+            suite: "replay".into(),
+        };
+        let mut stream = TraceStream::open(&[file]).unwrap();
+        let err = replay_stream(&mut stream, &options, |_| Ok(()), |_| Ok(())).unwrap_err();
+        assert_eq!(err.exit_code(), 3);
+        let message = err.to_string();
+        assert!(message.contains("fixture `absent` not found"), "{message}");
+        assert!(
+            message.contains(&dir.path().join("absent").display().to_string()),
+            "{message}"
+        );
     }
 }

@@ -196,6 +196,14 @@ fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<Loade
                     format!("fixture root `{}` is not a directory", path.display()),
                 ));
             }
+            // a root that cannot be listed would load as an empty tree and every case
+            // would fail as if the ranking had regressed
+            std::fs::read_dir(path).map_err(|e| {
+                HarnessError::file_at(
+                    origin.clone(),
+                    format!("fixture root `{}` cannot be read: {e}", path.display()),
+                )
+            })?;
             Fixture::Tree(Arc::new(
                 Tree::load(path, &TreeOptions::default()).map_err(|e| engine_error(origin, e))?,
             ))
@@ -504,7 +512,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "suite: s\nfixture: {store: todo.json}\ncases:\n  - id: a\n    query: auth\n    mode: task\n    expect: {top: T001}\n  - id: b\n    query: x\n    mode: task\n";
+    const GOOD: &str = "suite: s\nfixture: {store: todo.json}\ncases:\n  - id: a\n    query: auth\n    mode: task\n    expect: {top: T001}\n  - id: b\n    query: x\n    mode: task\n    expect: {outcome: no_match}\n";
 
     fn err(text: &str) -> String {
         parse_corpus_str(Path::new("c.yaml"), text)
@@ -551,6 +559,38 @@ mod tests {
         assert!(e.contains("c.yaml:6: case `a`: unknown mode `tusk`"), "{e}");
         let e = err(&GOOD.replace("    expect: {top: T001}", "    args: {limt: 2}"));
         assert!(e.contains("c.yaml:7: case `a`: unknown arg `limt`"), "{e}");
+    }
+
+    #[test]
+    fn a_case_must_expect_something_and_limit_zero_only_tests_the_error() {
+        let e = err(&GOOD.replace("    expect: {outcome: no_match}\n", ""));
+        assert!(
+            e.starts_with("c.yaml:8: case `b`: the case has no `expect`"),
+            "{e}"
+        );
+        let e = err(&GOOD.replace("{outcome: no_match}", "{}"));
+        assert!(e.contains("case `b`: the case has no `expect`"), "{e}");
+        let zero = GOOD.replace(
+            "    mode: task\n    expect: {outcome",
+            "    mode: task\n    args: {limit: 0}\n    expect: {outcome",
+        );
+        let e = err(&zero);
+        assert!(e.contains("case `b`: `limit` must be at least 1"), "{e}");
+        let rejected = zero.replace("{outcome: no_match}", "{outcome: error}");
+        assert!(parse_corpus_str(Path::new("c.yaml"), &rejected).is_ok());
+    }
+
+    #[test]
+    fn empty_and_library_worded_errors() {
+        let e = err("# nothing\n");
+        assert!(e.starts_with("c.yaml: no cases"), "{e}");
+        let e = err(&format!("suite: t\n{GOOD}"));
+        assert!(e.contains("key `suite` is given twice"), "{e}");
+        let e = err(&GOOD.replace("{top: T001}", "{top: T001, max_bytes: -1}"));
+        assert!(
+            e.contains("c.yaml:7: case `a`: `max_bytes`: `-1` is not a whole number"),
+            "{e}"
+        );
     }
 
     #[test]

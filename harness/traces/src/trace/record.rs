@@ -165,7 +165,7 @@ mod tests {
         }
         let bad = LINE.replace(r#""iterations":3"#, r#""iterations":tree"#);
         let e = Trace::parse_line(&bad).unwrap_err();
-        assert!(e.starts_with("`iterations`: expected value"), "{e}");
+        assert!(e.starts_with("`iterations`: expected"), "{e}");
     }
 
     #[test]
