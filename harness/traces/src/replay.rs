@@ -660,6 +660,7 @@ mod tests {
             explain: false,
             query: None,
             suite: "replay".into(),
+            shard: None,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_| Ok(())).unwrap_err();
