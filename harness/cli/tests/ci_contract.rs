@@ -886,7 +886,7 @@ fn what_a_killed_run_left_beside_out_is_removed() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 5, "{names:?}");
+    assert_eq!(names.len(), 6, "{names:?}");
 }
 
 #[test]

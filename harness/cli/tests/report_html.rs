@@ -175,6 +175,7 @@ fn a_compares_page_shows_before_after_and_the_flipped_cases() {
                 "corpora/benchmark.yaml",
                 "--no-progress",
                 "--quiet",
+                "--exit-zero",
                 "--profile",
                 profile,
                 "--out",

@@ -233,6 +233,7 @@ fn sharded_corpus_runs_merge_into_the_unsharded_run_and_gate() {
             "corpora/",
             "--no-progress",
             "--quiet",
+            "--exit-zero",
             "--profile",
             "legacy",
             "--shard",
