@@ -6,8 +6,20 @@ use findbench_engine::{Engine, Fixture, Item, Request, Store};
 use std::sync::Arc;
 
 const WORDS: &[&str] = &[
-    "auth", "middleware", "email", "émail", "calendar", "session", "cache", "report",
-    "straße", "invoice", "deploy", "timeout", "registration", "backup",
+    "auth",
+    "middleware",
+    "email",
+    "émail",
+    "calendar",
+    "session",
+    "cache",
+    "report",
+    "straße",
+    "invoice",
+    "deploy",
+    "timeout",
+    "registration",
+    "backup",
 ];
 
 /// 12,000 items with titles from a small vocabulary, so scores tie often and only the
@@ -22,13 +34,20 @@ fn store() -> Store {
     };
     let items: Vec<Item> = (0..12_000)
         .map(|i| {
-            let title = format!("{} {} {}", WORDS[next(14)], WORDS[next(14)], WORDS[next(14)]);
+            let title = format!(
+                "{} {} {}",
+                WORDS[next(14)],
+                WORDS[next(14)],
+                WORDS[next(14)]
+            );
+            let status = ["pending", "done", "active"][next(3)];
+            let priority = ["high", "low", "medium", "critical"][next(4)];
             serde_json::from_value(serde_json::json!({
                 "id": format!("T{i}"),
                 "title": title,
                 "description": format!("{} and {}", WORDS[next(14)], WORDS[next(14)]),
-                "status": ["pending", "done", "active"][next(3)],
-                "priority": ["high", "low", "medium", "critical"][next(4)],
+                "status": status,
+                "priority": priority,
             }))
             .unwrap()
         })

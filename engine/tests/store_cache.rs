@@ -94,7 +94,10 @@ fn answers(store: Store) -> Vec<serde_json::Value> {
         .iter()
         .map(|r| serde_json::to_value(engine.execute(&fixture, r).unwrap()).unwrap())
         .collect();
-    out.push(serde_json::json!([fixture.item_count(), fixture.dump_bytes()]));
+    out.push(serde_json::json!([
+        fixture.item_count(),
+        fixture.dump_bytes()
+    ]));
     out
 }
 
@@ -122,7 +125,11 @@ fn answers_are_the_same_with_and_without_the_cache() {
     let plain = answers(Store::load_with(&path, &uncached()).unwrap());
     assert!(cache_files(&cache).is_empty());
     let building = answers(Store::load_with(&path, &cached(&cache)).unwrap());
-    assert_eq!(cache_files(&cache).len(), 1, "the first load keeps the store");
+    assert_eq!(
+        cache_files(&cache).len(),
+        1,
+        "the first load keeps the store"
+    );
     let from_cache = answers(Store::load_with(&path, &cached(&cache)).unwrap());
     assert_eq!(plain, building);
     assert_eq!(plain, from_cache);
@@ -149,7 +156,10 @@ fn a_store_that_changes_between_calls_is_read_again() {
     write_store(&path, &text, 60);
     let after = answers(Store::load_with(&path, &cached(&cache)).unwrap());
     assert_ne!(before, after);
-    assert_eq!(after, answers(Store::load_with(&path, &uncached()).unwrap()));
+    assert_eq!(
+        after,
+        answers(Store::load_with(&path, &uncached()).unwrap())
+    );
     // and the refreshed cache answers the same once more
     assert_eq!(
         after,
@@ -180,7 +190,10 @@ fn a_corrupt_truncated_or_foreign_cache_is_rebuilt() {
     let good = std::fs::read(&file).unwrap();
 
     // every truncation, and flipped bytes all through the file
-    let mut damaged: Vec<Vec<u8>> = (0..good.len()).step_by(97).map(|n| good[..n].to_vec()).collect();
+    let mut damaged: Vec<Vec<u8>> = (0..good.len())
+        .step_by(97)
+        .map(|n| good[..n].to_vec())
+        .collect();
     for at in (0..good.len()).step_by(89) {
         let mut bytes = good.clone();
         bytes[at] ^= 0xff;
@@ -195,8 +208,15 @@ fn a_corrupt_truncated_or_foreign_cache_is_rebuilt() {
         let _ = answers(store);
     }
     std::fs::write(&file, &good[..good.len() / 2]).unwrap();
-    assert_eq!(want, answers(Store::load_with(&path, &cached(&cache)).unwrap()));
-    assert_eq!(std::fs::read(&file).unwrap(), good, "the truncated cache was rewritten");
+    assert_eq!(
+        want,
+        answers(Store::load_with(&path, &cached(&cache)).unwrap())
+    );
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        good,
+        "the truncated cache was rewritten"
+    );
 
     // another store's cache under this store's name: its header names another file
     let other = dir.path().join("other.json");
@@ -205,7 +225,10 @@ fn a_corrupt_truncated_or_foreign_cache_is_rebuilt() {
     Store::load_with(&other, &cached(&other_cache)).unwrap();
     let foreign = cache_files(&other_cache).pop().unwrap();
     std::fs::copy(&foreign, &file).unwrap();
-    assert_eq!(want, answers(Store::load_with(&path, &cached(&cache)).unwrap()));
+    assert_eq!(
+        want,
+        answers(Store::load_with(&path, &cached(&cache)).unwrap())
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::store::{FoldedText, ItemRef};
 use crate::text::char_bag::{char_bag, missing};
 use crate::text::fold::{fold, fold_collapsed};
 use crate::text::typo::{may_be_within_one_edit, within_one_edit};
-use crate::text::words::{is_boundary_after, is_boundary_before};
+use crate::text::words::{is_boundary_after, is_boundary_before, words};
 
 /// A folded query term, kept both as a string (for substring search) and as chars (for
 /// typo comparison).
@@ -181,8 +181,7 @@ fn typo_hit(text: FoldedText<'_>, term: &Term, w: &TaskWeights) -> Option<f64> {
     }
     let mut best: Option<f64> = None;
     let mut chars: Vec<char> = Vec::new();
-    for i in 0..text.words.len() {
-        let word = text.word(i);
+    for word in words(text.text) {
         // byte length bounds char length from above: skip words that are clearly too short
         if word.len() + 1 < term.chars.len() {
             continue;

@@ -64,12 +64,12 @@ impl Entry {
 
     /// The cached store, if there is one built from the store file as it is now.
     pub(super) fn read(&self, source: &Path) -> Option<Store> {
-        let bytes = std::fs::read(&self.file).ok()?;
+        let file = std::fs::File::open(&self.file).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut r = Reader::from_stream(std::io::BufReader::new(file), len);
         let mut expected = Writer::default();
         self.header(&mut expected);
-        let body = bytes.strip_prefix(expected.buf.as_slice())?;
-        let body = body.strip_suffix(END)?;
-        let mut r = Reader::new(body);
+        r.expect(&expected.buf)?;
         let format = match r.u8()? {
             0 => StoreFormat::TodoJson,
             1 => StoreFormat::JsonArray,
@@ -87,6 +87,7 @@ impl Entry {
             && id_order
                 .windows(2)
                 .all(|w| fields.ids.get(w[0] as usize) < fields.ids.get(w[1] as usize));
+        r.expect(END)?;
         if !order_ok || !r.is_empty() {
             return None;
         }

@@ -52,58 +52,97 @@ impl Writer {
     }
 }
 
-/// Reads values back from a byte slice; `None` means truncated or malformed.
-pub(crate) struct Reader<'a> {
-    bytes: &'a [u8],
+/// Reads values back from a byte stream of known length; `None` means truncated or
+/// malformed. Arrays are read straight into their own buffers (no copy of the whole input
+/// is held), and no length is believed beyond what is left to read.
+pub(crate) struct Reader<R> {
+    inner: R,
+    left: u64,
+    scratch: Vec<u8>,
 }
 
-impl<'a> Reader<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes }
+#[cfg(test)]
+impl<'a> Reader<&'a [u8]> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<&'a [u8]> {
+        Reader::from_stream(bytes, bytes.len() as u64)
+    }
+}
+
+impl<R: std::io::Read> Reader<R> {
+    /// Reads `len` bytes of `inner`.
+    pub(crate) fn from_stream(inner: R, len: u64) -> Reader<R> {
+        Reader {
+            inner,
+            left: len,
+            scratch: Vec::new(),
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.left == 0
     }
 
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if n > self.bytes.len() {
+    fn fill(&mut self, out: &mut [u8]) -> Option<()> {
+        if out.len() as u64 > self.left {
             return None;
         }
-        let (head, tail) = self.bytes.split_at(n);
-        self.bytes = tail;
-        Some(head)
+        self.inner.read_exact(out).ok()?;
+        self.left -= out.len() as u64;
+        Some(())
+    }
+
+    /// `n` bytes into the scratch buffer.
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.resize(n, 0);
+        let ok = self.fill(&mut scratch);
+        self.scratch = scratch;
+        ok.map(|()| self.scratch.as_slice())
     }
 
     pub(crate) fn u8(&mut self) -> Option<u8> {
-        self.take(1).map(|b| b[0])
+        let mut b = [0u8; 1];
+        self.fill(&mut b)?;
+        Some(b[0])
     }
 
     pub(crate) fn u64(&mut self) -> Option<u64> {
-        self.take(8)
-            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        let mut b = [0u8; 8];
+        self.fill(&mut b)?;
+        Some(u64::from_le_bytes(b))
+    }
+
+    /// Exactly these bytes come next.
+    pub(crate) fn expect(&mut self, bytes: &[u8]) -> Option<()> {
+        (self.take(bytes.len())? == bytes).then_some(())
     }
 
     /// A length prefix, as a count of `unit`-byte elements that fit in what is left.
-    fn len(&mut self, unit: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        (n.checked_mul(unit)? <= self.bytes.len()).then_some(n)
+    fn len(&mut self, unit: u64) -> Option<usize> {
+        let n = self.u64()?;
+        if n.checked_mul(unit)? > self.left {
+            return None;
+        }
+        usize::try_from(n).ok()
     }
 
-    pub(crate) fn bytes(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn bytes(&mut self) -> Option<Vec<u8>> {
         let n = self.len(1)?;
-        self.take(n)
+        let mut out = vec![0u8; n];
+        self.fill(&mut out)?;
+        Some(out)
     }
 
     pub(crate) fn string(&mut self) -> Option<String> {
-        String::from_utf8(self.bytes()?.to_vec()).ok()
+        String::from_utf8(self.bytes()?).ok()
     }
 
     pub(crate) fn u32s(&mut self) -> Option<Vec<u32>> {
         let n = self.len(4)?;
-        let raw = self.take(n * 4)?;
         Some(
-            raw.chunks_exact(4)
+            self.take(n * 4)?
+                .chunks_exact(4)
                 .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
                 .collect(),
         )
@@ -111,17 +150,17 @@ impl<'a> Reader<'a> {
 
     pub(crate) fn u64s(&mut self) -> Option<Vec<u64>> {
         let n = self.len(8)?;
-        let raw = self.take(n * 8)?;
         Some(
-            raw.chunks_exact(8)
+            self.take(n * 8)?
+                .chunks_exact(8)
                 .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
                 .collect(),
         )
     }
 
     pub(crate) fn bools(&mut self) -> Option<Vec<bool>> {
-        let raw = self.bytes()?;
-        raw.iter()
+        self.bytes()?
+            .iter()
             .map(|&b| match b {
                 0 => Some(false),
                 1 => Some(true),

@@ -108,7 +108,7 @@ impl ItemFields {
     }
 
     /// Reads the columns back; `None` unless all hold the same number of items.
-    pub(crate) fn decode(r: &mut Reader) -> Option<ItemFields> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<ItemFields> {
         let f = ItemFields {
             ids: Texts::decode(r)?,
             titles: Texts::decode(r)?,

@@ -179,7 +179,7 @@ impl Hierarchy {
     }
 
     /// Reads links back for `n` items, checking every position is an item.
-    pub(crate) fn decode(r: &mut Reader, n: usize) -> Option<Hierarchy> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>, n: usize) -> Option<Hierarchy> {
         let parent = r.u32s()?;
         let broken_link = r
             .bytes()?

@@ -1,31 +1,25 @@
-//! The search index built at load time, struct of arrays: folded fields with their word
-//! spans and character bags, the forms `--exact` and `--id` compare, and priority ranks.
+//! The search index built at load time, struct of arrays: folded fields with their
+//! character bags, the forms `--exact` and `--id` compare, and priority ranks. Word
+//! boundaries are not stored: a query that needs them (typo matching) walks the folded text,
+//! which costs less than keeping eight bytes per word of every field in memory and cache.
 
 use super::codec::{Reader, Writer};
 use super::fields::ItemFields;
-use super::texts::{Lists, Texts};
+use super::texts::{Lists, OptTexts, Texts};
 use crate::item::priority_rank;
 use crate::text::char_bag::char_bag;
 use crate::text::fold::{fold, fold_collapsed};
-use crate::text::words::word_spans;
 use std::borrow::Cow;
 
-/// One field of one item, case-folded, with the byte spans of its words: a view into a
-/// [`FoldedColumn`].
+/// One field of one item, case-folded: a view into a [`FoldedColumn`].
 #[derive(Debug, Clone, Copy)]
 pub struct FoldedText<'a> {
     pub text: &'a str,
-    pub words: &'a [(u32, u32)],
     /// The characters of `text` (see [`char_bag`]).
     pub bag: u64,
 }
 
-impl<'a> FoldedText<'a> {
-    pub fn word(&self, i: usize) -> &'a str {
-        let (s, e) = self.words[i];
-        &self.text[s as usize..e as usize]
-    }
-
+impl FoldedText<'_> {
     pub fn is_empty(&self) -> bool {
         self.text.is_empty()
     }
@@ -35,23 +29,15 @@ impl<'a> FoldedText<'a> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct FoldedColumn {
     texts: Texts,
-    /// Word spans of every item, relative to the item's text, end to end.
-    words: Vec<(u32, u32)>,
-    /// Item `i` owns `words[word_ends[i - 1]..word_ends[i]]`.
-    word_ends: Vec<u32>,
     bags: Vec<u64>,
 }
 
 impl FoldedColumn {
-    /// Folds one value per item; `None` past 4 GiB of text or 4 billion words.
+    /// Folds one value per item; `None` past 4 GiB of text.
     fn build<'a>(values: impl Iterator<Item = Cow<'a, str>>) -> Option<FoldedColumn> {
         let mut column = FoldedColumn::default();
         for raw in values {
             let text = fold(&raw);
-            column.words.extend(word_spans(&text));
-            column
-                .word_ends
-                .push(u32::try_from(column.words.len()).ok()?);
             column.bags.push(char_bag(&text));
             if !column.texts.push(&text) {
                 return None;
@@ -62,14 +48,8 @@ impl FoldedColumn {
 
     #[inline]
     pub(crate) fn get(&self, i: usize) -> FoldedText<'_> {
-        let ws = if i == 0 {
-            0
-        } else {
-            self.word_ends[i - 1] as usize
-        };
         FoldedText {
             text: self.texts.get(i),
-            words: &self.words[ws..self.word_ends[i] as usize],
             bag: self.bags[i],
         }
     }
@@ -80,44 +60,13 @@ impl FoldedColumn {
 
     fn encode(&self, w: &mut Writer) {
         self.texts.encode(w);
-        let flat: Vec<u32> = self.words.iter().flat_map(|&(s, e)| [s, e]).collect();
-        w.u32s(&flat);
-        w.u32s(&self.word_ends);
         w.u64s(&self.bags);
     }
 
-    /// Reads a column back, checking every word span against its own item's text.
-    fn decode(r: &mut Reader) -> Option<FoldedColumn> {
+    fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<FoldedColumn> {
         let texts = Texts::decode(r)?;
-        let flat = r.u32s()?;
-        let word_ends = r.u32s()?;
         let bags = r.u64s()?;
-        if flat.len() % 2 != 0 || word_ends.len() != texts.len() || bags.len() != texts.len() {
-            return None;
-        }
-        let words: Vec<(u32, u32)> = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        let mut start = 0usize;
-        for (i, &end) in word_ends.iter().enumerate() {
-            let end = end as usize;
-            if end < start || end > words.len() {
-                return None;
-            }
-            let text = texts.get(i);
-            let fits = words[start..end].iter().all(|&(s, e)| {
-                let (s, e) = (s as usize, e as usize);
-                s <= e && e <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(e)
-            });
-            if !fits {
-                return None;
-            }
-            start = end;
-        }
-        Some(FoldedColumn {
-            texts,
-            words,
-            word_ends,
-            bags,
-        })
+        (bags.len() == texts.len()).then_some(FoldedColumn { texts, bags })
     }
 }
 
@@ -129,8 +78,9 @@ pub(crate) struct SearchIndex {
     /// Labels and notes, each item's values joined by newlines so no match spans two.
     pub(crate) labels: FoldedColumn,
     pub(crate) notes: FoldedColumn,
-    /// Titles folded with whitespace collapsed: the form `--exact` compares.
-    pub(crate) title_collapsed: Texts,
+    /// Titles folded with whitespace collapsed (the form `--exact` compares), kept only
+    /// where that differs from the folded title (absent otherwise).
+    title_collapsed: OptTexts,
     pub(crate) id_folded: Texts,
     pub(crate) status_folded: Texts,
     /// [`priority_rank`] of each item: the first tie-break of `find task`.
@@ -160,14 +110,18 @@ impl SearchIndex {
             )?,
             labels: FoldedColumn::build((0..n).map(|i| joined(&f.labels, i)))?,
             notes: FoldedColumn::build((0..n).map(|i| joined(&f.notes, i)))?,
-            title_collapsed: Texts::with_capacity(n),
+            title_collapsed: OptTexts::default(),
             id_folded: Texts::with_capacity(n),
             status_folded: Texts::with_capacity(n),
             priority_rank: (0..n).map(|i| priority_rank(f.priorities.get(i))).collect(),
             ..SearchIndex::default()
         };
         for i in 0..n {
-            let fits = index.title_collapsed.push(&fold_collapsed(f.titles.get(i)))
+            let collapsed = fold_collapsed(f.titles.get(i));
+            let differs = collapsed != index.title.texts.get(i);
+            let fits = index
+                .title_collapsed
+                .push(differs.then_some(collapsed.as_str()))
                 & index.id_folded.push(&fold(f.ids.get(i)))
                 & index
                     .status_folded
@@ -195,6 +149,14 @@ impl SearchIndex {
         Some(())
     }
 
+    /// Item `i`'s title folded with whitespace collapsed.
+    #[inline]
+    pub(crate) fn title_collapsed(&self, i: usize) -> &str {
+        self.title_collapsed
+            .get(i)
+            .unwrap_or_else(|| self.title.texts.get(i))
+    }
+
     /// The folded title of item `i` as characters when it is not ASCII.
     #[inline]
     pub(crate) fn title_wide(&self, i: usize) -> Option<&[char]> {
@@ -211,20 +173,21 @@ impl SearchIndex {
         for column in [&self.title, &self.description, &self.labels, &self.notes] {
             column.encode(w);
         }
-        for texts in [&self.title_collapsed, &self.id_folded, &self.status_folded] {
+        self.title_collapsed.encode(w);
+        for texts in [&self.id_folded, &self.status_folded] {
             texts.encode(w);
         }
         w.u32s(&self.priority_rank);
     }
 
     /// Reads the index back for `n` items; `None` unless every column holds `n`.
-    pub(crate) fn decode(r: &mut Reader, n: usize) -> Option<SearchIndex> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>, n: usize) -> Option<SearchIndex> {
         let mut index = SearchIndex {
             title: FoldedColumn::decode(r)?,
             description: FoldedColumn::decode(r)?,
             labels: FoldedColumn::decode(r)?,
             notes: FoldedColumn::decode(r)?,
-            title_collapsed: Texts::decode(r)?,
+            title_collapsed: OptTexts::decode(r)?,
             id_folded: Texts::decode(r)?,
             status_folded: Texts::decode(r)?,
             priority_rank: r.u32s()?,
@@ -238,13 +201,10 @@ impl SearchIndex {
         ]
         .iter()
         .all(|c| c.len() == n)
-            && [
-                &index.title_collapsed,
-                &index.id_folded,
-                &index.status_folded,
-            ]
-            .iter()
-            .all(|t| t.len() == n)
+            && index.title_collapsed.len() == n
+            && [&index.id_folded, &index.status_folded]
+                .iter()
+                .all(|t| t.len() == n)
             && index.priority_rank.len() == n;
         if !same {
             return None;

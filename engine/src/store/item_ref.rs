@@ -105,7 +105,7 @@ impl<'a> ItemRef<'a> {
 
     /// Title folded with whitespace collapsed: the form `--exact` compares.
     pub fn title_collapsed(&self) -> &'a str {
-        self.store.index.title_collapsed.get(self.index)
+        self.store.index.title_collapsed(self.index)
     }
 
     pub fn id_folded(&self) -> &'a str {

@@ -53,7 +53,7 @@ impl Texts {
 
     /// Reads a column back, checking that the offsets rise, stay inside the text and fall on
     /// character boundaries, so no later slice can panic.
-    pub(crate) fn decode(r: &mut Reader) -> Option<Texts> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<Texts> {
         let text = r.string()?;
         let ends = r.u32s()?;
         let mut last = 0;
@@ -96,7 +96,7 @@ impl OptTexts {
         w.bools(&self.present);
     }
 
-    pub(crate) fn decode(r: &mut Reader) -> Option<OptTexts> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<OptTexts> {
         let texts = Texts::decode(r)?;
         let present = r.bools()?;
         (present.len() == texts.len()).then_some(OptTexts { texts, present })
@@ -152,7 +152,7 @@ impl Lists {
         w.u32s(&self.ends);
     }
 
-    pub(crate) fn decode(r: &mut Reader) -> Option<Lists> {
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<Lists> {
         let values = Texts::decode(r)?;
         let ends = r.u32s()?;
         let mut last = 0;

@@ -19,6 +19,13 @@ pub fn word_spans(text: &str) -> Vec<(u32, u32)> {
     spans
 }
 
+/// The words of `text` (as [`word_spans`] finds them), in order, without allocating: what a
+/// query walks instead of keeping every field's spans in memory.
+pub fn words(text: &str) -> impl Iterator<Item = &str> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// True when the character ending just before byte `at` is not alphanumeric (or `at` is 0).
 pub fn is_boundary_before(text: &str, at: usize) -> bool {
     text[..at]
@@ -47,6 +54,13 @@ mod tests {
             .map(|&(s, e)| &t[s as usize..e as usize])
             .collect();
         assert_eq!(words, ["fix", "auth", "bug", "now"]);
+        for t in [t, "", "  ", "émail ßig—x9 ", "a"] {
+            let spans: Vec<&str> = word_spans(t)
+                .iter()
+                .map(|&(s, e)| &t[s as usize..e as usize])
+                .collect();
+            assert_eq!(super::words(t).collect::<Vec<_>>(), spans, "{t:?}");
+        }
     }
 
     #[test]
