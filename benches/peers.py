@@ -61,8 +61,12 @@ def run(cmd, stdin_path=None, env=None):
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     try:
         t = time.perf_counter()
-        subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, check=True, env=env)
-        return time.perf_counter() - t
+        done = subprocess.run(cmd, stdin=stdin, stdout=subprocess.DEVNULL, check=False, env=env)
+        elapsed = time.perf_counter() - t
+        # 100 is findbench's "no match" (and fzf's 1): an answer, not a failure
+        if done.returncode not in (0, 1, 100):
+            sys.exit(f"{cmd[0]} failed with status {done.returncode}: {cmd}")
+        return elapsed
     finally:
         if stdin_path:
             stdin.close()

@@ -54,7 +54,7 @@ fn store_text(titles: &[&str]) -> String {
                 "labels": ["backend", "ops"],
                 "notes": [format!("note {i}")],
                 "comments": if i % 2 == 0 { vec!["c"] } else { vec![] },
-                "parent": if i > 0 { Some(format!("T{}", (i + 1) / 2)) } else { None },
+                "parent": if i > 0 { Some(format!("T{}", i.div_ceil(2))) } else { None },
                 "list": "Work",
             })
         })
