@@ -17,8 +17,8 @@ fn bench_get(c: &mut Criterion) {
             .filter(|&i| store.hierarchy().parent(i).is_none())
             .max_by_key(|&i| store.hierarchy().child_count(i))
             .unwrap();
-        let root_id = store.items()[root].item.id.clone();
-        let leaf_id = store.items()[n - 1].item.id.clone();
+        let root_id = store.item(root).id().to_string();
+        let leaf_id = store.item(n - 1).id().to_string();
         let mut depth2 = GetRequest::new(root_id.clone());
         depth2.children = true;
         let mut depth5 = depth2.clone();

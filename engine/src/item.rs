@@ -99,19 +99,27 @@ pub struct Item {
 }
 
 impl Item {
-    /// A rank for ordering by priority, lower first: critical, high, medium, low, then
-    /// anything else. Numeric priorities (1 = highest) sort among themselves after the names.
+    /// See [`priority_rank`].
     pub fn priority_rank(&self) -> u32 {
-        match self.priority.as_deref().map(str::trim) {
-            None | Some("") => u32::MAX,
-            Some(p) => match p.to_ascii_lowercase().as_str() {
-                "critical" | "urgent" | "p0" => 0,
-                "high" | "p1" => 1,
-                "medium" | "normal" | "p2" => 2,
-                "low" | "p3" => 3,
-                other => other.parse::<u32>().map_or(u32::MAX - 1, |n| 10 + n),
-            },
-        }
+        priority_rank(self.priority.as_deref())
+    }
+}
+
+/// A rank for ordering by priority, lower first: critical, high, medium, low, then anything
+/// else. Numeric priorities (1 = highest) sort among themselves after the names.
+pub fn priority_rank(priority: Option<&str>) -> u32 {
+    match priority.map(str::trim) {
+        None | Some("") => u32::MAX,
+        Some(p) => match p.to_ascii_lowercase().as_str() {
+            "critical" | "urgent" | "p0" => 0,
+            "high" | "p1" => 1,
+            "medium" | "normal" | "p2" => 2,
+            "low" | "p3" => 3,
+            // saturating: a huge number still sorts before a priority that is no number
+            other => other
+                .parse::<u32>()
+                .map_or(u32::MAX - 1, |n| n.saturating_add(10).min(u32::MAX - 2)),
+        },
     }
 }
 

@@ -4,11 +4,13 @@
 //! [`Fixture`] loaded and indexed once. The engine never touches the filesystem after a
 //! fixture is loaded.
 
+pub mod cache_dir;
 pub mod error;
 pub mod item;
 pub mod modes;
 pub mod planner;
 pub mod profile;
+pub mod rank;
 pub mod request;
 pub mod store;
 pub mod text;
@@ -18,7 +20,7 @@ pub use error::{EngineError, Result};
 pub use item::{Domain, Item};
 pub use profile::Profile;
 pub use request::{Mode, Outcome, Request, Response};
-pub use store::Store;
+pub use store::{Store, StoreOptions};
 pub use tree::{PathList, Tree, TreeOptions};
 
 use std::sync::Arc;

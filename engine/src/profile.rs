@@ -3,7 +3,7 @@
 //! A profile is serialisable, so a user can write one to JSON, change a weight, and run the
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 
-use crate::modes::task::TaskField;
+use crate::rank::TaskField;
 use serde::{Deserialize, Serialize};
 
 /// All tunable ranking data, one section per mode.
@@ -43,7 +43,9 @@ impl Default for Profile {
 /// mean over query terms. Items whose terms all match exactly (as substrings) are mapped into
 /// the exact tier `[exact_floor, exact_floor + exact_span]`; items needing a typo for any term
 /// into the lower typo tier, so a typo match never outranks an exact one. An exact full-title
-/// match scores 1.
+/// match scores `exact_title`. An `--id` pattern alone scores `id_whole` for the whole id,
+/// `id_number` for its whole number (`37` ~ `T037`), else `id_part_floor + id_part_span x`
+/// the share of the id it covers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TaskWeights {
@@ -69,6 +71,16 @@ pub struct TaskWeights {
     pub typo_span: f64,
     /// Added in the exact tier when a multi-term query occurs verbatim in the title.
     pub phrase_bonus: f64,
+    /// Highest score of the exact tier, phrase bonus included: below `exact_title`.
+    pub exact_ceiling: f64,
+    /// Score of a query equal to the whole title (folded, whitespace collapsed).
+    pub exact_title: f64,
+    pub id_whole: f64,
+    pub id_number: f64,
+    pub id_part_floor: f64,
+    pub id_part_span: f64,
+    /// `find task`'s default `--threshold` (outline has its own, `OutlineWeights::threshold`).
+    pub threshold: f64,
 }
 
 impl Default for TaskWeights {
@@ -89,6 +101,13 @@ impl Default for TaskWeights {
             typo_floor: 0.3,
             typo_span: 0.19,
             phrase_bonus: 0.05,
+            exact_ceiling: 0.99,
+            exact_title: 1.0,
+            id_whole: 1.0,
+            id_number: 0.99,
+            id_part_floor: 0.5,
+            id_part_span: 0.45,
+            threshold: 0.3,
         }
     }
 }
@@ -214,7 +233,8 @@ impl CodeWeights {
 /// inside the file name, plus `consecutive` when it directly follows the previous one; a gap
 /// of `d` skipped characters costs `gap_open + min(gap * d, gap_max)`; every directory level costs
 /// `depth`. The best alignment's score over the ideal one (a run at a boundary inside the
-/// file name) maps true subsequence matches into `[0.5, 1]` and typo matches below 0.5.
+/// file name) maps true subsequence matches into `[0.5, 1]` and typo matches into
+/// `[0, typo_ceiling]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PathWeights {
@@ -232,6 +252,8 @@ pub struct PathWeights {
     pub min_typo_len: usize,
     /// Longest path (in bytes) aligned exactly; longer paths are scored on their tail.
     pub max_path_len: usize,
+    /// Highest score of a typo match: below every true subsequence match (0.5 and up).
+    pub typo_ceiling: f64,
 }
 
 impl Default for PathWeights {
@@ -248,6 +270,7 @@ impl Default for PathWeights {
             depth: 0.25,
             min_typo_len: 5,
             max_path_len: 1024,
+            typo_ceiling: 0.49,
         }
     }
 }

@@ -5,8 +5,8 @@
 use crate::error::{EngineError, Result};
 use crate::item::Domain;
 use crate::modes::outline::{Indicators, ListFilter};
-use crate::modes::task::natural_cmp;
 use crate::profile::OutlineWeights;
+use crate::rank::natural_cmp;
 use crate::store::{BreadcrumbCut, Store, SubtreeNode};
 use crate::text::fold::fold;
 use crate::text::typo::EditDistance;
@@ -137,7 +137,7 @@ pub fn get_item(
 
     let Some(index) = find_index(store, asked) else {
         let suggestions = closest_ids(store, asked, weights.suggestions, |i| {
-            list.as_ref().is_none_or(|l| l.keeps(&store.items()[i]))
+            list.as_ref().is_none_or(|l| l.keeps(store.item(i)))
         });
         let hint = if suggestions.is_empty() {
             "the store has no items to suggest".to_string()
@@ -153,10 +153,10 @@ pub fn get_item(
             hint: Some(format!("no item with id `{asked}`; {hint}")),
         });
     };
-    let indexed = &store.items()[index];
+    let indexed = store.item(index);
     if let Some(l) = &list {
         if !l.keeps(indexed) {
-            let actual = indexed.item.list.as_deref().unwrap_or("(none)");
+            let actual = indexed.list().unwrap_or("(none)");
             return Ok(GetResponse {
                 query,
                 item: None,
@@ -164,36 +164,36 @@ pub fn get_item(
                 suggestions: Vec::new(),
                 hint: Some(format!(
                     "item `{}` is in list `{actual}`, not `{}`; omit --list to get it",
-                    indexed.item.id,
+                    indexed.id(),
                     request.list.as_deref().unwrap_or_default().trim()
                 )),
             });
         }
     }
 
-    let keep = |i: usize| list.as_ref().is_none_or(|l| l.keeps(&store.items()[i]));
+    let keep = |i: usize| list.as_ref().is_none_or(|l| l.keeps(store.item(i)));
     let hierarchy = store.hierarchy();
     let walk_depth = if request.children { depth } else { 0 };
     let subtree = hierarchy.subtree(index, walk_depth, weights.max_children, keep);
     let indicators = Indicators::of(indexed, subtree.root_child_count);
     let crumb = store.breadcrumb(index);
-    let item = &indexed.item;
+    let item = indexed.to_item();
     let detail = ItemDetail {
-        id: item.id.clone(),
-        title: item.title.clone(),
-        description: item.description.clone(),
-        status: item.status.clone(),
-        priority: item.priority.clone(),
-        phase: item.phase.clone(),
-        labels: item.labels.clone(),
-        parent: item.parent.clone(),
-        list: item.list.clone(),
+        id: item.id,
+        title: item.title,
+        description: item.description,
+        status: item.status,
+        priority: item.priority,
+        phase: item.phase,
+        labels: item.labels,
+        parent: item.parent,
+        list: item.list,
         domain: item.domain,
         archived: item.archived,
         breadcrumb: crumb.render(),
         breadcrumb_cut: crumb.cut,
-        notes: item.notes.clone(),
-        comments: item.comments.clone(),
+        notes: item.notes,
+        comments: item.comments,
         indicators: indicators.render(),
         has_notes: indicators.has_notes,
         has_comments: indicators.has_comments,
@@ -216,11 +216,9 @@ fn find_index(store: &Store, id: &str) -> Option<usize> {
     }
     let folded = fold(id);
     let mut found = store
-        .items()
         .iter()
-        .enumerate()
-        .filter(|(_, it)| it.id_folded == folded)
-        .map(|(i, _)| i);
+        .filter(|it| it.id_folded() == folded)
+        .map(|it| it.index());
     match (found.next(), found.next()) {
         (Some(i), None) => Some(i),
         _ => None,
@@ -245,12 +243,12 @@ fn closest_ids(
     // the n smallest distances so far (a max-heap), and every id within the n-th of them
     let mut smallest: BinaryHeap<usize> = BinaryHeap::with_capacity(n + 1);
     let mut ranked: Vec<(usize, usize)> = Vec::new();
-    let items = store.items();
-    for (i, item) in items.iter().enumerate() {
+    for item in store.iter() {
+        let i = item.index();
         if n == 0 || !keep(i) {
             continue;
         }
-        let id = item.id_folded.as_str();
+        let id = item.id_folded();
         let (len, d) = if asked.is_ascii() && id.is_ascii() {
             let len = asked.len().max(id.len());
             let bound = bound(&smallest, n, len);
@@ -273,14 +271,14 @@ fn closest_ids(
     }
     ranked.sort_by(|a, b| {
         a.0.cmp(&b.0)
-            .then_with(|| natural_cmp(&items[a.1].item.id, &items[b.1].item.id))
+            .then_with(|| natural_cmp(store.item(a.1).id(), store.item(b.1).id()))
     });
     ranked
         .into_iter()
         .take(n)
         .map(|(_, i)| IdSuggestion {
-            id: items[i].item.id.clone(),
-            title: items[i].item.title.clone(),
+            id: store.item(i).id().to_string(),
+            title: store.item(i).title().to_string(),
         })
         .collect()
 }
@@ -312,12 +310,12 @@ fn nest(store: &Store, nodes: &[SubtreeNode]) -> Vec<ChildNode> {
         while open.len() >= n.depth {
             close(&mut open, &mut roots);
         }
-        let indexed = &store.items()[n.index];
+        let indexed = store.item(n.index);
         let indicators = Indicators::of(indexed, n.child_count);
         open.push(ChildNode {
-            id: indexed.item.id.clone(),
-            title: indexed.item.title.clone(),
-            status: indexed.item.status.clone(),
+            id: indexed.id().to_string(),
+            title: indexed.title().to_string(),
+            status: indexed.status().map(String::from),
             indicators: indicators.render(),
             has_notes: indicators.has_notes,
             has_comments: indicators.has_comments,

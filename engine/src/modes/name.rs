@@ -4,13 +4,17 @@
 
 use crate::error::{EngineError, Result};
 use crate::item::Domain;
-use crate::modes::task::{natural_cmp, Summary};
 use crate::profile::NameWeights;
-use crate::store::{IndexedItem, Store};
+use crate::rank::{natural_cmp, Summary};
+use crate::store::{ItemRef, Store};
 use crate::text::fold::fold;
 use crate::text::partial_ratio::{partial_ratio, partial_ratio_chars};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
+
+/// Titles scored per parallel task: below this a store is scored on one thread.
+const PARALLEL_CHUNK: usize = 2048;
 
 /// A `find name` request. `limit` and `threshold` of `None` take the profile's (5 and 60).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -144,8 +148,8 @@ pub fn normalise_query(query: &str, min_chars: usize) -> Option<String> {
     Some(if long.is_empty() { tokens } else { long }.join(" "))
 }
 
-fn is_finished(item: &IndexedItem, domain: Domain) -> bool {
-    item.item.archived || item.status_folded == domain.done_status()
+fn is_finished(item: ItemRef<'_>, domain: Domain) -> bool {
+    item.archived() || item.status_folded() == domain.done_status()
 }
 
 /// Runs `find name` over `store`.
@@ -176,12 +180,11 @@ pub fn find_name(
         .as_deref()
         .and_then(|q| normalise_query(q, weights.min_token_chars));
     let domain = request.domain;
-    let items = store.items();
-
     let mut excluded_count = 0;
     let mut candidates: Vec<usize> = Vec::new();
-    for (index, item) in items.iter().enumerate() {
-        if item.item.domain != domain {
+    for item in store.iter() {
+        let index = item.index();
+        if item.domain() != domain {
             continue;
         }
         if !request.include_done && is_finished(item, domain) {
@@ -192,12 +195,12 @@ pub fn find_name(
     }
 
     let result = |index: usize, score: Option<f64>| {
-        let item = &items[index].item;
+        let item = store.item(index);
         NameResult {
-            id: item.id.clone(),
-            title: item.title.clone(),
-            status: item.status.clone(),
-            priority: item.priority.clone(),
+            id: item.id().to_string(),
+            title: item.title().to_string(),
+            status: item.status().map(String::from),
+            priority: item.priority().map(String::from),
             score,
         }
     };
@@ -214,18 +217,30 @@ pub fn find_name(
         }
         Some(needle) => {
             let needle_chars: Vec<char> = needle.chars().collect();
-            let score = |item: &IndexedItem| match &item.title_wide {
-                Some(wide) => partial_ratio_chars(&needle_chars, wide),
-                // bytes when both are ASCII; a rare non-ASCII query splits the title itself
-                None => partial_ratio(needle, &item.title.text),
+            let score = |&i: &usize| {
+                let item = store.item(i);
+                let s = match item.title_wide() {
+                    Some(wide) => partial_ratio_chars(&needle_chars, wide),
+                    // bytes when both are ASCII; a rare non-ASCII query splits the title itself
+                    None => partial_ratio(needle, item.title_folded().text),
+                };
+                (s, i)
             };
-            let mut scored: Vec<(f64, usize)> =
-                candidates.iter().map(|&i| (score(&items[i]), i)).collect();
+            // in candidate order whatever the thread count; the ranking is a total order
+            let mut scored: Vec<(f64, usize)> = if candidates.len() > PARALLEL_CHUNK {
+                candidates
+                    .par_iter()
+                    .with_min_len(PARALLEL_CHUNK)
+                    .map(score)
+                    .collect()
+            } else {
+                candidates.iter().map(score).collect()
+            };
             let above = scored.iter().filter(|(s, _)| *s >= threshold).count();
             if above > 0 {
                 scored.retain(|(s, _)| *s >= threshold);
             }
-            let top = best(scored, limit, |a, b| rank(items, a, b));
+            let top = best(scored, limit, |a, b| rank(store, a, b));
             let quality = if above > 0 {
                 MatchQuality::Good
             } else {
@@ -258,18 +273,18 @@ pub fn find_name(
 }
 
 /// The folded title's length in characters.
-fn title_len(item: &IndexedItem) -> usize {
-    item.title_wide
-        .as_ref()
-        .map_or(item.title.text.len(), |wide| wide.len())
+fn title_len(item: ItemRef<'_>) -> usize {
+    item.title_wide()
+        .map_or(item.title_folded().text.len(), |wide| wide.len())
 }
 
 /// Higher score first; ties to the shorter title, then natural id order.
-fn rank(items: &[IndexedItem], a: &(f64, usize), b: &(f64, usize)) -> Ordering {
+fn rank(store: &Store, a: &(f64, usize), b: &(f64, usize)) -> Ordering {
+    let (x, y) = (store.item(a.1), store.item(b.1));
     b.0.partial_cmp(&a.0)
         .unwrap_or(Ordering::Equal)
-        .then_with(|| title_len(&items[a.1]).cmp(&title_len(&items[b.1])))
-        .then_with(|| natural_cmp(&items[a.1].item.id, &items[b.1].item.id))
+        .then_with(|| title_len(x).cmp(&title_len(y)))
+        .then_with(|| natural_cmp(x.id(), y.id()))
 }
 
 /// The `k` best of `all` by `order`, sorted: a partial selection first, so a large store

@@ -3,9 +3,9 @@
 //! with `get` without reading any of them in full.
 
 use crate::error::{EngineError, Result};
-use crate::modes::task::{natural_cmp, round3, Summary, TermQuery};
 use crate::profile::OutlineWeights;
-use crate::store::{BreadcrumbCut, IndexedItem, Store};
+use crate::rank::{natural_cmp, round3, Summary, TaskField, TermQuery};
+use crate::store::{BreadcrumbCut, ItemRef, Store};
 use crate::text::fold::fold;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -40,10 +40,10 @@ pub struct Indicators {
 }
 
 impl Indicators {
-    pub fn of(item: &IndexedItem, children: usize) -> Indicators {
+    pub fn of(item: ItemRef<'_>, children: usize) -> Indicators {
         Indicators {
-            has_notes: !item.item.notes.is_empty(),
-            has_comments: !item.item.comments.is_empty(),
+            has_notes: item.has_notes(),
+            has_comments: item.has_comments(),
             children,
         }
     }
@@ -104,14 +104,10 @@ impl ListFilter {
             return Ok(None);
         };
         let filter = ListFilter { folded: fold(name) };
-        if store.items().iter().any(|i| filter.keeps(i)) {
+        if store.iter().any(|i| filter.keeps(i)) {
             return Ok(Some(filter));
         }
-        let mut lists: Vec<&str> = store
-            .items()
-            .iter()
-            .filter_map(|i| i.item.list.as_deref())
-            .collect();
+        let mut lists: Vec<&str> = store.iter().filter_map(|i| i.list()).collect();
         lists.sort_unstable();
         lists.dedup();
         let hint = if lists.is_empty() {
@@ -125,8 +121,8 @@ impl ListFilter {
         ))
     }
 
-    pub(crate) fn keeps(&self, item: &IndexedItem) -> bool {
-        match item.item.list.as_deref() {
+    pub(crate) fn keeps(&self, item: ItemRef<'_>) -> bool {
+        match item.list() {
             None => false,
             Some(l) if l.is_ascii() && self.folded.is_ascii() => {
                 l.trim().eq_ignore_ascii_case(&self.folded)
@@ -157,11 +153,10 @@ pub fn find_outline(
     }
     let list = ListFilter::new(store, request.list.as_deref())?;
     let query = TermQuery::new(&request.query);
-    let items = store.items();
-
-    let mut scored: Vec<(f64, usize, Vec<crate::modes::task::TaskField>)> = Vec::new();
-    for (index, item) in items.iter().enumerate() {
-        if item.item.archived && !request.include_archive {
+    let mut scored: Vec<(f64, usize, Vec<TaskField>)> = Vec::new();
+    for item in store.iter() {
+        let index = item.index();
+        if item.archived() && !request.include_archive {
             continue;
         }
         if list.as_ref().is_some_and(|l| !l.keeps(item)) {
@@ -176,7 +171,7 @@ pub fn find_outline(
     scored.sort_by(|a, b| {
         b.0.partial_cmp(&a.0)
             .unwrap_or(Ordering::Equal)
-            .then_with(|| natural_cmp(&items[a.1].item.id, &items[b.1].item.id))
+            .then_with(|| natural_cmp(store.item(a.1).id(), store.item(b.1).id()))
     });
     let total = scored.len();
     scored.truncate(limit);
@@ -184,14 +179,13 @@ pub fn find_outline(
     let matches: Vec<OutlineMatch> = scored
         .into_iter()
         .map(|(score, index, fields)| {
-            let indexed = &items[index];
-            let item = &indexed.item;
+            let item = store.item(index);
             let crumb = store.breadcrumb(index);
-            let indicators = Indicators::of(indexed, hierarchy.child_count(index));
+            let indicators = Indicators::of(item, hierarchy.child_count(index));
             OutlineMatch {
-                id: item.id.clone(),
-                title: item.title.clone(),
-                list: item.list.clone(),
+                id: item.id().to_string(),
+                title: item.title().to_string(),
+                list: item.list().map(String::from),
                 breadcrumb: crumb.render(),
                 breadcrumb_cut: crumb.cut,
                 indicators: indicators.render(),

@@ -6,8 +6,8 @@
 //! worker thread, so the scan allocates nothing per path.
 
 use crate::error::{EngineError, Result};
-use crate::modes::task::Summary;
 use crate::profile::PathWeights;
+use crate::rank::Summary;
 use crate::text::camel::is_hump;
 use crate::tree::paths::{bag_of, fold_bytes, PathList};
 use rayon::prelude::*;
@@ -50,8 +50,6 @@ pub struct PathResponse {
 
 /// Paths scored per parallel task: large enough to amortise scheduling.
 const CHUNK: usize = 2048;
-/// Highest score of a typo match: below every true subsequence match (0.5 and up).
-const TYPO_CEILING: f32 = 0.49;
 /// Longest query (in bytes) the typo pass handles.
 const MAX_TYPO_QUERY: usize = 64;
 
@@ -170,6 +168,7 @@ struct Weights {
     gap: f32,
     gap_max: f32,
     depth: f32,
+    typo_ceiling: f32,
     max_len: usize,
 }
 
@@ -189,6 +188,7 @@ impl<'q> Scorer<'q> {
                 gap: w.gap as f32,
                 gap_max: w.gap_max as f32,
                 depth: w.depth as f32,
+                typo_ceiling: w.typo_ceiling as f32,
                 max_len: w.max_path_len.max(1),
             },
         }
@@ -242,8 +242,9 @@ impl<'q> Scorer<'q> {
             }
         }
         if best > NONE {
-            hit.score =
-                (self.normalise(best, depth, self.query.len() - 1) - 0.5) * 2.0 * TYPO_CEILING;
+            hit.score = (self.normalise(best, depth, self.query.len() - 1) - 0.5)
+                * 2.0
+                * self.w.typo_ceiling;
             hit.dropped = dropped;
         }
     }

@@ -4,21 +4,27 @@
 //! Every walk here is iterative and bounded: user data decides how deep a chain is, so no
 //! walk recurses on it, and none visits more than its stated limit.
 
-use crate::item::Item;
+use super::codec::{Reader, Writer};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Longest breadcrumb built; deeper chains are cut and marked, so a 10,000-deep chain
 /// neither overflows the stack nor floods the output.
 pub const MAX_BREADCRUMB_DEPTH: usize = 64;
 
-#[derive(Debug, Default)]
+/// Parent links as flat arrays (no vector per item), so a store of 100k items is a handful
+/// of allocations and is cached as is.
+#[derive(Debug, Default, PartialEq)]
 pub struct Hierarchy {
-    parent: Vec<Option<usize>>,
+    /// Each item's parent position, [`NO_PARENT`] for a root.
+    parent: Vec<u32>,
     /// Set where an item's own parent link is broken: missing, or pointing at itself.
     broken_link: Vec<Option<BreadcrumbCut>>,
-    children: Vec<Vec<usize>>,
+    /// Item `i`'s children, in file order, are `children[children_ends[i - 1]..children_ends[i]]`.
+    children: Vec<u32>,
+    children_ends: Vec<u32>,
 }
+
+const NO_PARENT: u32 = u32::MAX;
 
 /// Why a breadcrumb stopped before reaching a root, if it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,42 +112,126 @@ pub struct Subtree {
 }
 
 impl Hierarchy {
-    pub(crate) fn build(items: &[Item], by_id: &HashMap<String, usize>) -> Hierarchy {
-        let mut parent = vec![None; items.len()];
-        let mut broken_link = vec![None; items.len()];
-        let mut children = vec![Vec::new(); items.len()];
-        for (i, item) in items.iter().enumerate() {
-            let Some(pid) = item.parent.as_deref().filter(|p| !p.trim().is_empty()) else {
+    /// Resolves parent links: `parent_of(i)` is item `i`'s `parent` field, `position` finds
+    /// an id. Items are at most `u32::MAX` (the store checks).
+    pub(crate) fn build<'a>(
+        n: usize,
+        parent_of: impl Fn(usize) -> Option<&'a str>,
+        position: impl Fn(&str) -> Option<usize>,
+    ) -> Hierarchy {
+        let mut parent = vec![NO_PARENT; n];
+        let mut broken_link = vec![None; n];
+        let mut counts = vec![0u32; n];
+        for (i, slot) in parent.iter_mut().enumerate() {
+            let Some(pid) = parent_of(i).filter(|p| !p.trim().is_empty()) else {
                 continue;
             };
-            match by_id.get(pid) {
-                Some(&p) if p != i => {
-                    parent[i] = Some(p);
-                    children[p].push(i);
+            match position(pid) {
+                Some(p) if p != i => {
+                    *slot = p as u32;
+                    counts[p] += 1;
                 }
                 // a self-parent is a one-item cycle
                 Some(_) => broken_link[i] = Some(BreadcrumbCut::Cycle),
                 None => broken_link[i] = Some(BreadcrumbCut::MissingParent),
             }
         }
+        let mut children_ends = Vec::with_capacity(n);
+        let mut total = 0u32;
+        for c in &counts {
+            total += c;
+            children_ends.push(total);
+        }
+        // fill each item's slots from its start, in file order
+        let mut next: Vec<u32> = (0..n)
+            .map(|i| if i == 0 { 0 } else { children_ends[i - 1] })
+            .collect();
+        let mut children = vec![0u32; total as usize];
+        for (i, &p) in parent.iter().enumerate() {
+            if p != NO_PARENT {
+                children[next[p as usize] as usize] = i as u32;
+                next[p as usize] += 1;
+            }
+        }
         Hierarchy {
             parent,
             broken_link,
             children,
+            children_ends,
         }
     }
 
-    pub fn parent(&self, index: usize) -> Option<usize> {
-        self.parent[index]
+    pub(crate) fn encode(&self, w: &mut Writer) {
+        w.u32s(&self.parent);
+        let links: Vec<u8> = self
+            .broken_link
+            .iter()
+            .map(|l| match l {
+                None => 0,
+                Some(BreadcrumbCut::Cycle) => 1,
+                Some(BreadcrumbCut::MissingParent) => 2,
+                Some(BreadcrumbCut::TooDeep) => 3,
+            })
+            .collect();
+        w.bytes(&links);
+        w.u32s(&self.children);
+        w.u32s(&self.children_ends);
     }
 
-    /// Children of `index` in file order.
-    pub fn children(&self, index: usize) -> &[usize] {
-        &self.children[index]
+    /// Reads links back for `n` items, checking every position is an item.
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>, n: usize) -> Option<Hierarchy> {
+        let parent = r.u32s()?;
+        let broken_link = r
+            .bytes()?
+            .iter()
+            .map(|b| match b {
+                0 => Some(None),
+                1 => Some(Some(BreadcrumbCut::Cycle)),
+                2 => Some(Some(BreadcrumbCut::MissingParent)),
+                3 => Some(Some(BreadcrumbCut::TooDeep)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let children = r.u32s()?;
+        let children_ends = r.u32s()?;
+        let mut last = 0;
+        let ends_ok = children_ends.iter().all(|&e| {
+            let ok = e >= last && e as usize <= children.len();
+            last = e;
+            ok
+        });
+        let ok = parent.len() == n
+            && broken_link.len() == n
+            && children_ends.len() == n
+            && ends_ok
+            && last as usize == children.len()
+            && parent.iter().all(|&p| p == NO_PARENT || (p as usize) < n)
+            && children.iter().all(|&c| (c as usize) < n);
+        ok.then_some(Hierarchy {
+            parent,
+            broken_link,
+            children,
+            children_ends,
+        })
+    }
+
+    pub fn parent(&self, index: usize) -> Option<usize> {
+        let p = self.parent[index];
+        (p != NO_PARENT).then_some(p as usize)
+    }
+
+    /// Children of `index` in file order, as store positions.
+    pub fn children(&self, index: usize) -> &[u32] {
+        let start = if index == 0 {
+            0
+        } else {
+            self.children_ends[index - 1] as usize
+        };
+        &self.children[start..self.children_ends[index] as usize]
     }
 
     pub fn child_count(&self, index: usize) -> usize {
-        self.children[index].len()
+        self.children(index).len()
     }
 
     /// Walks parent links iteratively from `index`, stopping at a root, a cycle, a missing
@@ -150,7 +240,7 @@ impl Hierarchy {
         let mut chain = vec![index];
         let mut cut = self.broken_link[index];
         let mut current = index;
-        while let Some(p) = self.parent[current] {
+        while let Some(p) = self.parent(current) {
             // the chain is at most MAX_BREADCRUMB_DEPTH long, so this scan stays cheap
             if chain.contains(&p) {
                 cut = Some(BreadcrumbCut::Cycle);
@@ -192,8 +282,12 @@ impl Hierarchy {
         max_nodes: usize,
         keep: impl Fn(usize) -> bool,
     ) -> Subtree {
-        let kept_children =
-            |i: usize| -> usize { self.children[i].iter().filter(|&&c| keep(c)).count() };
+        let kept_children = |i: usize| -> usize {
+            self.children(i)
+                .iter()
+                .filter(|&&c| keep(c as usize))
+                .count()
+        };
         let mut out = Subtree {
             root_child_count: kept_children(root),
             ..Subtree::default()
@@ -207,9 +301,9 @@ impl Hierarchy {
         // (node, depth), pushed in reverse so children come out in file order
         let mut stack: Vec<(usize, usize)> = Vec::new();
         let push_children = |stack: &mut Vec<(usize, usize)>, of: usize, depth: usize| {
-            for &c in self.children[of].iter().rev() {
-                if keep(c) {
-                    stack.push((c, depth));
+            for &c in self.children(of).iter().rev() {
+                if keep(c as usize) {
+                    stack.push((c as usize, depth));
                 }
             }
         };
@@ -243,6 +337,17 @@ impl Hierarchy {
 mod tests {
     use super::*;
 
+    use crate::item::Item;
+    use std::collections::HashMap;
+
+    fn build(items: &[Item], by_id: &HashMap<String, usize>) -> Hierarchy {
+        Hierarchy::build(
+            items.len(),
+            |i| items[i].parent.as_deref(),
+            |id| by_id.get(id).copied(),
+        )
+    }
+
     fn items(links: &[(&str, Option<&str>)]) -> (Vec<Item>, HashMap<String, usize>) {
         let items: Vec<Item> = links
             .iter()
@@ -268,7 +373,7 @@ mod tests {
     #[test]
     fn plain_chain() {
         let (items, by_id) = items(&[("a", None), ("b", Some("a")), ("c", Some("b"))]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         assert_eq!(crumb(&h, &items, 2), "ta > tb > tc");
         assert_eq!(h.lineage(2).cut, None);
         assert_eq!(h.children(0), [1]);
@@ -277,7 +382,7 @@ mod tests {
     #[test]
     fn blank_parent_is_a_root() {
         let (items, by_id) = items(&[("a", Some("  ")), ("b", Some(""))]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         assert_eq!(crumb(&h, &items, 0), "ta");
         assert_eq!(crumb(&h, &items, 1), "tb");
     }
@@ -285,7 +390,7 @@ mod tests {
     #[test]
     fn self_parent_is_a_cycle() {
         let (items, by_id) = items(&[("a", Some("a")), ("b", Some("a"))]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         assert_eq!(crumb(&h, &items, 0), "(cycle) > ta");
         assert_eq!(crumb(&h, &items, 1), "(cycle) > ta > tb");
         // a self-parent is not its own child
@@ -297,7 +402,7 @@ mod tests {
     #[test]
     fn two_item_cycle_and_a_branch_hanging_off_it() {
         let (items, by_id) = items(&[("a", Some("b")), ("b", Some("a")), ("x", Some("a"))]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         assert_eq!(crumb(&h, &items, 0), "(cycle) > tb > ta");
         assert_eq!(crumb(&h, &items, 2), "(cycle) > tb > ta > tx");
         let sub = h.subtree(0, 10, 100, |_| true);
@@ -320,7 +425,7 @@ mod tests {
     #[test]
     fn missing_parent_is_marked() {
         let (items, by_id) = items(&[("a", Some("ghost")), ("b", Some("a"))]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         let lineage = h.lineage(1);
         assert_eq!(lineage.chain, [0, 1]);
         assert_eq!(lineage.cut, Some(BreadcrumbCut::MissingParent));
@@ -337,7 +442,7 @@ mod tests {
     #[test]
     fn ten_thousand_deep_chain_is_cut_and_marked() {
         let (items, by_id) = chain(10_000);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         let lineage = h.lineage(9_999);
         assert_eq!(lineage.chain.len(), MAX_BREADCRUMB_DEPTH);
         assert_eq!(lineage.cut, Some(BreadcrumbCut::TooDeep));
@@ -362,7 +467,7 @@ mod tests {
             .enumerate()
             .map(|(i, it)| (it.id.clone(), i))
             .collect();
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         // longer than the breadcrumb limit: cut for depth before the cycle is seen
         assert_eq!(h.lineage(5_000).cut, Some(BreadcrumbCut::TooDeep));
         let sub = h.subtree(0, 20_000, 20_000, |_| true);
@@ -374,7 +479,7 @@ mod tests {
     #[test]
     fn subtree_limits_depth_and_nodes() {
         let (items, by_id) = chain(10_000);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         let sub = h.subtree(0, 2, 100, |_| true);
         assert_eq!(sub.nodes.len(), 2);
         assert!(sub.nodes[0].expanded);
@@ -399,7 +504,7 @@ mod tests {
             ("a1", Some("a")),
             ("b1", Some("b")),
         ]);
-        let h = Hierarchy::build(&items, &by_id);
+        let h = build(&items, &by_id);
         let order: Vec<usize> = h
             .subtree(0, 5, 100, |_| true)
             .nodes
