@@ -4,6 +4,7 @@
 //! [`Fixture`] loaded and indexed once. The engine never touches the filesystem after a
 //! fixture is loaded.
 
+pub mod cache_dir;
 pub mod error;
 pub mod item;
 pub mod modes;
@@ -19,7 +20,7 @@ pub use item::{Domain, Item};
 pub use profile::Profile;
 pub use request::{Mode, Outcome, Request, Response};
 pub use store::Store;
-pub use tree::{PathList, Tree, TreeOptions};
+pub use tree::{IndexStats, PathList, Tree, TreeOptions};
 
 use std::sync::Arc;
 
