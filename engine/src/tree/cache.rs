@@ -434,7 +434,13 @@ fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, St
     header.extend_from_slice(&hasher.finalize().to_le_bytes());
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let nanos = system_ns(SystemTime::now());
-    let temp = dir.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
+    // unique per process and per call: threads of one process may build at once too
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(
+        ".{name}.{}.{nanos}.{call}.tmp",
+        std::process::id()
+    ));
     let written = (|| -> std::io::Result<u64> {
         let mut out = File::create(&temp)?;
         out.write_all(&header)?;

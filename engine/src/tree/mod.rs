@@ -143,6 +143,7 @@ pub struct TreeFile {
     /// Folded last extension, without the dot.
     pub ext: String,
     pub language: Option<Language>,
+    /// Bytes on disk (for a file built in memory, of its text).
     pub size: u64,
     pub symbols: Vec<Symbol>,
     /// The letters and digits of the stem, directory and symbol names
@@ -402,7 +403,6 @@ impl Tree {
             paths.push(&f.path);
         }
         // What an agent without find tools reads: the whole listing, then every text file.
-        // (a text file's size is its text's length: the walk records it so)
         let dump_bytes = paths.listing_bytes()
             + files
                 .iter()

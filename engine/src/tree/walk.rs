@@ -329,10 +329,12 @@ pub(super) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
     if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
         return (size, Content::Binary);
     }
+    // the size on disk (what the index compares), even when invalid UTF-8 is replaced
+    let size = bytes.len() as u64;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     let folded = text.to_ascii_lowercase();
-    (text.len() as u64, Content::Text { text, folded })
+    (size, Content::Text { text, folded })
 }
