@@ -8,7 +8,10 @@ fn main() {
     };
     let options = findbench_engine::TreeOptions::default();
     match findbench_engine::Tree::index(std::path::Path::new(&root), &options) {
-        Ok(stats) => println!("{}", serde_json::to_string_pretty(&stats).unwrap_or_default()),
+        Ok(stats) => println!(
+            "{}",
+            serde_json::to_string_pretty(&stats).unwrap_or_default()
+        ),
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(e.exit_code());

@@ -152,7 +152,11 @@ fn assert_same(scene: &Scene, step: &str) {
     let (cached, uncached) = (scene.cached(), scene.uncached());
     assert_eq!(contents(&cached), contents(&uncached), "{step}: files");
     assert_eq!(cached.report(), uncached.report(), "{step}: walk report");
-    assert_eq!(cached.dump_bytes(), uncached.dump_bytes(), "{step}: dump bytes");
+    assert_eq!(
+        cached.dump_bytes(),
+        uncached.dump_bytes(),
+        "{step}: dump bytes"
+    );
     assert_eq!(answers(cached), answers(uncached), "{step}: answers");
 }
 
@@ -174,7 +178,13 @@ fn the_cache_gives_the_same_tree_and_answers_while_the_tree_changes() {
         "#include <stdio.h>\nstatic int cursor_binarx(void) { return 1; }\n",
     );
     assert_same(&scene, "changed file");
-    assert!(scene.cached().file("src/cursor.c").unwrap().text().unwrap().contains("binarx"));
+    assert!(scene
+        .cached()
+        .file("src/cursor.c")
+        .unwrap()
+        .text()
+        .unwrap()
+        .contains("binarx"));
 
     // an added file is seen, and found by grep through the posting lists
     scene.write("src/replay/engine.rs", "pub fn replay_engine() {}\n");
@@ -204,7 +214,10 @@ fn an_unchanged_tree_is_answered_from_the_index_without_reading_a_file() {
     assert_eq!((again.files, again.text_files), (6, 4));
     assert!(again.symbols >= 4, "{again:?}");
     assert!(again.words > 10 && again.postings_bytes > 0);
-    assert_eq!(again.index_bytes, fs::metadata(&again.cache_path).unwrap().len());
+    assert_eq!(
+        again.index_bytes,
+        fs::metadata(&again.cache_path).unwrap().len()
+    );
 
     // one changed file: only it is read
     scene.write("src/cursor.c", "int cursor_binary(void);\n");
@@ -219,7 +232,9 @@ fn grep_reads_only_the_files_the_posting_lists_name() {
     scene.index_file();
     let tree = scene.cached();
     let names = |idx: Vec<usize>| -> Vec<String> {
-        idx.into_iter().map(|i| tree.files()[i].path.clone()).collect()
+        idx.into_iter()
+            .map(|i| tree.files()[i].path.clone())
+            .collect()
     };
     assert_eq!(names(tree.candidates(&["cursor_bin"])), ["src/cursor.c"]);
     assert_eq!(
@@ -256,7 +271,10 @@ fn a_truncated_garbage_or_foreign_index_is_rebuilt_not_trusted() {
     let damages: [(&str, Vec<u8>); 5] = [
         ("truncated", good[..good.len() / 2].to_vec()),
         ("truncated", good[..10].to_vec()),
-        ("bad magic", b"this is not an index at all, just garbage bytes....................".to_vec()),
+        (
+            "bad magic",
+            b"this is not an index at all, just garbage bytes....................".to_vec(),
+        ),
         ("checksum", {
             let mut b = good.clone();
             let last = b.len() - 1;
@@ -276,7 +294,11 @@ fn a_truncated_garbage_or_foreign_index_is_rebuilt_not_trusted() {
         let reason = stats.rebuilt_because.unwrap();
         assert!(reason.contains(why), "{why}: {reason}");
         assert_eq!(contents(&scene.cached()), expected, "{why}");
-        assert_eq!(fs::read(&file).unwrap().len(), good.len(), "{why}: rewritten whole");
+        assert_eq!(
+            fs::read(&file).unwrap().len(),
+            good.len(),
+            "{why}: rewritten whole"
+        );
     }
 }
 

@@ -231,7 +231,15 @@ pub(super) fn open(
         Some((head, enc, bytes)) if unchanged(root, &head) => {
             let (words, enc_bytes) = (enc.words(), enc.bytes());
             let tree = tree_of(root, options, head, enc);
-            let s = stats(&tree, words, enc_bytes, IndexState::Unchanged, 0, bytes, None);
+            let s = stats(
+                &tree,
+                words,
+                enc_bytes,
+                IndexState::Unchanged,
+                0,
+                bytes,
+                None,
+            );
             return Ok((tree, s));
         }
         other => other,
@@ -248,10 +256,7 @@ pub(super) fn open(
         None => (Vec::new(), 0, Encoded::default()),
     };
     let walked = walk::walk_for_index(root, options, &old_files, old_built)?;
-    let reused = walked
-        .found
-        .iter()
-        .any(|f| matches!(f, Found::Reused(_)));
+    let reused = walked.found.iter().any(|f| matches!(f, Found::Reused(_)));
     let old_words = if reused {
         old_enc.per_file(old_files.len())
     } else {
@@ -437,10 +442,7 @@ fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, St
     // unique per process and per call: threads of one process may build at once too
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = dir.join(format!(
-        ".{name}.{}.{nanos}.{call}.tmp",
-        std::process::id()
-    ));
+    let temp = dir.join(format!(".{name}.{}.{nanos}.{call}.tmp", std::process::id()));
     let written = (|| -> std::io::Result<u64> {
         let mut out = File::create(&temp)?;
         out.write_all(&header)?;

@@ -160,7 +160,10 @@ pub struct TreeFile {
 impl TreeFile {
     /// Builds the file record for `path` (relative, `/`-separated) with its content.
     pub fn new(path: String, size: u64, content: Content, symbol_lines: usize) -> TreeFile {
-        let symbols = match (Language::from_extension(&fold(extension(&path))), content.text()) {
+        let symbols = match (
+            Language::from_extension(&fold(extension(&path))),
+            content.text(),
+        ) {
             (Some(lang), Some(text)) => symbols::scan(lang, text, symbol_lines),
             _ => Vec::new(),
         };
@@ -311,7 +314,11 @@ impl Tree {
     /// [`TreeOptions::no_cache`] or no cache directory, by walking and reading every file.
     pub fn load(root: &Path, options: &TreeOptions) -> Result<Tree> {
         if !options.no_cache {
-            if let Some(dir) = options.cache_dir.clone().or_else(crate::cache_dir::cache_dir) {
+            if let Some(dir) = options
+                .cache_dir
+                .clone()
+                .or_else(crate::cache_dir::cache_dir)
+            {
                 return cache::open(root, options, &dir).map(|(tree, _)| tree);
             }
         }

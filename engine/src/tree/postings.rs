@@ -28,12 +28,10 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-/// The distinct words of `text`, ASCII-folded, sorted, each followed by `\n`.
-pub(crate) fn words_of(text: &[u8]) -> Vec<u8> {
+/// The distinct words of `folded` (text already ASCII-folded, as [`super::Content::Text`]
+/// keeps it), sorted, each followed by `\n`.
+pub(crate) fn words_of(folded: &[u8]) -> Vec<u8> {
     let mut words: Vec<&[u8]> = Vec::new();
-    let mut folded = Vec::new();
-    // fold once so that words can be borrowed from the folded copy
-    folded.extend(text.iter().map(u8::to_ascii_lowercase));
     let mut i = 0;
     let n = folded.len();
     while i < n {
@@ -65,6 +63,39 @@ pub(crate) fn words_of(text: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// FxHash (rustc's): the vocabulary map hashes millions of short words, where SipHash's
+/// resistance to chosen keys buys nothing (a tree's words only slow its own index down).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.write(&[b]);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write(&(n as u64).to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
 /// The word pieces of a search string, folded and cut to [`STEP`] bytes: what each
 /// matching file must hold inside its words.
@@ -274,7 +305,7 @@ impl Encoded {
 /// Builds the lists from every file's words, in file order.
 #[derive(Default)]
 pub(crate) struct Builder<'a> {
-    ids: std::collections::HashMap<&'a [u8], u32>,
+    ids: std::collections::HashMap<&'a [u8], u32, FxBuild>,
     words: Vec<&'a [u8]>,
     /// (word id, file number) pairs, in file order.
     pairs: Vec<(u32, u32)>,
@@ -381,7 +412,10 @@ mod tests {
     use super::*;
 
     fn build(texts: &[&str]) -> Encoded {
-        let listed: Vec<Vec<u8>> = texts.iter().map(|t| words_of(t.as_bytes())).collect();
+        let listed: Vec<Vec<u8>> = texts
+            .iter()
+            .map(|t| words_of(t.to_ascii_lowercase().as_bytes()))
+            .collect();
         let mut b = Builder::new();
         for (i, l) in listed.iter().enumerate() {
             b.add_listed(i as u32, l);
@@ -395,7 +429,8 @@ mod tests {
 
     #[test]
     fn words_are_folded_split_and_distinct() {
-        let w = words_of("fn ReplayService() { replay_service(ÉTé); Replay }".as_bytes());
+        let text = "fn ReplayService() { replay_service(ÉTé); Replay }".to_ascii_lowercase();
+        let w = words_of(text.as_bytes());
         let w = String::from_utf8(w).unwrap();
         assert_eq!(w, "fn\nreplay\nreplay_service\nreplayservice\nÉté\n");
     }
@@ -416,8 +451,10 @@ mod tests {
 
     #[test]
     fn a_piece_of_a_long_word_is_found_in_its_windows() {
-        let long: String = (0..300).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-        let text = format!("x {long} y");
+        let long: String = (0..300)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let text = format!("x {long} Y");
         let p = build(&[&text, "other"]);
         for start in [0, 31, 33, 100, 250, 268] {
             let piece = &long[start..(start + 32).min(long.len())];

@@ -101,9 +101,7 @@ pub(super) fn walk_for_index(
         .map(|(i, r)| (r.path.as_str(), i))
         .collect();
     let mut walked = run(root, options, Purpose::Index { old, reuse: &reuse })?;
-    walked
-        .found
-        .sort_by(|a, b| a.path(old).cmp(b.path(old)));
+    walked.found.sort_by(|a, b| a.path(old).cmp(b.path(old)));
     walked.stamps.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(IndexWalk {
         found: walked.found,
@@ -248,12 +246,12 @@ impl Worker<'_> {
                 };
                 let language = Language::from_extension(&fold(super::extension(&shown)));
                 let (symbols, words) = match (&content, language) {
-                    (Content::Text { text, .. }, Some(lang)) => (
+                    (Content::Text { text, folded }, Some(lang)) => (
                         symbols::scan(lang, text, self.options.symbol_lines),
-                        postings::words_of(text.as_bytes()),
+                        postings::words_of(folded.as_bytes()),
                     ),
-                    (Content::Text { text, .. }, None) => {
-                        (Vec::new(), postings::words_of(text.as_bytes()))
+                    (Content::Text { folded, .. }, None) => {
+                        (Vec::new(), postings::words_of(folded.as_bytes()))
                     }
                     _ => (Vec::new(), Vec::new()),
                 };
