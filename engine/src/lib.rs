@@ -2,7 +2,7 @@
 //!
 //! The entry point is [`Engine::execute`]: one [`Request`] in, one [`Response`] out, against a
 //! [`Fixture`] loaded and indexed once. The engine never touches the filesystem after a
-//! fixture is loaded.
+//! fixture is loaded, except to read a tree file's text when a mode first asks for it.
 
 pub mod cache_dir;
 pub mod error;
