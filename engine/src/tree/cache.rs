@@ -11,15 +11,18 @@
 //! build is not trusted (it may have changed in the same clock tick as it was read; git's
 //! "racily clean" rule) and is looked at again.
 //!
-//! The file: a 64-byte header (magic, format number, a fingerprint of this engine's version
-//! and of the sources that decide what the index holds, the lengths of the five parts, and
-//! a CRC-32 of them), then the parts: the head (postcard-encoded records) and the four
-//! posting tables. Anything that does not check out (short, foreign, another version, a
-//! checksum or decoding error, another root) is reported and rebuilt, never trusted. It is
+//! The file: a 68-byte header (magic, format number, a fingerprint of this engine's version
+//! and of the sources that decide what the index holds, the lengths of the five parts, a
+//! CRC-32 of the head and one of the posting tables), then the parts: the head
+//! (postcard-encoded records) and the four posting tables, read only when a search first
+//! needs them. Anything that does not check out (short, foreign, another version, a
+//! checksum or decoding error, another root) is reported and rebuilt, never trusted (posting
+//! tables that fail their checksum when read are not used, and the file is removed so that
+//! the next call rebuilds it). It is
 //! written to a temporary name in the same directory and renamed, so that a reader never
 //! sees half a file and two processes building at once each write a whole one.
 
-use super::postings::{Builder, Encoded};
+use super::postings::{Builder, Encoded, Lazy};
 use super::walk::{self, Found};
 use super::{ContentKind, Source, Symbol, Tree, TreeFile, TreeOptions, WalkReport};
 use crate::error::{EngineError, Result};
@@ -34,7 +37,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 const MAGIC: &[u8; 8] = b"FBTREEIX";
 /// Bumped when the layout changes; the fingerprint covers the rest.
 const FORMAT: u32 = 1;
-const HEADER_BYTES: usize = 8 + 4 + 8 + 5 * 8 + 4;
+const HEADER_BYTES: usize = 8 + 4 + 8 + 5 * 8 + 4 + 4;
 /// How close (in nanoseconds) to the last build an mtime may be before it is not trusted:
 /// coarse file systems keep mtimes to the second or two.
 pub(crate) const RACY_NS: i64 = 2_000_000_000;
@@ -201,16 +204,23 @@ pub(super) fn open(
     let key = OptionsKey::of(options);
     let path = index_path(cache_dir, &canonical, &key);
     let root_shown = canonical.to_string_lossy().into_owned();
-    let (old, rebuilt_because) = match read(&path, &root_shown, &key) {
+    let (old, mut rebuilt_because) = match read(&path, &root_shown, &key) {
         Ok(old) => (Some(old), None),
         Err(why) => (None, Some(why)),
     };
-    let stats = |tree: &Tree, enc_words, enc_bytes, state, files_read, index_bytes, write_error| {
+    let stats = |tree: &Tree,
+                 rebuilt_because: Option<String>,
+                 enc_words,
+                 enc_bytes,
+                 state,
+                 files_read,
+                 index_bytes,
+                 write_error| {
         IndexStats {
             root: canonical.clone(),
             cache_path: path.clone(),
             state,
-            rebuilt_because: rebuilt_because.clone(),
+            rebuilt_because,
             files: tree.len(),
             text_files: tree
                 .files()
@@ -228,22 +238,30 @@ pub(super) fn open(
         }
     };
     let old = match old {
-        Some((head, enc, bytes)) if unchanged(root, &head) => {
-            let (words, enc_bytes) = (enc.words(), enc.bytes());
-            let tree = tree_of(root, options, head, enc);
+        Some(old) if unchanged(root, &old.head) => {
+            let tree = tree_of(root, options, old.head, old.postings);
             let s = stats(
                 &tree,
-                words,
-                enc_bytes,
+                None,
+                old.words,
+                old.postings_bytes,
                 IndexState::Unchanged,
                 0,
-                bytes,
+                old.bytes,
                 None,
             );
             return Ok((tree, s));
         }
         other => other,
     };
+    // the old words are needed to keep unchanged files' words; damaged, they cannot be
+    let old = old.and_then(|old| match old.postings.into_inner() {
+        Some(enc) => Some((old.head, enc)),
+        None => {
+            rebuilt_because = Some("damaged index (posting lists)".into());
+            None
+        }
+    });
     let state = if old.is_some() {
         IndexState::Refreshed
     } else {
@@ -252,7 +270,7 @@ pub(super) fn open(
     // taken before the walk: a file written while it runs has a later mtime
     let built_ns = system_ns(SystemTime::now());
     let (old_files, old_built, old_enc) = match old {
-        Some((head, enc, _)) => (head.files, head.built_ns, enc),
+        Some((head, enc)) => (head.files, head.built_ns, enc),
         None => (Vec::new(), 0, Encoded::default()),
     };
     let walked = walk::walk_for_index(root, options, &old_files, old_built)?;
@@ -300,9 +318,10 @@ pub(super) fn open(
         Err(e) => (0, Some(e)),
     };
     let (words, enc_bytes) = (enc.words(), enc.bytes());
-    let tree = tree_of(root, options, head, enc);
+    let tree = tree_of(root, options, head, Lazy::ready(enc));
     let s = stats(
         &tree,
+        rebuilt_because,
         words,
         enc_bytes,
         state,
@@ -329,7 +348,7 @@ fn unchanged(root: &Path, head: &Head) -> bool {
             .all(|f| same(&f.path, f.size, f.mtime, true))
 }
 
-fn tree_of(root: &Path, options: &TreeOptions, head: Head, enc: Encoded) -> Tree {
+fn tree_of(root: &Path, options: &TreeOptions, head: Head, postings: Lazy) -> Tree {
     let source = Arc::new(Source {
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,
@@ -344,16 +363,22 @@ fn tree_of(root: &Path, options: &TreeOptions, head: Head, enc: Encoded) -> Tree
         messages: head.messages,
         ..WalkReport::default()
     };
-    Tree::from_files(root.to_path_buf(), files, report, Some(enc))
+    Tree::from_files(root.to_path_buf(), files, report, Some(postings))
 }
 
-/// Reads and checks the index at `path`: the head, the posting lists and the file's size,
-/// or why it cannot be used.
-fn read(
-    path: &Path,
-    root: &str,
-    key: &OptionsKey,
-) -> std::result::Result<(Head, Encoded, u64), String> {
+/// An index read from disk: its head, and its posting lists to read on first use.
+struct OldIndex {
+    head: Head,
+    postings: Lazy,
+    bytes: u64,
+    words: usize,
+    postings_bytes: usize,
+}
+
+/// Reads and checks the index at `path`: the head now, the posting lists when first needed
+/// (from the file already open, so that an index renamed over this one meanwhile cannot mix
+/// with it), or why it cannot be used.
+fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldIndex, String> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("no index yet".into()),
@@ -371,47 +396,66 @@ fn read(
         return Err("not an index file (bad magic)".into());
     }
     let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
-    let format = u32::from_le_bytes(header[8..12].try_into().unwrap_or([0; 4]));
-    if format != FORMAT || u64_at(12) != fingerprint() {
+    let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or([0; 4]));
+    if u32_at(8) != FORMAT || u64_at(12) != fingerprint() {
         return Err("written by another version of findbench".into());
     }
     let lens: Vec<u64> = (0..5).map(|i| u64_at(20 + i * 8)).collect();
-    let crc = u32::from_le_bytes(header[60..64].try_into().unwrap_or([0; 4]));
+    let (head_crc, postings_crc) = (u32_at(60), u32_at(64));
     let body = lens.iter().try_fold(0u64, |a, &b| a.checked_add(b));
     if body.and_then(|b| b.checked_add(HEADER_BYTES as u64)) != Some(len) {
         return Err(format!(
             "truncated or padded index ({len} bytes, the header says otherwise)"
         ));
     }
-    let mut hasher = crc32fast::Hasher::new();
-    let mut parts = Vec::with_capacity(5);
-    for &n in &lens {
-        let mut part = vec![0u8; n as usize];
-        file.read_exact(&mut part)
-            .map_err(|e| format!("cannot read the index: {e}"))?;
-        hasher.update(&part);
-        parts.push(part);
-    }
-    if hasher.finalize() != crc {
+    let mut head_bytes = vec![0u8; lens[0] as usize];
+    file.read_exact(&mut head_bytes)
+        .map_err(|e| format!("cannot read the index: {e}"))?;
+    if crc32fast::hash(&head_bytes) != head_crc {
         return Err("damaged index (checksum mismatch)".into());
     }
-    let mut parts = parts.into_iter();
-    let mut next = || parts.next().unwrap_or_default();
     let head: Head =
-        postcard::from_bytes(&next()).map_err(|e| format!("damaged index head: {e}"))?;
-    let enc = Encoded {
-        vocab: next(),
-        starts: next(),
-        offsets: next(),
-        lists: next(),
-    };
+        postcard::from_bytes(&head_bytes).map_err(|e| format!("damaged index head: {e}"))?;
+    drop(head_bytes);
     if head.root != root || &head.options != key {
         return Err("the index is for another root or other walk options".into());
     }
-    if !enc.validate() || !head.files.windows(2).all(|w| w[0].path < w[1].path) {
-        return Err("damaged index (inconsistent tables)".into());
+    if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
+        return Err("damaged index (files out of order)".into());
     }
-    Ok((head, enc, len))
+    let table_lens = [lens[1], lens[2], lens[3], lens[4]];
+    let index_path = path.to_path_buf();
+    let reader = move || {
+        let mut hasher = crc32fast::Hasher::new();
+        let mut parts = Vec::with_capacity(4);
+        for n in table_lens {
+            let mut part = vec![0u8; n as usize];
+            file.read_exact(&mut part).ok()?;
+            hasher.update(&part);
+            parts.push(part);
+        }
+        let mut parts = parts.into_iter();
+        let mut next = || parts.next().unwrap_or_default();
+        let enc = Encoded {
+            vocab: next(),
+            starts: next(),
+            offsets: next(),
+            lists: next(),
+        };
+        if hasher.finalize() != postings_crc || !enc.validate() {
+            // answered without narrowing; the next call finds no index and rebuilds it
+            let _ = std::fs::remove_file(&index_path);
+            return None;
+        }
+        Some(enc)
+    };
+    Ok(OldIndex {
+        head,
+        postings: Lazy::on_demand(Box::new(reader)),
+        bytes: len,
+        words: (lens[2] / 4) as usize,
+        postings_bytes: lens[1..].iter().sum::<u64>() as usize,
+    })
 }
 
 /// Writes the index to a temporary file beside `path` and renames it over `path`; the
@@ -427,15 +471,17 @@ fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, St
         &enc.offsets,
         &enc.lists,
     ];
-    let mut hasher = crc32fast::Hasher::new();
     let mut header = Vec::with_capacity(HEADER_BYTES);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT.to_le_bytes());
     header.extend_from_slice(&fingerprint().to_le_bytes());
     for part in parts {
         header.extend_from_slice(&(part.len() as u64).to_le_bytes());
-        hasher.update(part);
     }
+    // the head and the posting lists are checked apart: the lists are read only when needed
+    header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
+    let mut hasher = crc32fast::Hasher::new();
+    parts[1..].iter().for_each(|part| hasher.update(part));
     header.extend_from_slice(&hasher.finalize().to_le_bytes());
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let nanos = system_ns(SystemTime::now());

@@ -305,7 +305,7 @@ pub struct Tree {
     report: WalkReport,
     dump_bytes: usize,
     /// The kept index's word lists; `None` for a tree held in memory.
-    postings: Option<postings::Encoded>,
+    postings: Option<postings::Lazy>,
 }
 
 impl Tree {
@@ -355,6 +355,7 @@ impl Tree {
         match self
             .postings
             .as_ref()
+            .and_then(postings::Lazy::get)
             .and_then(|p| p.candidates(needles, self.files.len()))
         {
             Some(bits) => postings::bit_indices(&bits),
@@ -398,7 +399,7 @@ impl Tree {
         root: PathBuf,
         mut files: Vec<TreeFile>,
         mut report: WalkReport,
-        postings: Option<postings::Encoded>,
+        postings: Option<postings::Lazy>,
     ) -> Tree {
         // byte order of the shown path: stable whatever order the walker threads finished in
         if postings.is_none() {

@@ -302,6 +302,59 @@ impl Encoded {
     }
 }
 
+/// Posting lists that are read from the index file only when a search first needs them (a
+/// question answered by `find` never reads them): the reader runs once, and `None` (a damaged
+/// part) means no narrowing, never a wrong answer.
+pub(crate) struct Lazy {
+    cell: std::sync::OnceLock<Option<Encoded>>,
+    reader: std::sync::Mutex<Option<Reader>>,
+}
+
+type Reader = Box<dyn FnOnce() -> Option<Encoded> + Send>;
+
+impl Lazy {
+    pub fn ready(encoded: Encoded) -> Lazy {
+        let cell = std::sync::OnceLock::new();
+        let _ = cell.set(Some(encoded));
+        Lazy {
+            cell,
+            reader: std::sync::Mutex::new(None),
+        }
+    }
+
+    pub fn on_demand(reader: Reader) -> Lazy {
+        Lazy {
+            cell: std::sync::OnceLock::new(),
+            reader: std::sync::Mutex::new(Some(reader)),
+        }
+    }
+
+    /// The lists, read now if they were not yet (`None` when damaged).
+    pub fn into_inner(self) -> Option<Encoded> {
+        self.get();
+        self.cell.into_inner().flatten()
+    }
+
+    pub fn get(&self) -> Option<&Encoded> {
+        self.cell
+            .get_or_init(|| {
+                let reader = self.reader.lock().unwrap_or_else(|p| p.into_inner()).take();
+                reader.and_then(|read| read())
+            })
+            .as_ref()
+    }
+}
+
+impl std::fmt::Debug for Lazy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(Some(e)) => e.fmt(f),
+            Some(None) => f.write_str("Postings(unusable)"),
+            None => f.write_str("Postings(not read yet)"),
+        }
+    }
+}
+
 /// Builds the lists from every file's words, in file order.
 #[derive(Default)]
 pub(crate) struct Builder<'a> {
