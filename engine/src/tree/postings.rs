@@ -170,7 +170,7 @@ impl Encoded {
     /// does not decode stops; the file's checksum guards the values.)
     pub fn validate(&self) -> bool {
         let words = self.words();
-        self.starts.len() % 4 == 0
+        self.starts.len().is_multiple_of(4)
             && self.offsets.len() == (words + 1) * 4
             && Self::u32_at(&self.offsets, words) as usize == self.lists.len()
             && self.vocab.last().is_none_or(|&b| b == b'\n')
