@@ -2,7 +2,7 @@
 //!
 //! The entry point is [`Engine::execute`]: one [`Request`] in, one [`Response`] out, against a
 //! [`Fixture`] loaded and indexed once. The engine never touches the filesystem after a
-//! fixture is loaded.
+//! fixture is loaded, except to read a tree file's text when a mode first asks for it.
 
 pub mod cache_dir;
 pub mod error;
@@ -21,7 +21,7 @@ pub use item::{Domain, Item};
 pub use profile::Profile;
 pub use request::{Mode, Outcome, Request, Response};
 pub use store::{Store, StoreOptions};
-pub use tree::{PathList, Tree, TreeOptions};
+pub use tree::{IndexStats, PathList, Tree, TreeOptions};
 
 use std::sync::Arc;
 

@@ -16,7 +16,7 @@ use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
 use crate::text::term::Term;
-use crate::tree::{Content, Tree};
+use crate::tree::Tree;
 use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -271,11 +271,9 @@ fn read_file(
     let Some(file) = tree.file(&m.path) else {
         return (result(0, false, "not in the tree".into()), None);
     };
-    let (text, folded) = match &file.content {
-        Content::Text { text, folded } => (text.as_str(), folded.as_str()),
-        Content::Binary => return (result(0, false, "binary file".into()), None),
-        Content::TooLarge => return (result(0, false, "too large to read".into()), None),
-        Content::Unreadable(why) => return (result(0, false, format!("unreadable: {why}")), None),
+    let (text, folded) = match file.read() {
+        Ok(read) => read,
+        Err(note) => return (result(0, false, note), None),
     };
     // the words as the text was folded (ASCII), so byte offsets agree; a plural is looked
     // for as its singular, which finds both (`symbols` ~ `symbol`)

@@ -147,10 +147,12 @@ pub fn rank(tree: &Tree, term: &str, code: &CodeWeights, weights: &GrepWeights) 
     if pattern.segments.is_empty() {
         return Vec::new();
     }
+    // only the files whose words can hold every segment (the kept index's posting lists)
+    let files = tree.files();
     let mut matches: Vec<GrepMatch> = tree
-        .files()
-        .par_iter()
-        .filter_map(|f| score_file(f, &pattern, weights))
+        .candidates(&pattern.segments)
+        .into_par_iter()
+        .filter_map(|i| score_file(&files[i], &pattern, weights))
         .collect();
     matches.sort_by(|a, b| {
         b.score

@@ -1,12 +1,22 @@
 //! A source tree loaded once: every file's path, folded stem, language, the symbols in its
-//! first lines, and the text of the files `grep` and the symbol scan need.
+//! first lines, and (read on first use) the text of the files `grep` and `ask` open.
 //!
 //! [`Tree::load`] is the only place code modes touch the filesystem. A process that answers
 //! many queries on one root (the harness) loads it once and shares it (`Send + Sync`).
+//!
+//! Loading goes through the kept index ([`cache`]): paths, sizes, mtimes, symbols and word
+//! posting lists on disk under the cache directory, refreshed from size and mtime. Then a
+//! file's text is read only when a mode asks for it ([`TreeFile::text`]), and `grep` asks
+//! only for the files [`Tree::candidates`] names. With [`TreeOptions::no_cache`] (or no
+//! cache directory) every file is read and kept in memory, as a one-off walk needs.
 
+mod cache;
 pub mod paths;
+pub(crate) mod postings;
 pub mod symbols;
 mod walk;
+
+pub use cache::{IndexState, IndexStats};
 
 pub use paths::PathList;
 pub use symbols::{Language, Symbol, SymbolKind};
@@ -15,7 +25,9 @@ use crate::error::Result;
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::fold::fold;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// How a tree is walked and what is kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +45,11 @@ pub struct TreeOptions {
     pub follow_links: bool,
     /// Walker threads; 0 picks from the machine.
     pub threads: usize,
+    /// Neither read nor write the kept index: walk and read every file (`--no-cache`).
+    pub no_cache: bool,
+    /// Where the index is kept; `None` is [`crate::cache_dir::cache_dir`] (`$FINDBENCH_CACHE`,
+    /// else the platform cache directory).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for TreeOptions {
@@ -44,6 +61,8 @@ impl Default for TreeOptions {
             hidden: false,
             follow_links: true,
             threads: 0,
+            no_cache: false,
+            cache_dir: None,
         }
     }
 }
@@ -75,6 +94,39 @@ impl Content {
             _ => None,
         }
     }
+
+    /// What kind of content this is, without the text.
+    pub fn kind(&self) -> ContentKind {
+        match self {
+            Content::Text { .. } => ContentKind::Text,
+            Content::Binary => ContentKind::Binary,
+            Content::TooLarge => ContentKind::TooLarge,
+            Content::Unreadable(why) => ContentKind::Unreadable(why.clone()),
+        }
+    }
+}
+
+/// What kind of content a file has, as the index keeps it (the text is read on demand).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ContentKind {
+    Text,
+    Binary,
+    TooLarge,
+    Unreadable(String),
+}
+
+/// A text file's text and its ASCII-folded copy, once read.
+#[derive(Debug, Clone)]
+struct Loaded {
+    text: String,
+    folded: String,
+}
+
+/// Where a file's text is read from on first use.
+#[derive(Debug)]
+pub(crate) struct Source {
+    root: PathBuf,
+    max_file_bytes: u64,
 }
 
 /// One file of the tree.
@@ -91,18 +143,57 @@ pub struct TreeFile {
     /// Folded last extension, without the dot.
     pub ext: String,
     pub language: Option<Language>,
+    /// Bytes on disk (for a file built in memory, of its text).
     pub size: u64,
-    pub content: Content,
     pub symbols: Vec<Symbol>,
     /// The letters and digits of the stem, directory and symbol names
     /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
     /// no step of this file, so the file is skipped without a string search.
     pub name_bag: u64,
+    kind: ContentKind,
+    /// The text, once read (set at construction for a tree held in memory).
+    loaded: OnceLock<Option<Loaded>>,
+    /// Where to read the text from; `None` for a file built in memory.
+    source: Option<Arc<Source>>,
 }
 
 impl TreeFile {
     /// Builds the file record for `path` (relative, `/`-separated) with its content.
     pub fn new(path: String, size: u64, content: Content, symbol_lines: usize) -> TreeFile {
+        let symbols = match (
+            Language::from_extension(&fold(extension(&path))),
+            content.text(),
+        ) {
+            (Some(lang), Some(text)) => symbols::scan(lang, text, symbol_lines),
+            _ => Vec::new(),
+        };
+        let kind = content.kind();
+        let loaded = OnceLock::new();
+        if let Content::Text { text, folded } = content {
+            let _ = loaded.set(Some(Loaded { text, folded }));
+        }
+        TreeFile::with_symbols(path, size, kind, symbols, loaded, None)
+    }
+
+    /// A file of the kept index: its text is read from `source` when first asked for.
+    pub(crate) fn indexed(
+        path: String,
+        size: u64,
+        kind: ContentKind,
+        symbols: Vec<Symbol>,
+        source: Arc<Source>,
+    ) -> TreeFile {
+        TreeFile::with_symbols(path, size, kind, symbols, OnceLock::new(), Some(source))
+    }
+
+    fn with_symbols(
+        path: String,
+        size: u64,
+        kind: ContentKind,
+        symbols: Vec<Symbol>,
+        loaded: OnceLock<Option<Loaded>>,
+        source: Option<Arc<Source>>,
+    ) -> TreeFile {
         let (dir, name) = match path.rfind('/') {
             Some(i) => (&path[..i], &path[i + 1..]),
             None => ("", path.as_str()),
@@ -113,10 +204,6 @@ impl TreeFile {
         };
         let ext = fold(ext);
         let language = Language::from_extension(&ext);
-        let symbols = match (language, content.text()) {
-            (Some(lang), Some(text)) => symbols::scan(lang, text, symbol_lines),
-            _ => Vec::new(),
-        };
         let (stem, stem_snake, dir) = (fold(stem), snake(stem), fold(dir));
         let name_bag = symbols.iter().fold(
             char_bag(&stem) | char_bag(&stem_snake) | char_bag(&dir),
@@ -130,26 +217,74 @@ impl TreeFile {
             ext,
             language,
             size,
-            content,
+            kind,
             symbols,
             path,
+            loaded,
+            source,
         }
     }
 
-    /// The file's text, when it is a readable text file. Code outside `tree/` reads text only
-    /// through this and [`TreeFile::folded`], so that how text is kept can change here alone.
+    /// What kind of content the file has (known without reading it).
+    pub fn content_kind(&self) -> &ContentKind {
+        &self.kind
+    }
+
+    fn loaded(&self) -> Option<&Loaded> {
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        self.loaded
+            .get_or_init(|| {
+                let source = self.source.as_ref()?;
+                let (_, content) =
+                    walk::read_content(&source.root.join(&self.path), source.max_file_bytes);
+                match content {
+                    Content::Text { text, folded } => Some(Loaded { text, folded }),
+                    _ => None,
+                }
+            })
+            .as_ref()
+    }
+
+    /// The file's text, when it is a readable text file (read on first use and kept). Code
+    /// outside `tree/` reads text only through this, [`TreeFile::folded`] and
+    /// [`TreeFile::read`], so that how text is kept can change here alone.
     pub fn text(&self) -> Option<&str> {
-        self.content.text()
+        self.loaded().map(|l| l.text.as_str())
     }
 
     /// The ASCII-folded copy of [`TreeFile::text`], byte for byte the same length.
     pub fn folded(&self) -> Option<&str> {
-        self.content.folded()
+        self.loaded().map(|l| l.folded.as_str())
+    }
+
+    /// The text and its folded copy, or why there is none, in words for a person:
+    /// `binary file`, `too large to read`, `unreadable: <reason>`.
+    pub fn read(&self) -> std::result::Result<(&str, &str), String> {
+        match &self.kind {
+            ContentKind::Binary => Err("binary file".into()),
+            ContentKind::TooLarge => Err("too large to read".into()),
+            ContentKind::Unreadable(why) => Err(format!("unreadable: {why}")),
+            ContentKind::Text => match self.loaded() {
+                Some(l) => Ok((&l.text, &l.folded)),
+                None => Err("unreadable: changed or removed since the tree was indexed".into()),
+            },
+        }
+    }
+}
+
+/// The last extension of a `/`-separated path, without the dot (empty when none).
+fn extension(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[i + 1..],
+        _ => "",
     }
 }
 
 /// Counts of what the walk met but could not index fully.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WalkReport {
     pub files: usize,
     pub binary: usize,
@@ -169,13 +304,63 @@ pub struct Tree {
     paths: PathList,
     report: WalkReport,
     dump_bytes: usize,
+    /// The kept index's word lists; `None` for a tree held in memory.
+    postings: Option<postings::Lazy>,
 }
 
 impl Tree {
-    /// Walks `root` in parallel and indexes every file that is not ignored.
+    /// The tree at `root`: from the kept index, refreshed for what changed since (files
+    /// whose size or mtime differ are read again, added and removed ones are seen), or, with
+    /// [`TreeOptions::no_cache`] or no cache directory, by walking and reading every file.
     pub fn load(root: &Path, options: &TreeOptions) -> Result<Tree> {
-        let (files, report) = walk::walk(root, options)?;
-        Ok(Tree::from_files(root.to_path_buf(), files, report))
+        if !options.no_cache {
+            if let Some(dir) = options
+                .cache_dir
+                .clone()
+                .or_else(crate::cache_dir::cache_dir)
+            {
+                return cache::open(root, options, &dir).map(|(tree, _)| tree);
+            }
+        }
+        let (files, report) = walk::walk_in_memory(root, options)?;
+        Ok(Tree::from_files(root.to_path_buf(), files, report, None))
+    }
+
+    /// Builds or refreshes the kept index of `root` and says what it holds (`findbench
+    /// index DIR`). An error when caching is off or no cache directory is known.
+    pub fn index(root: &Path, options: &TreeOptions) -> Result<IndexStats> {
+        if options.no_cache {
+            return Err(crate::error::EngineError::invalid(
+                "the index is not kept with --no-cache",
+            ));
+        }
+        let dir = options
+            .cache_dir
+            .clone()
+            .or_else(crate::cache_dir::cache_dir)
+            .ok_or_else(|| {
+                crate::error::EngineError::invalid_with_hint(
+                    "no cache directory: neither FINDBENCH_CACHE nor a home directory is set",
+                    "set FINDBENCH_CACHE to a writable directory",
+                )
+            })?;
+        cache::open(root, options, &dir).map(|(_, stats)| stats)
+    }
+
+    /// The files that may contain every one of `needles` (strings matched case-insensitively
+    /// as substrings of a file's text), as indices into [`Tree::files`], ascending. From the
+    /// posting lists when the tree has them (a superset of the files that match: the caller
+    /// still checks each file's text); every file otherwise.
+    pub fn candidates<S: AsRef<[u8]>>(&self, needles: &[S]) -> Vec<usize> {
+        match self
+            .postings
+            .as_ref()
+            .and_then(postings::Lazy::get)
+            .and_then(|p| p.candidates(needles, self.files.len()))
+        {
+            Some(bits) => postings::bit_indices(&bits),
+            None => (0..self.files.len()).collect(),
+        }
     }
 
     /// Indexes files already in memory (paths relative, `/`-separated); for tests and
@@ -200,17 +385,26 @@ impl Tree {
             })
             .collect();
         let report = WalkReport::default();
-        Tree::from_files(PathBuf::from(name), files, report)
+        Tree::from_files(PathBuf::from(name), files, report, None)
     }
 
     /// Indexes file records built by the caller (for tests of unreadable or binary files).
     pub fn from_parts(name: &str, files: Vec<TreeFile>) -> Tree {
-        Tree::from_files(PathBuf::from(name), files, WalkReport::default())
+        Tree::from_files(PathBuf::from(name), files, WalkReport::default(), None)
     }
 
-    fn from_files(root: PathBuf, mut files: Vec<TreeFile>, mut report: WalkReport) -> Tree {
+    /// `files` must be sorted by path when `postings` is given (its file numbers are
+    /// positions in that order).
+    fn from_files(
+        root: PathBuf,
+        mut files: Vec<TreeFile>,
+        mut report: WalkReport,
+        postings: Option<postings::Lazy>,
+    ) -> Tree {
         // byte order of the shown path: stable whatever order the walker threads finished in
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        if postings.is_none() {
+            files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
         let total: usize = files.iter().map(|f| f.path.len()).sum();
         let mut paths = PathList::with_capacity(&root.display().to_string(), total, files.len());
         for f in &files {
@@ -220,16 +414,30 @@ impl Tree {
         let dump_bytes = paths.listing_bytes()
             + files
                 .iter()
-                .filter_map(|f| f.content.text())
-                .map(str::len)
+                .filter(|f| f.kind == ContentKind::Text)
+                .map(|f| f.size as usize)
                 .sum::<usize>();
+        // the counts follow the files, so they are the same whether the tree was walked,
+        // kept in the index or refreshed
         report.files = files.len();
+        report.binary = 0;
+        report.too_large = 0;
+        report.unreadable = 0;
+        for f in &files {
+            match f.kind {
+                ContentKind::Binary => report.binary += 1,
+                ContentKind::TooLarge => report.too_large += 1,
+                ContentKind::Unreadable(_) => report.unreadable += 1,
+                ContentKind::Text => {}
+            }
+        }
         Tree {
             root,
             files,
             paths,
             report,
             dump_bytes,
+            postings,
         }
     }
 

@@ -6,10 +6,10 @@
 //! spread over several lines is found by its first line when that line holds the name.
 
 use crate::text::camel::snake;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Source languages whose declarations are scanned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     C,
@@ -42,7 +42,7 @@ impl Language {
 }
 
 /// What a declaration declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymbolKind {
     Class,
@@ -108,7 +108,7 @@ impl SymbolKind {
 }
 
 /// One declaration found in a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Symbol {
     pub kind: SymbolKind,
     /// The name as written, qualified when the source qualifies it (`ReplayService::replay`).

@@ -1,9 +1,17 @@
 //! The parallel walk: `ignore`'s walker honours `.gitignore`; each worker reads, classifies
 //! and scans the files it meets, so reading is parallel too.
+//!
+//! Two uses: a walk that keeps every file's text in memory (no cache), and a walk for the
+//! kept index, which keeps no text but each file's words, and reuses the record of a file
+//! whose size and mtime are those the last index saw.
 
-use super::{Content, TreeFile, TreeOptions, WalkReport};
+use super::cache::{self, FileRecord, Stamp};
+use super::postings;
+use super::{symbols, Content, Language, TreeFile, TreeOptions, WalkReport};
 use crate::error::{EngineError, Result};
+use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
@@ -12,8 +20,11 @@ use std::sync::Mutex;
 const BINARY_PROBE: usize = 8192;
 /// Walk errors kept verbatim in the report.
 const MAX_MESSAGES: usize = 20;
+/// Files whose rules change what the walk sees, checked in every directory walked.
+const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
-pub(super) fn walk(root: &Path, options: &TreeOptions) -> Result<(Vec<TreeFile>, WalkReport)> {
+/// Fails with a clear error when `root` is not a readable directory.
+pub(super) fn check_root(root: &Path) -> Result<()> {
     let meta = std::fs::metadata(root).map_err(|e| EngineError::File {
         path: root.to_path_buf(),
         message: format!("cannot open root: {e}"),
@@ -26,6 +37,96 @@ pub(super) fn walk(root: &Path, options: &TreeOptions) -> Result<(Vec<TreeFile>,
             hint: Some("pass a directory with --root, or a path list with --paths-from".into()),
         });
     }
+    Ok(())
+}
+
+/// Walks `root` and reads every file into memory.
+pub(super) fn walk_in_memory(
+    root: &Path,
+    options: &TreeOptions,
+) -> Result<(Vec<TreeFile>, WalkReport)> {
+    let walked = run(root, options, Purpose::Memory)?;
+    let files = walked
+        .found
+        .into_iter()
+        .filter_map(|f| match f {
+            Found::Kept(file) => Some(file),
+            _ => None,
+        })
+        .collect();
+    Ok((files, walked.report))
+}
+
+/// What the index walk found: files (sorted by path), the directories and ignore files
+/// whose mtimes tell a later call whether to walk again, and the walk's errors.
+pub(super) struct IndexWalk {
+    pub found: Vec<Found>,
+    pub stamps: Vec<Stamp>,
+    pub report: WalkReport,
+}
+
+/// One file the walk met.
+pub(super) enum Found {
+    /// Read into memory (no cache).
+    Kept(TreeFile),
+    /// Read now: its record and its words ([`postings::words_of`]).
+    Read(FileRecord, Vec<u8>),
+    /// Unchanged since the last index: the index of its record there.
+    Reused(usize),
+}
+
+impl Found {
+    fn path<'a>(&'a self, old: &'a [FileRecord]) -> &'a str {
+        match self {
+            Found::Kept(f) => &f.path,
+            Found::Read(r, _) => &r.path,
+            Found::Reused(i) => &old[*i].path,
+        }
+    }
+}
+
+/// Walks `root` for the index. `old` is the last index's records with their build time: a
+/// file whose size and mtime match (and whose mtime is not too close to that build to
+/// trust, see [`cache::trusted`]) is reused, not read.
+pub(super) fn walk_for_index(
+    root: &Path,
+    options: &TreeOptions,
+    old: &[FileRecord],
+    old_built_ns: i64,
+) -> Result<IndexWalk> {
+    let reuse: HashMap<&str, usize> = old
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| cache::trusted(r.mtime, old_built_ns))
+        .map(|(i, r)| (r.path.as_str(), i))
+        .collect();
+    let mut walked = run(root, options, Purpose::Index { old, reuse: &reuse })?;
+    walked.found.sort_by(|a, b| a.path(old).cmp(b.path(old)));
+    walked.stamps.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(IndexWalk {
+        found: walked.found,
+        stamps: walked.stamps,
+        report: walked.report,
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Purpose<'a> {
+    Memory,
+    Index {
+        old: &'a [FileRecord],
+        reuse: &'a HashMap<&'a str, usize>,
+    },
+}
+
+struct Walked {
+    found: Vec<Found>,
+    stamps: Vec<Stamp>,
+    report: WalkReport,
+}
+
+fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walked> {
+    check_root(root)?;
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(!options.hidden)
@@ -37,12 +138,18 @@ pub(super) fn walk(root: &Path, options: &TreeOptions) -> Result<(Vec<TreeFile>,
         .parents(false)
         .require_git(false)
         .threads(options.threads);
-    let shared = Mutex::new((Vec::new(), WalkReport::default()));
+    let shared = Mutex::new(Walked {
+        found: Vec::new(),
+        stamps: Vec::new(),
+        report: WalkReport::default(),
+    });
     builder.build_parallel().run(|| {
         let mut worker = Worker {
             root,
             options,
-            files: Vec::new(),
+            purpose,
+            found: Vec::new(),
+            stamps: Vec::new(),
             report: WalkReport::default(),
             shared: &shared,
         };
@@ -51,19 +158,38 @@ pub(super) fn walk(root: &Path, options: &TreeOptions) -> Result<(Vec<TreeFile>,
             WalkState::Continue
         })
     });
-    let (files, report) = shared
+    let mut walked = shared
         .into_inner()
         .map_err(|_| EngineError::Internal("a walker thread panicked".into()))?;
-    Ok((files, report))
+    if options.gitignore {
+        // the repository's own excludes apply to the whole root
+        let exclude = ".git/info/exclude";
+        if let Some(stamp) = stamp_of(root, exclude) {
+            walked.stamps.push(stamp);
+        }
+    }
+    Ok(walked)
+}
+
+/// The stamp of `rel` under `root`, when it exists.
+fn stamp_of(root: &Path, rel: &str) -> Option<Stamp> {
+    let meta = std::fs::metadata(root.join(rel)).ok()?;
+    Some(Stamp {
+        path: rel.to_string(),
+        size: meta.len(),
+        mtime: cache::mtime_ns(&meta),
+    })
 }
 
 /// One walker thread's findings, merged into the shared list when the thread drops it.
 struct Worker<'a> {
     root: &'a Path,
     options: &'a TreeOptions,
-    files: Vec<TreeFile>,
+    purpose: Purpose<'a>,
+    found: Vec<Found>,
+    stamps: Vec<Stamp>,
     report: WalkReport,
-    shared: &'a Mutex<(Vec<TreeFile>, WalkReport)>,
+    shared: &'a Mutex<Walked>,
 }
 
 impl Worker<'_> {
@@ -75,27 +201,89 @@ impl Worker<'_> {
                 return;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let Some(file_type) = entry.file_type() else {
             return;
-        }
+        };
         let path = entry.path();
         let rel = path.strip_prefix(self.root).unwrap_or(path);
         let shown = rel
             .to_string_lossy()
             .replace(std::path::MAIN_SEPARATOR, "/");
-        let (size, content) = read_content(path, self.options.max_file_bytes);
-        match content {
-            Content::Binary => self.report.binary += 1,
-            Content::TooLarge => self.report.too_large += 1,
-            Content::Unreadable(_) => self.report.unreadable += 1,
-            Content::Text { .. } => {}
+        if file_type.is_dir() {
+            if let Purpose::Index { .. } = self.purpose {
+                self.stamp_dir(&shown);
+            }
+            return;
         }
-        self.files.push(TreeFile::new(
-            shown,
-            size,
-            content,
-            self.options.symbol_lines,
-        ));
+        if !file_type.is_file() {
+            return;
+        }
+        match self.purpose {
+            Purpose::Memory => {
+                let (size, content) = read_content(path, self.options.max_file_bytes);
+                self.found.push(Found::Kept(TreeFile::new(
+                    shown,
+                    size,
+                    content,
+                    self.options.symbol_lines,
+                )));
+            }
+            Purpose::Index { old, reuse } => {
+                let meta = std::fs::metadata(path);
+                let (size, mtime) = match &meta {
+                    Ok(m) => (m.len(), cache::mtime_ns(m)),
+                    Err(_) => (0, 0),
+                };
+                if let Some(&i) = reuse.get(shown.as_str()) {
+                    if meta.is_ok() && old[i].size == size && old[i].mtime == mtime {
+                        self.found.push(Found::Reused(i));
+                        return;
+                    }
+                }
+                let (size, content) = match meta {
+                    Ok(_) => read_content(path, self.options.max_file_bytes),
+                    Err(e) => (0, Content::Unreadable(e.to_string())),
+                };
+                let language = Language::from_extension(&fold(super::extension(&shown)));
+                let (symbols, words) = match (&content, language) {
+                    (Content::Text { text, folded }, Some(lang)) => (
+                        symbols::scan(lang, text, self.options.symbol_lines),
+                        postings::words_of(folded.as_bytes()),
+                    ),
+                    (Content::Text { folded, .. }, None) => {
+                        (Vec::new(), postings::words_of(folded.as_bytes()))
+                    }
+                    _ => (Vec::new(), Vec::new()),
+                };
+                let record = FileRecord {
+                    path: shown,
+                    size,
+                    mtime,
+                    kind: content.kind(),
+                    symbols,
+                };
+                self.found.push(Found::Read(record, words));
+            }
+        }
+    }
+
+    /// Records a walked directory's mtime, and its ignore files'.
+    fn stamp_dir(&mut self, shown: &str) {
+        if let Some(stamp) = stamp_of(self.root, shown) {
+            self.stamps.push(stamp);
+        }
+        if self.options.gitignore {
+            for name in IGNORE_FILES {
+                let rel = if shown.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{shown}/{name}")
+                };
+                if let Some(stamp) = stamp_of(self.root, &rel) {
+                    self.stamps.push(stamp);
+                }
+            }
+        }
     }
 
     fn error(&mut self, message: String) {
@@ -109,11 +297,9 @@ impl Worker<'_> {
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
         let mut shared = self.shared.lock().unwrap_or_else(|p| p.into_inner());
-        shared.0.append(&mut self.files);
-        let r = &mut shared.1;
-        r.binary += self.report.binary;
-        r.too_large += self.report.too_large;
-        r.unreadable += self.report.unreadable;
+        shared.found.append(&mut self.found);
+        shared.stamps.append(&mut self.stamps);
+        let r = &mut shared.report;
         r.errors += self.report.errors;
         let room = MAX_MESSAGES.saturating_sub(r.messages.len());
         r.messages.extend(self.report.messages.drain(..).take(room));
@@ -121,7 +307,7 @@ impl Drop for Worker<'_> {
 }
 
 /// Reads and classifies one file; never fails, an error becomes [`Content::Unreadable`].
-fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
+pub(super) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
     let size = match std::fs::metadata(path) {
         Ok(m) => m.len(),
         Err(e) => return (0, Content::Unreadable(e.to_string())),
@@ -141,10 +327,12 @@ fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
     if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
         return (size, Content::Binary);
     }
+    // the size on disk (what the index compares), even when invalid UTF-8 is replaced
+    let size = bytes.len() as u64;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     let folded = text.to_ascii_lowercase();
-    (text.len() as u64, Content::Text { text, folded })
+    (size, Content::Text { text, folded })
 }

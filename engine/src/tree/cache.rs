@@ -1,0 +1,507 @@
+//! The kept tree index: one file per root under `<cache dir>/trees/`, named by a hash of the
+//! canonical root and the walk options, holding every file's path, size, mtime, content
+//! kind and symbols, the walk's errors, the mtimes of the directories and ignore files it
+//! walked, and the word posting lists ([`super::postings`]).
+//!
+//! A call first checks the index against the disk: every recorded directory and ignore file
+//! and every file is `stat`ed (in parallel). When nothing moved, the index is the tree and no
+//! file is read. Otherwise the root is walked again and only the files whose size or mtime
+//! changed (or that are new) are read; the others keep their records and words, and the
+//! index is written again. A file or directory whose mtime is within [`RACY_NS`] of the last
+//! build is not trusted (it may have changed in the same clock tick as it was read; git's
+//! "racily clean" rule) and is looked at again.
+//!
+//! The file: a 68-byte header (magic, format number, a fingerprint of this engine's version
+//! and of the sources that decide what the index holds, the lengths of the five parts, a
+//! CRC-32 of the head and one of the posting tables), then the parts: the head
+//! (postcard-encoded records) and the four posting tables, read only when a search first
+//! needs them. Anything that does not check out (short, foreign, another version, a
+//! checksum or decoding error, another root) is reported and rebuilt, never trusted (posting
+//! tables that fail their checksum when read are not used, and the file is removed so that
+//! the next call rebuilds it). It is
+//! written to a temporary name in the same directory and renamed, so that a reader never
+//! sees half a file and two processes building at once each write a whole one.
+
+use super::postings::{Builder, Encoded, Lazy};
+use super::walk::{self, Found};
+use super::{ContentKind, Source, Symbol, Tree, TreeFile, TreeOptions, WalkReport};
+use crate::error::{EngineError, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+const MAGIC: &[u8; 8] = b"FBTREEIX";
+/// Bumped when the layout changes; the fingerprint covers the rest.
+const FORMAT: u32 = 1;
+const HEADER_BYTES: usize = 8 + 4 + 8 + 5 * 8 + 4 + 4;
+/// How close (in nanoseconds) to the last build an mtime may be before it is not trusted:
+/// coarse file systems keep mtimes to the second or two.
+pub(crate) const RACY_NS: i64 = 2_000_000_000;
+
+/// What the index keeps of a file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct FileRecord {
+    pub path: String,
+    pub size: u64,
+    /// Nanoseconds since the Unix epoch.
+    pub mtime: i64,
+    pub kind: ContentKind,
+    pub symbols: Vec<Symbol>,
+}
+
+/// A walked directory or ignore file, relative to the root (`""` is the root).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Stamp {
+    pub path: String,
+    pub size: u64,
+    pub mtime: i64,
+}
+
+/// The walk options that change what the index holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct OptionsKey {
+    max_file_bytes: u64,
+    symbol_lines: u64,
+    gitignore: bool,
+    hidden: bool,
+    follow_links: bool,
+}
+
+impl OptionsKey {
+    fn of(o: &TreeOptions) -> OptionsKey {
+        OptionsKey {
+            max_file_bytes: o.max_file_bytes,
+            symbol_lines: o.symbol_lines as u64,
+            gitignore: o.gitignore,
+            hidden: o.hidden,
+            follow_links: o.follow_links,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Head {
+    /// The canonical root, as the key was made from it.
+    root: String,
+    options: OptionsKey,
+    /// When the walk that wrote this index began.
+    built_ns: i64,
+    stamps: Vec<Stamp>,
+    errors: usize,
+    messages: Vec<String>,
+    /// Sorted by path: the posting lists number files in this order.
+    files: Vec<FileRecord>,
+}
+
+/// What `open` did with the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexState {
+    /// No usable index: every file was read.
+    Built,
+    /// Something changed: the changed and new files were read.
+    Refreshed,
+    /// Nothing changed: no file was read.
+    Unchanged,
+}
+
+/// What the kept index of a root holds (`findbench index DIR`).
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexStats {
+    /// The canonical root.
+    pub root: PathBuf,
+    pub cache_path: PathBuf,
+    pub state: IndexState,
+    /// Why an index on disk was not used, when there was one or none.
+    pub rebuilt_because: Option<String>,
+    pub files: usize,
+    pub text_files: usize,
+    pub symbols: usize,
+    /// Distinct words in the posting lists.
+    pub words: usize,
+    /// Bytes of the posting lists (vocabulary, tables, lists).
+    pub postings_bytes: usize,
+    /// Bytes of the index file.
+    pub index_bytes: u64,
+    /// Files read by this call (0 when the index was unchanged).
+    pub files_read: usize,
+    pub report: WalkReport,
+    /// Why the index could not be written (the tree is still answered from memory).
+    pub write_error: Option<String>,
+    pub duration_ms: f64,
+}
+
+/// Nanoseconds since the Unix epoch of a file's mtime (0 when the platform has none).
+pub(crate) fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified().map(system_ns).unwrap_or(0)
+}
+
+fn system_ns(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
+    }
+}
+
+/// True when an mtime is far enough before the build that read it to trust it.
+pub(crate) fn trusted(mtime: i64, built_ns: i64) -> bool {
+    mtime.saturating_add(RACY_NS) < built_ns
+}
+
+/// FNV-1a, 64 bits: a stable hash for file names and the fingerprint (not for security).
+fn fnv(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        // a separator, so that ("ab", "c") and ("a", "bc") differ
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// This engine's version and the sources that decide what an index holds: an index written
+/// by any other build of them is rebuilt, not trusted.
+fn fingerprint() -> u64 {
+    fnv(&[
+        crate::VERSION.as_bytes(),
+        &FORMAT.to_le_bytes(),
+        include_str!("cache.rs").as_bytes(),
+        include_str!("postings.rs").as_bytes(),
+        include_str!("walk.rs").as_bytes(),
+        include_str!("symbols.rs").as_bytes(),
+        include_str!("../text/camel.rs").as_bytes(),
+    ])
+}
+
+fn index_path(cache_dir: &Path, canonical: &Path, key: &OptionsKey) -> PathBuf {
+    let options = postcard::to_allocvec(key).unwrap_or_default();
+    let root = canonical.to_string_lossy();
+    let hash = fnv(&[root.as_bytes(), &options]);
+    cache_dir.join("trees").join(format!("{hash:016x}.idx"))
+}
+
+/// The tree at `root` from the index kept under `cache_dir`, built or refreshed as needed.
+pub(super) fn open(
+    root: &Path,
+    options: &TreeOptions,
+    cache_dir: &Path,
+) -> Result<(Tree, IndexStats)> {
+    let started = Instant::now();
+    walk::check_root(root)?;
+    let canonical = root.canonicalize().map_err(|e| EngineError::File {
+        path: root.to_path_buf(),
+        message: format!("cannot resolve root: {e}"),
+        hint: None,
+    })?;
+    let key = OptionsKey::of(options);
+    let path = index_path(cache_dir, &canonical, &key);
+    let root_shown = canonical.to_string_lossy().into_owned();
+    let (old, mut rebuilt_because) = match read(&path, &root_shown, &key) {
+        Ok(old) => (Some(old), None),
+        Err(why) => (None, Some(why)),
+    };
+    let stats = |tree: &Tree,
+                 rebuilt_because: Option<String>,
+                 enc_words,
+                 enc_bytes,
+                 state,
+                 files_read,
+                 index_bytes,
+                 write_error| {
+        IndexStats {
+            root: canonical.clone(),
+            cache_path: path.clone(),
+            state,
+            rebuilt_because,
+            files: tree.len(),
+            text_files: tree
+                .files()
+                .iter()
+                .filter(|f| f.kind == ContentKind::Text)
+                .count(),
+            symbols: tree.files().iter().map(|f| f.symbols.len()).sum(),
+            words: enc_words,
+            postings_bytes: enc_bytes,
+            index_bytes,
+            files_read,
+            report: tree.report().clone(),
+            write_error,
+            duration_ms: started.elapsed().as_secs_f64() * 1e3,
+        }
+    };
+    let old = match old {
+        Some(old) if unchanged(root, &old.head) => {
+            let tree = tree_of(root, options, old.head, old.postings);
+            let s = stats(
+                &tree,
+                None,
+                old.words,
+                old.postings_bytes,
+                IndexState::Unchanged,
+                0,
+                old.bytes,
+                None,
+            );
+            return Ok((tree, s));
+        }
+        other => other,
+    };
+    // the old words are needed to keep unchanged files' words; damaged, they cannot be
+    let old = old.and_then(|old| match old.postings.into_inner() {
+        Some(enc) => Some((old.head, enc)),
+        None => {
+            rebuilt_because = Some("damaged index (posting lists)".into());
+            None
+        }
+    });
+    let state = if old.is_some() {
+        IndexState::Refreshed
+    } else {
+        IndexState::Built
+    };
+    // taken before the walk: a file written while it runs has a later mtime
+    let built_ns = system_ns(SystemTime::now());
+    let (old_files, old_built, old_enc) = match old {
+        Some((head, enc)) => (head.files, head.built_ns, enc),
+        None => (Vec::new(), 0, Encoded::default()),
+    };
+    let walked = walk::walk_for_index(root, options, &old_files, old_built)?;
+    let reused = walked.found.iter().any(|f| matches!(f, Found::Reused(_)));
+    let old_words = if reused {
+        old_enc.per_file(old_files.len())
+    } else {
+        Vec::new()
+    };
+    let mut builder = Builder::new();
+    let mut files_read = 0;
+    for (i, found) in walked.found.iter().enumerate() {
+        match found {
+            Found::Read(_, words) => {
+                files_read += 1;
+                builder.add_listed(i as u32, words);
+            }
+            Found::Reused(j) => builder.add_indexed(i as u32, &old_enc, &old_words[*j]),
+            Found::Kept(_) => {}
+        }
+    }
+    let enc = builder.finish();
+    drop(old_words);
+    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
+    let files: Vec<FileRecord> = walked
+        .found
+        .into_iter()
+        .filter_map(|found| match found {
+            Found::Read(record, _) => Some(record),
+            Found::Reused(j) => old_files.get_mut(j).and_then(Option::take),
+            Found::Kept(_) => None,
+        })
+        .collect();
+    let head = Head {
+        root: root_shown,
+        options: key,
+        built_ns,
+        stamps: walked.stamps,
+        errors: walked.report.errors,
+        messages: walked.report.messages,
+        files,
+    };
+    let (index_bytes, write_error) = match write(&path, &head, &enc) {
+        Ok(bytes) => (bytes, None),
+        Err(e) => (0, Some(e)),
+    };
+    let (words, enc_bytes) = (enc.words(), enc.bytes());
+    let tree = tree_of(root, options, head, Lazy::ready(enc));
+    let s = stats(
+        &tree,
+        rebuilt_because,
+        words,
+        enc_bytes,
+        state,
+        files_read,
+        index_bytes,
+        write_error,
+    );
+    Ok((tree, s))
+}
+
+/// True when no recorded directory, ignore file or file changed since the index was built.
+fn unchanged(root: &Path, head: &Head) -> bool {
+    let same = |path: &str, size: u64, mtime: i64, check_size: bool| {
+        trusted(mtime, head.built_ns)
+            && std::fs::metadata(root.join(path))
+                .is_ok_and(|m| mtime_ns(&m) == mtime && (!check_size || m.len() == size))
+    };
+    head.stamps
+        .par_iter()
+        .all(|s| same(&s.path, s.size, s.mtime, false))
+        && head
+            .files
+            .par_iter()
+            .all(|f| same(&f.path, f.size, f.mtime, true))
+}
+
+fn tree_of(root: &Path, options: &TreeOptions, head: Head, postings: Lazy) -> Tree {
+    let source = Arc::new(Source {
+        root: root.to_path_buf(),
+        max_file_bytes: options.max_file_bytes,
+    });
+    let files = head
+        .files
+        .into_iter()
+        .map(|r| TreeFile::indexed(r.path, r.size, r.kind, r.symbols, source.clone()))
+        .collect();
+    let report = WalkReport {
+        errors: head.errors,
+        messages: head.messages,
+        ..WalkReport::default()
+    };
+    Tree::from_files(root.to_path_buf(), files, report, Some(postings))
+}
+
+/// An index read from disk: its head, and its posting lists to read on first use.
+struct OldIndex {
+    head: Head,
+    postings: Lazy,
+    bytes: u64,
+    words: usize,
+    postings_bytes: usize,
+}
+
+/// Reads and checks the index at `path`: the head now, the posting lists when first needed
+/// (from the file already open, so that an index renamed over this one meanwhile cannot mix
+/// with it), or why it cannot be used.
+fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldIndex, String> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("no index yet".into()),
+        Err(e) => return Err(format!("cannot open the index: {e}")),
+    };
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read the index: {e}"))?
+        .len();
+    let mut header = [0u8; HEADER_BYTES];
+    if len < HEADER_BYTES as u64 || file.read_exact(&mut header).is_err() {
+        return Err("truncated index (shorter than its header)".into());
+    }
+    if &header[..8] != MAGIC {
+        return Err("not an index file (bad magic)".into());
+    }
+    let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
+    let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or([0; 4]));
+    if u32_at(8) != FORMAT || u64_at(12) != fingerprint() {
+        return Err("written by another version of findbench".into());
+    }
+    let lens: Vec<u64> = (0..5).map(|i| u64_at(20 + i * 8)).collect();
+    let (head_crc, postings_crc) = (u32_at(60), u32_at(64));
+    let body = lens.iter().try_fold(0u64, |a, &b| a.checked_add(b));
+    if body.and_then(|b| b.checked_add(HEADER_BYTES as u64)) != Some(len) {
+        return Err(format!(
+            "truncated or padded index ({len} bytes, the header says otherwise)"
+        ));
+    }
+    let mut head_bytes = vec![0u8; lens[0] as usize];
+    file.read_exact(&mut head_bytes)
+        .map_err(|e| format!("cannot read the index: {e}"))?;
+    if crc32fast::hash(&head_bytes) != head_crc {
+        return Err("damaged index (checksum mismatch)".into());
+    }
+    let head: Head =
+        postcard::from_bytes(&head_bytes).map_err(|e| format!("damaged index head: {e}"))?;
+    drop(head_bytes);
+    if head.root != root || &head.options != key {
+        return Err("the index is for another root or other walk options".into());
+    }
+    if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
+        return Err("damaged index (files out of order)".into());
+    }
+    let table_lens = [lens[1], lens[2], lens[3], lens[4]];
+    let index_path = path.to_path_buf();
+    let reader = move || {
+        let mut hasher = crc32fast::Hasher::new();
+        let mut parts = Vec::with_capacity(4);
+        for n in table_lens {
+            let mut part = vec![0u8; n as usize];
+            file.read_exact(&mut part).ok()?;
+            hasher.update(&part);
+            parts.push(part);
+        }
+        let mut parts = parts.into_iter();
+        let mut next = || parts.next().unwrap_or_default();
+        let enc = Encoded {
+            vocab: next(),
+            starts: next(),
+            offsets: next(),
+            lists: next(),
+        };
+        if hasher.finalize() != postings_crc || !enc.validate() {
+            // answered without narrowing; the next call finds no index and rebuilds it
+            let _ = std::fs::remove_file(&index_path);
+            return None;
+        }
+        Some(enc)
+    };
+    Ok(OldIndex {
+        head,
+        postings: Lazy::on_demand(Box::new(reader)),
+        bytes: len,
+        words: (lens[2] / 4) as usize,
+        postings_bytes: lens[1..].iter().sum::<u64>() as usize,
+    })
+}
+
+/// Writes the index to a temporary file beside `path` and renames it over `path`; the
+/// bytes written, or why not.
+fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let head_bytes = postcard::to_allocvec(head).map_err(|e| e.to_string())?;
+    let parts: [&[u8]; 5] = [
+        &head_bytes,
+        &enc.vocab,
+        &enc.starts,
+        &enc.offsets,
+        &enc.lists,
+    ];
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&FORMAT.to_le_bytes());
+    header.extend_from_slice(&fingerprint().to_le_bytes());
+    for part in parts {
+        header.extend_from_slice(&(part.len() as u64).to_le_bytes());
+    }
+    // the head and the posting lists are checked apart: the lists are read only when needed
+    header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
+    let mut hasher = crc32fast::Hasher::new();
+    parts[1..].iter().for_each(|part| hasher.update(part));
+    header.extend_from_slice(&hasher.finalize().to_le_bytes());
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let nanos = system_ns(SystemTime::now());
+    // unique per process and per call: threads of one process may build at once too
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{nanos}.{call}.tmp", std::process::id()));
+    let written = (|| -> std::io::Result<u64> {
+        let mut out = File::create(&temp)?;
+        out.write_all(&header)?;
+        for part in parts {
+            out.write_all(part)?;
+        }
+        out.flush()?;
+        drop(out);
+        std::fs::rename(&temp, path)?;
+        Ok((header.len() + parts.iter().map(|p| p.len()).sum::<usize>()) as u64)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("{}: {e}", path.display())
+    })
+}

@@ -1,0 +1,555 @@
+//! Word posting lists: for every word of the tree's text, the files that hold it, so that
+//! `grep` reads only the files that can match (the approach of Zoekt and Google Code Search,
+//! with words instead of trigrams: a tree's vocabulary is small enough to scan whole).
+//!
+//! A word is a maximal run of ASCII letters, digits, `_` and non-ASCII bytes, ASCII-folded.
+//! A search string matches a file only if each of its word pieces is a substring of one of
+//! the file's words, so the candidates of a string are found by scanning the vocabulary for
+//! the piece (one `memmem` pass over a few megabytes) and joining those words' lists. That
+//! is a superset of the files that match, never a subset: grep still confirms each one.
+//!
+//! Words longer than [`WINDOW`] bytes are kept as overlapping windows of [`WINDOW`] bytes
+//! every [`STEP`] bytes, and a query piece is cut to [`STEP`] bytes, so that any piece of a
+//! long word still lies whole inside one window (a minified line does not bloat the list).
+
+use memchr::memmem;
+
+/// Longest word kept whole.
+pub(crate) const WINDOW: usize = 64;
+/// Start distance of the windows of a longer word, and the longest query piece looked up.
+pub(crate) const STEP: usize = WINDOW / 2;
+/// A piece whose vocabulary hits name more words than this is not worth joining: every file
+/// is a candidate for it (grep confirms each file anyway, so results are the same).
+const MAX_WORDS_PER_PIECE: usize = 200_000;
+
+/// True for a byte that belongs to a word.
+#[inline]
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// The distinct words of `folded` (text already ASCII-folded, as [`super::Content::Text`]
+/// keeps it), sorted, each followed by `\n`.
+pub(crate) fn words_of(folded: &[u8]) -> Vec<u8> {
+    let mut words: Vec<&[u8]> = Vec::new();
+    let mut i = 0;
+    let n = folded.len();
+    while i < n {
+        if !is_word(folded[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && is_word(folded[i]) {
+            i += 1;
+        }
+        let word = &folded[start..i];
+        if word.len() <= WINDOW {
+            words.push(word);
+        } else {
+            let mut at = 0;
+            while at < word.len() {
+                words.push(&word[at..(at + WINDOW).min(word.len())]);
+                at += STEP;
+            }
+        }
+    }
+    words.sort_unstable();
+    words.dedup();
+    let mut out = Vec::with_capacity(words.iter().map(|w| w.len() + 1).sum());
+    for w in words {
+        out.extend_from_slice(w);
+        out.push(b'\n');
+    }
+    out
+}
+
+/// FxHash (rustc's): the vocabulary map hashes millions of short words, where SipHash's
+/// resistance to chosen keys buys nothing (a tree's words only slow its own index down).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.write(&[b]);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write(&(n as u64).to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+
+/// The word pieces of a search string, folded and cut to [`STEP`] bytes: what each
+/// matching file must hold inside its words.
+pub(crate) fn pieces_of(needle: &[u8]) -> Vec<Vec<u8>> {
+    needle
+        .split(|&b| !is_word(b))
+        .filter(|p| !p.is_empty())
+        .map(|p| p.iter().take(STEP).map(u8::to_ascii_lowercase).collect())
+        .collect()
+}
+
+/// Appends `value` as a LEB128 varint.
+fn put_varint(out: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Reads a LEB128 varint at `*at`; `None` past the end or on an overlong value.
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
+    let mut value: u32 = 0;
+    for shift in (0..35).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        value |= u32::from(b & 0x7f).checked_shl(shift)?;
+        if b < 0x80 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// The encoded lists: `vocab` holds the sorted words each followed by `\n`; `starts[w]` is
+/// where word `w` begins in it; `offsets[w]..offsets[w + 1]` is its list in `lists`, file
+/// numbers as ascending deltas in varints. Integers are little-endian `u32`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub(crate) struct Encoded {
+    pub vocab: Vec<u8>,
+    pub starts: Vec<u8>,
+    pub offsets: Vec<u8>,
+    pub lists: Vec<u8>,
+}
+
+impl std::fmt::Debug for Encoded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postings")
+            .field("words", &(self.starts.len() / 4))
+            .field("bytes", &self.bytes())
+            .finish()
+    }
+}
+
+impl Encoded {
+    pub fn bytes(&self) -> usize {
+        self.vocab.len() + self.starts.len() + self.offsets.len() + self.lists.len()
+    }
+
+    /// Number of distinct words.
+    pub fn words(&self) -> usize {
+        self.starts.len() / 4
+    }
+
+    fn u32_at(table: &[u8], i: usize) -> u32 {
+        let b = &table[i * 4..i * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// Checks the tables' sizes against each other, so that a damaged file is refused.
+    /// (Reading never panics either way: an entry out of bounds is skipped, a list that
+    /// does not decode stops; the file's checksum guards the values.)
+    pub fn validate(&self) -> bool {
+        let words = self.words();
+        self.starts.len().is_multiple_of(4)
+            && self.offsets.len() == (words + 1) * 4
+            && Self::u32_at(&self.offsets, words) as usize == self.lists.len()
+            && self.vocab.last().is_none_or(|&b| b == b'\n')
+            && (words > 0 || self.vocab.is_empty())
+    }
+
+    /// Calls `each` with every file number of word `w`; clears `ok` on a damaged list.
+    fn for_each_file(&self, w: usize, mut each: impl FnMut(u32), ok: &mut bool) {
+        let (from, to) = (
+            Self::u32_at(&self.offsets, w) as usize,
+            Self::u32_at(&self.offsets, w + 1) as usize,
+        );
+        let Some(list) = self.lists.get(from..to) else {
+            *ok = false;
+            return;
+        };
+        let (mut at, mut file) = (0, 0u32);
+        let mut first = true;
+        while at < list.len() {
+            let Some(delta) = get_varint(list, &mut at) else {
+                *ok = false;
+                return;
+            };
+            file = if first {
+                delta
+            } else {
+                match file.checked_add(delta) {
+                    Some(f) => f,
+                    None => {
+                        *ok = false;
+                        return;
+                    }
+                }
+            };
+            first = false;
+            each(file);
+        }
+    }
+
+    /// The word at index `w` (without its `\n`).
+    pub fn word(&self, w: usize) -> &[u8] {
+        let start = Self::u32_at(&self.starts, w) as usize;
+        let end = if w + 1 < self.words() {
+            Self::u32_at(&self.starts, w + 1) as usize
+        } else {
+            self.vocab.len()
+        };
+        self.vocab
+            .get(start..end.saturating_sub(1).max(start))
+            .unwrap_or_default()
+    }
+
+    /// For every file, the indices of its words (the forward lists), to rebuild the lists
+    /// when some files change.
+    pub fn per_file(&self, files: usize) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); files];
+        let mut ok = true;
+        for w in 0..self.words() {
+            self.for_each_file(
+                w,
+                |f| {
+                    if let Some(list) = out.get_mut(f as usize) {
+                        list.push(w as u32);
+                    }
+                },
+                &mut ok,
+            );
+        }
+        out
+    }
+
+    /// The files (as a bit set over `files`) that may hold every needle, each needle a
+    /// string that must occur in the file's folded text. `None` when the lists cannot
+    /// narrow the search (no piece to look up).
+    pub fn candidates<S: AsRef<[u8]>>(&self, needles: &[S], files: usize) -> Option<Vec<u64>> {
+        let mut result: Option<Vec<u64>> = None;
+        for needle in needles {
+            for piece in pieces_of(needle.as_ref()) {
+                let Some(bits) = self.files_with(&piece, files) else {
+                    continue;
+                };
+                result = Some(match result {
+                    None => bits,
+                    Some(mut acc) => {
+                        acc.iter_mut().zip(&bits).for_each(|(a, b)| *a &= b);
+                        acc
+                    }
+                });
+            }
+        }
+        result
+    }
+
+    /// The files whose words contain `piece`, or `None` when too many words do.
+    fn files_with(&self, piece: &[u8], files: usize) -> Option<Vec<u64>> {
+        let mut bits = vec![0u64; files.div_ceil(64)];
+        let mut words = Vec::new();
+        for at in memmem::find_iter(&self.vocab, piece) {
+            // the word holding this hit: the last start at or before it
+            let (mut lo, mut hi) = (0, self.words());
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                if Self::u32_at(&self.starts, mid) as usize <= at {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            if words.last() != Some(&lo) {
+                words.push(lo);
+                if words.len() > MAX_WORDS_PER_PIECE {
+                    return None;
+                }
+            }
+        }
+        let mut ok = true;
+        for w in words {
+            self.for_each_file(
+                w,
+                |f| {
+                    if let Some(slot) = bits.get_mut(f as usize / 64) {
+                        *slot |= 1 << (f % 64);
+                    }
+                },
+                &mut ok,
+            );
+        }
+        Some(bits)
+    }
+}
+
+/// Posting lists that are read from the index file only when a search first needs them (a
+/// question answered by `find` never reads them): the reader runs once, and `None` (a damaged
+/// part) means no narrowing, never a wrong answer.
+pub(crate) struct Lazy {
+    cell: std::sync::OnceLock<Option<Encoded>>,
+    reader: std::sync::Mutex<Option<Reader>>,
+}
+
+type Reader = Box<dyn FnOnce() -> Option<Encoded> + Send>;
+
+impl Lazy {
+    pub fn ready(encoded: Encoded) -> Lazy {
+        let cell = std::sync::OnceLock::new();
+        let _ = cell.set(Some(encoded));
+        Lazy {
+            cell,
+            reader: std::sync::Mutex::new(None),
+        }
+    }
+
+    pub fn on_demand(reader: Reader) -> Lazy {
+        Lazy {
+            cell: std::sync::OnceLock::new(),
+            reader: std::sync::Mutex::new(Some(reader)),
+        }
+    }
+
+    /// The lists, read now if they were not yet (`None` when damaged).
+    pub fn into_inner(self) -> Option<Encoded> {
+        self.get();
+        self.cell.into_inner().flatten()
+    }
+
+    pub fn get(&self) -> Option<&Encoded> {
+        self.cell
+            .get_or_init(|| {
+                let reader = self.reader.lock().unwrap_or_else(|p| p.into_inner()).take();
+                reader.and_then(|read| read())
+            })
+            .as_ref()
+    }
+}
+
+impl std::fmt::Debug for Lazy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(Some(e)) => e.fmt(f),
+            Some(None) => f.write_str("Postings(unusable)"),
+            None => f.write_str("Postings(not read yet)"),
+        }
+    }
+}
+
+/// Builds the lists from every file's words, in file order.
+#[derive(Default)]
+pub(crate) struct Builder<'a> {
+    ids: std::collections::HashMap<&'a [u8], u32, FxBuild>,
+    words: Vec<&'a [u8]>,
+    /// (word id, file number) pairs, in file order.
+    pairs: Vec<(u32, u32)>,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    fn id(&mut self, word: &'a [u8]) -> u32 {
+        let next = self.words.len() as u32;
+        *self.ids.entry(word).or_insert_with(|| {
+            self.words.push(word);
+            next
+        })
+    }
+
+    /// Adds file `file`'s words given as [`words_of`] wrote them.
+    pub fn add_listed(&mut self, file: u32, listed: &'a [u8]) {
+        for word in listed.split(|&b| b == b'\n').filter(|w| !w.is_empty()) {
+            let id = self.id(word);
+            self.pairs.push((id, file));
+        }
+    }
+
+    /// Adds file `file`'s words given as indices into `old` (kept from the last index).
+    pub fn add_indexed(&mut self, file: u32, old: &'a Encoded, words: &[u32]) {
+        for &w in words {
+            let id = self.id(old.word(w as usize));
+            self.pairs.push((id, file));
+        }
+    }
+
+    pub fn finish(self) -> Encoded {
+        let Builder { words, pairs, .. } = self;
+        // sorted vocabulary: `rank[id]` is the word's place in it
+        let mut order: Vec<u32> = (0..words.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| words[a as usize].cmp(words[b as usize]));
+        let mut rank = vec![0u32; words.len()];
+        for (place, &id) in order.iter().enumerate() {
+            rank[id as usize] = place as u32;
+        }
+        let mut vocab = Vec::with_capacity(words.iter().map(|w| w.len() + 1).sum());
+        let mut starts = Vec::with_capacity(words.len() * 4);
+        for &id in &order {
+            starts.extend_from_slice(&(vocab.len() as u32).to_le_bytes());
+            vocab.extend_from_slice(words[id as usize]);
+            vocab.push(b'\n');
+        }
+        // counting sort of the pairs by word place; file order is kept within a word
+        let mut count = vec![0u32; words.len() + 1];
+        for &(id, _) in &pairs {
+            count[rank[id as usize] as usize + 1] += 1;
+        }
+        for i in 1..count.len() {
+            count[i] += count[i - 1];
+        }
+        let mut files = vec![0u32; pairs.len()];
+        let mut fill = count.clone();
+        for &(id, file) in &pairs {
+            let place = rank[id as usize] as usize;
+            files[fill[place] as usize] = file;
+            fill[place] += 1;
+        }
+        let mut lists = Vec::with_capacity(pairs.len() * 2);
+        let mut offsets = Vec::with_capacity((words.len() + 1) * 4);
+        for place in 0..words.len() {
+            offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+            let mut last = None;
+            for &file in &files[count[place] as usize..count[place + 1] as usize] {
+                match last {
+                    None => put_varint(&mut lists, file),
+                    Some(prev) => put_varint(&mut lists, file - prev),
+                }
+                last = Some(file);
+            }
+        }
+        offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        Encoded {
+            vocab,
+            starts,
+            offsets,
+            lists,
+        }
+    }
+}
+
+/// The set bits of `bits`, ascending.
+pub(crate) fn bit_indices(bits: &[u64]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            out.push(i * 64 + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(texts: &[&str]) -> Encoded {
+        let listed: Vec<Vec<u8>> = texts
+            .iter()
+            .map(|t| words_of(t.to_ascii_lowercase().as_bytes()))
+            .collect();
+        let mut b = Builder::new();
+        for (i, l) in listed.iter().enumerate() {
+            b.add_listed(i as u32, l);
+        }
+        b.finish()
+    }
+
+    fn found(p: &Encoded, needles: &[&str], files: usize) -> Option<Vec<usize>> {
+        p.candidates(needles, files).map(|b| bit_indices(&b))
+    }
+
+    #[test]
+    fn words_are_folded_split_and_distinct() {
+        let text = "fn ReplayService() { replay_service(ÉTé); Replay }".to_ascii_lowercase();
+        let w = words_of(text.as_bytes());
+        let w = String::from_utf8(w).unwrap();
+        assert_eq!(w, "fn\nreplay\nreplay_service\nreplayservice\nÉté\n");
+    }
+
+    #[test]
+    fn a_substring_of_a_word_finds_its_file_and_no_other() {
+        let p = build(&["struct ReplayService;", "fn main() {}", "// replays here"]);
+        assert!(p.validate());
+        assert_eq!(found(&p, &["replay"], 3), Some(vec![0, 2]));
+        assert_eq!(found(&p, &["service"], 3), Some(vec![0]));
+        assert_eq!(found(&p, &["replay", "service"], 3), Some(vec![0]));
+        assert_eq!(found(&p, &["absent"], 3), Some(vec![]));
+        // punctuation splits a needle into pieces, each of which must be held
+        assert_eq!(found(&p, &["main()"], 3), Some(vec![1]));
+        // nothing to look up: no narrowing
+        assert_eq!(found(&p, &["()"], 3), None);
+    }
+
+    #[test]
+    fn a_piece_of_a_long_word_is_found_in_its_windows() {
+        let long: String = (0..300)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let text = format!("x {long} Y");
+        let p = build(&[&text, "other"]);
+        for start in [0, 31, 33, 100, 250, 268] {
+            let piece = &long[start..(start + 32).min(long.len())];
+            assert_eq!(found(&p, &[piece], 2), Some(vec![0]), "piece at {start}");
+        }
+        // a needle longer than a window is looked up by its first STEP bytes
+        assert_eq!(found(&p, &[&long[10..200]], 2), Some(vec![0]));
+    }
+
+    #[test]
+    fn forward_lists_invert_the_postings() {
+        let p = build(&["alpha beta", "beta gamma", ""]);
+        let per = p.per_file(3);
+        let names = |f: usize| -> Vec<String> {
+            per[f]
+                .iter()
+                .map(|&w| String::from_utf8(p.word(w as usize).to_vec()).unwrap())
+                .collect()
+        };
+        assert_eq!(names(0), ["alpha", "beta"]);
+        assert_eq!(names(1), ["beta", "gamma"]);
+        assert!(names(2).is_empty());
+    }
+
+    #[test]
+    fn damaged_tables_are_refused() {
+        let p = build(&["alpha beta", "beta gamma"]);
+        assert!(p.validate());
+        let mut bad = p.clone();
+        bad.offsets.pop();
+        assert!(!bad.validate());
+        let mut bad = p.clone();
+        bad.lists.push(0x80);
+        assert!(!bad.validate());
+        let mut bad = p.clone();
+        bad.vocab.pop();
+        assert!(!bad.validate());
+        // damaged values with consistent sizes never panic and never lose a file
+        let mut bad = p.clone();
+        bad.lists.iter_mut().for_each(|b| *b = 0xff);
+        assert!(bad.validate());
+        let _ = bad.candidates(&["beta"], 2);
+        let _ = bad.per_file(2);
+    }
+}
