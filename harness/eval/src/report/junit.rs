@@ -18,9 +18,11 @@ impl Exporter for JunitXml {
 
     fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
         let mut report = Report::new("findbench");
-        let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+        let mut suites: BTreeMap<String, TestSuite> = BTreeMap::new();
         let mut total = Duration::ZERO;
-        for case in &run.cases {
+        // with engines, each engine's cases are their own suites (`engine/suite`)
+        let engines = !run.engines.is_empty();
+        for case in run.all_cases() {
             let status = match case.status {
                 Status::Pass | Status::Xpass => TestCaseStatus::success(),
                 Status::Fail => {
@@ -40,7 +42,12 @@ impl Exporter for JunitXml {
                 }
             };
             let mut tc = TestCase::new(case.id.as_str(), status);
-            tc.set_classname(format!("{}.{}", case.suite, case.mode));
+            let suite_name = if engines {
+                format!("{}/{}", case.engine, case.suite)
+            } else {
+                case.suite.clone()
+            };
+            tc.set_classname(format!("{}.{}", suite_name.replace('/', "."), case.mode));
             let time = Duration::from_secs_f64(case.duration_ms.max(0.0) / 1000.0);
             total += time;
             tc.set_time(time);
@@ -51,8 +58,8 @@ impl Exporter for JunitXml {
                 ));
             }
             suites
-                .entry(case.suite.as_str())
-                .or_insert_with(|| TestSuite::new(case.suite.as_str()))
+                .entry(suite_name.clone())
+                .or_insert_with(|| TestSuite::new(suite_name))
                 .add_test_case(tc);
         }
         for (_, mut suite) in suites {

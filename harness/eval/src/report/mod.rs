@@ -10,6 +10,7 @@
 
 pub mod console;
 pub mod csv;
+pub mod engines;
 pub mod json;
 pub mod junit;
 pub mod markdown;
