@@ -412,6 +412,23 @@ pub struct ResultsDocument {
     pub summary: Map<String, Value>,
     #[serde(default)]
     pub cases: Vec<CaseResult>,
+    /// The engines of a `run --engine` (engines::select picks one).
+    #[serde(default)]
+    pub engines: Vec<EngineDocument>,
+}
+
+/// One engine of a results document, as `compare` reads it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct EngineDocument {
+    pub name: String,
+    #[serde(default)]
+    pub primary: bool,
+    #[serde(default)]
+    pub missing: Option<String>,
+    #[serde(default)]
+    pub summary: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub cases: Vec<CaseResult>,
 }
 
 impl ResultsDocument {

@@ -160,7 +160,9 @@ pub fn execute(
         }
     };
     // the output ends when every process holding the pipe is gone
-    let until = deadline.saturating_duration_since(Instant::now()).max(DRAIN_GRACE);
+    let until = deadline
+        .saturating_duration_since(Instant::now())
+        .max(DRAIN_GRACE);
     let (stdout, stdout_bytes) = match out_rx.recv_timeout(until) {
         Ok(v) => v,
         Err(_) => {
@@ -262,9 +264,7 @@ pub fn parse_answer(
             let stated = match outcome {
                 Some(k) => match lookup(&doc, k) {
                     Some(Value::String(s)) => Some(parse_outcome(s)?),
-                    Some(other) => {
-                        return Err(format!("answer's `{k}` is {}", kind_of(other)))
-                    }
+                    Some(other) => return Err(format!("answer's `{k}` is {}", kind_of(other))),
                     None => None,
                 },
                 None => None,
@@ -422,7 +422,11 @@ pub fn run_case(
 }
 
 /// The answer of a finished run, or why there is none.
-fn read_run(command: &ModeCommand, run: &ToolRun, root: Option<&Path>) -> Result<ParsedAnswer, String> {
+fn read_run(
+    command: &ModeCommand,
+    run: &ToolRun,
+    root: Option<&Path>,
+) -> Result<ParsedAnswer, String> {
     let stderr = |run: &ToolRun| {
         let last = run.stderr_tail.lines().last().unwrap_or("").trim();
         if last.is_empty() {
@@ -511,7 +515,11 @@ mod tests {
             e.unwrap_err(),
             "item 1 of the answer is an object, not a path or id"
         );
-        let e = parse_answer(&json("l", None, Some("o")), br#"{"l": [], "o": "meh"}"#, None);
+        let e = parse_answer(
+            &json("l", None, Some("o")),
+            br#"{"l": [], "o": "meh"}"#,
+            None,
+        );
         assert!(e.unwrap_err().contains("`meh` is not success"));
     }
 
@@ -553,6 +561,8 @@ mod tests {
             Duration::from_secs(1),
             100,
         );
-        assert!(matches!(&run.exit, Exit::NotStarted(m) if m.contains("cannot start `/nonexistent/tool`")));
+        assert!(
+            matches!(&run.exit, Exit::NotStarted(m) if m.contains("cannot start `/nonexistent/tool`"))
+        );
     }
 }

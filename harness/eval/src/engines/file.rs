@@ -243,18 +243,24 @@ fn mode_command(
     };
     let cwd = spec.cwd.as_ref().map(template).transpose()?;
     let stdin = spec.stdin.as_ref().map(template).transpose()?;
+    let command_line = spec
+        .argv
+        .as_ref()
+        .map(|a| a.referenced.line())
+        .or(spec.command.as_ref().map(|c| c.referenced.line()))
+        .unwrap_or(line);
     let mut used: Vec<Placeholder> = argv.iter().flat_map(|t| t.placeholders()).collect();
-    if !argv.iter().any(|t| t.placeholders().contains(&Placeholder::Query)) {
+    if !used.contains(&Placeholder::Query) {
         return Err(invalid(
-            spec.argv
-                .as_ref()
-                .map(|a| a.referenced.line())
-                .or(spec.command.as_ref().map(|c| c.referenced.line()))
-                .unwrap_or(line),
+            command_line,
             "the command never passes `{query}`".into(),
         ));
     }
-    used.extend(cwd.iter().chain(stdin.iter()).flat_map(|t| t.placeholders()));
+    used.extend(
+        cwd.iter()
+            .chain(stdin.iter())
+            .flat_map(|t| t.placeholders()),
+    );
     let fixture_needed: &[Placeholder] = match mode {
         Mode::Task | Mode::Name | Mode::Outline | Mode::Get => &[Placeholder::Store],
         Mode::Code | Mode::Grep | Mode::Ask => &[Placeholder::Root],
@@ -266,7 +272,7 @@ fn mode_command(
             .map(|p| format!("`{{{}}}`", p.as_str()))
             .collect();
         return Err(invalid(
-            line,
+            command_line,
             format!(
                 "the command never names {}, what the mode searches (in argv, cwd or stdin)",
                 names.join(" or ")
@@ -379,7 +385,10 @@ mod tests {
         assert!(e.starts_with("e.yaml:7:"), "{e}");
         assert!(e.contains("anwser"), "{e}");
         let e = err(&GOOD.replace("  grep:", "  grop:"));
-        assert!(e.starts_with("e.yaml:5:") || e.starts_with("e.yaml:4:"), "{e}");
+        assert!(
+            e.starts_with("e.yaml:5:") || e.starts_with("e.yaml:4:"),
+            "{e}"
+        );
         assert!(e.contains("unknown mode `grop`"), "{e}");
         let e = err(&GOOD.replace("timeout_ms: 500", "timeout: 500"));
         assert!(e.starts_with("e.yaml:2:") && e.contains("timeout"), "{e}");
@@ -391,7 +400,10 @@ mod tests {
         assert!(e.starts_with("e.yaml:5:"), "{e}");
         assert!(e.contains("unknown placeholder `{qeury}`"), "{e}");
         let e = err(&GOOD.replace("\"{query}\", \"{root}\"", "\"{root}\""));
-        assert!(e.contains("mode `grep`: the command never passes `{query}`"), "{e}");
+        assert!(
+            e.contains("mode `grep`: the command never passes `{query}`"),
+            "{e}"
+        );
         let e = err(&GOOD.replace("\"{query}\", \"{root}\"", "\"{query}\""));
         assert!(e.contains("never names `{root}`"), "{e}");
         let e = err(&GOOD.replace("    stdin: \"{paths}\"\n", ""));
@@ -416,7 +428,10 @@ mod tests {
     #[test]
     fn answer_kinds_and_values() {
         let e = err(&GOOD.replace("answer: lines", "answer: csv"));
-        assert!(e.contains("e.yaml:6:") && e.contains("lines or json"), "{e}");
+        assert!(
+            e.contains("e.yaml:6:") && e.contains("lines or json"),
+            "{e}"
+        );
         let e = err(&GOOD.replace("answer: lines", "answer: lines\n    key: path"));
         assert!(e.contains("`key` applies to `answer: json` only"), "{e}");
         let e = err(&GOOD.replace("timeout_ms: 500", "timeout_ms: 0"));

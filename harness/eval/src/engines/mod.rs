@@ -7,11 +7,13 @@
 //! - [`file`]: engine files (`engines/NAME.yaml`), validated with file and line;
 //! - [`external`]: runs one case through an external tool (spawn, timeout, bounded output,
 //!   answer parsing), a broken tool being a failed case, never a broken run;
-//! - [`run`]: every engine over the same cases, and the per-engine results.
+//! - [`run`]: every engine over the same cases, and the per-engine results;
+//! - [`select`]: one engine of a results document, or two paired, for `compare`.
 
 pub mod external;
 pub mod file;
 pub mod run;
+pub mod select;
 
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
@@ -263,8 +265,7 @@ impl Template {
             if tail.starts_with('{') {
                 if let Some(end) = tail.find('}') {
                     let name = &tail[1..end];
-                    if !name.is_empty()
-                        && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    if !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
                     {
                         let p = Placeholder::ALL
                             .into_iter()
@@ -323,9 +324,7 @@ impl Template {
         for p in &self.pieces {
             match p {
                 Piece::Text(t) => out.push_str(t),
-                Piece::Value(Placeholder::EngineDir) => {
-                    out.push_str(&engine_dir.to_string_lossy())
-                }
+                Piece::Value(Placeholder::EngineDir) => out.push_str(&engine_dir.to_string_lossy()),
                 Piece::Value(_) => return None,
             }
         }

@@ -79,13 +79,7 @@ pub fn run_engines(
             .map(|c| (c.suite.clone(), c.budget))
             .collect();
         let mut reports = vec![report(
-            primary,
-            true,
-            None,
-            &run.cases,
-            primary_na,
-            &budgets,
-            config,
+            primary, true, None, &run.cases, primary_na, &budgets, config,
         )];
         for (engine, (cases, na, missing)) in engines[1..].iter().zip(others) {
             let mut r = report(engine, false, missing, &cases, na, &budgets, config);
@@ -162,12 +156,11 @@ fn run_engine(
     let mut results = match engine {
         Engine::Builtin => runner::run_cases(builtin, &supported, options)?,
         Engine::External(e) => {
-            // keyed by the shared fixture's address: each distinct fixture once
             let mut fixtures: HashMap<usize, FixturePaths> = HashMap::new();
             for c in &supported {
-                let key = Arc::as_ptr(&c.fixture) as usize;
-                if !fixtures.contains_key(&key) {
-                    fixtures.insert(key, listings.paths_of(&c.fixture)?);
+                let key = fixture_key(&c.fixture);
+                if let std::collections::hash_map::Entry::Vacant(slot) = fixtures.entry(key) {
+                    slot.insert(listings.paths_of(&c.fixture)?);
                 }
             }
             let pool = rayon::ThreadPoolBuilder::new()
@@ -181,7 +174,7 @@ fn run_engine(
                     .par_iter()
                     .map(|c| {
                         let command = &e.modes[&c.mode];
-                        external::run_case(e, command, c, &fixtures[&(Arc::as_ptr(&c.fixture) as usize)])
+                        external::run_case(e, command, c, &fixtures[&fixture_key(&c.fixture)])
                     })
                     .collect()
             })
@@ -192,6 +185,11 @@ fn run_engine(
         r.evidence_bytes = evidence_bytes(r, &c.fixture);
     }
     Ok((results, na))
+}
+
+/// A fixture's identity: corpora share one loaded fixture per path, so its address.
+fn fixture_key(fixture: &Arc<LoadedFixture>) -> usize {
+    Arc::as_ptr(fixture) as usize
 }
 
 /// Bytes an agent reads to see the evidence of a case that names its items: the answer,
@@ -229,10 +227,30 @@ pub fn evidence_bytes(result: &CaseResult, fixture: &LoadedFixture) -> Option<u6
 #[derive(Default)]
 struct Listings {
     written: std::sync::Mutex<Vec<PathBuf>>,
+    /// Each fixture's paths, by [`fixture_key`], shared by every engine of the run.
+    known: std::sync::Mutex<HashMap<usize, FixturePaths>>,
 }
 
 impl Listings {
-    fn paths_of(&self, fixture: &LoadedFixture) -> Result<FixturePaths> {
+    fn paths_of(&self, fixture: &Arc<LoadedFixture>) -> Result<FixturePaths> {
+        let key = fixture_key(fixture);
+        if let Some(p) = self
+            .known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(p.clone());
+        }
+        let paths = self.resolve(fixture)?;
+        self.known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, paths.clone());
+        Ok(paths)
+    }
+
+    fn resolve(&self, fixture: &LoadedFixture) -> Result<FixturePaths> {
         let absolute = fixture
             .path
             .canonicalize()
