@@ -116,8 +116,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
             .chain(HEADER[2..11].iter().copied())
             .map(str::to_string),
     );
-    let names: Vec<&String> = run.suites.keys().collect();
-    let mut suite_names: Vec<&String> = names.clone();
+    let mut suite_names: Vec<&String> = run.suites.keys().collect();
     for e in &run.engines {
         for s in e.suites.keys() {
             if !suite_names.contains(&s) {
@@ -127,22 +126,24 @@ fn render(run: &RunResults, markdown: bool) -> String {
     }
     suite_names.sort();
     for suite in suite_names {
+        let mut not_applicable: Vec<&str> = Vec::new();
         for e in run.engines.iter().filter(|e| e.missing.is_none()) {
-            let mut row = vec![suite.clone(), e.name.clone()];
-            match e.suites.get(suite) {
-                Some(m) => {
-                    let cases: Vec<&CaseResult> = cases_of(run, e)
-                        .into_iter()
-                        .filter(|c| &c.suite == suite)
-                        .collect();
-                    row.push(m.total.to_string());
-                    row.extend(metric_cells(m, evidence_mean(&cases)));
-                }
-                None => {
-                    row.push("0".into());
-                    row.extend(std::iter::repeat_n("n/a".to_string(), 9));
-                }
-            }
+            let Some(m) = e.suites.get(suite) else {
+                not_applicable.push(&e.name);
+                continue;
+            };
+            let cases: Vec<&CaseResult> = cases_of(run, e)
+                .into_iter()
+                .filter(|c| &c.suite == suite)
+                .collect();
+            let mut row = vec![suite.clone(), e.name.clone(), m.total.to_string()];
+            row.extend(metric_cells(m, evidence_mean(&cases)));
+            suites.push_record(row);
+        }
+        // the engines that answer no case of the suite share one row
+        if !not_applicable.is_empty() {
+            let mut row = vec![suite.clone(), not_applicable.join(", "), "0".into()];
+            row.extend(std::iter::repeat_n("n/a".to_string(), 9));
             suites.push_record(row);
         }
     }
