@@ -164,6 +164,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
          fixture when none is returned; ms is the whole call (an external tool's process \
          included). n/a: a mode the engine does not answer.";
     if markdown {
+        let _ = writeln!(out);
         let _ = writeln!(out, "## Engines");
         let _ = writeln!(out);
         let _ = writeln!(out, "{explain}");
