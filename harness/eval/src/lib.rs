@@ -7,6 +7,7 @@ pub mod atomic_file;
 pub mod baseline;
 pub mod compare;
 pub mod corpus;
+pub mod engines;
 pub mod envelope;
 pub mod error;
 pub mod gate;

@@ -62,6 +62,10 @@ impl fmt::Display for Status {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
     pub id: String,
+    /// The engine that answered (`findbench`, or an engine file's name); empty in results
+    /// written before engines were recorded, which were findbench's.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub engine: String,
     #[serde(default)]
     pub suite: String,
     #[serde(default)]
@@ -94,6 +98,11 @@ pub struct CaseResult {
     /// Bytes of dumping the whole fixture instead.
     #[serde(default)]
     pub dump_bytes: u64,
+    /// Bytes an agent reads to see the evidence: the answer, then each returned file in
+    /// rank order up to the first expected one (or the whole fixture when none is
+    /// returned). Set for cases that name their items (engines::run::evidence_bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_bytes: Option<u64>,
     /// Items (or files, or paths) the query searched.
     #[serde(default)]
     pub items: usize,
@@ -343,9 +352,20 @@ pub struct RunResults {
     pub modes: BTreeMap<String, GroupMetrics>,
     pub tags: BTreeMap<String, GroupMetrics>,
     pub cases: Vec<CaseResult>,
+    /// Every `--engine` of the run, the primary first (whose results the fields above
+    /// are); absent when the run named none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<crate::engines::EngineReport>,
 }
 
 impl RunResults {
+    /// Every case of every engine: the primary's, then each other engine's.
+    pub fn all_cases(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases
+            .iter()
+            .chain(self.engines.iter().flat_map(|e| e.cases.iter()))
+    }
+
     /// The budget of a suite (the default budget when the suite is unknown).
     pub fn budget_of(&self, suite: &str) -> Budget {
         self.corpora
@@ -397,6 +417,23 @@ pub struct ResultsDocument {
     pub build: Option<String>,
     #[serde(default)]
     pub summary: Map<String, Value>,
+    #[serde(default)]
+    pub cases: Vec<CaseResult>,
+    /// The engines of a `run --engine` (engines::select picks one).
+    #[serde(default)]
+    pub engines: Vec<EngineDocument>,
+}
+
+/// One engine of a results document, as `compare` reads it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct EngineDocument {
+    pub name: String,
+    #[serde(default)]
+    pub primary: bool,
+    #[serde(default)]
+    pub missing: Option<String>,
+    #[serde(default)]
+    pub summary: Option<Map<String, Value>>,
     #[serde(default)]
     pub cases: Vec<CaseResult>,
 }

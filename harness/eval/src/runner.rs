@@ -75,7 +75,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         .iter()
         .position(|k| expected.contains(k))
         .map(|i| i + 1);
-    let mut result_record = CaseResult {
+    let result_record = CaseResult {
         id: case.id.clone(),
         suite: case.suite.clone(),
         mode: case.mode.as_str().to_string(),
@@ -103,7 +103,24 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         ..CaseResult::default()
     };
     let limit = crate::corpus::args::result_limit(&case.request, engine.profile());
-    let problems = judge(case, limit, &result, &result_record);
+    let error = result.as_ref().err().map(|e| format!("engine error: {e}"));
+    let quality = result.as_ref().ok().and_then(quality_of);
+    judged(case, limit, result_record, error.as_deref(), quality.as_deref())
+}
+
+/// Judges `record` (what an engine returned for `case`) against the case's expectations
+/// and sets its status and reason. `limit` is the window `contains` is checked in when the
+/// case names none (the mode's limit under the run's profile); `error` is why the engine
+/// gave no answer (an error outcome); `quality` is `find name`'s fuzzy_match_quality, when
+/// the answer reports one.
+pub fn judged(
+    case: &Case,
+    limit: usize,
+    mut record: CaseResult,
+    error: Option<&str>,
+    quality: Option<&str>,
+) -> CaseResult {
+    let problems = judge(case, limit, &record, error, quality);
     let (status, reason) = match (problems.is_empty(), &case.known_failure) {
         (true, None) => (Status::Pass, None),
         (false, None) => (Status::Fail, Some(problems.join("; "))),
@@ -113,29 +130,27 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
             Some(format!("passed although marked known_failure: {why}")),
         ),
     };
-    result_record.status = status;
-    result_record.reason = reason;
-    result_record
+    record.status = status;
+    record.reason = reason;
+    record
 }
 
 /// Every expectation of `case` that `result` breaks, as readable sentences.
 fn judge(
     case: &Case,
     limit: usize,
-    result: &std::result::Result<Response, EngineError>,
     record: &CaseResult,
+    error: Option<&str>,
+    quality: Option<&str>,
 ) -> Vec<String> {
     let e = &case.expect;
     let mut problems = Vec::new();
     let ranked = &record.ranked;
     let rank_of = |key: &str| ranked.iter().position(|k| k == key).map(|i| i + 1);
     let expected_error = e.outcome == Some(ExpectedOutcome::Error);
-    match result {
-        Err(err) if !expected_error => {
-            problems.push(format!("engine error: {err}"));
-            return problems;
-        }
-        _ => {}
+    if let Some(err) = error.filter(|_| !expected_error) {
+        problems.push(err.to_string());
+        return problems;
     }
     if let Some(want) = e.outcome {
         let got = record.outcome.as_str();
@@ -171,8 +186,8 @@ fn judge(
         }
     }
     if let Some(want) = &e.quality {
-        match result.as_ref().ok().and_then(quality_of) {
-            Some(got) if &got == want => {}
+        match quality {
+            Some(got) if got == want => {}
             Some(got) => problems.push(format!("expected quality {want}, got {got}")),
             None => problems.push(format!("expected quality {want}, response reports none")),
         }
@@ -326,6 +341,19 @@ pub fn run_corpora(
     corpora: &[crate::corpus::Corpus],
     config: &RunConfig,
 ) -> Result<crate::results::RunResults> {
+    run_corpora_with(corpora, config, &engine.profile().name, |cases, options| {
+        run_cases(engine, cases, options)
+    })
+}
+
+/// [`run_corpora`] with the cases run by `run_selected` (given the selected cases in
+/// (suite, id) order and the resolved thread count): how `--engine` runs other tools.
+pub fn run_corpora_with(
+    corpora: &[crate::corpus::Corpus],
+    config: &RunConfig,
+    profile: &str,
+    run_selected: impl FnOnce(&[&Case], RunOptions) -> Result<Vec<CaseResult>>,
+) -> Result<crate::results::RunResults> {
     use crate::results::{CorpusInfo, FixtureInfo, Machine, RunResults, RESULTS_SCHEMA};
     let started = std::time::SystemTime::now();
     let clock = Instant::now();
@@ -356,7 +384,7 @@ pub fn run_corpora(
         jobs: threads,
         ..config.options
     };
-    let results = run_cases(engine, &cases, options)?;
+    let results = run_selected(&cases, options)?;
     let budgets: std::collections::BTreeMap<String, crate::corpus::Budget> = corpora
         .iter()
         .map(|c| (c.suite.clone(), c.budget))
@@ -389,7 +417,7 @@ pub fn run_corpora(
         findbench_version: env!("CARGO_PKG_VERSION").to_string(),
         engine_version: findbench_engine::VERSION.to_string(),
         git_revision: crate::results::git_revision(),
-        profile: engine.profile().name.clone(),
+        profile: profile.to_string(),
         machine: Machine::current(),
         build: Some(crate::results::build_profile().to_string()),
         threads,
@@ -404,6 +432,7 @@ pub fn run_corpora(
         modes: metrics.modes,
         tags: metrics.tags,
         cases: results,
+        engines: Vec::new(),
     })
 }
 

@@ -6,16 +6,18 @@
 use super::gate::ThresholdArgs;
 use crate::output::{outln, Format};
 use clap::Args;
-use findbench_engine::{Engine, Profile};
+use findbench_engine::Profile;
 use findbench_eval::baseline::{self, BaselineDiff};
 use findbench_eval::corpus;
 use findbench_eval::envelope::{self, Meta};
+use findbench_eval::engines::run::run_engines;
+use findbench_eval::engines::Engine;
 use findbench_eval::error::{HarnessError, Result};
 use findbench_eval::gate;
 use findbench_eval::metrics::CostModel;
 use findbench_eval::report::{self, console, ReportContext};
 use findbench_eval::results::{ResultsDocument, RunResults};
-use findbench_eval::runner::{self, RunConfig, RunOptions};
+use findbench_eval::runner::{RunConfig, RunOptions};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +68,11 @@ pub struct RunArgs {
     /// `findbench merge` joins the N result directories.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<findbench_eval::shard::Shard>,
+    /// Engine to run the cases with: `findbench` (built in, the default), a NAME of
+    /// engines/NAME.yaml, or an engine file. Repeat to put engines side by side; the first
+    /// is the one gated and compared with --baseline.
+    #[arg(long = "engine", value_name = "NAME|FILE")]
+    pub engines: Vec<String>,
     /// Never draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -107,6 +114,21 @@ fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i3
         ));
     }
     let profile = load_profile(&args.profile)?;
+    let engines = args
+        .engines
+        .iter()
+        .map(|e| Engine::resolve(e))
+        .collect::<Result<Vec<_>>>()?;
+    if let Some(dup) = engines
+        .iter()
+        .enumerate()
+        .find(|(i, e)| engines[..*i].iter().any(|x| x.name() == e.name()))
+    {
+        return Err(HarnessError::invalid(format!(
+            "engine `{}` is given twice (engine names must differ)",
+            dup.1.name()
+        )));
+    }
     let paths = corpus::expand_paths(&args.paths)?;
     let corpora = corpus::load_corpora(&paths)?;
     let baseline_run = match &args.baseline {
@@ -126,8 +148,14 @@ fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i3
         },
         shard: args.shard,
     };
-    let engine = Engine::new(profile);
-    let run = runner::run_corpora(&engine, &corpora, &config)?;
+    let record_engines = !engines.is_empty();
+    let engines = if engines.is_empty() {
+        vec![Engine::Builtin]
+    } else {
+        engines
+    };
+    let builtin = findbench_engine::Engine::new(profile);
+    let run = run_engines(&engines, &builtin, &corpora, &config, record_engines)?;
     let diff: Option<BaselineDiff> = match (&baseline_run, &args.baseline) {
         (Some(b), Some(path)) => Some(baseline::diff(
             b,
@@ -158,6 +186,9 @@ fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i3
         _ => {
             if !args.quiet {
                 crate::output::out!("{}", console::render(&run, diff.as_ref()));
+                if !run.engines.is_empty() {
+                    crate::output::out!("\n{}", report::engines::console(&run));
+                }
                 let names: Vec<String> = written
                     .iter()
                     .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))

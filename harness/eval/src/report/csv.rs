@@ -57,6 +57,8 @@ pub const CASE_COLUMNS: &[&str] = &[
     "query",
     "file",
     "line",
+    "engine",
+    "evidence_bytes",
 ];
 
 impl Exporter for CasesCsv {
@@ -67,7 +69,7 @@ impl Exporter for CasesCsv {
     fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
         let mut w = writer();
         w.write_record(CASE_COLUMNS).map_err(csv_err)?;
-        for c in &run.cases {
+        for c in run.all_cases() {
             let row: Vec<String> = vec![
                 c.suite.clone(),
                 c.id.clone(),
@@ -92,6 +94,8 @@ impl Exporter for CasesCsv {
                 c.query.clone(),
                 c.file.clone(),
                 c.line.to_string(),
+                c.engine.clone(),
+                c.evidence_bytes.map(|b| b.to_string()).unwrap_or_default(),
             ];
             w.write_record(&row).map_err(csv_err)?;
         }

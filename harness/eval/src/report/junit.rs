@@ -18,14 +18,24 @@ impl Exporter for JunitXml {
 
     fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
         let mut report = Report::new("findbench");
-        let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+        let mut suites: BTreeMap<String, TestSuite> = BTreeMap::new();
         let mut total = Duration::ZERO;
-        for case in &run.cases {
-            let tc = test_case(case);
+        // with engines, each engine's cases are their own suites (`engine/suite`)
+        let engines = !run.engines.is_empty();
+        for case in run.all_cases() {
+            let mut tc = test_case(case);
+            let suite_name = if engines {
+                format!("{}/{}", case.engine, case.suite)
+            } else {
+                case.suite.clone()
+            };
+            if engines {
+                tc.set_classname(format!("{}.{}", suite_name.replace('/', "."), case.mode));
+            }
             total += tc.time.unwrap_or_default();
             suites
-                .entry(case.suite.as_str())
-                .or_insert_with(|| TestSuite::new(case.suite.as_str()))
+                .entry(suite_name.clone())
+                .or_insert_with(|| TestSuite::new(suite_name))
                 .add_test_case(tc);
         }
         for (_, mut suite) in suites {

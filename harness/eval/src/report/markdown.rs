@@ -334,6 +334,8 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         if run.threads == 1 { "" } else { "s" },
         run.duration_ms
     );
+    // engines side by side (timings in them, so after Latency)
+    o.push_str(&super::engines::markdown(run));
     o
 }
 

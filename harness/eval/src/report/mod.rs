@@ -15,6 +15,7 @@
 pub mod console;
 pub mod csv;
 pub mod html;
+pub mod engines;
 pub mod json;
 pub mod junit;
 pub mod markdown;
