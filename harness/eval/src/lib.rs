@@ -5,6 +5,7 @@
 
 pub mod atomic_file;
 pub mod baseline;
+pub mod call;
 pub mod compare;
 pub mod corpus;
 pub mod envelope;
@@ -16,3 +17,4 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod stats;
+pub mod tools;

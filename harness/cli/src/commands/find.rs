@@ -3,16 +3,10 @@
 use super::{OutputArgs, EXIT_NO_MATCH};
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
-use findbench_engine::modes::code::CodeRequest;
-use findbench_engine::modes::name::NameRequest;
-use findbench_engine::modes::outline::OutlineRequest;
-use findbench_engine::modes::path::PathRequest;
-use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::{
-    Domain, Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store,
-    Tree, TreeOptions,
-};
+use findbench_engine::{Domain, EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
+use findbench_eval::call;
 use findbench_eval::envelope::{self, Meta};
+use findbench_eval::tools::{self, FixtureKind, FixtureRef, ToolCall};
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
@@ -44,7 +38,7 @@ pub struct RootArg {
 #[derive(Debug, Args)]
 pub struct ProfileArg {
     /// Ranking profile: a built-in name (default, legacy) or a profile JSON file.
-    #[arg(long, default_value = "default", value_name = "NAME|FILE")]
+    #[arg(long, default_value = tools::DEFAULT_PROFILE, value_name = "NAME|FILE")]
     pub profile: String,
 }
 
@@ -58,7 +52,7 @@ pub struct CodeArgs {
     #[command(flatten)]
     pub root: RootArg,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -77,7 +71,7 @@ pub struct PathArgs {
     #[arg(long, value_name = "FILE")]
     pub paths_from: Option<PathBuf>,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -102,19 +96,19 @@ pub struct TaskArgs {
     #[arg(long, short = 'i', value_name = "PATTERN")]
     pub id: Option<String>,
     /// Fields to search: title, description, labels, notes, all (comma-separated).
-    #[arg(long, default_value = "title,description")]
+    #[arg(long, default_value = tools::DEFAULT_TASK_FIELDS)]
     pub field: String,
     /// Keep only items with this status (repeat or comma-separate for several).
     #[arg(long, short = 's', value_delimiter = ',')]
     pub status: Vec<String>,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     /// Minimum match score (0-1).
     #[arg(
         long,
         short = 't',
-        default_value_t = 0.3,
+        default_value_t = tools::DEFAULT_TASK_THRESHOLD,
         allow_negative_numbers = true
     )]
     pub threshold: f64,
@@ -187,67 +181,63 @@ pub fn run(cmd: FindCommand) -> i32 {
     let call = Call::start();
     match cmd {
         FindCommand::Task(args) => call.answer(
-            "find task",
-            "find-task.schema.json",
+            ToolCall::FindTask(tools::FindTaskArgs {
+                query: args.query,
+                id: args.id,
+                field: args.field,
+                status: args.status,
+                limit: args.limit,
+                threshold: args.threshold,
+                exact: args.exact,
+                include_archive: args.include_archive,
+                verbose: args.verbose,
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
             &args.output,
-            &args.profile,
-            task_request(&args),
-            || load_store(&args.store),
         ),
         FindCommand::Name(args) => call.answer(
-            "find name",
-            "find-name.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Name(NameRequest {
-                query: args.query.clone(),
-                domain: args.domain,
+            ToolCall::FindName(tools::FindNameArgs {
+                query: args.query,
+                domain: Some(args.domain.as_str().to_string()),
                 include_done: args.include_done,
                 limit: args.limit,
                 threshold: args.threshold,
-            })),
-            || load_store(&args.store),
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Outline(args) => call.answer(
-            "find outline",
-            "find-outline.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Outline(OutlineRequest {
-                query: args.query.clone(),
+            ToolCall::FindOutline(tools::FindOutlineArgs {
+                query: args.query,
                 limit: args.limit,
-                list: args.list.clone(),
+                list: args.list,
                 include_archive: args.include_archive,
-            })),
-            || load_store(&args.store),
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Code(args) => call.answer(
-            "find code",
-            "find-code.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Code(CodeRequest {
-                term: args.term.clone(),
+            ToolCall::FindCode(tools::FindCodeArgs {
+                term: args.term,
                 impl_query: args.impl_query,
                 limit: args.limit,
-            })),
-            || load_tree(&args.root),
+                root: Some(args.root.root),
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Path(args) => call.answer(
-            "find path",
-            "find-path.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Path(PathRequest {
-                query: args.query.clone(),
+            ToolCall::FindPath(tools::FindPathArgs {
+                query: args.query,
                 limit: args.limit,
-            })),
-            || match (&args.paths_from, &args.root) {
-                (Some(list), _) => load_path_list(list),
-                (None, root) => load_tree(&RootArg {
-                    root: root.clone().unwrap_or_else(|| PathBuf::from(".")),
-                }),
-            },
+                root: args.root,
+                paths_from: args.paths_from,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
     }
 }
@@ -266,37 +256,32 @@ impl Call {
         }
     }
 
-    /// Resolves the profile, loads the fixture, runs the request and prints the answer in
-    /// the envelope of `schema`; returns the exit code. The first error wins, in that order
-    /// (a bad request is reported before a missing file).
-    pub(crate) fn answer(
-        &self,
-        command: &str,
-        schema: &str,
-        output: &OutputArgs,
-        profile: &ProfileArg,
-        request: Result<Request, EngineError>,
-        load: impl FnOnce() -> Result<Fixture, EngineError>,
-    ) -> i32 {
-        let result = request.and_then(|request| {
-            let engine = engine(profile)?;
-            let fixture = load()?;
-            engine.execute(&fixture, &request)
-        });
-        let meta = Meta::new(command, self.started, self.clock.elapsed());
-        emit(&meta, schema, result, output)
+    /// Answers the call through the path the MCP server shares ([`call::answer`]) and
+    /// prints it in the requested format; returns the exit code.
+    pub(crate) fn answer(&self, tool_call: ToolCall, output: &OutputArgs) -> i32 {
+        let answer = call::answer(&tool_call, self.started, self.clock, load);
+        emit(&answer.meta, answer.schema, answer.result, output)
     }
 }
 
-/// An engine with the named (or file) profile.
-pub(crate) fn engine(arg: &ProfileArg) -> Result<Engine, EngineError> {
-    Ok(Engine::new(Profile::resolve(&arg.profile)?))
-}
-
-/// Walks and indexes the root.
-pub(crate) fn load_tree(arg: &RootArg) -> Result<Fixture, EngineError> {
-    let tree = Tree::load(&arg.root, &TreeOptions::default())?;
-    Ok(Fixture::Tree(Arc::new(tree)))
+/// The command line's fixtures: the tree at `--root` (default `.`), the store at `--store`
+/// or `FINDBENCH_STORE`, or the path list at `--paths-from` (`-` reads stdin).
+fn load(fixture: &FixtureRef) -> Result<Fixture, EngineError> {
+    match fixture {
+        FixtureRef::Root(root) => call::load_fixture(
+            FixtureKind::Root,
+            root.as_deref().unwrap_or(std::path::Path::new(".")),
+            &TreeOptions::default(),
+        ),
+        FixtureRef::Store(Some(store)) => {
+            call::load_fixture(FixtureKind::Store, store, &TreeOptions::default())
+        }
+        FixtureRef::Store(None) => Err(EngineError::invalid_with_hint(
+            "no store given",
+            "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
+        )),
+        FixtureRef::Paths(list) => load_path_list(list),
+    }
 }
 
 /// Reads a path list from a file, or from stdin for `-`.
@@ -313,35 +298,7 @@ fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
         let list = PathList::from_bytes("-", bytes);
         return Ok(Fixture::Paths(Arc::new(list)));
     }
-    Ok(Fixture::Paths(Arc::new(PathList::load(path)?)))
-}
-
-fn task_request(args: &TaskArgs) -> Result<Request, EngineError> {
-    let mut request = TaskRequest::new(args.query.clone().unwrap_or_default());
-    request.id = args.id.clone();
-    request.fields = TaskField::parse_list(&args.field)?;
-    request.status = args
-        .status
-        .iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    request.limit = args.limit;
-    request.threshold = args.threshold;
-    request.exact = args.exact;
-    request.include_archive = args.include_archive;
-    request.verbose = args.verbose;
-    Ok(Request::Task(request))
-}
-
-pub(crate) fn load_store(arg: &StoreArg) -> Result<Fixture, EngineError> {
-    let path = arg.store.as_ref().ok_or_else(|| {
-        EngineError::invalid_with_hint(
-            "no store given",
-            "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
-        )
-    })?;
-    Ok(Fixture::Store(Arc::new(Store::load(path)?)))
+    call::load_fixture(FixtureKind::Paths, path, &TreeOptions::default())
 }
 
 /// Prints a response (or an error) in the requested format and returns the exit code.
@@ -362,7 +319,11 @@ pub(crate) fn emit(
             };
             let text = match format {
                 Format::Text | Format::Auto => text::render(&response, output.quiet),
-                Format::Json => json_line(&envelope::success(schema, meta, to_value(&response))),
+                Format::Json => json_line(&envelope::success(
+                    schema,
+                    meta,
+                    call::response_value(&response),
+                )),
                 Format::Jsonl => jsonl_lines(&response),
             };
             (text, code)
@@ -389,11 +350,6 @@ pub(crate) fn emit(
     code
 }
 
-fn to_value(response: &Response) -> Value {
-    serde_json::to_value(response)
-        .unwrap_or_else(|e| serde_json::json!({"error": format!("cannot serialise response: {e}")}))
-}
-
 fn json_line(value: &Value) -> String {
     let mut s = value.to_string();
     s.push('\n');
@@ -402,7 +358,7 @@ fn json_line(value: &Value) -> String {
 
 /// JSON Lines: one ranked result per line.
 fn jsonl_lines(response: &Response) -> String {
-    let value = to_value(response);
+    let value = call::response_value(response);
     let list = ["matches", "results"]
         .iter()
         .find_map(|k| value.get(*k).and_then(Value::as_array).cloned())
