@@ -9,6 +9,7 @@ mod get;
 mod grep;
 mod replay;
 pub mod run;
+mod serve;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -52,6 +53,9 @@ pub enum Command {
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
+    /// Serve the find modes to agents as Model Context Protocol tools on stdio, reading only
+    /// inside the given roots and stores; `--record DIR` writes every call as a trace line.
+    Serve(serve::ServeArgs),
 }
 
 /// Output options every command takes.
@@ -77,6 +81,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

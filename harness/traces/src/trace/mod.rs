@@ -4,5 +4,5 @@
 pub mod record;
 pub mod stream;
 
-pub use record::{ToolCall, Trace, TraceOutcome};
+pub use record::{RecordedCall, ToolCall, Trace, TraceOutcome};
 pub use stream::{expand_inputs, BadLine, StreamCounts, TraceItem, TraceStream};
