@@ -4,5 +4,6 @@
 
 pub mod clusters;
 pub mod replay;
+pub mod replay_call;
 pub mod replay_report;
 pub mod trace;

@@ -16,6 +16,7 @@ use findbench_engine::{
 use findbench_eval::question::normalise_question;
 pub use findbench_eval::results::Transition;
 use findbench_eval::results::{Call, CaseResult, Status};
+use findbench_eval::tools::FixtureKind;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -58,9 +59,26 @@ struct Fixtures {
 }
 
 impl Fixtures {
-    fn resolve(&mut self, options: &ReplayOptions, name: &str) -> &Result<ReplayFixture, String> {
-        let key = if options.root.is_some() { "" } else { name };
-        self.loaded.entry(key.to_string()).or_insert_with(|| {
+    /// The fixture `name` of `kind`: a tree (or `--root`), or for a recorded MCP call a
+    /// store or path list, each under `--fixtures`.
+    fn resolve(
+        &mut self,
+        options: &ReplayOptions,
+        name: &str,
+        kind: FixtureKind,
+    ) -> &Result<ReplayFixture, String> {
+        let key = if options.root.is_some()
+            && kind == FixtureKind::Root
+            && name != crate::replay_call::NO_FIXTURE
+        {
+            String::new()
+        } else {
+            format!("{kind:?}:{name}")
+        };
+        self.loaded.entry(key).or_insert_with(|| {
+            if kind != FixtureKind::Root || name == crate::replay_call::NO_FIXTURE {
+                return crate::replay_call::load(options, name, kind);
+            }
             let dir = match &options.root {
                 Some(root) => root.clone(),
                 None => options.fixtures_dir.join(name),
@@ -72,16 +90,19 @@ impl Fixtures {
                 ));
             }
             Tree::load(&dir, &TreeOptions::default())
-                .map(|t| {
-                    let fixture = Fixture::Tree(Arc::new(t));
-                    ReplayFixture {
-                        items: fixture.item_count(),
-                        dump_bytes: fixture.dump_bytes() as u64,
-                        fixture,
-                    }
-                })
+                .map(|t| ReplayFixture::new(Fixture::Tree(Arc::new(t))))
                 .map_err(|e| format!("fixture `{name}` does not load: {e}"))
         })
+    }
+}
+
+impl ReplayFixture {
+    pub fn new(fixture: Fixture) -> ReplayFixture {
+        ReplayFixture {
+            items: fixture.item_count(),
+            dump_bytes: fixture.dump_bytes() as u64,
+            fixture,
+        }
     }
 }
 
@@ -166,6 +187,9 @@ pub fn replay_trace(
     trace: &Trace,
     options: &ReplayOptions,
 ) -> CaseResult {
+    if let Some(call) = &trace.call {
+        return crate::replay_call::replay_call(engine, fixture, trace, call, options);
+    }
     let clock = Instant::now();
     let result = match fixture {
         Ok(f) => engine
@@ -459,7 +483,12 @@ pub fn replay_stream(
                         continue;
                     }
                     // fixtures load here, on one thread, once each
-                    let fixture = fixtures.resolve(options, &trace.fixture).clone();
+                    let kind = trace
+                        .call
+                        .as_ref()
+                        .and_then(|c| c.fixture_kind)
+                        .unwrap_or(FixtureKind::Root);
+                    let fixture = fixtures.resolve(options, &trace.fixture, kind).clone();
                     batch.push((*trace, fixture));
                 }
             }
