@@ -69,6 +69,24 @@ pub struct OutputArgs {
     pub quiet: bool,
 }
 
+/// `--from` of `replay` and `clusters`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFrom {
+    Auto,
+    Findbench,
+    Otlp,
+}
+
+impl From<TraceFrom> for findbench_traces::trace::TraceFormat {
+    fn from(from: TraceFrom) -> Self {
+        match from {
+            TraceFrom::Auto => Self::Auto,
+            TraceFrom::Findbench => Self::Findbench,
+            TraceFrom::Otlp => Self::Otlp,
+        }
+    }
+}
+
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {

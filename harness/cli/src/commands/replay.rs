@@ -46,6 +46,10 @@ pub struct ReplayArgs {
     /// A trace line that does not parse is fatal (exit 2) instead of counted and skipped.
     #[arg(long)]
     pub strict: bool,
+    /// What the trace files hold: findbench JSONL, or OpenTelemetry OTLP/JSON (GenAI
+    /// `execute_tool` spans); `auto` decides per file by its first line.
+    #[arg(long, value_enum, default_value_t = super::TraceFrom::Auto, value_name = "FORMAT")]
+    pub from: super::TraceFrom,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -83,7 +87,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         query: args.query.clone(),
         suite: "replay".into(),
     };
-    let mut stream = TraceStream::open(&args.traces)?;
+    let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     let mut writer = match &args.out {
         Some(dir) => Some(ReportWriter::create(dir)?),
         None => None,
