@@ -361,6 +361,8 @@ fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<BadLine>) {
     // group key -> (invoke_agent span, tool spans)
     let mut order: Vec<String> = Vec::new();
     let mut groups: HashMap<String, (Option<&Span>, Vec<&Span>)> = HashMap::new();
+    // invocations one of whose tool spans was reported bad: that report stands for them
+    let mut had_bad: std::collections::HashSet<String> = Default::default();
     for span in spans {
         match span.operation() {
             "invoke_agent" => {
@@ -372,10 +374,6 @@ fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<BadLine>) {
                 entry.0 = Some(span);
             }
             "execute_tool" => {
-                if let Some(reason) = tool_span_problem(span) {
-                    bads.push(bad_at(span, reason));
-                    continue;
-                }
                 // the nearest invoke_agent ancestor, else the trace
                 let mut key = span.trace_id.clone();
                 let mut parent = span.parent.as_str();
@@ -391,6 +389,11 @@ fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<BadLine>) {
                     parent = p.parent.as_str();
                     hops += 1;
                 }
+                if let Some(reason) = tool_span_problem(span) {
+                    bads.push(bad_at(span, reason));
+                    had_bad.insert(key);
+                    continue;
+                }
                 let entry = groups.entry(key.clone()).or_insert_with(|| {
                     order.push(key.clone());
                     (None, Vec::new())
@@ -405,7 +408,7 @@ fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<BadLine>) {
         let (agent, mut tools) = groups.remove(&key).unwrap_or_default();
         tools.sort_by_key(|s| (s.start, s.line));
         let Some(first) = tools.first() else {
-            if let Some(agent) = agent {
+            if let Some(agent) = agent.filter(|_| !had_bad.contains(&key)) {
                 bads.push(bad_at(
                     agent,
                     format!(
