@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_exit, findbench, repo_root, stdout_json};
+use common::{assert_exit, assert_schema, findbench, repo_root, stdout_json};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
@@ -380,6 +380,9 @@ async fn a_thousand_recorded_calls_replay_to_the_same_outcomes() {
         for line in std::fs::read_to_string(&path).unwrap().lines() {
             let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
             assert!(v["call"]["tool"].is_string());
+            if lines < 13 {
+                assert_schema("trace.schema.json", &v);
+            }
             lines += 1;
         }
     }

@@ -271,3 +271,106 @@ fn ask_tools(ask: &AskResponse) -> (Vec<TraceTool>, u32) {
         .collect();
     (tools, u32::try_from(ask.iterations).unwrap_or(u32::MAX))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findbench_engine::EngineError;
+    use findbench_eval::envelope::Meta;
+
+    fn refused(at: SystemTime) -> Answer {
+        Answer {
+            meta: Meta::new("grep", at, Duration::from_millis(1)),
+            schema: "grep.schema.json",
+            result: Err(EngineError::invalid("bad")),
+        }
+    }
+
+    #[test]
+    fn lines_rotate_by_utc_date_and_stay_under_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("rec");
+        let recorder = Recorder::create(&record, RecordFormat::Findbench, None).unwrap();
+        let day = |s: &str| humantime::parse_rfc3339(s).unwrap();
+        let args = json!({"term": 1});
+        for at in [
+            day("2026-11-23T23:59:59Z"),
+            day("2026-11-24T00:00:01Z"),
+            day("2026-11-24T10:00:00Z"),
+        ] {
+            let answer = refused(at);
+            let rec = CallRecord {
+                started: at,
+                elapsed: Duration::from_millis(1),
+                tool: "grep",
+                arguments: &args,
+                call: None,
+                fixture: None,
+                answer: &answer,
+            };
+            recorder.record(&rec).unwrap();
+        }
+        let mut files: Vec<String> = std::fs::read_dir(&record)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(
+            files,
+            ["findbench-2026-11-23.jsonl", "findbench-2026-11-24.jsonl"]
+        );
+        let second = std::fs::read_to_string(record.join("findbench-2026-11-24.jsonl")).unwrap();
+        let lines: Vec<Trace> = second
+            .lines()
+            .map(|l| Trace::parse_line(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].fixture, NO_FIXTURE);
+        assert_eq!(lines[0].outcome, TraceOutcome::Failure);
+        assert_eq!(lines[0].call.as_ref().unwrap().arguments, args);
+        // nothing but the record directory was written
+        let top: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(top.len(), 1);
+    }
+
+    #[test]
+    fn otlp_lines_carry_a_genai_execute_tool_span() {
+        let dir = tempfile::tempdir().unwrap();
+        let recorder = Recorder::create(dir.path(), RecordFormat::Otlp, None).unwrap();
+        let at = humantime::parse_rfc3339("2026-11-23T12:00:00Z").unwrap();
+        let answer = refused(at);
+        let args = json!({"term": "x"});
+        let line = recorder.otlp(
+            &CallRecord {
+                started: at,
+                elapsed: Duration::from_millis(3),
+                tool: "grep",
+                arguments: &args,
+                call: None,
+                fixture: None,
+                answer: &answer,
+            },
+            1,
+        );
+        let span = &line["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+        assert_eq!(span["name"], "execute_tool grep");
+        assert_eq!(span["status"]["code"], 2);
+        assert_eq!(span["traceId"].as_str().unwrap().len(), 32);
+        assert_eq!(span["spanId"].as_str().unwrap().len(), 16);
+        let end: u128 = span["endTimeUnixNano"].as_str().unwrap().parse().unwrap();
+        let start: u128 = span["startTimeUnixNano"].as_str().unwrap().parse().unwrap();
+        assert_eq!(end - start, 3_000_000);
+        let attrs = span["attributes"].as_array().unwrap();
+        let get = |k: &str| {
+            attrs
+                .iter()
+                .find(|a| a["key"] == k)
+                .map(|a| a["value"]["stringValue"].clone())
+        };
+        assert_eq!(get("gen_ai.operation.name"), Some(json!("execute_tool")));
+        assert_eq!(
+            get("gen_ai.tool.call.arguments"),
+            Some(json!("{\"term\":\"x\"}"))
+        );
+    }
+}
