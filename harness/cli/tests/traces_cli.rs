@@ -189,7 +189,7 @@ fn shipped_traces_follow_the_spec_baseline() {
 
     let out = findbench(&[
         "clusters",
-        "traces/",
+        "traces/production.jsonl",
         "--outcome",
         "insufficient_evidence",
         "--min",
@@ -369,7 +369,7 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
     for (profile, out) in [("legacy", &out_a), ("default", &out_b)] {
         let o = findbench(&[
             "replay",
-            "traces/",
+            "traces/production.jsonl",
             "--profile",
             profile,
             "--out",
@@ -499,7 +499,7 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
         let out = dir.path().join(jobs);
         let o = findbench(&[
             "replay",
-            "traces/",
+            "traces/production.jsonl",
             "--jobs",
             jobs,
             "--out",

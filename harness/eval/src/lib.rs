@@ -5,6 +5,7 @@
 
 pub mod atomic_file;
 pub mod baseline;
+pub mod call;
 pub mod compare;
 pub mod corpus;
 pub mod engines;
@@ -21,3 +22,4 @@ pub mod results;
 pub mod runner;
 pub mod shard;
 pub mod stats;
+pub mod tools;

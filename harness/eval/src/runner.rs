@@ -105,7 +105,13 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
     let limit = crate::corpus::args::result_limit(&case.request, engine.profile());
     let error = result.as_ref().err().map(|e| format!("engine error: {e}"));
     let quality = result.as_ref().ok().and_then(quality_of);
-    judged(case, limit, result_record, error.as_deref(), quality.as_deref())
+    judged(
+        case,
+        limit,
+        result_record,
+        error.as_deref(),
+        quality.as_deref(),
+    )
 }
 
 /// Judges `record` (what an engine returned for `case`) against the case's expectations

@@ -6,5 +6,6 @@ pub mod clusters;
 pub mod error;
 pub mod merge;
 pub mod replay;
+pub mod replay_call;
 pub mod replay_report;
 pub mod trace;

@@ -15,6 +15,7 @@ use findbench_engine::{Engine, Fixture, Outcome, Profile, Request, Response, Tre
 use findbench_eval::question::normalise_question;
 pub use findbench_eval::results::Transition;
 use findbench_eval::results::{Call, CaseResult, Status};
+use findbench_eval::tools::FixtureKind;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -54,22 +55,37 @@ pub struct ReplayFixture {
 
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
 struct Fixtures {
-    loaded: HashMap<String, ReplayFixture>,
+    loaded: HashMap<String, Result<ReplayFixture, String>>,
 }
 
 impl Fixtures {
-    /// The fixture a trace names. One that is missing, cannot be listed or does not load is
-    /// a file error (exit 3) naming the directory: replaying every trace as a `failure`
-    /// would read as a ranking regression.
+    /// The fixture `name` of `kind`: a tree (or `--root`), or for a recorded MCP call a
+    /// store or path list, each under `--fixtures`. A tree that is missing, cannot be listed
+    /// or does not load is a file error (exit 3) naming the directory: replaying every trace
+    /// as a `failure` would read as a ranking regression. A recorded call's store or path
+    /// list that does not load fails that call alone, as the server refused it.
     fn resolve(
         &mut self,
         options: &ReplayOptions,
         trace: &Trace,
-    ) -> Result<ReplayFixture, TracesError> {
+        kind: FixtureKind,
+    ) -> Result<Result<ReplayFixture, String>, TracesError> {
         let name = trace.fixture.as_str();
-        let key = if options.root.is_some() { "" } else { name };
-        if let Some(f) = self.loaded.get(key) {
+        let key = if options.root.is_some()
+            && kind == FixtureKind::Root
+            && name != crate::replay_call::NO_FIXTURE
+        {
+            String::new()
+        } else {
+            format!("{kind:?}:{name}")
+        };
+        if let Some(f) = self.loaded.get(&key) {
             return Ok(f.clone());
+        }
+        if kind != FixtureKind::Root || name == crate::replay_call::NO_FIXTURE {
+            let loaded = crate::replay_call::load(options, name, kind);
+            self.loaded.insert(key, loaded.clone());
+            return Ok(loaded);
         }
         let dir = match &options.root {
             Some(root) => root.clone(),
@@ -97,14 +113,19 @@ impl Fixtures {
             .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;
         let tree = Tree::load(&dir, &TreeOptions::default())
             .map_err(|e| file_error(format!("fixture `{name}` does not load: {e}")))?;
-        let fixture = Fixture::Tree(Arc::new(tree));
-        let loaded = ReplayFixture {
+        let loaded = Ok(ReplayFixture::new(Fixture::Tree(Arc::new(tree))));
+        self.loaded.insert(key, loaded.clone());
+        Ok(loaded)
+    }
+}
+
+impl ReplayFixture {
+    pub fn new(fixture: Fixture) -> ReplayFixture {
+        ReplayFixture {
             items: fixture.item_count(),
             dump_bytes: fixture.dump_bytes() as u64,
             fixture,
-        };
-        self.loaded.insert(key.to_string(), loaded.clone());
-        Ok(loaded)
+        }
     }
 }
 
@@ -189,6 +210,9 @@ pub fn replay_trace(
     trace: &Trace,
     options: &ReplayOptions,
 ) -> CaseResult {
+    if let Some(call) = &trace.call {
+        return crate::replay_call::replay_call(engine, fixture, trace, call, options);
+    }
     let clock = Instant::now();
     let result = match fixture {
         Ok(f) => engine
@@ -476,8 +500,13 @@ pub fn replay_stream(
                         continue;
                     }
                     // fixtures load here, on one thread, once each
-                    let fixture = fixtures.resolve(options, &trace)?;
-                    batch.push((*trace, Ok(fixture), position));
+                    let kind = trace
+                        .call
+                        .as_ref()
+                        .and_then(|c| c.fixture_kind)
+                        .unwrap_or(FixtureKind::Root);
+                    let fixture = fixtures.resolve(options, &trace, kind)?;
+                    batch.push((*trace, fixture, position));
                 }
             }
         }

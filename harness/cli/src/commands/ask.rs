@@ -1,12 +1,9 @@
 //! `findbench ask "QUESTION"`: the retrieval cascade, with its plan, tools and outcome.
 
-use super::find::{emit, engine, load_tree, walk_report, ProfileArg, RootArg};
+use super::find::{Call, ProfileArg, RootArg};
 use super::OutputArgs;
 use clap::Args;
-use findbench_engine::modes::ask::AskRequest;
-use findbench_engine::Request;
-use findbench_eval::envelope::Meta;
-use std::time::{Instant, SystemTime};
+use findbench_eval::tools::{self, ToolCall};
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
@@ -15,7 +12,7 @@ pub struct AskArgs {
     #[command(flatten)]
     pub root: RootArg,
     /// Candidates to show.
-    #[arg(long, short = 'n', default_value_t = 5)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_ASK_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -24,24 +21,13 @@ pub struct AskArgs {
 }
 
 pub fn run(args: AskArgs) -> i32 {
-    let started = SystemTime::now();
-    let clock = Instant::now();
-    let mut walk = None;
-    let result = engine(&args.profile).and_then(|engine| {
-        let request = Request::Ask(AskRequest {
-            question: args.question.clone(),
+    Call::start().answer(
+        ToolCall::Ask(tools::AskArgs {
+            question: args.question,
             limit: args.limit,
-        });
-        let fixture = load_tree(&args.root)?;
-        walk = walk_report(&fixture);
-        engine.execute(&fixture, &request)
-    });
-    let meta = Meta::new("ask", started, clock.elapsed());
-    emit(
-        &meta,
-        "ask.schema.json",
-        result,
+            root: Some(args.root.root),
+            profile: Some(args.profile.profile),
+        }),
         &args.output,
-        walk.as_ref(),
     )
 }

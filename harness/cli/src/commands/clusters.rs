@@ -38,6 +38,10 @@ pub struct ClustersArgs {
     /// A trace line that does not parse is fatal (exit 2) instead of counted and skipped.
     #[arg(long)]
     pub strict: bool,
+    /// What the trace files hold: findbench JSONL, or OpenTelemetry OTLP/JSON (GenAI
+    /// `execute_tool` spans); `auto` decides per file by its first line.
+    #[arg(long, value_enum, default_value_t = super::TraceFrom::Auto, value_name = "FORMAT")]
+    pub from: super::TraceFrom,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -91,7 +95,7 @@ fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), TracesEr
         outcomes: parse_outcomes(&args.outcome)?,
         min: args.min,
     };
-    let mut stream = TraceStream::open(&args.traces)?;
+    let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     let strict = args.strict;
     let report = cluster_traces(&mut stream, &options, |bad| {
         if strict {

@@ -3,17 +3,10 @@
 use super::{OutputArgs, EXIT_NO_MATCH};
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
-use findbench_engine::modes::code::CodeRequest;
-use findbench_engine::modes::name::NameRequest;
-use findbench_engine::modes::outline::OutlineRequest;
-use findbench_engine::modes::path::PathRequest;
-use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::tree::WalkReport;
-use findbench_engine::{
-    Domain, Engine, EngineError, Fixture, Outcome, PathList, Profile, Request, Response, Store,
-    Tree, TreeOptions,
-};
-use findbench_eval::envelope::{self, Meta};
+use findbench_engine::{Domain, EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
+use findbench_eval::call;
+
+use findbench_eval::tools::{self, FixtureKind, FixtureRef, ToolCall};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -44,7 +37,7 @@ pub struct RootArg {
 #[derive(Debug, Args)]
 pub struct ProfileArg {
     /// Ranking profile: a built-in name (default, legacy) or a profile JSON file.
-    #[arg(long, default_value = "default", value_name = "NAME|FILE")]
+    #[arg(long, default_value = tools::DEFAULT_PROFILE, value_name = "NAME|FILE")]
     pub profile: String,
 }
 
@@ -58,7 +51,7 @@ pub struct CodeArgs {
     #[command(flatten)]
     pub root: RootArg,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -77,7 +70,7 @@ pub struct PathArgs {
     #[arg(long, value_name = "FILE")]
     pub paths_from: Option<PathBuf>,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -102,19 +95,19 @@ pub struct TaskArgs {
     #[arg(long, short = 'i', value_name = "PATTERN")]
     pub id: Option<String>,
     /// Fields to search: title, description, labels, notes, all (comma-separated).
-    #[arg(long, default_value = "title,description")]
+    #[arg(long, default_value = tools::DEFAULT_TASK_FIELDS)]
     pub field: String,
     /// Keep only items with this status (repeat or comma-separate for several).
     #[arg(long, short = 's', value_delimiter = ',')]
     pub status: Vec<String>,
     /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
     /// Minimum match score (0-1).
     #[arg(
         long,
         short = 't',
-        default_value_t = 0.3,
+        default_value_t = tools::DEFAULT_TASK_THRESHOLD,
         allow_negative_numbers = true
     )]
     pub threshold: f64,
@@ -187,72 +180,63 @@ pub fn run(cmd: FindCommand) -> i32 {
     let call = Call::start();
     match cmd {
         FindCommand::Task(args) => call.answer(
-            "find task",
-            "find-task.schema.json",
+            ToolCall::FindTask(tools::FindTaskArgs {
+                query: args.query,
+                id: args.id,
+                field: args.field,
+                status: args.status,
+                limit: args.limit,
+                threshold: args.threshold,
+                exact: args.exact,
+                include_archive: args.include_archive,
+                verbose: args.verbose,
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
             &args.output,
-            &args.profile,
-            task_request(&args),
-            || load_store(&args.store),
         ),
         FindCommand::Name(args) => call.answer(
-            "find name",
-            "find-name.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Name(NameRequest {
-                query: args.query.clone(),
-                domain: args.domain,
+            ToolCall::FindName(tools::FindNameArgs {
+                query: args.query,
+                domain: Some(args.domain.as_str().to_string()),
                 include_done: args.include_done,
                 limit: args.limit,
                 threshold: args.threshold,
-            })),
-            || load_store(&args.store),
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Outline(args) => call.answer(
-            "find outline",
-            "find-outline.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Outline(OutlineRequest {
-                query: args.query.clone(),
+            ToolCall::FindOutline(tools::FindOutlineArgs {
+                query: args.query,
                 limit: args.limit,
-                list: args.list.clone(),
+                list: args.list,
                 include_archive: args.include_archive,
-            })),
-            || load_store(&args.store),
+                store: args.store.store,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Code(args) => call.answer(
-            "find code",
-            "find-code.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Code(CodeRequest {
-                term: args.term.clone(),
+            ToolCall::FindCode(tools::FindCodeArgs {
+                term: args.term,
                 impl_query: args.impl_query,
                 limit: args.limit,
-            })),
-            || load_tree(&args.root),
+                root: Some(args.root.root),
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
         FindCommand::Path(args) => call.answer(
-            "find path",
-            "find-path.schema.json",
-            &args.output,
-            &args.profile,
-            Ok(Request::Path(PathRequest {
-                query: args.query.clone(),
+            ToolCall::FindPath(tools::FindPathArgs {
+                query: args.query,
                 limit: args.limit,
-            })),
-            || match (&args.paths_from, &args.root) {
-                (Some(list), _) => load_path_list(list),
-                (None, root) => {
-                    let root = root.clone().unwrap_or_else(|| PathBuf::from("."));
-                    check_root(
-                        &root,
-                        "pass a directory with --root, or a path list with --paths-from",
-                    )?;
-                    load_tree(&RootArg { root })
-                }
-            },
+                root: args.root,
+                paths_from: args.paths_from,
+                profile: Some(args.profile.profile),
+            }),
+            &args.output,
         ),
     }
 }
@@ -271,73 +255,31 @@ impl Call {
         }
     }
 
-    /// Resolves the profile, loads the fixture, runs the request and prints the answer in
-    /// the envelope of `schema`; returns the exit code. The first error wins, in that order
-    /// (a bad request is reported before a missing file).
-    pub(crate) fn answer(
-        &self,
-        command: &str,
-        schema: &str,
-        output: &OutputArgs,
-        profile: &ProfileArg,
-        request: Result<Request, EngineError>,
-        load: impl FnOnce() -> Result<Fixture, EngineError>,
-    ) -> i32 {
-        let mut walk = None;
-        let result = request.and_then(|request| {
-            let engine = engine(profile)?;
-            let fixture = load()?;
-            walk = walk_report(&fixture);
-            engine.execute(&fixture, &request)
-        });
-        let meta = Meta::new(command, self.started, self.clock.elapsed());
-        emit(&meta, schema, result, output, walk.as_ref())
+    /// Answers the call through the path the MCP server shares ([`call::answer`]) and
+    /// prints it in the requested format; returns the exit code.
+    pub(crate) fn answer(&self, tool_call: ToolCall, output: &OutputArgs) -> i32 {
+        let answer = call::answer(&tool_call, self.started, self.clock, load);
+        emit(answer, output)
     }
 }
 
-/// An engine with the named (or file) profile.
-pub(crate) fn engine(arg: &ProfileArg) -> Result<Engine, EngineError> {
-    Ok(Engine::new(Profile::resolve(&arg.profile)?))
-}
-
-/// Walks and indexes the root. A root that cannot be listed is a file error (exit 3)
-/// naming it, not a tree with nothing in it (which would read as "no match").
-pub(crate) fn load_tree(arg: &RootArg) -> Result<Fixture, EngineError> {
-    check_root(&arg.root, "pass a directory with --root")?;
-    let tree = Tree::load(&arg.root, &TreeOptions::default())?;
-    Ok(Fixture::Tree(Arc::new(tree)))
-}
-
-/// The checks a `--root` must pass before it is walked: it exists, is a directory and can
-/// be listed. `hint` says what to pass instead.
-pub(crate) fn check_root(root: &std::path::Path, hint: &str) -> Result<(), EngineError> {
-    let file_error = |message: String| EngineError::File {
-        path: root.to_path_buf(),
-        message,
-        hint: Some(hint.to_string()),
-    };
-    let meta = std::fs::metadata(root).map_err(|e| file_error(format!("cannot open root: {e}")))?;
-    if !meta.is_dir() {
-        return Err(file_error("root is not a directory".into()));
-    }
-    std::fs::read_dir(root).map_err(|e| file_error(format!("cannot read root: {e}")))?;
-    Ok(())
-}
-
-/// What the walk of a tree fixture skipped, for the answer's `walk` field, and how many
-/// file names are not UTF-8 (shown with U+FFFD in place of the bytes that are not: such a
-/// path cannot be opened as printed, so it is counted rather than passed off as a name).
-pub(crate) fn walk_report(fixture: &Fixture) -> Option<(WalkReport, usize)> {
+/// The command line's fixtures: the tree at `--root` (default `.`), the store at `--store`
+/// or `FINDBENCH_STORE`, or the path list at `--paths-from` (`-` reads stdin).
+fn load(fixture: &FixtureRef) -> Result<Fixture, EngineError> {
     match fixture {
-        Fixture::Tree(tree) => {
-            let lossy = tree
-                .files()
-                .iter()
-                .filter(|f| f.path.contains(char::REPLACEMENT_CHARACTER))
-                .count();
-            Some((tree.report().clone(), lossy))
+        FixtureRef::Root(root) => call::load_fixture(
+            FixtureKind::Root,
+            root.as_deref().unwrap_or(std::path::Path::new(".")),
+            &TreeOptions::default(),
+        ),
+        FixtureRef::Store(Some(store)) => {
+            call::load_fixture(FixtureKind::Store, store, &TreeOptions::default())
         }
-        _ => None,
+        FixtureRef::Store(None) => Err(EngineError::invalid_with_hint(
+            "no store given",
+            "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
+        )),
+        FixtureRef::Paths(list) => load_path_list(list),
     }
 }
 
@@ -355,145 +297,40 @@ fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
         let list = PathList::from_bytes("-", bytes);
         return Ok(Fixture::Paths(Arc::new(list)));
     }
-    Ok(Fixture::Paths(Arc::new(PathList::load(path)?)))
+    call::load_fixture(FixtureKind::Paths, path, &TreeOptions::default())
 }
 
-fn task_request(args: &TaskArgs) -> Result<Request, EngineError> {
-    let mut request = TaskRequest::new(args.query.clone().unwrap_or_default());
-    request.id = args.id.clone();
-    request.fields = TaskField::parse_list(&args.field)?;
-    request.status = args
-        .status
-        .iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    request.limit = args.limit;
-    request.threshold = args.threshold;
-    request.exact = args.exact;
-    request.include_archive = args.include_archive;
-    request.verbose = args.verbose;
-    Ok(Request::Task(request))
-}
-
-pub(crate) fn load_store(arg: &StoreArg) -> Result<Fixture, EngineError> {
-    let path = arg.store.as_ref().ok_or_else(|| {
-        EngineError::invalid_with_hint(
-            "no store given",
-            "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
-        )
-    })?;
-    Ok(Fixture::Store(Arc::new(Store::load(path)?)))
-}
-
-/// Prints a response (or an error) in the requested format and returns the exit code.
-pub(crate) fn emit(
-    meta: &Meta,
-    schema: &str,
-    result: Result<Response, EngineError>,
-    output: &OutputArgs,
-    walk: Option<&(WalkReport, usize)>,
-) -> i32 {
+/// Prints an answer (or its error) in the requested format and returns the exit code.
+pub(crate) fn emit(answer: call::Answer, output: &OutputArgs) -> i32 {
     let format = output.format.resolve();
-    let (text, code) = match result {
-        Ok(response) => {
-            let code = match response.outcome() {
-                Outcome::Success => 0,
-                Outcome::NoMatch | Outcome::InsufficientEvidence => EXIT_NO_MATCH,
-                Outcome::Failure => 1,
-            };
-            let text = match format {
-                Format::Text | Format::Auto => {
-                    if let Some(note) = walk.and_then(skipped_note) {
-                        eprintln!("{note}");
-                    }
-                    text::render(&response, output.quiet)
-                }
-                Format::Json => {
-                    let mut fields = to_value(&response);
-                    if let (Some(walk), Value::Object(map)) = (walk, &mut fields) {
-                        map.insert("walk".into(), walk_value(walk));
-                    }
-                    json_line(&envelope::success(schema, meta, fields))
-                }
-                Format::Jsonl => jsonl_lines(&response),
-            };
-            (text, code)
+    let text = match (&answer.result, format) {
+        (Ok(response), Format::Text | Format::Auto) => {
+            if let Some(note) = answer.walk.as_ref().and_then(call::Walk::skipped_note) {
+                eprintln!("{note}");
+            }
+            text::render(response, output.quiet)
         }
-        Err(err) => {
-            let code = err.exit_code();
-            let text = match format {
-                Format::Text | Format::Auto => {
-                    let mut msg = format!("error: {err}\n");
-                    if let Some(hint) = err.hint() {
-                        msg.push_str(&format!("hint: {hint}\n"));
-                    }
-                    eprint!("{msg}");
-                    String::new()
-                }
-                Format::Json | Format::Jsonl => json_line(&envelope::engine_failure(meta, &err)),
-            };
-            (text, code)
+        (Ok(response), Format::Jsonl) => jsonl_lines(response),
+        (Err(err), Format::Text | Format::Auto) => {
+            let mut msg = format!("error: {err}\n");
+            if let Some(hint) = err.hint() {
+                msg.push_str(&format!("hint: {hint}\n"));
+            }
+            eprint!("{msg}");
+            String::new()
         }
+        (_, Format::Json) | (Err(_), Format::Jsonl) => json_line(&answer.document()),
+    };
+    let code = match &answer.result {
+        Ok(response) => match response.outcome() {
+            Outcome::Success => 0,
+            Outcome::NoMatch | Outcome::InsufficientEvidence => EXIT_NO_MATCH,
+            Outcome::Failure => 1,
+        },
+        Err(err) => err.exit_code(),
     };
     crate::output::print(&text);
     code
-}
-
-/// The `walk` field of a tree-mode answer: files indexed, and what was skipped and why
-/// (binary, over the size limit, unreadable, walk errors such as unreadable directories).
-fn walk_value((walk, lossy_names): &(WalkReport, usize)) -> Value {
-    serde_json::json!({
-        "files": walk.files,
-        "lossy_names": lossy_names,
-        "skipped": {
-            "binary": walk.binary,
-            "too_large": walk.too_large,
-            "max_file_bytes": TreeOptions::default().max_file_bytes,
-            "unreadable": walk.unreadable,
-            "errors": walk.errors,
-        },
-        "messages": walk.messages,
-    })
-}
-
-/// A one-line note on stderr (text output) when the walk skipped a file it could not read
-/// or search in full; binary files are skipped by design and not mentioned.
-fn skipped_note((walk, lossy_names): &(WalkReport, usize)) -> Option<String> {
-    let files = |n: usize| if n == 1 { "file" } else { "files" };
-    let mut parts = Vec::new();
-    if walk.too_large > 0 {
-        parts.push(format!(
-            "{} {} over the {} KiB text limit (searched by name only)",
-            walk.too_large,
-            files(walk.too_large),
-            TreeOptions::default().max_file_bytes / 1024
-        ));
-    }
-    if walk.unreadable > 0 {
-        parts.push(format!(
-            "{} unreadable {} skipped",
-            walk.unreadable,
-            files(walk.unreadable)
-        ));
-    }
-    if walk.errors > 0 {
-        let first = walk.messages.first().map(String::as_str).unwrap_or("");
-        parts.push(format!("{} walk errors (first: {first})", walk.errors));
-    }
-    if *lossy_names > 0 {
-        parts.push(format!(
-            "{lossy_names} {} whose name is not UTF-8 (shown with U+FFFD, not openable as \
-             printed)",
-            files(*lossy_names)
-        ));
-    }
-    (!parts.is_empty()).then(|| format!("note: {}", parts.join("; ")))
-}
-
-fn to_value(response: &Response) -> Value {
-    serde_json::to_value(response)
-        .unwrap_or_else(|e| serde_json::json!({"error": format!("cannot serialise response: {e}")}))
 }
 
 fn json_line(value: &Value) -> String {
@@ -504,7 +341,7 @@ fn json_line(value: &Value) -> String {
 
 /// JSON Lines: one ranked result per line.
 fn jsonl_lines(response: &Response) -> String {
-    let value = to_value(response);
+    let value = call::response_value(response);
     let list = ["matches", "results"]
         .iter()
         .find_map(|k| value.get(*k).and_then(Value::as_array).cloned())

@@ -1,10 +1,9 @@
 //! `findbench get ID`: the zoom. One item in full, optionally with its subtree.
 
-use super::find::{load_store, Call, ProfileArg, StoreArg};
+use super::find::{Call, ProfileArg, StoreArg};
 use super::OutputArgs;
 use clap::Args;
-use findbench_engine::modes::get::GetRequest;
-use findbench_engine::Request;
+use findbench_eval::tools::{self, ToolCall};
 
 #[derive(Debug, Args)]
 pub struct GetArgs {
@@ -29,16 +28,14 @@ pub struct GetArgs {
 
 pub fn run(args: GetArgs) -> i32 {
     Call::start().answer(
-        "get",
-        "get.schema.json",
-        &args.output,
-        &args.profile,
-        Ok(Request::Get(GetRequest {
-            id: args.id.clone(),
+        ToolCall::GetItem(tools::GetItemArgs {
+            id: args.id,
             children: args.children,
             depth: args.depth,
-            list: args.list.clone(),
-        })),
-        || load_store(&args.store),
+            list: args.list,
+            store: args.store.store,
+            profile: Some(args.profile.profile),
+        }),
+        &args.output,
     )
 }

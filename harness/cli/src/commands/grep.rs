@@ -1,10 +1,9 @@
 //! `findbench grep TERM`: the cascade's fallback as a command of its own.
 
-use super::find::{load_tree, Call, ProfileArg, RootArg};
+use super::find::{Call, ProfileArg, RootArg};
 use super::OutputArgs;
 use clap::Args;
-use findbench_engine::modes::grep::GrepRequest;
-use findbench_engine::Request;
+use findbench_eval::tools::{self, ToolCall};
 
 #[derive(Debug, Args)]
 pub struct GrepArgs {
@@ -13,7 +12,7 @@ pub struct GrepArgs {
     #[command(flatten)]
     pub root: RootArg,
     /// Maximum files to return.
-    #[arg(long, short = 'n', default_value_t = 20)]
+    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_GREP_LIMIT)]
     pub limit: usize,
     #[command(flatten)]
     pub profile: ProfileArg,
@@ -23,14 +22,12 @@ pub struct GrepArgs {
 
 pub fn run(args: GrepArgs) -> i32 {
     Call::start().answer(
-        "grep",
-        "grep.schema.json",
-        &args.output,
-        &args.profile,
-        Ok(Request::Grep(GrepRequest {
-            term: args.term.clone(),
+        ToolCall::Grep(tools::GrepArgs {
+            term: args.term,
             limit: args.limit,
-        })),
-        || load_tree(&args.root),
+            root: Some(args.root.root),
+            profile: Some(args.profile.profile),
+        }),
+        &args.output,
     )
 }

@@ -10,6 +10,7 @@ mod grep;
 mod merge;
 mod replay;
 pub mod run;
+mod serve;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
@@ -56,6 +57,9 @@ pub enum Command {
     /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
     /// into the reports one machine would have written.
     Merge(merge::MergeArgs),
+    /// Serve the find modes to agents as Model Context Protocol tools on stdio, reading only
+    /// inside the given roots and stores; `--record DIR` writes every call as a trace line.
+    Serve(serve::ServeArgs),
 }
 
 /// Output options every command takes.
@@ -162,6 +166,24 @@ fn json_requested(args: &[std::ffi::OsString]) -> bool {
     })
 }
 
+/// `--from` of `replay` and `clusters`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFrom {
+    Auto,
+    Findbench,
+    Otlp,
+}
+
+impl From<TraceFrom> for findbench_traces::trace::TraceFormat {
+    fn from(from: TraceFrom) -> Self {
+        match from {
+            TraceFrom::Auto => Self::Auto,
+            TraceFrom::Findbench => Self::Findbench,
+            TraceFrom::Otlp => Self::Otlp,
+        }
+    }
+}
+
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
@@ -175,6 +197,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -63,6 +63,10 @@ pub struct ReplayArgs {
     /// A trace line that does not parse is fatal (exit 2) instead of counted and skipped.
     #[arg(long)]
     pub strict: bool,
+    /// What the trace files hold: findbench JSONL, or OpenTelemetry OTLP/JSON (GenAI
+    /// `execute_tool` spans); `auto` decides per file by its first line.
+    #[arg(long, value_enum, default_value_t = super::TraceFrom::Auto, value_name = "FORMAT")]
+    pub from: super::TraceFrom,
     #[command(flatten)]
     pub thresholds: super::gate::ThresholdArgs,
     /// Report, and exit 0 even when a threshold above is not met.
@@ -110,7 +114,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         suite: "replay".into(),
         shard: args.shard,
     };
-    let mut stream = TraceStream::open(&args.traces)?;
+    let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the five reports are one unit: staged beside --out, swapped in when complete
     let set = match &args.out {
         Some(dir) => Some(ReportSet::begin(dir, &REPORT_FILES)?),

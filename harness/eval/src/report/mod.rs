@@ -14,8 +14,8 @@
 
 pub mod console;
 pub mod csv;
-pub mod html;
 pub mod engines;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;

@@ -23,7 +23,26 @@ pub struct Trace {
     pub iterations: u32,
     #[serde(default)]
     pub duration_ms: f64,
+    /// Set on calls recorded by `findbench serve --record`: the tool and its arguments as
+    /// the agent sent them. Replay re-runs this call rather than `ask` on the query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<RecordedCall>,
 }
+
+/// One MCP tool call as received (see [`Trace::call`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedCall {
+    /// `find_task`, `find_code`, `ask`, ...
+    pub tool: String,
+    /// The arguments as sent (a JSON object, or whatever malformed value arrived).
+    #[serde(default)]
+    pub arguments: serde_json::Value,
+    /// What `fixture` names: a `root` (tree), a `store` or a `paths` list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixture_kind: Option<FixtureKind>,
+}
+
+pub use findbench_eval::tools::FixtureKind;
 
 /// One tool call of a recorded retrieval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -164,7 +164,20 @@ pub struct StreamCounts {
     pub bad_lines: usize,
 }
 
-/// An iterator over the traces of several files, one line in memory at a time.
+/// What the trace files hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TraceFormat {
+    /// Decided per file by its first line: OTLP/JSON when it opens with `resourceSpans`.
+    #[default]
+    Auto,
+    /// findbench trace JSONL.
+    Findbench,
+    /// OTLP/JSON (see [`super::otlp`]).
+    Otlp,
+}
+
+/// An iterator over the traces of several files, one line in memory at a time (an
+/// OTLP/JSON file is read whole, see [`super::otlp`]).
 ///
 /// Yields `Err` only for a file that cannot be opened (fatal, exit 3); a line that does not
 /// parse, or a file that stops reading mid-way (a truncated .gz), is a [`TraceItem::Bad`]
@@ -176,6 +189,9 @@ pub struct TraceStream {
     counts: StreamCounts,
     /// Why the file being read stopped early, reported as the line after its last.
     read_error: Option<String>,
+    format: TraceFormat,
+    /// Items of an OTLP file read whole, yielded before the next line.
+    pending: std::collections::VecDeque<TraceItem>,
 }
 
 impl TraceStream {
@@ -186,7 +202,48 @@ impl TraceStream {
             buf: Vec::with_capacity(4096),
             counts: StreamCounts::default(),
             read_error: None,
+            format: TraceFormat::Auto,
+            pending: std::collections::VecDeque::new(),
         }
+    }
+
+    /// Reads every file as `format` (`--from`) instead of deciding by content.
+    pub fn with_format(mut self, format: TraceFormat) -> TraceStream {
+        self.format = format;
+        self
+    }
+
+    /// Reads a whole OTLP file into `pending` when the format (or the content) says so;
+    /// returns the reader untouched otherwise.
+    fn take_otlp(
+        &mut self,
+        path: &Path,
+        mut reader: Box<dyn BufRead + Send>,
+    ) -> Result<Option<Box<dyn BufRead + Send>>, TracesError> {
+        let otlp = match self.format {
+            TraceFormat::Otlp => true,
+            TraceFormat::Findbench => false,
+            TraceFormat::Auto => {
+                let head = reader
+                    .fill_buf()
+                    .map_err(|e| file_error(path, &format!("cannot read: {e}")))?;
+                super::otlp::looks_like_otlp(head)
+            }
+        };
+        if !otlp {
+            return Ok(Some(reader));
+        }
+        let file = super::otlp::read_file(path, &mut reader)
+            .map_err(|e| file_error(path, &format!("read error: {e}")))?;
+        self.counts.lines += file.lines;
+        for item in &file.items {
+            match item {
+                TraceItem::Trace(_) => self.counts.traces += 1,
+                TraceItem::Bad(_) => self.counts.bad_lines += 1,
+            }
+        }
+        self.pending.extend(file.items);
+        Ok(None)
     }
 
     /// Expands `inputs` (files, directories, globs) and streams them.
@@ -198,15 +255,22 @@ impl TraceStream {
         self.counts
     }
 
-    /// Reads the next non-blank line, opening the next file when one ends.
-    fn next_line(&mut self) -> Option<Result<(PathBuf, usize), TracesError>> {
+    /// Reads the next non-blank line, opening the next file when one ends; `Ok(None)` when
+    /// an OTLP file filled `pending` instead.
+    fn next_line(&mut self) -> Option<Result<Option<(PathBuf, usize)>, TracesError>> {
         loop {
             if self.current.is_none() {
                 let path = self.files.next()?;
-                match open(&path) {
-                    Ok(reader) => {
+                match open(&path).and_then(|r| self.take_otlp(&path, r)) {
+                    Ok(Some(reader)) => {
                         self.counts.files += 1;
                         self.current = Some((path, reader, 0));
+                    }
+                    Ok(None) => {
+                        self.counts.files += 1;
+                        if !self.pending.is_empty() {
+                            return Some(Ok(None));
+                        }
                     }
                     Err(e) => return Some(Err(e)),
                 }
@@ -220,7 +284,7 @@ impl TraceStream {
                     if self.buf.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
-                    return Some(Ok((path.clone(), *line_no)));
+                    return Some(Ok(Some((path.clone(), *line_no))));
                 }
                 Err(e) => {
                     // a truncated .gz (or a read that fails mid-file): the lines read so far
@@ -232,7 +296,7 @@ impl TraceStream {
                         *line_no - 1
                     ));
                     self.current = None;
-                    return Some(Ok(at));
+                    return Some(Ok(Some(at)));
                 }
             }
         }
@@ -243,8 +307,12 @@ impl Iterator for TraceStream {
     type Item = Result<TraceItem, TracesError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(item) = self.pending.pop_front() {
+            return Some(Ok(item));
+        }
         let (file, line) = match self.next_line()? {
-            Ok(at) => at,
+            Ok(Some(at)) => at,
+            Ok(None) => return self.pending.pop_front().map(Ok),
             Err(e) => return Some(Err(e)),
         };
         self.counts.lines += 1;

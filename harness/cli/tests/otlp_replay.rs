@@ -1,0 +1,98 @@
+//! OpenTelemetry traces in: the OTLP/JSON file the OpenTelemetry Python SDK made
+//! (`scripts/gen_otlp_traces.py`: 200 agent invocations, 27 malformed spans) replayed and
+//! clustered, every malformed span counted and reported with its file and line.
+
+mod common;
+
+use common::{assert_exit, findbench, repo_root, stdout_json};
+use std::io::Write;
+
+const FILE: &str = "traces/otel/agent-invocations.jsonl";
+
+/// The malformed spans the generator wrote, by the reason replay gives (its stderr summary:
+/// arguments_not_json 7, ends_before_start 6, no_query 5, no_tool_name 9).
+const MALFORMED: [(&str, usize); 4] = [
+    ("has no `gen_ai.tool.name`", 9),
+    ("`gen_ai.tool.call.arguments` is not JSON", 7),
+    ("ends before it starts", 6),
+    ("no execute_tool span's arguments hold a query", 5),
+];
+
+fn check_reported(stderr: &str, file: &str) {
+    let reported: Vec<&str> = stderr.lines().filter(|l| l.starts_with(file)).collect();
+    assert_eq!(reported.len(), 27, "{stderr}");
+    for (reason, count) in MALFORMED {
+        let n = reported.iter().filter(|l| l.contains(reason)).count();
+        assert_eq!(n, count, "`{reason}`:\n{stderr}");
+    }
+    for line in reported {
+        // file:line: reason, the line a real line of the file
+        let rest = &line[file.len() + 1..];
+        let n: usize = rest.split(':').next().unwrap().parse().unwrap();
+        assert!((1..=17).contains(&n), "{line}");
+    }
+}
+
+#[test]
+fn the_sdk_made_file_replays_with_every_malformed_span_reported() {
+    let out = findbench(&["replay", FILE, "-f", "json"]);
+    assert_exit(&out, 0);
+    let doc = stdout_json(&out);
+    assert_eq!(doc["files"], 1);
+    assert_eq!(doc["bad_lines"], 27, "{doc:#}");
+    assert_eq!(doc["traces"], 183);
+    assert_eq!(doc["summary"]["total"], 183);
+    assert_eq!(doc["summary"]["bad_lines"], 27);
+    // the recorded outcomes the mapping read: status ERROR, `outcome` in results, candidates
+    let recorded = &doc["summary"]["recorded_outcomes"];
+    assert_eq!(recorded["failure"], 3, "{recorded}");
+    assert_eq!(recorded["insufficient_evidence"], 68, "{recorded}");
+    assert_eq!(recorded["success"], 112, "{recorded}");
+    check_reported(&String::from_utf8_lossy(&out.stderr), FILE);
+}
+
+#[test]
+fn detection_by_content_from_otlp_and_gzip() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("collector-export.json.gz");
+    let bytes = std::fs::read(repo_root().join(FILE)).unwrap();
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    enc.write_all(&bytes).unwrap();
+    enc.finish().unwrap();
+    let gz_arg = gz.to_str().unwrap();
+    for from in ["auto", "otlp"] {
+        let out = findbench(&["replay", gz_arg, "--from", from, "-f", "json"]);
+        assert_exit(&out, 0);
+        let doc = stdout_json(&out);
+        assert_eq!(
+            (doc["traces"].as_u64(), doc["bad_lines"].as_u64()),
+            (Some(183), Some(27))
+        );
+        check_reported(&String::from_utf8_lossy(&out.stderr), gz_arg);
+    }
+    // read as findbench JSONL, every line is a bad line, and none is silently dropped
+    let out = findbench(&["clusters", FILE, "--from", "findbench", "-f", "json"]);
+    assert_exit(&out, 0);
+    assert_eq!(stdout_json(&out)["bad_lines"], 17, "{}", stdout_json(&out));
+}
+
+#[test]
+fn clusters_read_otlp_too() {
+    let out = findbench(&["clusters", FILE, "-f", "json", "--min", "5"]);
+    assert_exit(&out, 0);
+    let doc = stdout_json(&out);
+    assert_eq!(doc["bad_lines"], 27, "{doc:#}");
+    let questions: Vec<&str> = doc["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["question"].as_str().unwrap())
+        .collect();
+    assert!(
+        questions.contains(&"kubernetes autoscaler"),
+        "{questions:?}"
+    );
+}

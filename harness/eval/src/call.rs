@@ -1,0 +1,192 @@
+//! One find call answered: profile, fixture, execute, and the JSON document. The command
+//! line prints this document (`--format json`) and the MCP server returns it as the tool
+//! result, so both doors give the same answer to the same input.
+
+use crate::envelope::{self, Meta};
+use crate::tools::{FixtureRef, ToolCall};
+use findbench_engine::tree::WalkReport;
+use findbench_engine::{Engine, EngineError, Fixture, Outcome, Profile, Response, TreeOptions};
+use serde_json::Value;
+use std::time::{Instant, SystemTime};
+
+/// A call's answer: the envelope's `_meta`, the schema file of the mode's document, and the
+/// response or the error.
+#[derive(Debug)]
+pub struct Answer {
+    pub meta: Meta,
+    pub schema: &'static str,
+    pub result: Result<Response, EngineError>,
+    /// What the walk of a tree fixture indexed and skipped; `None` for stores and path lists.
+    pub walk: Option<Walk>,
+}
+
+/// What a tree fixture's walk skipped, and how many file names are not UTF-8 (shown with
+/// U+FFFD in place of the bytes that are not: such a path cannot be opened as printed, so
+/// it is counted rather than passed off as a name).
+#[derive(Debug, Clone)]
+pub struct Walk {
+    pub report: WalkReport,
+    pub lossy_names: usize,
+}
+
+impl Walk {
+    pub fn of(fixture: &Fixture) -> Option<Walk> {
+        match fixture {
+            Fixture::Tree(tree) => Some(Walk {
+                report: tree.report().clone(),
+                lossy_names: tree
+                    .files()
+                    .iter()
+                    .filter(|f| f.path.contains(char::REPLACEMENT_CHARACTER))
+                    .count(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The `walk` field of a tree-mode answer: files indexed, and what was skipped and why
+    /// (binary, over the size limit, unreadable, walk errors such as unreadable directories).
+    pub fn value(&self) -> Value {
+        let walk = &self.report;
+        serde_json::json!({
+            "files": walk.files,
+            "lossy_names": self.lossy_names,
+            "skipped": {
+                "binary": walk.binary,
+                "too_large": walk.too_large,
+                "max_file_bytes": TreeOptions::default().max_file_bytes,
+                "unreadable": walk.unreadable,
+                "errors": walk.errors,
+            },
+            "messages": walk.messages,
+        })
+    }
+
+    /// A one-line note for text output when the walk skipped a file it could not read or
+    /// search in full; binary files are skipped by design and not mentioned.
+    pub fn skipped_note(&self) -> Option<String> {
+        let walk = &self.report;
+        let files = |n: usize| if n == 1 { "file" } else { "files" };
+        let mut parts = Vec::new();
+        if walk.too_large > 0 {
+            parts.push(format!(
+                "{} {} over the {} KiB text limit (searched by name only)",
+                walk.too_large,
+                files(walk.too_large),
+                TreeOptions::default().max_file_bytes / 1024
+            ));
+        }
+        if walk.unreadable > 0 {
+            parts.push(format!(
+                "{} unreadable {} skipped",
+                walk.unreadable,
+                files(walk.unreadable)
+            ));
+        }
+        if walk.errors > 0 {
+            let first = walk.messages.first().map(String::as_str).unwrap_or("");
+            parts.push(format!("{} walk errors (first: {first})", walk.errors));
+        }
+        if self.lossy_names > 0 {
+            parts.push(format!(
+                "{} {} whose name is not UTF-8 (shown with U+FFFD, not openable as printed)",
+                self.lossy_names,
+                files(self.lossy_names)
+            ));
+        }
+        (!parts.is_empty()).then(|| format!("note: {}", parts.join("; ")))
+    }
+}
+
+impl Answer {
+    /// The JSON document: the success envelope with the mode's fields, or the error
+    /// envelope (`error {code, message, exit_code, hint}`).
+    pub fn document(&self) -> Value {
+        match &self.result {
+            Ok(response) => {
+                let mut fields = response_value(response);
+                if let (Some(walk), Value::Object(map)) = (&self.walk, &mut fields) {
+                    map.insert("walk".into(), walk.value());
+                }
+                envelope::success(self.schema, &self.meta, fields)
+            }
+            Err(err) => envelope::engine_failure(&self.meta, err),
+        }
+    }
+
+    /// The outcome of the call: the response's, or `failure` for an error.
+    pub fn outcome(&self) -> Outcome {
+        match &self.result {
+            Ok(response) => response.outcome(),
+            Err(_) => Outcome::Failure,
+        }
+    }
+}
+
+/// Answers `call`: the request is built first (a bad request is reported before a missing
+/// file), then the profile resolved, then the fixture loaded by `load`, then the engine runs.
+/// `started` and `clock` are when the caller began (the command's parse, the server's
+/// receipt), so `_meta.duration_ms` covers the whole call.
+pub fn answer(
+    call: &ToolCall,
+    started: SystemTime,
+    clock: Instant,
+    load: impl FnOnce(&FixtureRef) -> Result<Fixture, EngineError>,
+) -> Answer {
+    let spec = call.spec();
+    let mut walk = None;
+    let result = call.request().and_then(|request| {
+        let engine = Engine::new(Profile::resolve(call.profile())?);
+        let fixture = load(&call.fixture())?;
+        walk = Walk::of(&fixture);
+        engine.execute(&fixture, &request)
+    });
+    Answer {
+        meta: Meta::new(spec.command, started, clock.elapsed()),
+        schema: spec.schema,
+        result,
+        walk,
+    }
+}
+
+/// A response's fields as JSON.
+pub fn response_value(response: &Response) -> Value {
+    serde_json::to_value(response)
+        .unwrap_or_else(|e| serde_json::json!({"error": format!("cannot serialise response: {e}")}))
+}
+
+/// Loads a fixture of `kind` from `path`: a tree walked with `options`, a store, or a path
+/// list.
+pub fn load_fixture(
+    kind: crate::tools::FixtureKind,
+    path: &std::path::Path,
+    options: &findbench_engine::TreeOptions,
+) -> Result<Fixture, EngineError> {
+    use crate::tools::FixtureKind;
+    use std::sync::Arc;
+    Ok(match kind {
+        FixtureKind::Root => {
+            check_root(path, "pass a directory with --root")?;
+            Fixture::Tree(Arc::new(findbench_engine::Tree::load(path, options)?))
+        }
+        FixtureKind::Store => Fixture::Store(Arc::new(findbench_engine::Store::load(path)?)),
+        FixtureKind::Paths => Fixture::Paths(Arc::new(findbench_engine::PathList::load(path)?)),
+    })
+}
+
+/// The checks a tree root must pass before it is walked: it exists, is a directory and can
+/// be listed. A root that cannot be listed is a file error (exit 3) naming it, not a tree
+/// with nothing in it (which would read as "no match"). `hint` says what to pass instead.
+pub fn check_root(root: &std::path::Path, hint: &str) -> Result<(), EngineError> {
+    let file_error = |message: String| EngineError::File {
+        path: root.to_path_buf(),
+        message,
+        hint: Some(hint.to_string()),
+    };
+    let meta = std::fs::metadata(root).map_err(|e| file_error(format!("cannot open root: {e}")))?;
+    if !meta.is_dir() {
+        return Err(file_error("root is not a directory".into()));
+    }
+    std::fs::read_dir(root).map_err(|e| file_error(format!("cannot read root: {e}")))?;
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! findbench-mcp: findbench as a Model Context Protocol server on stdio (the official Rust
+//! SDK, `rmcp`). The find modes are tools (`find_task`, `find_name`, `find_outline`,
+//! `get_item`, `find_code`, `find_path`, `grep`, `ask`) whose results are the same JSON
+//! documents the CLI prints, read only inside the roots and stores the server was started
+//! with (or the client declares), with every call optionally recorded as a trace line.
+
+pub mod record;
+pub mod sandbox;
+pub mod server;
+pub mod service;
+
+pub use record::{RecordFormat, Recorder};
+pub use sandbox::Sandbox;
+pub use server::FindServer;
+pub use service::{CallOutput, Service};
+
+use findbench_engine::EngineError;
+use rmcp::ServiceExt;
+use std::path::PathBuf;
+
+/// What `findbench serve --mcp` starts with.
+#[derive(Debug, Clone, Default)]
+pub struct ServeOptions {
+    pub roots: Vec<PathBuf>,
+    pub stores: Vec<PathBuf>,
+    pub path_lists: Vec<PathBuf>,
+    /// `--record DIR`.
+    pub record: Option<PathBuf>,
+    pub record_format: Option<RecordFormat>,
+    /// Fixtures under this directory are recorded by their relative path.
+    pub fixtures_base: Option<PathBuf>,
+}
+
+/// Builds the service: the sandbox from the start fixtures (a missing one is a file error),
+/// the recorder, and the start fixtures loaded.
+pub fn build_service(options: &ServeOptions) -> Result<Service, EngineError> {
+    let sandbox = Sandbox::new(&options.roots, &options.stores, &options.path_lists)?;
+    let recorder = match &options.record {
+        Some(dir) => Some(
+            Recorder::create(
+                dir,
+                options.record_format.unwrap_or(RecordFormat::Findbench),
+                options.fixtures_base.as_deref(),
+            )
+            .map_err(|e| EngineError::File {
+                path: dir.clone(),
+                message: format!("cannot record here: {e}"),
+                hint: Some("pass a writable directory with --record".into()),
+            })?,
+        ),
+        None => None,
+    };
+    let service = Service::new(sandbox, recorder);
+    service.warm_up(&options.roots, &options.stores, &options.path_lists);
+    Ok(service)
+}
+
+/// Serves MCP on stdin/stdout until the client closes the connection.
+pub fn serve_stdio(options: &ServeOptions) -> Result<(), EngineError> {
+    let service = build_service(options)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| EngineError::Internal(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async move {
+        let server = FindServer::new(service)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| EngineError::Internal(format!("MCP initialisation failed: {e}")))?;
+        server
+            .waiting()
+            .await
+            .map_err(|e| EngineError::Internal(format!("MCP server stopped: {e}")))?;
+        Ok(())
+    })
+}

@@ -1,0 +1,198 @@
+//! The server's work, without the protocol: one tool call in, the CLI's JSON document out
+//! (or the error envelope), fixtures loaded once and kept warm, every call recorded.
+
+use crate::record::{CallRecord, Recorder};
+use crate::sandbox::Sandbox;
+use findbench_engine::{EngineError, Fixture, Mode, Profile, TreeOptions};
+use findbench_eval::call::{self, Answer};
+use findbench_eval::envelope::Meta;
+use findbench_eval::tools::{FixtureKind, FixtureRef, ToolCall};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Instant, SystemTime};
+
+/// What one call produced: the document, and whether it is an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutput {
+    pub document: Value,
+    pub is_error: bool,
+}
+
+/// Fixtures keyed by kind and canonical path, loaded on first use and kept for the life of
+/// the server.
+#[derive(Default)]
+struct FixtureCache {
+    loaded: Mutex<HashMap<(FixtureKind, PathBuf), Fixture>>,
+}
+
+impl FixtureCache {
+    fn get(&self, kind: FixtureKind, path: &Path) -> Result<Fixture, EngineError> {
+        let key = (kind, path.to_path_buf());
+        // Loading happens under the lock: two first calls on one tree load it once.
+        let mut loaded = self
+            .loaded
+            .lock()
+            .map_err(|_| EngineError::Internal("fixture cache lock poisoned".into()))?;
+        if let Some(f) = loaded.get(&key) {
+            return Ok(f.clone());
+        }
+        // A symbolic link inside a root may point anywhere: the server's walks do not
+        // follow links, so nothing outside the root is ever read through one.
+        let options = TreeOptions {
+            follow_links: false,
+            ..TreeOptions::default()
+        };
+        let fixture = call::load_fixture(kind, path, &options)?;
+        loaded.insert(key, fixture.clone());
+        Ok(fixture)
+    }
+
+    fn len(&self) -> usize {
+        self.loaded.lock().map_or(0, |l| l.len())
+    }
+}
+
+/// The find tools behind the sandbox, with a warm fixture cache and an optional recorder.
+pub struct Service {
+    sandbox: Sandbox,
+    fixtures: FixtureCache,
+    recorder: Option<Recorder>,
+}
+
+impl Service {
+    pub fn new(sandbox: Sandbox, recorder: Option<Recorder>) -> Service {
+        Service {
+            sandbox,
+            fixtures: FixtureCache::default(),
+            recorder,
+        }
+    }
+
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Fixtures loaded so far.
+    pub fn warm_fixtures(&self) -> usize {
+        self.fixtures.len()
+    }
+
+    /// Loads the start fixtures now, so the first call is as fast as the rest.
+    pub fn warm_up(&self, roots: &[PathBuf], stores: &[PathBuf], paths: &[PathBuf]) {
+        let kinds = [
+            (FixtureKind::Root, roots),
+            (FixtureKind::Store, stores),
+            (FixtureKind::Paths, paths),
+        ];
+        for (kind, list) in kinds {
+            for p in list {
+                if let Ok(canonical) = p.canonicalize() {
+                    if let Err(e) = self.fixtures.get(kind, &canonical) {
+                        eprintln!("findbench serve: {e}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Answers one tool call. Never panics on bad input: a bad call is an error document.
+    pub fn call(&self, tool: &str, arguments: &Value) -> CallOutput {
+        let started = SystemTime::now();
+        let clock = Instant::now();
+        let parsed = ToolCall::parse(tool, arguments);
+        let mut fixture: Option<(FixtureKind, PathBuf)> = None;
+        let answer = match &parsed {
+            Err(err) => refused(tool, started, clock, clone_error(err)),
+            Ok(call) => match self.resolve(call) {
+                Err(err) => refused(tool, started, clock, err),
+                Ok((kind, path)) => {
+                    fixture = Some((kind, path.clone()));
+                    let call = call.clone().with_fixture_path(path.clone());
+                    call::answer(&call, started, clock, |_| self.fixtures.get(kind, &path))
+                }
+            },
+        };
+        if let Some(recorder) = &self.recorder {
+            let record = CallRecord {
+                started,
+                elapsed: clock.elapsed(),
+                tool,
+                arguments,
+                call: parsed.as_ref().ok(),
+                fixture: fixture.as_ref().map(|(k, p)| (*k, p.as_path())),
+                answer: &answer,
+            };
+            if let Err(e) = recorder.record(&record) {
+                eprintln!("findbench serve: cannot record the call: {e}");
+            }
+        }
+        CallOutput {
+            is_error: answer.result.is_err(),
+            document: answer.document(),
+        }
+    }
+
+    /// The fixture (kind, canonical path) a call runs against, checked against the sandbox;
+    /// a profile file is checked too.
+    fn resolve(&self, call: &ToolCall) -> Result<(FixtureKind, PathBuf), EngineError> {
+        let profile = call.profile();
+        if Profile::builtin(profile).is_none() {
+            self.sandbox.check(FixtureKind::Root, Path::new(profile))?;
+        }
+        match call.fixture() {
+            FixtureRef::Root(Some(p)) => Ok((
+                FixtureKind::Root,
+                self.sandbox.check(FixtureKind::Root, &p)?,
+            )),
+            FixtureRef::Store(Some(p)) => Ok((
+                FixtureKind::Store,
+                self.sandbox.check(FixtureKind::Store, &p)?,
+            )),
+            FixtureRef::Paths(p) => Ok((
+                FixtureKind::Paths,
+                self.sandbox.check(FixtureKind::Paths, &p)?,
+            )),
+            FixtureRef::Store(None) => Ok((
+                FixtureKind::Store,
+                self.sandbox.default_for(FixtureKind::Store)?,
+            )),
+            FixtureRef::Root(None) => match self.sandbox.default_for(FixtureKind::Root) {
+                Ok(root) => Ok((FixtureKind::Root, root)),
+                // `find_path` without a root falls back on the start path list
+                Err(e) if call.mode() == Mode::Path => self
+                    .sandbox
+                    .default_for(FixtureKind::Paths)
+                    .map(|p| (FixtureKind::Paths, p))
+                    .map_err(|_| e),
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
+
+/// The answer of a call refused before it ran.
+fn refused(tool: &str, started: SystemTime, clock: Instant, err: EngineError) -> Answer {
+    let (command, schema) = match findbench_eval::tools::ToolSpec::named(tool) {
+        Some(spec) => (spec.command, spec.schema),
+        None => (tool, "error.schema.json"),
+    };
+    Answer {
+        meta: Meta::new(command, started, clock.elapsed()),
+        schema,
+        result: Err(err),
+        walk: None,
+    }
+}
+
+/// `EngineError` is not `Clone`; its invalid-input case (the only one parsing makes) is.
+fn clone_error(err: &EngineError) -> EngineError {
+    match err {
+        EngineError::InvalidInput { message, hint } => EngineError::InvalidInput {
+            message: message.clone(),
+            hint: hint.clone(),
+        },
+        other => EngineError::Internal(other.to_string()),
+    }
+}

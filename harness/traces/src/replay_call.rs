@@ -1,0 +1,110 @@
+//! Replaying a call recorded by `findbench serve --record`: the same tool with the same
+//! arguments against the fixture it ran on, so replay reproduces exactly what the agent
+//! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
+
+use crate::replay::{ReplayFixture, ReplayOptions, Transition};
+use crate::trace::{RecordedCall, Trace, TraceOutcome};
+use findbench_engine::{Engine, Outcome, TreeOptions};
+use findbench_eval::call::load_fixture;
+use findbench_eval::results::{Call, CaseResult, Status};
+use findbench_eval::tools::{FixtureKind, ToolCall};
+use std::time::Instant;
+
+/// The `fixture` of a call the server refused before it reached one (bad arguments, a path
+/// outside its roots): replay refuses it again.
+pub const NO_FIXTURE: &str = "-";
+
+/// Loads a recorded call's store or path list (`fixtures_dir/name`, or `name` itself when
+/// absolute).
+pub fn load(
+    options: &ReplayOptions,
+    name: &str,
+    kind: FixtureKind,
+) -> Result<ReplayFixture, String> {
+    if name == NO_FIXTURE {
+        return Err("the call was refused before it reached a fixture".into());
+    }
+    let path = options.fixtures_dir.join(name);
+    load_fixture(kind, &path, &TreeOptions::default())
+        .map(ReplayFixture::new)
+        .map_err(|e| format!("fixture `{name}` does not load: {e}"))
+}
+
+fn trace_outcome(o: Outcome) -> TraceOutcome {
+    match o {
+        Outcome::Success => TraceOutcome::Success,
+        Outcome::NoMatch | Outcome::InsufficientEvidence => TraceOutcome::InsufficientEvidence,
+        Outcome::Failure => TraceOutcome::Failure,
+    }
+}
+
+/// Replays one recorded call: a case with the recording beside the replay.
+pub fn replay_call(
+    engine: &Engine,
+    fixture: &Result<ReplayFixture, String>,
+    trace: &Trace,
+    call: &RecordedCall,
+    options: &ReplayOptions,
+) -> CaseResult {
+    let clock = Instant::now();
+    let parsed = ToolCall::parse(&call.tool, &call.arguments).map_err(|e| e.to_string());
+    let mode = parsed
+        .as_ref()
+        .map_or_else(|_| call.tool.clone(), |c| c.mode().as_str().to_string());
+    let result = parsed.and_then(|tool_call| {
+        let request = tool_call.request().map_err(|e| e.to_string())?;
+        let fixture = fixture.as_ref().map_err(Clone::clone)?;
+        engine
+            .execute(&fixture.fixture, &request)
+            .map_err(|e| e.to_string())
+    });
+    let mut case = CaseResult {
+        id: trace.trace_id.clone(),
+        suite: options.suite.clone(),
+        mode,
+        query: trace.query.clone(),
+        duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        items: fixture.as_ref().map_or(0, |f| f.items),
+        dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
+        iterations: 1,
+        tools: vec![call.tool.clone()],
+        recorded_outcome: Some(trace.outcome),
+        fixture: Some(trace.fixture.clone()),
+        timestamp: Some(trace.timestamp.clone()),
+        recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
+        recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
+        recorded_iterations: Some(trace.iterations),
+        recorded_duration_ms: Some(trace.duration_ms),
+        ..CaseResult::default()
+    };
+    let outcome = match &result {
+        Ok(response) => {
+            case.candidates = response.candidates();
+            case.ranked = response
+                .ranked_keys()
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
+            case.output_bytes = serde_json::to_vec(response).map_or(0, |v| v.len() as u64);
+            case.reason = Some(match case.ranked.first() {
+                Some(top) => format!("{} candidates, top {top}", case.candidates),
+                None => "no candidates".into(),
+            });
+            trace_outcome(response.outcome())
+        }
+        Err(e) => {
+            case.reason = Some(e.clone());
+            case.failed_tools = 1;
+            TraceOutcome::Failure
+        }
+    };
+    case.outcome = outcome.as_str().to_string();
+    case.status = if outcome == TraceOutcome::Success {
+        Status::Pass
+    } else {
+        Status::Fail
+    };
+    case.transition = Some(Transition::of(trace.outcome, outcome));
+    case
+}
