@@ -10,6 +10,7 @@ pub mod modes;
 pub mod planner;
 pub mod profile;
 pub mod request;
+pub mod retrieval;
 pub mod store;
 pub mod text;
 pub mod tree;

@@ -12,6 +12,7 @@ use crate::error::{EngineError, Result};
 use crate::modes::code::CodeStep;
 use crate::modes::grep;
 use crate::modes::retrieve;
+use crate::modes::task_search;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
@@ -44,6 +45,8 @@ impl AskRequest {
 pub enum Tool {
     Find,
     Grep,
+    /// Files ranked by every word of a task (`crate::retrieval`).
+    Rank,
     Read,
 }
 
@@ -52,6 +55,7 @@ impl Tool {
         match self {
             Tool::Find => "find",
             Tool::Grep => "grep",
+            Tool::Rank => "rank",
             Tool::Read => "read",
         }
     }
@@ -201,17 +205,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
-    // search (find, then the fallbacks), keeping a call for `read`
-    let found = retrieve::search(
-        tree,
-        &plan,
-        profile,
-        &mut retrieve::Calls {
-            limit: rules.max_iterations.saturating_sub(1).max(1),
-            calls: &mut cascade.calls,
-        },
-        wanted,
-    );
+    // search: a task is ranked by every word unless its whole term names something; any
+    // other question runs find and its fallbacks, then every word when they find nothing
+    let found = if task_search::is_task(&plan, profile) {
+        task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
+    } else {
+        let found = retrieve::search(
+            tree,
+            &plan,
+            profile,
+            &mut retrieve::Calls {
+                limit: task_search::search_calls(profile),
+                calls: &mut cascade.calls,
+            },
+            wanted,
+        );
+        task_search::or_rank(found, tree, &plan, profile, &mut cascade.calls, wanted)
+    };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
     let term = Term::new(&plan.term);
