@@ -570,6 +570,14 @@ pub struct TaskRankingWeights {
     pub other_prior: f64,
     /// Exponent of the share of the question's terms a file holds.
     pub coverage: f64,
+    /// Least share of the question's terms the tree must hold somewhere (rounded up, one
+    /// term at least) for any file to be ranked: when most words of the question occur
+    /// nowhere, the subject is absent and no file is evidence of it.
+    pub min_coverage: f64,
+    /// Least share of the question's terms one file must hold together (rounded up, one
+    /// term at least) for any file to be ranked: words scattered one per file are not a
+    /// subject the tree holds.
+    pub min_joint_coverage: f64,
     /// Weight of the share of the question's terms met on one line.
     pub proximity: f64,
     /// How many of the best files are read line by line for proximity and evidence.
@@ -628,6 +636,8 @@ impl Default for TaskRankingWeights {
             data_prior: 0.2,
             other_prior: 0.3,
             coverage: 1.0,
+            min_coverage: 0.5,
+            min_joint_coverage: 0.4,
             proximity: 0.5,
             rerank_depth: 50,
             stop_words: [

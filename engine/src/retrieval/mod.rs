@@ -38,9 +38,10 @@ pub struct RankedFile {
     pub evidence_lines: Vec<(u32, usize)>,
 }
 
-/// The files of `tree` that hold at least one significant word of `question`, best first,
-/// at most `limit` of them. Empty when no file holds any (or the question has no word
-/// left once stop words are dropped).
+/// The files of `tree` that hold a significant term of `question`, best first, at most
+/// `limit` of them. Empty when the tree holds fewer than the profile's `min_coverage` share
+/// of the terms anywhere, or no file holds `min_joint_coverage` of them together (its
+/// subject is absent), or the question has no word left once stop words are dropped.
 pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) -> Vec<RankedFile> {
     let w = &profile.task_ranking;
     let terms = tokens::question_terms(question, &w.stop_words);
@@ -55,11 +56,13 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
         found: Vec<(usize, [bool; 4])>,
     }
     let mut by_file: HashMap<u32, Acc> = HashMap::new();
+    let mut held = 0;
     for (t, term) in terms.iter().enumerate() {
         let postings = index.postings(term);
         if postings.is_empty() {
             continue;
         }
+        held += 1;
         let idf = index.idf(postings.len());
         for p in postings {
             let tf = index.weighted_tf(p, w);
@@ -70,6 +73,16 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
             acc.score += idf * tf / (w.k1 + tf);
             acc.found.push((t, p.tf.map(|n| n > 0)));
         }
+    }
+    // a tree that holds too few of the question's terms anywhere does not hold its subject
+    let needed = (w.min_coverage * terms.len() as f64).ceil().max(1.0) as usize;
+    if held < needed {
+        return Vec::new();
+    }
+    // nor does one in which no file holds enough of them together
+    let together = (w.min_joint_coverage * terms.len() as f64).ceil().max(1.0) as usize;
+    if by_file.values().all(|acc| acc.found.len() < together) {
+        return Vec::new();
     }
     let files = tree.files();
     let mut ranked: Vec<(u32, f64, Acc)> = by_file
@@ -217,4 +230,119 @@ pub fn index_for(tree: &Tree, profile: &Profile) -> Slot {
     let slot = Slot::default();
     kept.push((key, slot.clone()));
     slot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> Tree {
+        Tree::from_memory(
+            "t",
+            [
+                (
+                    "src/walk.rs",
+                    "use std::sync::atomic::AtomicBool;\n\
+                     /// Walks the tree in parallel.\n\
+                     pub fn scan(quit: &AtomicBool) {\n\
+                     \x20   let x = 1;\n\
+                     \x20   // Exit when Ctrl-C was pressed a second time\n\
+                     \x20   if quit.load() { std::process::exit(130); }\n\
+                     }\n",
+                ),
+                (
+                    "src/exit_codes.rs",
+                    "pub enum ExitCode { Success, Error }\n",
+                ),
+                (
+                    "CHANGELOG.md",
+                    "# v8\n- Exit immediately when Ctrl-C has been pressed twice\n",
+                ),
+                (
+                    "tests/tests.rs",
+                    "#[test]\nfn ctrl_c_pressed_twice_exits() { /* exit */ }\n",
+                ),
+                (
+                    "src/config.rs",
+                    "pub struct Config { pub threads: usize }\n\
+                     fn default_num_threads() -> usize { 4 }\n",
+                ),
+            ],
+        )
+    }
+
+    fn paths(ranked: &[RankedFile]) -> Vec<&str> {
+        ranked.iter().map(|r| r.path.as_str()).collect()
+    }
+
+    #[test]
+    fn the_implementation_ranks_above_the_changelog_and_the_test_that_repeat_the_task() {
+        let q = "Exit immediately when Ctrl-C has been pressed twice";
+        let ranked = rank_files(&tree(), q, &Profile::default(), 5);
+        assert_eq!(
+            paths(&ranked),
+            ["src/walk.rs", "CHANGELOG.md", "tests/tests.rs"]
+        );
+        let top = &ranked[0];
+        // the line where most words meet comes first
+        assert_eq!(top.evidence_lines[0], (5, 3));
+        assert!(
+            top.reason.starts_with("task words 3 of 5: `exit` (prose, code), `ctrl` (prose)"),
+            "{}",
+            top.reason
+        );
+        assert!(top.reason.ends_with("source file; line 5 holds 3"), "{}", top.reason);
+        // without the kind priors the changelog, which holds every word, wins
+        let mut flat = Profile::default();
+        flat.task_ranking.docs_prior = 1.0;
+        flat.task_ranking.test_prior = 1.0;
+        let ranked = rank_files(&tree(), q, &flat, 5);
+        assert_eq!(ranked[0].path, "CHANGELOG.md");
+    }
+
+    #[test]
+    fn words_meet_identifiers_by_their_parts_and_stems() {
+        let ranked = rank_files(&tree(), "Tweak default thread count", &Profile::default(), 5);
+        assert_eq!(paths(&ranked), ["src/config.rs"]);
+        assert_eq!(ranked[0].evidence_lines, [(2, 2), (1, 1)]);
+        assert!(ranked[0].reason.contains("`thread` (symbol, code)"), "{}", ranked[0].reason);
+    }
+
+    #[test]
+    fn a_tree_that_holds_too_few_of_the_words_ranks_nothing() {
+        // `exit` is one word of three; the other two occur nowhere
+        let p = Profile::default();
+        assert!(rank_files(&tree(), "exit kubernetes operator", &p, 5).is_empty());
+        assert!(rank_files(&tree(), "the of and", &p, 5).is_empty());
+        // words one per file are not a subject the tree holds
+        assert!(rank_files(&tree(), "exit thread kubernetes", &p, 5).is_empty());
+        // two of three in one file are enough, and a file holding one of them is ranked
+        let ranked = rank_files(&tree(), "exit codes kubernetes", &p, 5);
+        assert_eq!(ranked[0].path, "src/exit_codes.rs");
+        assert!(ranked.iter().any(|r| r.path == "src/walk.rs"));
+        let mut loose = p.clone();
+        loose.task_ranking.min_coverage = 0.0;
+        loose.task_ranking.min_joint_coverage = 0.0;
+        let ranked = rank_files(&tree(), "exit kubernetes operator", &loose, 5);
+        assert_eq!(ranked[0].path, "src/exit_codes.rs");
+    }
+
+    #[test]
+    fn the_path_field_and_the_limit_count() {
+        let ranked = rank_files(&tree(), "exit codes", &Profile::default(), 1);
+        assert_eq!(paths(&ranked), ["src/exit_codes.rs"]);
+        assert!(ranked[0].reason.contains("`exit` (path, symbol, code)"), "{}", ranked[0].reason);
+    }
+
+    #[test]
+    fn the_statistics_are_built_once_per_tree() {
+        let t = tree();
+        let a = index_for(&t, &Profile::default());
+        a.get_or_init(|| FieldIndex::build(&t, &Profile::default()));
+        let b = index_for(&t, &Profile::default());
+        assert!(Arc::ptr_eq(&a, &b) && b.get().is_some());
+        // another tree of another shape has its own
+        let other = Tree::from_memory("t", [("a.rs", "fn a() {}\n")]);
+        assert!(!Arc::ptr_eq(&a, &index_for(&other, &Profile::default())));
+    }
 }

@@ -106,10 +106,10 @@ fn absent_subject_is_insufficient_evidence() {
     let (code, doc) = ask("where is kubernetes autoscaler implemented", "default");
     assert_eq!(code, 100);
     assert_eq!(doc["outcome"], "insufficient_evidence");
-    // the whole term, each of its words, then grep: nothing anywhere
+    // the whole term, each of its words, grep, then every word ranked: nothing anywhere
     assert_eq!(
         doc["tools"],
-        serde_json::json!(["find", "find", "find", "grep"])
+        serde_json::json!(["find", "find", "find", "grep", "rank"])
     );
     assert_eq!(doc["selected"], Value::Null);
     assert_eq!(doc["candidates"], 0);
