@@ -665,17 +665,29 @@ mod tests {
         let r = ask(&task_tree(), &AskRequest::new(q), &Profile::default()).unwrap();
         // the whole term names nothing, so every word is ranked
         assert_eq!(r.tools, [Tool::Find, Tool::Rank, Tool::Read]);
-        assert_eq!(r.calls[1].input, "Exit immediately Ctrl-C has pressed twice");
+        assert_eq!(
+            r.calls[1].input,
+            "Exit immediately Ctrl-C has pressed twice"
+        );
         assert_eq!(r.outcome, Outcome::Success);
         assert_eq!(r.selected.as_deref(), Some("src/walk.rs"));
-        assert!(r.matches[0].reason.starts_with("rank: task words 4 of 5"), "{}", r.matches[0].reason);
+        assert!(
+            r.matches[0].reason.starts_with("rank: task words 4 of 5"),
+            "{}",
+            r.matches[0].reason
+        );
         let e = r.evidence.unwrap();
         assert_eq!(
             (e.lines[0].number, e.lines[0].text.as_str()),
             (3, "// exit when Ctrl-C is pressed twice")
         );
         // a question naming a declaration keeps the cascade
-        let r = ask(&task_tree(), &AskRequest::new("where is the ExitCode enum"), &Profile::default()).unwrap();
+        let r = ask(
+            &task_tree(),
+            &AskRequest::new("where is the ExitCode enum"),
+            &Profile::default(),
+        )
+        .unwrap();
         assert_eq!(r.tools, [Tool::Find, Tool::Read]);
         // the legacy profile has no ranking by every word
         let legacy = Profile::builtin("legacy").unwrap();

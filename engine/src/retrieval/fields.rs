@@ -55,8 +55,8 @@ pub enum Syntax {
 
 /// Extensions of source files outside [`Language`] whose comments start with `#`.
 const HASH_COMMENT_EXTENSIONS: &[&str] = &[
-    "sh", "bash", "zsh", "fish", "ps1", "rb", "pl", "pm", "r", "jl", "ex", "exs", "cmake",
-    "nim", "cr", "tcl", "awk",
+    "sh", "bash", "zsh", "fish", "ps1", "rb", "pl", "pm", "r", "jl", "ex", "exs", "cmake", "nim",
+    "cr", "tcl", "awk",
 ];
 
 impl Syntax {
@@ -158,7 +158,11 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
         };
         if new_state != state {
             // a change into prose starts at its delimiter; a change back ends after it
-            let cut = if starts_here { i } else { (i + skip).min(b.len()) };
+            let cut = if starts_here {
+                i
+            } else {
+                (i + skip).min(b.len())
+            };
             if cut > start {
                 emit(start, cut, field(state));
             }
@@ -211,7 +215,10 @@ mod tests {
             triple_quotes: true,
         };
         assert_eq!(
-            parts("def f():\n    \"\"\"Say\n  hi\"\"\"\n    x = 1  # one\n", py),
+            parts(
+                "def f():\n    \"\"\"Say\n  hi\"\"\"\n    x = 1  # one\n",
+                py
+            ),
             [
                 ("def f():\n    ", "code"),
                 ("\"\"\"Say\n  hi\"\"\"", "prose"),

@@ -287,11 +287,16 @@ mod tests {
         // the line where most words meet comes first
         assert_eq!(top.evidence_lines[0], (5, 3));
         assert!(
-            top.reason.starts_with("task words 3 of 5: `exit` (prose, code), `ctrl` (prose)"),
+            top.reason
+                .starts_with("task words 3 of 5: `exit` (prose, code), `ctrl` (prose)"),
             "{}",
             top.reason
         );
-        assert!(top.reason.ends_with("source file; line 5 holds 3"), "{}", top.reason);
+        assert!(
+            top.reason.ends_with("source file; line 5 holds 3"),
+            "{}",
+            top.reason
+        );
         // without the kind priors the changelog, which holds every word, wins
         let mut flat = Profile::default();
         flat.task_ranking.docs_prior = 1.0;
@@ -302,10 +307,19 @@ mod tests {
 
     #[test]
     fn words_meet_identifiers_by_their_parts_and_stems() {
-        let ranked = rank_files(&tree(), "Tweak default thread count", &Profile::default(), 5);
+        let ranked = rank_files(
+            &tree(),
+            "Tweak default thread count",
+            &Profile::default(),
+            5,
+        );
         assert_eq!(paths(&ranked), ["src/config.rs"]);
         assert_eq!(ranked[0].evidence_lines, [(2, 2), (1, 1)]);
-        assert!(ranked[0].reason.contains("`thread` (symbol, code)"), "{}", ranked[0].reason);
+        assert!(
+            ranked[0].reason.contains("`thread` (symbol, code)"),
+            "{}",
+            ranked[0].reason
+        );
     }
 
     #[test]
@@ -331,7 +345,11 @@ mod tests {
     fn the_path_field_and_the_limit_count() {
         let ranked = rank_files(&tree(), "exit codes", &Profile::default(), 1);
         assert_eq!(paths(&ranked), ["src/exit_codes.rs"]);
-        assert!(ranked[0].reason.contains("`exit` (path, symbol, code)"), "{}", ranked[0].reason);
+        assert!(
+            ranked[0].reason.contains("`exit` (path, symbol, code)"),
+            "{}",
+            ranked[0].reason
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@ pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
         while i < bytes.len() && is_word_byte(bytes[i]) {
             i += 1;
         }
-        split_identifier(&text[start..i], |part, at| emit_part(part, start + at, &mut emit));
+        split_identifier(&text[start..i], |part, at| {
+            emit_part(part, start + at, &mut emit)
+        });
     }
 }
 
@@ -114,7 +116,10 @@ mod tests {
     #[test]
     fn identifiers_split_at_underscores_humps_and_punctuation() {
         assert_eq!(terms("num_threads"), ["num", "thread"]);
-        assert_eq!(terms("parseArgs(HTTPServer)"), ["parse", "arg", "http", "server"]);
+        assert_eq!(
+            terms("parseArgs(HTTPServer)"),
+            ["parse", "arg", "http", "server"]
+        );
         assert_eq!(terms("--no-ignore-vcs"), ["no", "ignore", "vcs"]);
         assert_eq!(terms("x = 42; utf8"), ["utf8"]);
     }

@@ -1,9 +1,9 @@
 //! Corpora from history against small git repositories made here: `corpus commits` picks
 //! the commits it should, and `{git, rev}` fixtures load the tree as it was at that commit.
 
+use findbench_engine::{Fixture, Profile};
 use findbench_eval::corpus::commits::{sample, to_yaml, CommitsOptions};
 use findbench_eval::corpus::{git, load_corpora};
-use findbench_engine::{Fixture, Profile};
 use std::path::Path;
 use std::process::Command;
 
@@ -16,7 +16,11 @@ fn run_git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
         .output()
         .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
@@ -51,7 +55,11 @@ fn repo() -> Repo {
     write(&p, "src/cli.rs", "pub fn parse() {}\n");
     write(&p, "CHANGELOG.md", "# changes\n");
     let first = commit(&p, "Initial import of the walker");
-    write(&p, "src/walk.rs", "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n}\n");
+    write(
+        &p,
+        "src/walk.rs",
+        "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n}\n",
+    );
     write(&p, "tests/walk_test.rs", "#[test] fn twice() {}\n");
     write(&p, "CHANGELOG.md", "# changes\n- exit on second Ctrl-C\n");
     let walk_fix = commit(&p, "Exit immediately when Ctrl-C has been pressed twice");
@@ -60,7 +68,11 @@ fn repo() -> Repo {
     write(&p, "src/new_module.rs", "pub fn added() {}\n");
     commit(&p, "Add a new module for colors");
     write(&p, "src/cli.rs", "pub fn parse() { let threads = 2; }\n");
-    write(&p, "src/walk.rs", "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n    let n = 1;\n}\n");
+    write(
+        &p,
+        "src/walk.rs",
+        "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n    let n = 1;\n}\n",
+    );
     let two_files = commit(&p, "Tweak default thread count logic");
     write(&p, "src/cli.rs", "pub fn parse() { let threads = 3; }\n");
     commit(&p, "v2");
@@ -129,12 +141,13 @@ fn the_sample_is_seeded() {
     options.count = 1;
     let pick = |seed: u64, o: &mut CommitsOptions| {
         o.seed = seed;
-        sample(o, &Profile::default()).unwrap().cases[0].commit.clone()
+        sample(o, &Profile::default()).unwrap().cases[0]
+            .commit
+            .clone()
     };
     let a = pick(7, &mut options);
     assert_eq!(a, pick(7, &mut options));
-    let seen: std::collections::BTreeSet<String> =
-        (0..16).map(|s| pick(s, &mut options)).collect();
+    let seen: std::collections::BTreeSet<String> = (0..16).map(|s| pick(s, &mut options)).collect();
     assert_eq!(seen.len(), 2, "every eligible commit is drawn by some seed");
 }
 
@@ -161,7 +174,10 @@ fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
         _ => None,
     };
     // the walk fix runs on the first commit's tree: no Ctrl-C yet, no test directory
-    assert_eq!(text_of(1, "src/walk.rs").as_deref(), Some("pub fn walk() {}\n"));
+    assert_eq!(
+        text_of(1, "src/walk.rs").as_deref(),
+        Some("pub fn walk() {}\n")
+    );
     assert_eq!(text_of(1, "tests/walk_test.rs"), None);
     // the two-file case runs on the tree with the new module, before threads were set
     assert!(text_of(0, "src/new_module.rs").is_some());
@@ -186,13 +202,25 @@ fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
     let repo = r.path.display().to_string();
     for (fixture, want) in [
         (format!("{{git: {repo}}}"), "fixture git needs `rev`"),
-        (format!("{{root: {repo}, rev: HEAD}}"), "`rev` applies to a fixture `git` only"),
-        (format!("{{git: {repo}, rev: nosuchrev}}"), "revision `nosuchrev` is not a commit"),
-        (format!("{{git: {}, rev: HEAD}}", out.path().display()), "is not a git repository"),
+        (
+            format!("{{root: {repo}, rev: HEAD}}"),
+            "`rev` applies to a fixture `git` only",
+        ),
+        (
+            format!("{{git: {repo}, rev: nosuchrev}}"),
+            "revision `nosuchrev` is not a commit",
+        ),
+        (
+            format!("{{git: {}, rev: HEAD}}", out.path().display()),
+            "is not a git repository",
+        ),
     ] {
         std::fs::write(&file, corpus(&fixture)).unwrap();
         let err = load_corpora(&[file.clone()]).unwrap_err().to_string();
-        assert!(err.contains("c.yaml:2") && err.contains(want), "{fixture}: {err}");
+        assert!(
+            err.contains("c.yaml:2") && err.contains(want),
+            "{fixture}: {err}"
+        );
     }
     // materialized once: the second call finds the same directory
     let a = git::materialize_in(cache.path(), &r.path, "HEAD~1").unwrap();

@@ -3,10 +3,10 @@
 //! from a repository's history (`findbench_eval::corpus::commits`).
 
 use clap::{Args, Subcommand};
+use findbench_engine::Profile;
 use findbench_eval::atomic_file::write_atomic;
 use findbench_eval::corpus::commits::{self, CommitsOptions};
 use findbench_eval::error::{HarnessError, Result};
-use findbench_engine::Profile;
 use std::path::PathBuf;
 
 #[derive(Debug, Subcommand)]

@@ -104,9 +104,7 @@ pub fn sample(options: &CommitsOptions, profile: &Profile) -> Result<CommitSampl
     let counts = |path: &str| {
         let file = TreeFile::new(path.to_string(), 0, Content::Unreadable(String::new()), 0);
         let source = file.language.is_some() || profile.grep.source_extensions.contains(&file.ext);
-        source
-            && !is_test_file(&file, &profile.code)
-            && !excludes.iter().any(|g| g.matches(path))
+        source && !is_test_file(&file, &profile.code) && !excludes.iter().any(|g| g.matches(path))
     };
     let mut commits = 0;
     let mut eligible: Vec<CommitCase> = Vec::new();
@@ -189,7 +187,13 @@ pub fn repository_name(dir: &Path) -> String {
     };
     let own = own.strip_suffix(".git").unwrap_or(&own).to_string();
     own.chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -217,12 +221,22 @@ pub fn to_yaml(sample: &CommitSample, command: &str) -> String {
     out.push_str("# Each case asks a commit's subject against the tree before it (its parent)\n");
     out.push_str("# and expects the source files the commit changed.\n");
     out.push_str(&format!("suite: {}\n", q(&sample.suite)));
-    let first = sample.cases.first().map(|c| c.parent.as_str()).unwrap_or("HEAD");
-    out.push_str(&format!("fixture: {{git: {}, rev: {first}}}\n", q(&git_dir)));
+    let first = sample
+        .cases
+        .first()
+        .map(|c| c.parent.as_str())
+        .unwrap_or("HEAD");
+    out.push_str(&format!(
+        "fixture: {{git: {}, rev: {first}}}\n",
+        q(&git_dir)
+    ));
     out.push_str("budget: {p95_ms: 1000}\n");
     out.push_str("cases:\n");
     for c in &sample.cases {
-        out.push_str(&format!("  - id: {}\n", &c.commit[..c.commit.len().min(12)]));
+        out.push_str(&format!(
+            "  - id: {}\n",
+            &c.commit[..c.commit.len().min(12)]
+        ));
         out.push_str(&format!("    query: {}\n", q(&c.subject)));
         out.push_str("    mode: ask\n");
         out.push_str(&format!(

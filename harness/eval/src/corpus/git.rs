@@ -15,7 +15,11 @@ use std::process::{Command, Stdio};
 
 /// The cache directory of materialized trees.
 pub fn cache_dir() -> PathBuf {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let base = env("FINDBENCH_CACHE_DIR")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("findbench")))
         .or_else(|| env("HOME").map(|d| d.join(".cache").join("findbench")))
@@ -98,9 +102,17 @@ pub fn materialize_in(cache: &Path, dir: &Path, rev: &str) -> Result<PathBuf, St
     };
     let repo: String = repo
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
-    let target = cache.join(format!("{repo}-{:016x}", h.finish())).join(&commit);
+    let target = cache
+        .join(format!("{repo}-{:016x}", h.finish()))
+        .join(&commit);
     if target.is_dir() {
         return Ok(target);
     }

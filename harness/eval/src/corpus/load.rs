@@ -179,7 +179,11 @@ fn fixture_for(
     let resolved = base.join(rel);
     let origin = Origin::at(corpus, spec.line, case);
     if !resolved.exists() {
-        let what = if spec.rev.is_some() { "git" } else { kind.as_str() };
+        let what = if spec.rev.is_some() {
+            "git"
+        } else {
+            kind.as_str()
+        };
         return Err(HarnessError::file_at(
             origin,
             format!(
@@ -336,7 +340,7 @@ fn fixture_of(spec: &FixtureSpec, line: usize) -> std::result::Result<FixtureRef
     .collect();
     let rev = spec.rev.as_ref().map(|r| r.trim().to_string());
     let fixture = match given.as_slice() {
-        [(name, kind, path)] if !path.trim().is_empty() => FixtureRef {
+        [(_, kind, path)] if !path.trim().is_empty() => FixtureRef {
             kind: *kind,
             path: path.to_string(),
             rev: None,
@@ -364,9 +368,10 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
     let fixture = match &spec.fixture {
         Some(f) => {
             let at = f.referenced.line() as usize;
-            Some(fixture_of(&f.value, at).map_err(|m| {
-                HarnessError::invalid_at(Origin::at(path, at, Some(&id)), m)
-            })?)
+            Some(
+                fixture_of(&f.value, at)
+                    .map_err(|m| HarnessError::invalid_at(Origin::at(path, at, Some(&id)), m))?,
+            )
         }
         None => None,
     };
