@@ -118,7 +118,7 @@ mod tests {
         assert_eq!(terms("num_threads"), ["num", "thread"]);
         assert_eq!(
             terms("parseArgs(HTTPServer)"),
-            ["parse", "arg", "http", "server"]
+            ["parse", "arg", "http", "serv"]
         );
         assert_eq!(terms("--no-ignore-vcs"), ["no", "ignore", "vcs"]);
         assert_eq!(terms("x = 42; utf8"), ["utf8"]);
