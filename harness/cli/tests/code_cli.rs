@@ -144,11 +144,11 @@ fn ask_text_shows_each_call_with_its_input() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("tools     find -> find -> find -> grep (4 iterations)"),
+        text.contains("tools     find -> find -> find -> grep -> rank (5 iterations)"),
         "{text}"
     );
     let calls: Vec<&str> = text.lines().filter(|l| l.starts_with("call ")).collect();
-    assert_eq!(calls.len(), 4, "{text}");
+    assert_eq!(calls.len(), 5, "{text}");
     assert!(
         calls[1].starts_with("call      find  kubernete --impl ")
             && calls[1].ends_with("  0 candidates"),
