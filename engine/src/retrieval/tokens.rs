@@ -96,7 +96,7 @@ pub fn question_terms(question: &str, stop_words: &[String]) -> Vec<String> {
         }
         split_identifier(&question[start..i], |part, _| {
             let folded = part.to_ascii_lowercase();
-            if stop_words.iter().any(|w| *w == folded) {
+            if stop_words.contains(&folded) {
                 return;
             }
             emit_part(part, 0, &mut |t, _| {

@@ -216,7 +216,7 @@ fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
         ),
     ] {
         std::fs::write(&file, corpus(&fixture)).unwrap();
-        let err = load_corpora(&[file.clone()]).unwrap_err().to_string();
+        let err = load_corpora(std::slice::from_ref(&file)).unwrap_err().to_string();
         assert!(
             err.contains("c.yaml:2") && err.contains(want),
             "{fixture}: {err}"
