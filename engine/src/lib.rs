@@ -12,6 +12,7 @@ pub mod planner;
 pub mod profile;
 pub mod rank;
 pub mod request;
+pub mod retrieval;
 pub mod store;
 pub mod text;
 pub mod tree;

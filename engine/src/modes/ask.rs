@@ -12,6 +12,7 @@ use crate::error::{EngineError, Result};
 use crate::modes::code::CodeStep;
 use crate::modes::grep;
 use crate::modes::retrieve;
+use crate::modes::task_search;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::request::Outcome;
@@ -44,6 +45,8 @@ impl AskRequest {
 pub enum Tool {
     Find,
     Grep,
+    /// Files ranked by every word of a task (`crate::retrieval`).
+    Rank,
     Read,
 }
 
@@ -52,6 +55,7 @@ impl Tool {
         match self {
             Tool::Find => "find",
             Tool::Grep => "grep",
+            Tool::Rank => "rank",
             Tool::Read => "read",
         }
     }
@@ -201,17 +205,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
-    // search (find, then the fallbacks), keeping a call for `read`
-    let found = retrieve::search(
-        tree,
-        &plan,
-        profile,
-        &mut retrieve::Calls {
-            limit: rules.max_iterations.saturating_sub(1).max(1),
-            calls: &mut cascade.calls,
-        },
-        wanted,
-    );
+    // search: a task is ranked by every word unless its whole term names something; any
+    // other question runs find and its fallbacks, then every word when they find nothing
+    let found = if task_search::is_task(&plan, profile) {
+        task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
+    } else {
+        let found = retrieve::search(
+            tree,
+            &plan,
+            profile,
+            &mut retrieve::Calls {
+                limit: task_search::search_calls(profile),
+                calls: &mut cascade.calls,
+            },
+            wanted,
+        );
+        task_search::or_rank(found, tree, &plan, profile, &mut cascade.calls, wanted)
+    };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
     let term = Term::new(&plan.term);
@@ -623,10 +633,64 @@ mod tests {
             "where is kubernetes autoscaler implemented",
             &Profile::default(),
         );
-        assert_eq!(r.tools, [Tool::Find, Tool::Find, Tool::Find, Tool::Grep]);
+        // the cascade, then every word ranked: no file holds them
+        assert_eq!(
+            r.tools,
+            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Rank]
+        );
         assert_eq!(r.candidates, 0);
         assert_eq!(r.selected, None);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
+    }
+
+    fn task_tree() -> Tree {
+        Tree::from_memory(
+            "t",
+            [
+                (
+                    "src/walk.rs",
+                    "pub fn scan() {\n    let n = 1;\n    // exit when Ctrl-C is pressed twice\n}\n",
+                ),
+                ("CHANGELOG.md", "- Exit immediately when Ctrl-C has been pressed twice\n"),
+                ("src/exit_codes.rs", "pub enum ExitCode { Success }\n"),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_task_is_ranked_by_every_word_and_read_where_they_meet() {
+        let q = "Exit immediately when Ctrl-C has been pressed twice";
+        let r = ask(&task_tree(), &AskRequest::new(q), &Profile::default()).unwrap();
+        // the whole term names nothing, so every word is ranked
+        assert_eq!(r.tools, [Tool::Find, Tool::Rank, Tool::Read]);
+        assert_eq!(
+            r.calls[1].input,
+            "Exit immediately Ctrl-C has pressed twice"
+        );
+        assert_eq!(r.outcome, Outcome::Success);
+        assert_eq!(r.selected.as_deref(), Some("src/walk.rs"));
+        assert!(
+            r.matches[0].reason.starts_with("rank: task words 4 of 5"),
+            "{}",
+            r.matches[0].reason
+        );
+        let e = r.evidence.unwrap();
+        assert_eq!(
+            (e.lines[0].number, e.lines[0].text.as_str()),
+            (3, "// exit when Ctrl-C is pressed twice")
+        );
+        // a question naming a declaration keeps the cascade
+        let r = ask(
+            &task_tree(),
+            &AskRequest::new("where is the ExitCode enum"),
+            &Profile::default(),
+        )
+        .unwrap();
+        assert_eq!(r.tools, [Tool::Find, Tool::Read]);
+        // the legacy profile has no ranking by every word
+        let legacy = Profile::builtin("legacy").unwrap();
+        let r = ask(&task_tree(), &AskRequest::new(q), &legacy).unwrap();
+        assert!(!r.tools.contains(&Tool::Rank));
     }
 
     #[test]

@@ -10,3 +10,4 @@ pub mod outline;
 pub mod path;
 pub mod retrieve;
 pub mod task;
+pub mod task_search;

@@ -161,6 +161,8 @@ fn explain(r: &AskResponse) -> Explanation {
                 Tool::Find => format!("{n} file{} matched{best}", plural(n)),
                 Tool::Grep if n == 0 => "no file's text holds the term".into(),
                 Tool::Grep => format!("{n} file{} hold the term{best}", plural(n)),
+                Tool::Rank if n == 0 => "no file holds a word of the question".into(),
+                Tool::Rank => format!("{n} file{} hold words of the question{best}", plural(n)),
                 Tool::Read => match reads.next() {
                     Some(read) if read.evidence => format!("evidence: {}", read.note),
                     Some(read) => format!("not evidence: {}", read.note),

@@ -3,6 +3,7 @@
 mod ask;
 mod clusters;
 mod compare;
+mod corpus;
 mod find;
 pub mod gate;
 mod get;
@@ -51,6 +52,9 @@ pub enum Command {
     /// The before/after release report of two results.json: metrics with deltas, changed
     /// cases (regressions first), and which changes are larger than noise.
     Compare(compare::CompareArgs),
+    /// Generate corpora from your own code: `commits` (tasks from a repository's history).
+    #[command(subcommand)]
+    Corpus(corpus::CorpusCommand),
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
@@ -198,6 +202,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Replay(args) => replay::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Corpus(cmd) => corpus::run(cmd),
     }
 }
 

@@ -90,32 +90,7 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
         let text = String::from_utf8(bytes)
             .map_err(|e| HarnessError::invalid_at(Origin::file(path), format!("not UTF-8: {e}")))?;
         let parsed = parse_corpus_str(path, &text)?;
-        let (kind, rel, fixture_line) = parsed.fixture;
-        let base = path.parent().unwrap_or(Path::new("."));
-        let resolved = base.join(&rel);
-        let origin = Origin::at(path, fixture_line, None);
-        if !resolved.exists() {
-            return Err(HarnessError::file_at(
-                origin,
-                format!(
-                    "fixture {} `{rel}` does not exist (resolved to {})",
-                    kind.as_str(),
-                    resolved.display()
-                ),
-            ));
-        }
-        let key = (
-            kind,
-            resolved.canonicalize().unwrap_or_else(|_| resolved.clone()),
-        );
-        let fixture = match fixtures.get(&key) {
-            Some(f) => f.clone(),
-            None => {
-                let f = Arc::new(load_fixture(kind, &resolved, &origin)?);
-                fixtures.insert(key, f.clone());
-                f
-            }
-        };
+        let fixture = fixture_for(path, &parsed.fixture, None, &mut fixtures)?;
         let mut cases = Vec::with_capacity(parsed.cases.len());
         for pc in parsed.cases {
             let case_origin = Origin::at(path, pc.line, Some(&pc.id));
@@ -131,6 +106,11 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
                 ));
             }
             seen.insert((parsed.suite.clone(), pc.id.clone()), case_origin.clone());
+            let fixture = match &pc.fixture {
+                Some(own) => fixture_for(path, own, Some(&pc.id), &mut fixtures)?,
+                None => fixture.clone(),
+            };
+            let kind = fixture.kind;
             let needed = fixture_kinds_for(pc.mode);
             if !needed.contains(&kind) {
                 let names: Vec<&str> = needed.iter().map(|k| k.as_str()).collect();
@@ -158,7 +138,7 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
                 known_failure: pc.known_failure,
                 file: path.clone(),
                 line: pc.line,
-                fixture: fixture.clone(),
+                fixture,
             });
         }
         corpora.push(Corpus {
@@ -172,6 +152,61 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
         });
     }
     Ok(corpora)
+}
+
+/// Where a fixture comes from, as a corpus names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixtureRef {
+    pub kind: FixtureKind,
+    /// The path as written (for `git`, the repository's).
+    pub path: String,
+    /// The commit of a `git` fixture.
+    pub rev: Option<String>,
+    /// Line of the `fixture` key.
+    pub line: usize,
+}
+
+/// Loads the fixture `spec` of the corpus file `corpus` (of its case `case`, when the case
+/// has its own), or finds it already loaded.
+fn fixture_for(
+    corpus: &Path,
+    spec: &FixtureRef,
+    case: Option<&str>,
+    fixtures: &mut HashMap<(FixtureKind, PathBuf), Arc<LoadedFixture>>,
+) -> Result<Arc<LoadedFixture>> {
+    let (kind, rel) = (spec.kind, &spec.path);
+    let base = corpus.parent().unwrap_or(Path::new("."));
+    let resolved = base.join(rel);
+    let origin = Origin::at(corpus, spec.line, case);
+    if !resolved.exists() {
+        let what = if spec.rev.is_some() {
+            "git"
+        } else {
+            kind.as_str()
+        };
+        return Err(HarnessError::file_at(
+            origin,
+            format!(
+                "fixture {what} `{rel}` does not exist (resolved to {})",
+                resolved.display()
+            ),
+        ));
+    }
+    let resolved = match &spec.rev {
+        Some(rev) => super::git::materialize(&resolved, rev)
+            .map_err(|m| HarnessError::file_at(origin.clone(), format!("fixture git: {m}")))?,
+        None => resolved,
+    };
+    let key = (
+        kind,
+        resolved.canonicalize().unwrap_or_else(|_| resolved.clone()),
+    );
+    if let Some(f) = fixtures.get(&key) {
+        return Ok(f.clone());
+    }
+    let f = Arc::new(load_fixture(kind, &resolved, &origin)?);
+    fixtures.insert(key, f.clone());
+    Ok(f)
 }
 
 /// Which fixture kinds a mode runs against.
@@ -233,8 +268,7 @@ fn engine_error(origin: &Origin, e: EngineError) -> HarnessError {
 #[derive(Debug)]
 pub struct ParsedCorpus {
     pub suite: String,
-    /// Kind, path as written, line of the `fixture` key.
-    pub fixture: (FixtureKind, String, usize),
+    pub fixture: FixtureRef,
     pub budget: super::Budget,
     pub gate: Option<super::GateSpec>,
     pub cases: Vec<ParsedCase>,
@@ -250,6 +284,8 @@ pub struct ParsedCase {
     pub expect: Expect,
     pub tags: Vec<String>,
     pub known_failure: Option<String>,
+    /// The case's own fixture, when it has one.
+    pub fixture: Option<FixtureRef>,
 }
 
 /// Parses and validates one corpus file's text. `path` is used in messages only.
@@ -282,7 +318,7 @@ pub fn parse_corpus_str(path: &Path, text: &str) -> Result<ParsedCorpus> {
         ));
     }
     let fixture_line = file.fixture.referenced.line() as usize;
-    let fixture = fixture_of(&file.fixture.value)
+    let fixture = fixture_of(&file.fixture.value, fixture_line)
         .map_err(|m| HarnessError::invalid_at(Origin::at(path, fixture_line, None), m))?;
     if file.cases.is_empty() {
         return Err(HarnessError::invalid_at(
@@ -305,33 +341,61 @@ pub fn parse_corpus_str(path: &Path, text: &str) -> Result<ParsedCorpus> {
     }
     Ok(ParsedCorpus {
         suite,
-        fixture: (fixture.0, fixture.1, fixture_line),
+        fixture,
         budget: file.budget,
         gate: file.gate,
         cases,
     })
 }
 
-fn fixture_of(spec: &FixtureSpec) -> std::result::Result<(FixtureKind, String), String> {
-    let given: Vec<(FixtureKind, &String)> = [
-        (FixtureKind::Root, spec.root.as_ref()),
-        (FixtureKind::Store, spec.store.as_ref()),
-        (FixtureKind::Paths, spec.paths.as_ref()),
+fn fixture_of(spec: &FixtureSpec, line: usize) -> std::result::Result<FixtureRef, String> {
+    let given: Vec<(&str, FixtureKind, &String)> = [
+        ("root", FixtureKind::Root, spec.root.as_ref()),
+        ("store", FixtureKind::Store, spec.store.as_ref()),
+        ("paths", FixtureKind::Paths, spec.paths.as_ref()),
+        // a commit of a repository is a source tree
+        ("git", FixtureKind::Root, spec.git.as_ref()),
     ]
     .into_iter()
-    .filter_map(|(k, v)| v.map(|v| (k, v)))
+    .filter_map(|(name, k, v)| v.map(|v| (name, k, v)))
     .collect();
-    match given.as_slice() {
-        [(kind, path)] if !path.trim().is_empty() => Ok((*kind, path.to_string())),
-        [(kind, _)] => Err(format!("fixture {} is empty", kind.as_str())),
-        [] => Err("fixture needs one of `root`, `store`, `paths`".into()),
-        _ => Err("fixture takes exactly one of `root`, `store`, `paths`".into()),
+    let rev = spec.rev.as_ref().map(|r| r.trim().to_string());
+    let fixture = match given.as_slice() {
+        [(_, kind, path)] if !path.trim().is_empty() => FixtureRef {
+            kind: *kind,
+            path: path.to_string(),
+            rev: None,
+            line,
+        },
+        [(name, _, _)] => return Err(format!("fixture {name} is empty")),
+        [] => return Err("fixture needs one of `root`, `store`, `paths`, `git`".into()),
+        _ => return Err("fixture takes exactly one of `root`, `store`, `paths`, `git`".into()),
+    };
+    let is_git = spec.git.is_some();
+    match rev {
+        Some(r) if is_git && !r.is_empty() => Ok(FixtureRef {
+            rev: Some(r),
+            ..fixture
+        }),
+        _ if is_git => Err("fixture git needs `rev`, the commit whose tree to use".into()),
+        Some(_) => Err("`rev` applies to a fixture `git` only".into()),
+        None => Ok(fixture),
     }
 }
 
 fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
     let id = spec.id.value.trim().to_string();
     let line = spec.id.referenced.line() as usize;
+    let fixture = match &spec.fixture {
+        Some(f) => {
+            let at = f.referenced.line() as usize;
+            Some(
+                fixture_of(&f.value, at)
+                    .map_err(|m| HarnessError::invalid_at(Origin::at(path, at, Some(&id)), m))?,
+            )
+        }
+        None => None,
+    };
     let origin = |line: usize| Origin::at(path, line, Some(&id));
     if id.is_empty() {
         return Err(HarnessError::invalid_at(
@@ -399,6 +463,7 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         expect,
         tags: spec.tags,
         known_failure: spec.known_failure,
+        fixture,
         id,
     })
 }
@@ -527,7 +592,13 @@ mod tests {
         assert_eq!(c.cases.len(), 2);
         assert_eq!(c.cases[0].line, 4);
         assert_eq!(c.cases[1].line, 8);
-        assert_eq!(c.fixture, (FixtureKind::Store, "todo.json".into(), 2));
+        let want = FixtureRef {
+            kind: FixtureKind::Store,
+            path: "todo.json".into(),
+            rev: None,
+            line: 2,
+        };
+        assert_eq!(c.fixture, want);
     }
 
     #[test]

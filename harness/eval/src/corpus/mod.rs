@@ -3,9 +3,13 @@
 //!
 //! - [`schema`]: the YAML shape (serde types, unknown keys denied);
 //! - [`load`]: files, directories and globs to validated [`Corpus`] values;
-//! - [`args`]: a case's `mode`, `query` and `args` to an engine request.
+//! - [`args`]: a case's `mode`, `query` and `args` to an engine request;
+//! - [`git`]: fixtures pinned to a commit of a repository (`{git: DIR, rev: REV}`);
+//! - [`commits`]: a localization corpus from a repository's history.
 
 pub mod args;
+pub mod commits;
+pub mod git;
 pub mod load;
 pub mod schema;
 pub mod yaml_error;

@@ -18,7 +18,8 @@ pub struct CorpusFile {
     pub cases: Vec<CaseSpec>,
 }
 
-/// What the cases run against; exactly one key, a path relative to the corpus file.
+/// What the cases run against; exactly one of `root`, `store`, `paths` or `git` (with
+/// `rev`), a path relative to the corpus file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FixtureSpec {
@@ -28,6 +29,11 @@ pub struct FixtureSpec {
     pub store: Option<String>,
     /// A list of paths, one a line (`path`).
     pub paths: Option<String>,
+    /// A git repository (bare, mirror or clone): the source tree of commit `rev`,
+    /// materialized once into a cache ([`super::git`]).
+    pub git: Option<String>,
+    /// The commit of `git` (any revision git resolves: a commit id, a tag, `HEAD~3`).
+    pub rev: Option<String>,
 }
 
 /// Performance budgets of a suite, checked in the reports.
@@ -82,6 +88,10 @@ pub struct CaseSpec {
     pub expect: Option<Spanned<ExpectSpec>>,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// This case's own fixture, instead of the corpus's (a commit's parent, for a corpus
+    /// built from history).
+    #[serde(default)]
+    pub fixture: Option<Spanned<FixtureSpec>>,
     /// Why this case is expected to fail; a pass is reported as XPASS.
     #[serde(default)]
     pub known_failure: Option<String>,

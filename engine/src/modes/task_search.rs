@@ -1,0 +1,147 @@
+//! The part of `ask` that answers a task rather than a name: "Exit immediately when Ctrl-C
+//! has been pressed twice" names no file or declaration, so the symbol cascade (one term
+//! joined from every word) finds nothing, while the file to change holds most of the words.
+//!
+//! A question whose term has at least `task_ranking.min_task_terms` significant words is a
+//! task: `find` runs once on its whole term (a phrase that names a file or a declaration
+//! still wins), and when that finds nothing the files are ranked by every word
+//! ([`crate::retrieval::rank_files`], recorded as the tool `rank`). A shorter question runs
+//! the cascade, and is ranked by every word only when the cascade finds nothing.
+
+use crate::modes::ask::{AskMatch, Tool, ToolCall};
+use crate::modes::code::{self, CodeRequest};
+use crate::modes::retrieve::Found;
+use crate::planner::Plan;
+use crate::profile::Profile;
+use crate::retrieval::{rank_files, tokens::question_terms};
+use crate::text::term::SEPARATOR;
+use crate::tree::Tree;
+
+/// True when the question is a task by the profile: enough words of its term hold a
+/// significant term (one identifier such as `extract_best_term` is one word).
+pub fn is_task(plan: &Plan, profile: &Profile) -> bool {
+    let w = &profile.task_ranking;
+    w.enabled
+        && plan
+            .term
+            .split(SEPARATOR)
+            .filter(|word| !question_terms(word, &w.stop_words).is_empty())
+            .count()
+            >= w.min_task_terms.max(1)
+}
+
+/// Tool calls the search of a non-task question may make, leaving one for `rank` when the
+/// profile ranks by every word (and one for `read`, as before).
+pub fn search_calls(profile: &Profile) -> usize {
+    let rank = usize::from(profile.task_ranking.enabled);
+    profile
+        .planner
+        .max_iterations
+        .saturating_sub(1 + rank)
+        .max(1)
+}
+
+/// A task: `find` the whole term; when it finds nothing, rank by every word.
+pub fn search(
+    tree: &Tree,
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Vec<ToolCall>,
+    wanted: usize,
+) -> Found {
+    let input = if plan.impl_query {
+        format!("{} --impl", plan.term)
+    } else {
+        plan.term.clone()
+    };
+    if !take(calls, profile, Tool::Find, input) {
+        return Found::default();
+    }
+    let request = CodeRequest {
+        term: plan.term.clone(),
+        impl_query: plan.impl_query,
+        limit: usize::MAX,
+    };
+    let (total, found) = code::rank_top(tree, &request, &profile.code, wanted);
+    set_found(calls, total);
+    if !found.is_empty() {
+        return Found {
+            candidates: total,
+            matches: found
+                .into_iter()
+                .map(|m| AskMatch {
+                    path: m.path,
+                    score: m.score,
+                    reason: format!("find: {}", m.reason),
+                    line: m.line,
+                    step: Some(m.step),
+                })
+                .collect(),
+        };
+    }
+    rank(tree, plan, profile, calls, wanted)
+}
+
+/// What the cascade found, or, when it found nothing, the files ranked by every word.
+pub fn or_rank(
+    found: Found,
+    tree: &Tree,
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Vec<ToolCall>,
+    wanted: usize,
+) -> Found {
+    if !found.matches.is_empty() || !profile.task_ranking.enabled {
+        return found;
+    }
+    rank(tree, plan, profile, calls, wanted)
+}
+
+/// One `rank` call: the files holding the words of the plan's term, best first, each
+/// pointing at the line where most of them meet.
+fn rank(
+    tree: &Tree,
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Vec<ToolCall>,
+    wanted: usize,
+) -> Found {
+    let words = plan.term.split(SEPARATOR).collect::<Vec<_>>().join(" ");
+    if !take(calls, profile, Tool::Rank, words.clone()) {
+        return Found::default();
+    }
+    let ranked = rank_files(tree, &words, profile, wanted);
+    set_found(calls, ranked.len());
+    Found {
+        candidates: ranked.len(),
+        matches: ranked
+            .into_iter()
+            .map(|r| AskMatch {
+                line: r.evidence_lines.first().map(|l| l.0),
+                path: r.path,
+                score: r.score,
+                reason: format!("rank: {}", r.reason),
+                step: None,
+            })
+            .collect(),
+    }
+}
+
+/// Records a call when the budget (leaving one call for `read`) allows it.
+fn take(calls: &mut Vec<ToolCall>, profile: &Profile, tool: Tool, input: String) -> bool {
+    if calls.len() + 1 >= profile.planner.max_iterations.max(1) {
+        return false;
+    }
+    calls.push(ToolCall {
+        tool,
+        input,
+        candidates: 0,
+    });
+    true
+}
+
+fn set_found(calls: &mut [ToolCall], candidates: usize) {
+    if let Some(call) = calls.last_mut() {
+        call.candidates = candidates;
+    }
+}

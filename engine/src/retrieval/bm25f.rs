@@ -1,0 +1,158 @@
+//! BM25F over the fields of [`super::fields`]: the per-tree statistics (each term's
+//! postings with its frequency per field, each file's field lengths and their means), built
+//! once per tree, and the score of a file for a set of query terms.
+//!
+//! A term's frequencies are combined across fields before saturation (Robertson, Zaragoza
+//! and Taylor, "Simple BM25 extension to multiple weighted fields", 2004):
+//! `tf' = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f)`, and the file scores
+//! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
+
+use super::fields::{self, Field, Syntax, FIELDS};
+use super::kind::FileKind;
+use super::tokens::for_each_term;
+use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
+use crate::tree::{symbols, Tree, TreeFile};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+const NF: usize = FIELDS.len();
+
+/// One file's frequencies of one term, per field.
+#[derive(Debug, Clone, Copy)]
+pub struct Posting {
+    pub file: u32,
+    pub tf: [u16; NF],
+}
+
+/// The statistics of one tree.
+#[derive(Debug)]
+pub struct FieldIndex {
+    /// Same order as [`Tree::files`].
+    kinds: Vec<FileKind>,
+    lengths: Vec<[u32; NF]>,
+    average: [f64; NF],
+    vocabulary: HashMap<String, u32>,
+    postings: Vec<Vec<Posting>>,
+}
+
+/// The terms of one file, per field.
+fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> {
+    let mut counts: HashMap<String, [u16; NF]> = HashMap::new();
+    let mut add = |term: String, field: Field| {
+        let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
+        *slot = slot.saturating_add(1);
+    };
+    // the path without its last extension: the extension names a format, not a subject
+    let path = match file.path.rfind('.') {
+        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
+        _ => file.path.as_str(),
+    };
+    for_each_term(path, |t, _| add(t, Field::Path));
+    let Some(text) = file.text() else {
+        return counts;
+    };
+    let source = is_source(file, profile);
+    if let Some(language) = file.language {
+        for symbol in symbols::scan(language, text, usize::MAX) {
+            for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
+        }
+    }
+    fields::split(text, Syntax::of(file, source), |start, end, field| {
+        for_each_term(&text[start..end], |t, _| add(t, field));
+    });
+    counts
+}
+
+/// A file in a language the tree scans, or with a source extension of the profile.
+pub fn is_source(file: &TreeFile, profile: &Profile) -> bool {
+    file.language.is_some() || profile.grep.source_extensions.contains(&file.ext)
+}
+
+impl FieldIndex {
+    pub fn build(tree: &Tree, profile: &Profile) -> FieldIndex {
+        let per_file: Vec<HashMap<String, [u16; NF]>> = tree
+            .files()
+            .par_iter()
+            .map(|f| file_terms(f, profile))
+            .collect();
+        let kinds: Vec<FileKind> = tree
+            .files()
+            .iter()
+            .map(|f| FileKind::of(f, profile))
+            .collect();
+        let mut vocabulary: HashMap<String, u32> = HashMap::new();
+        let mut postings: Vec<Vec<Posting>> = Vec::new();
+        let mut lengths = Vec::with_capacity(per_file.len());
+        let mut totals = [0f64; NF];
+        for (i, counts) in per_file.into_iter().enumerate() {
+            let mut len = [0u32; NF];
+            // terms in a fixed order, so postings and ids do not depend on hashing
+            let mut counts: Vec<(String, [u16; NF])> = counts.into_iter().collect();
+            counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (term, tf) in counts {
+                for f in 0..NF {
+                    len[f] += u32::from(tf[f]);
+                }
+                let next = postings.len() as u32;
+                let id = *vocabulary.entry(term).or_insert(next);
+                if id == next {
+                    postings.push(Vec::new());
+                }
+                postings[id as usize].push(Posting { file: i as u32, tf });
+            }
+            for f in 0..NF {
+                totals[f] += f64::from(len[f]);
+            }
+            lengths.push(len);
+        }
+        let n = lengths.len().max(1) as f64;
+        FieldIndex {
+            kinds,
+            lengths,
+            average: totals.map(|t| (t / n).max(1.0)),
+            vocabulary,
+            postings,
+        }
+    }
+
+    pub fn files(&self) -> usize {
+        self.lengths.len()
+    }
+
+    pub fn kind(&self, file: usize) -> FileKind {
+        self.kinds[file]
+    }
+
+    /// The postings of `term`, empty for a term no file holds.
+    pub fn postings(&self, term: &str) -> &[Posting] {
+        self.vocabulary
+            .get(term)
+            .map(|&id| self.postings[id as usize].as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Inverse document frequency of a term held by `df` files.
+    pub fn idf(&self, df: usize) -> f64 {
+        let n = self.files() as f64;
+        let df = df as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The field-weighted, length-normalised frequency of one posting (`tf'`).
+    pub fn weighted_tf(&self, posting: &Posting, w: &TaskRankingWeights) -> f64 {
+        let len = &self.lengths[posting.file as usize];
+        FIELDS
+            .iter()
+            .map(|&f| {
+                let i = f.index();
+                let tf = f64::from(posting.tf[i]);
+                if tf == 0.0 {
+                    return 0.0;
+                }
+                let FieldWeight { weight, b } = *w.field(f);
+                let norm = 1.0 - b + b * f64::from(len[i]) / self.average[i];
+                weight * tf / norm.max(f64::EPSILON)
+            })
+            .sum()
+    }
+}

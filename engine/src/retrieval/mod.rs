@@ -1,0 +1,366 @@
+//! Ranking files by every word of a task ("Exit immediately when Ctrl-C has been pressed
+//! twice"), for questions that name no single symbol: BM25F over identifier-aware,
+//! stemmed terms in four fields (path, declared names, prose, code), times a prior for what
+//! the file is (implementation above tests, documentation and data), re-ranked by the line
+//! where most of the question's words meet, which is also the evidence shown.
+//!
+//! - [`tokens`]: terms of text and questions (CamelCase/snake_case/kebab split, stems, stop
+//!   words);
+//! - [`fields`]: which bytes of a file are prose and which code;
+//! - [`kind`]: what a file is (source, test, docs, data, other);
+//! - [`bm25f`]: the per-tree statistics and the BM25F term weight.
+//!
+//! The statistics are built once per tree and kept (see [`index_for`]); every weight is in
+//! the profile's `task_ranking` section.
+
+pub mod bm25f;
+pub mod fields;
+pub mod kind;
+pub mod tokens;
+
+use crate::profile::Profile;
+use crate::tree::Tree;
+use bm25f::FieldIndex;
+use fields::FIELDS;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// One file ranked for a question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedFile {
+    pub path: String,
+    pub score: f64,
+    /// Which words the file holds, in which fields, its kind and its best line.
+    pub reason: String,
+    /// The lines where most of the question's words meet, best first (1-based), with how
+    /// many distinct words each holds.
+    pub evidence_lines: Vec<(u32, usize)>,
+}
+
+/// The files of `tree` that hold a significant term of `question`, best first, at most
+/// `limit` of them. Empty when the tree holds fewer than the profile's `min_coverage` share
+/// of the terms anywhere, or no file holds `min_joint_coverage` of them together (its
+/// subject is absent), or the question has no word left once stop words are dropped.
+pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) -> Vec<RankedFile> {
+    let w = &profile.task_ranking;
+    let terms = tokens::question_terms(question, &w.stop_words);
+    if terms.is_empty() || limit == 0 {
+        return Vec::new();
+    }
+    let slot = index_for(tree, profile);
+    let index = slot.get_or_init(|| FieldIndex::build(tree, profile));
+    // accumulated score, and for each term the fields it was found in
+    struct Acc {
+        score: f64,
+        found: Vec<(usize, [bool; 4])>,
+    }
+    let mut by_file: HashMap<u32, Acc> = HashMap::new();
+    let mut held = 0;
+    for (t, term) in terms.iter().enumerate() {
+        let postings = index.postings(term);
+        if postings.is_empty() {
+            continue;
+        }
+        held += 1;
+        let idf = index.idf(postings.len());
+        for p in postings {
+            let tf = index.weighted_tf(p, w);
+            let acc = by_file.entry(p.file).or_insert(Acc {
+                score: 0.0,
+                found: Vec::new(),
+            });
+            acc.score += idf * tf / (w.k1 + tf);
+            acc.found.push((t, p.tf.map(|n| n > 0)));
+        }
+    }
+    // a tree that holds too few of the question's terms anywhere does not hold its subject
+    let needed = (w.min_coverage * terms.len() as f64).ceil().max(1.0) as usize;
+    if held < needed {
+        return Vec::new();
+    }
+    // nor does one in which no file holds enough of them together
+    let together = (w.min_joint_coverage * terms.len() as f64).ceil().max(1.0) as usize;
+    if by_file.values().all(|acc| acc.found.len() < together) {
+        return Vec::new();
+    }
+    let files = tree.files();
+    let mut ranked: Vec<(u32, f64, Acc)> = by_file
+        .into_iter()
+        .map(|(file, acc)| {
+            let kind = index.kind(file as usize);
+            let coverage = acc.found.len() as f64 / terms.len() as f64;
+            let score = acc.score * kind.prior(w) * coverage.powf(w.coverage);
+            (file, score, acc)
+        })
+        .collect();
+    let order = |a: &(u32, f64, Acc), b: &(u32, f64, Acc)| {
+        b.1.total_cmp(&a.1).then_with(|| {
+            let (pa, pb) = (&files[a.0 as usize].path, &files[b.0 as usize].path);
+            pa.len().cmp(&pb.len()).then_with(|| pa.cmp(pb))
+        })
+    };
+    ranked.sort_by(order);
+    // the best candidates are read line by line: the line where most words meet
+    let depth = w.rerank_depth.max(limit);
+    let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
+    for entry in ranked.iter_mut().take(depth) {
+        let best = best_lines(files[entry.0 as usize].text(), &terms);
+        let top = best.first().map_or(0, |l| l.1);
+        if terms.len() > 1 && top > 1 {
+            let share = (top - 1) as f64 / (terms.len() - 1) as f64;
+            entry.1 *= 1.0 + w.proximity * share;
+        }
+        lines.insert(entry.0, best);
+    }
+    ranked.sort_by(order);
+    ranked
+        .into_iter()
+        .take(limit)
+        .map(|(file, score, acc)| {
+            let f = &files[file as usize];
+            let mut evidence = lines.remove(&file).unwrap_or_default();
+            evidence.truncate(profile.planner.evidence_lines.max(1));
+            let words: Vec<String> = acc
+                .found
+                .iter()
+                .map(|(t, in_fields)| {
+                    let names: Vec<&str> = FIELDS
+                        .iter()
+                        .filter(|f| in_fields[f.index()])
+                        .map(|f| f.as_str())
+                        .collect();
+                    format!("`{}` ({})", terms[*t], names.join(", "))
+                })
+                .collect();
+            let mut reason = format!(
+                "task words {} of {}: {}; {} file",
+                acc.found.len(),
+                terms.len(),
+                words.join(", "),
+                index.kind(file as usize).as_str()
+            );
+            if let Some((n, k)) = evidence.first() {
+                reason.push_str(&format!("; line {n} holds {k}"));
+            }
+            RankedFile {
+                path: f.path.clone(),
+                score: (score * 1e4).round() / 1e4,
+                reason,
+                evidence_lines: evidence,
+            }
+        })
+        .collect()
+}
+
+/// Every line of `text` that holds a term of `terms`, with how many distinct terms it
+/// holds: most first, then by line number.
+fn best_lines(text: Option<&str>, terms: &[String]) -> Vec<(u32, usize)> {
+    let Some(text) = text else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut seen = vec![false; terms.len()];
+    for (i, line) in text.lines().enumerate() {
+        seen.iter_mut().for_each(|s| *s = false);
+        tokens::for_each_term(line, |t, _| {
+            if let Some(k) = terms.iter().position(|q| *q == t) {
+                seen[k] = true;
+            }
+        });
+        let k = seen.iter().filter(|s| **s).count();
+        if k > 0 {
+            out.push((i as u32 + 1, k));
+        }
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+/// A tree's identity for the cache: its address, root, size and a hash of its paths and
+/// file sizes (an address reused by another tree of the same shape is all but impossible),
+/// and of the profile rules the statistics depend on (what a file is: source, test, docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct TreeKey {
+    address: usize,
+    root: std::path::PathBuf,
+    files: usize,
+    fingerprint: u64,
+}
+
+impl TreeKey {
+    fn of(tree: &Tree, profile: &Profile) -> TreeKey {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        profile.grep.source_extensions.hash(&mut h);
+        profile.grep.docs_extensions.hash(&mut h);
+        profile.grep.data_extensions.hash(&mut h);
+        profile.code.test_dirs.hash(&mut h);
+        profile.code.test_names.hash(&mut h);
+        for f in tree.files() {
+            f.path.hash(&mut h);
+            f.size.hash(&mut h);
+        }
+        TreeKey {
+            address: tree as *const Tree as usize,
+            root: tree.root().to_path_buf(),
+            files: tree.len(),
+            fingerprint: h.finish(),
+        }
+    }
+}
+
+/// Trees whose statistics are kept; the oldest is dropped past this many.
+const KEPT_TREES: usize = 16;
+
+/// A tree's statistics, once built.
+pub type Slot = Arc<OnceLock<FieldIndex>>;
+
+/// The slot of `tree`'s statistics, kept for the next questions on it: the caller builds
+/// them on first use (`get_or_init`), once however many threads ask at once.
+pub fn index_for(tree: &Tree, profile: &Profile) -> Slot {
+    static KEPT: Mutex<Vec<(TreeKey, Slot)>> = Mutex::new(Vec::new());
+    let key = TreeKey::of(tree, profile);
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, slot)) = kept.iter().find(|(k, _)| *k == key) {
+        return slot.clone();
+    }
+    if kept.len() >= KEPT_TREES {
+        kept.remove(0);
+    }
+    let slot = Slot::default();
+    kept.push((key, slot.clone()));
+    slot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> Tree {
+        Tree::from_memory(
+            "t",
+            [
+                (
+                    "src/walk.rs",
+                    "use std::sync::atomic::AtomicBool;\n\
+                     /// Walks the tree in parallel.\n\
+                     pub fn scan(quit: &AtomicBool) {\n\
+                     \x20   let x = 1;\n\
+                     \x20   // Exit when Ctrl-C was pressed twice\n\
+                     \x20   if quit.load() { std::process::exit(130); }\n\
+                     }\n",
+                ),
+                (
+                    "src/exit_codes.rs",
+                    "pub enum ExitCode { Success, Error }\n",
+                ),
+                (
+                    "CHANGELOG.md",
+                    "# v8\n- Exit immediately when Ctrl-C has been pressed twice\n",
+                ),
+                (
+                    "tests/tests.rs",
+                    "#[test]\nfn second_interrupt() { /* exits when Ctrl-C is pressed twice */ }\n",
+                ),
+                (
+                    "src/config.rs",
+                    "pub struct Config { pub threads: usize }\n\
+                     fn default_num_threads() -> usize { 4 }\n",
+                ),
+            ],
+        )
+    }
+
+    fn paths(ranked: &[RankedFile]) -> Vec<&str> {
+        ranked.iter().map(|r| r.path.as_str()).collect()
+    }
+
+    #[test]
+    fn the_implementation_ranks_above_the_changelog_and_the_test_that_repeat_the_task() {
+        let q = "Exit immediately when Ctrl-C has been pressed twice";
+        let ranked = rank_files(&tree(), q, &Profile::default(), 5);
+        assert_eq!(
+            paths(&ranked)[..3],
+            ["src/walk.rs", "CHANGELOG.md", "tests/tests.rs"]
+        );
+        let top = &ranked[0];
+        // the line where most words meet comes first
+        assert_eq!(top.evidence_lines[0], (5, 4));
+        assert!(
+            top.reason
+                .starts_with("task words 4 of 5: `exit` (prose, code), `ctrl` (prose)"),
+            "{}",
+            top.reason
+        );
+        assert!(
+            top.reason.ends_with("source file; line 5 holds 4"),
+            "{}",
+            top.reason
+        );
+        // without the kind priors the changelog, which holds every word, wins
+        let mut flat = Profile::default();
+        flat.task_ranking.docs_prior = 1.0;
+        flat.task_ranking.test_prior = 1.0;
+        let ranked = rank_files(&tree(), q, &flat, 5);
+        assert_eq!(ranked[0].path, "CHANGELOG.md");
+    }
+
+    #[test]
+    fn words_meet_identifiers_by_their_parts_and_stems() {
+        let ranked = rank_files(
+            &tree(),
+            "Tweak default thread count",
+            &Profile::default(),
+            5,
+        );
+        assert_eq!(paths(&ranked), ["src/config.rs"]);
+        assert_eq!(ranked[0].evidence_lines, [(2, 2), (1, 1)]);
+        assert!(
+            ranked[0].reason.contains("`thread` (symbol, code)"),
+            "{}",
+            ranked[0].reason
+        );
+    }
+
+    #[test]
+    fn a_tree_that_holds_too_few_of_the_words_ranks_nothing() {
+        // `exit` is one word of three; the other two occur nowhere
+        let p = Profile::default();
+        assert!(rank_files(&tree(), "exit kubernetes operator", &p, 5).is_empty());
+        assert!(rank_files(&tree(), "the of and", &p, 5).is_empty());
+        // words one per file are not a subject the tree holds
+        assert!(rank_files(&tree(), "exit thread kubernetes", &p, 5).is_empty());
+        // two of three in one file are enough, and a file holding one of them is ranked
+        let ranked = rank_files(&tree(), "exit codes kubernetes", &p, 5);
+        assert_eq!(ranked[0].path, "src/exit_codes.rs");
+        assert!(ranked.iter().any(|r| r.path == "src/walk.rs"));
+        let mut loose = p.clone();
+        loose.task_ranking.min_coverage = 0.0;
+        loose.task_ranking.min_joint_coverage = 0.0;
+        let ranked = rank_files(&tree(), "exit kubernetes operator", &loose, 5);
+        assert_eq!(ranked[0].path, "src/exit_codes.rs");
+    }
+
+    #[test]
+    fn the_path_field_and_the_limit_count() {
+        let ranked = rank_files(&tree(), "exit codes", &Profile::default(), 1);
+        assert_eq!(paths(&ranked), ["src/exit_codes.rs"]);
+        assert!(
+            ranked[0].reason.contains("`exit` (path, symbol, code)"),
+            "{}",
+            ranked[0].reason
+        );
+    }
+
+    #[test]
+    fn the_statistics_are_built_once_per_tree() {
+        let t = tree();
+        let a = index_for(&t, &Profile::default());
+        a.get_or_init(|| FieldIndex::build(&t, &Profile::default()));
+        let b = index_for(&t, &Profile::default());
+        assert!(Arc::ptr_eq(&a, &b) && b.get().is_some());
+        // another tree of another shape has its own
+        let other = Tree::from_memory("t", [("a.rs", "fn a() {}\n")]);
+        assert!(!Arc::ptr_eq(&a, &index_for(&other, &Profile::default())));
+    }
+}

@@ -1,0 +1,149 @@
+//! Identifier-aware tokens for ranking files by the words of a task.
+//!
+//! Text and questions go through the same steps, so that their terms compare: runs of
+//! letters, digits and `_` are cut at `_`, at CamelCase humps (`parseArgs` -> `parse`,
+//! `args`; `HTTPServer` -> `http`, `server`) and at any other character (`no-ignore-vcs`
+//! -> `no`, `ignore`, `vcs`); each part is folded to lower case and reduced to its stem
+//! (`crate::text::stem`), so `threads` in a question meets `num_threads` in code. Parts of
+//! one character and parts made only of digits are dropped: they name nothing a reader
+//! would search for.
+
+use crate::text::stem::stem;
+
+/// Calls `emit(term, byte_offset)` for every term of `text`, in order.
+pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_word_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word_byte(bytes[i]) {
+            i += 1;
+        }
+        split_identifier(&text[start..i], |part, at| {
+            emit_part(part, start + at, &mut emit)
+        });
+    }
+}
+
+/// The terms of `text`, in order (duplicates kept).
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_term(text, |t, _| out.push(t));
+    out
+}
+
+/// ASCII letters, digits and `_`: a non-ASCII letter ends a word (the folded copies of
+/// the text are ASCII, and so are the identifiers of the languages the tree scans).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Cuts one run of word bytes at `_` and at CamelCase humps.
+fn split_identifier(word: &str, mut part: impl FnMut(&str, usize)) {
+    let b = word.as_bytes();
+    let mut start = 0;
+    for i in 0..b.len() {
+        if b[i] == b'_' {
+            if i > start {
+                part(&word[start..i], start);
+            }
+            start = i + 1;
+            continue;
+        }
+        if i > start && b[i].is_ascii_uppercase() {
+            let prev = b[i - 1];
+            let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+            // `aB` starts a word; so does the last capital of `HTTPServer`
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                part(&word[start..i], start);
+                start = i;
+            }
+        }
+    }
+    if start < b.len() {
+        part(&word[start..], start);
+    }
+}
+
+fn emit_part(part: &str, at: usize, emit: &mut impl FnMut(String, usize)) {
+    if part.len() < 2 || part.bytes().all(|b| b.is_ascii_digit()) {
+        return;
+    }
+    emit(stem(&part.to_ascii_lowercase()), at);
+}
+
+/// The significant terms of a question, in order, each once: its terms without the stop
+/// words (compared before stemming, folded).
+pub fn question_terms(question: &str, stop_words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let bytes = question.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_word_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word_byte(bytes[i]) {
+            i += 1;
+        }
+        split_identifier(&question[start..i], |part, _| {
+            let folded = part.to_ascii_lowercase();
+            if stop_words.contains(&folded) {
+                return;
+            }
+            emit_part(part, 0, &mut |t, _| {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            });
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split_at_underscores_humps_and_punctuation() {
+        assert_eq!(terms("num_threads"), ["num", "thread"]);
+        assert_eq!(
+            terms("parseArgs(HTTPServer)"),
+            ["parse", "arg", "http", "serv"]
+        );
+        assert_eq!(terms("--no-ignore-vcs"), ["no", "ignore", "vcs"]);
+        assert_eq!(terms("x = 42; utf8"), ["utf8"]);
+    }
+
+    #[test]
+    fn offsets_point_at_the_part() {
+        let mut got = Vec::new();
+        for_each_term("let numThreads", |t, at| got.push((t, at)));
+        assert_eq!(
+            got,
+            [("let".into(), 0), ("num".into(), 4), ("thread".into(), 7)]
+        );
+    }
+
+    #[test]
+    fn question_terms_drop_stop_words_and_repeat_nothing() {
+        let stop: Vec<String> = ["the", "when", "has", "been"].map(String::from).to_vec();
+        assert_eq!(
+            question_terms("Exit immediately when Ctrl-C has been pressed twice", &stop),
+            ["exit", "immediately", "ctrl", "press", "twice"]
+        );
+        assert_eq!(
+            question_terms("Tweak the threads, threads (#1234)", &stop),
+            ["tweak", "thread"]
+        );
+    }
+}

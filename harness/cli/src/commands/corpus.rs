@@ -1,0 +1,117 @@
+//! `findbench corpus ...`: corpora generated from a user's own code, so that findbench is
+//! measured on it. One subcommand per generator; `commits` builds a localization corpus
+//! from a repository's history (`findbench_eval::corpus::commits`).
+
+use clap::{Args, Subcommand};
+use findbench_engine::Profile;
+use findbench_eval::atomic_file::write_atomic;
+use findbench_eval::corpus::commits::{self, CommitsOptions};
+use findbench_eval::error::{HarnessError, Result};
+use std::path::PathBuf;
+
+#[derive(Debug, Subcommand)]
+pub enum CorpusCommand {
+    /// A localization corpus from history: each sampled commit's subject asked against the
+    /// tree before it, expecting the source files it changed.
+    Commits(CommitsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CommitsArgs {
+    /// The repository: a bare repository, a mirror, or a clone (its `.git` is found).
+    #[arg(long, value_name = "DIR")]
+    pub git_dir: PathBuf,
+    /// Where to write the corpus YAML.
+    #[arg(long, value_name = "FILE.yaml")]
+    pub out: PathBuf,
+    /// The revision whose history is sampled.
+    #[arg(long, default_value = "HEAD", value_name = "REV")]
+    pub rev: String,
+    /// Most source files (tests aside) a commit may change to be a case.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub max_files: usize,
+    /// Paths whose files never count (glob, repeatable), e.g. generated or vendored code.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Seed of the sample: the same seed gives the same corpus from the same history.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Commits sampled.
+    #[arg(long, default_value_t = 40, value_name = "C")]
+    pub count: usize,
+    /// Fewest words of letters a subject must hold to be a question.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub min_words: usize,
+    /// Suite name (default `commits-<repository>`).
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// The profile whose rules say what a source file and a test are.
+    #[arg(long, default_value = "default")]
+    pub profile: String,
+}
+
+pub fn run(command: CorpusCommand) -> i32 {
+    let result = match command {
+        CorpusCommand::Commits(args) => commits_command(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn commits_command(args: &CommitsArgs) -> Result<i32> {
+    let profile = Profile::resolve(&args.profile)
+        .map_err(|e| HarnessError::invalid(format!("profile `{}`: {e}", args.profile)))?;
+    let options = CommitsOptions {
+        git_dir: args.git_dir.clone(),
+        rev: args.rev.clone(),
+        max_files: args.max_files,
+        exclude: args.exclude.clone(),
+        seed: args.seed,
+        count: args.count,
+        min_words: args.min_words,
+        suite: args.suite.clone(),
+    };
+    let sample = commits::sample(&options, &profile).map_err(|m| {
+        if m.starts_with("--") || m.starts_with("bad --") {
+            HarnessError::invalid(m)
+        } else {
+            HarnessError::file(&args.git_dir, m)
+        }
+    })?;
+    if sample.cases.is_empty() {
+        return Err(HarnessError::invalid(format!(
+            "no eligible commit in {} non-merge commits of `{}` (1 to {} source files changed, \
+             subjects of {}+ words)",
+            sample.commits,
+            args.git_dir.display(),
+            args.max_files,
+            args.min_words
+        )));
+    }
+    let mut command = format!(
+        "findbench corpus commits --git-dir {} --max-files {} --seed {} --count {}",
+        sample.git_dir.display(),
+        args.max_files,
+        args.seed,
+        args.count
+    );
+    for g in &args.exclude {
+        command.push_str(&format!(" --exclude '{g}'"));
+    }
+    let yaml = commits::to_yaml(&sample, &command);
+    write_atomic(&args.out, yaml.as_bytes())
+        .map_err(|e| HarnessError::file(&args.out, format!("cannot write: {e}")))?;
+    eprintln!(
+        "{}: {} cases from {} eligible of {} non-merge commits",
+        args.out.display(),
+        sample.cases.len(),
+        sample.eligible,
+        sample.commits
+    );
+    Ok(0)
+}

@@ -1,0 +1,185 @@
+//! Fixtures pinned to history: `fixture: {git: DIR, rev: REV}` is the tree of commit `REV`
+//! of the repository at `DIR` (a bare repository, a mirror, or a clone's `.git`),
+//! materialized with `git archive` into a cache directory keyed by the repository's
+//! canonical path and the full commit id. The repository is only read (its working tree,
+//! index and refs are never touched); a materialized tree is written once, under a
+//! temporary name renamed into place, and never written again, so concurrent runs share it.
+//!
+//! The cache lives in `$FINDBENCH_CACHE_DIR`, else `$XDG_CACHE_HOME/findbench`, else
+//! `~/.cache/findbench`, under `git/`. Like any `git archive`, files marked `export-ignore`
+//! in the commit's `.gitattributes` are left out.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The cache directory of materialized trees.
+pub fn cache_dir() -> PathBuf {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = env("FINDBENCH_CACHE_DIR")
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("findbench")))
+        .or_else(|| env("HOME").map(|d| d.join(".cache").join("findbench")))
+        .unwrap_or_else(|| std::env::temp_dir().join("findbench-cache"));
+    base.join("git")
+}
+
+/// Runs `git --git-dir DIR args...`; its stdout, or a message with its stderr.
+pub fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .arg("--git-dir")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "`git {}` failed: {}",
+            args.join(" "),
+            err.trim().lines().next().unwrap_or("(no message)")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The git directory of `dir`: `dir` itself when it is one (bare or `.git`), else its
+/// `.git`; an error when neither is a repository.
+pub fn git_dir(dir: &Path) -> Result<PathBuf, String> {
+    let canonical = dir
+        .canonicalize()
+        .map_err(|e| format!("git directory `{}`: {e}", dir.display()))?;
+    for candidate in [canonical.clone(), canonical.join(".git")] {
+        if candidate.is_dir() && git(&candidate, &["rev-parse", "--git-dir"]).is_ok() {
+            return Ok(candidate);
+        }
+    }
+    Err(format!(
+        "`{}` is not a git repository (neither it nor its .git is a git directory)",
+        dir.display()
+    ))
+}
+
+/// The full id of the commit `rev` names.
+pub fn resolve_commit(dir: &Path, rev: &str) -> Result<String, String> {
+    if rev.trim().is_empty() || rev.starts_with('-') {
+        return Err(format!("`{rev}` is not a revision"));
+    }
+    let spec = format!("{}^{{commit}}", rev.trim());
+    git(dir, &["rev-parse", "--verify", "--quiet", &spec])
+        .map(|s| s.trim().to_string())
+        .map_err(|_| format!("revision `{rev}` is not a commit of `{}`", dir.display()))
+}
+
+/// The tree of commit `rev` of the repository at `dir`, materialized (or found) in the
+/// cache; returns its directory.
+pub fn materialize(dir: &Path, rev: &str) -> Result<PathBuf, String> {
+    materialize_in(&cache_dir(), dir, rev)
+}
+
+/// [`materialize`] into the cache directory `cache`.
+pub fn materialize_in(cache: &Path, dir: &Path, rev: &str) -> Result<PathBuf, String> {
+    let dir = git_dir(dir)?;
+    let commit = resolve_commit(&dir, rev)?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    dir.hash(&mut h);
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // the repository's name for a person, its path's hash for uniqueness
+    let repo = if name == ".git" || name == "repo" {
+        dir.parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or(name)
+    } else {
+        name
+    };
+    let repo: String = repo
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let target = cache
+        .join(format!("{repo}-{:016x}", h.finish()))
+        .join(&commit);
+    if target.is_dir() {
+        return Ok(target);
+    }
+    let parent = target.parent().unwrap_or(cache);
+    std::fs::create_dir_all(parent)
+        .map_err(|e| format!("cannot create cache directory `{}`: {e}", parent.display()))?;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let partial = parent.join(format!(".{commit}.{}.{nanos}.partial", std::process::id()));
+    std::fs::create_dir_all(&partial)
+        .map_err(|e| format!("cannot create `{}`: {e}", partial.display()))?;
+    let extracted = extract(&dir, &commit, &partial);
+    if let Err(e) = extracted {
+        let _ = std::fs::remove_dir_all(&partial);
+        return Err(e);
+    }
+    if std::fs::rename(&partial, &target).is_err() {
+        // another run finished first: its tree is the same
+        let _ = std::fs::remove_dir_all(&partial);
+        if !target.is_dir() {
+            return Err(format!("cannot move the tree into `{}`", target.display()));
+        }
+    }
+    Ok(target)
+}
+
+/// `git archive COMMIT | tar -x -C into`.
+fn extract(dir: &Path, commit: &str, into: &Path) -> Result<(), String> {
+    let mut archive = Command::new("git")
+        .arg("--git-dir")
+        .arg(dir)
+        .args(["archive", "--format=tar", commit])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let stdout = archive
+        .stdout
+        .take()
+        .ok_or_else(|| "git archive gave no output".to_string())?;
+    let tar = Command::new("tar")
+        .arg("-x")
+        .arg("-f")
+        .arg("-")
+        .arg("-C")
+        .arg(into)
+        .stdin(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot run tar: {e}"))?;
+    let git = archive
+        .wait_with_output()
+        .map_err(|e| format!("git archive: {e}"))?;
+    if !git.status.success() {
+        return Err(format!(
+            "git archive {commit} failed: {}",
+            String::from_utf8_lossy(&git.stderr).trim()
+        ));
+    }
+    if !tar.status.success() {
+        return Err(format!(
+            "tar could not extract {commit}: {}",
+            String::from_utf8_lossy(&tar.stderr).trim()
+        ));
+    }
+    Ok(())
+}

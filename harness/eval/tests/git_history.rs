@@ -1,0 +1,232 @@
+//! Corpora from history against small git repositories made here: `corpus commits` picks
+//! the commits it should, and `{git, rev}` fixtures load the tree as it was at that commit.
+
+use findbench_engine::{Fixture, Profile};
+use findbench_eval::corpus::commits::{sample, to_yaml, CommitsOptions};
+use findbench_eval::corpus::{git, load_corpora};
+use std::path::Path;
+use std::process::Command;
+
+fn run_git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn write(dir: &Path, path: &str, text: &str) {
+    let p = dir.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn commit(dir: &Path, subject: &str) -> String {
+    run_git(dir, &["add", "-A"]);
+    run_git(dir, &["commit", "-q", "-m", subject]);
+    run_git(dir, &["rev-parse", "HEAD"])
+}
+
+/// A repository whose history has one commit of each kind `corpus commits` must tell apart.
+struct Repo {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    first: String,
+    /// changed src/walk.rs only (a test and the changelog beside it)
+    walk_fix: String,
+    /// changed src/cli.rs and src/walk.rs
+    two_files: String,
+}
+
+fn repo() -> Repo {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().to_path_buf();
+    run_git(&p, &["init", "-q", "-b", "main"]);
+    write(&p, "src/walk.rs", "pub fn walk() {}\n");
+    write(&p, "src/cli.rs", "pub fn parse() {}\n");
+    write(&p, "CHANGELOG.md", "# changes\n");
+    let first = commit(&p, "Initial import of the walker");
+    write(
+        &p,
+        "src/walk.rs",
+        "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n}\n",
+    );
+    write(&p, "tests/walk_test.rs", "#[test] fn twice() {}\n");
+    write(&p, "CHANGELOG.md", "# changes\n- exit on second Ctrl-C\n");
+    let walk_fix = commit(&p, "Exit immediately when Ctrl-C has been pressed twice");
+    write(&p, "README.md", "docs only\n");
+    commit(&p, "Document the walker in the README");
+    write(&p, "src/new_module.rs", "pub fn added() {}\n");
+    commit(&p, "Add a new module for colors");
+    write(&p, "src/cli.rs", "pub fn parse() { let threads = 2; }\n");
+    write(
+        &p,
+        "src/walk.rs",
+        "pub fn walk() {\n    // exit when Ctrl-C is pressed twice\n    let n = 1;\n}\n",
+    );
+    let two_files = commit(&p, "Tweak default thread count logic");
+    write(&p, "src/cli.rs", "pub fn parse() { let threads = 3; }\n");
+    commit(&p, "v2");
+    Repo {
+        _dir: dir,
+        path: p,
+        first,
+        walk_fix,
+        two_files,
+    }
+}
+
+#[test]
+fn commits_that_changed_one_or_two_modified_source_files_become_cases() {
+    let r = repo();
+    let mut options = CommitsOptions::new(&r.path);
+    options.count = 10;
+    let s = sample(&options, &Profile::default()).unwrap();
+    // 6 commits; the first has no parent, the README one changed no source file, the module
+    // one added its file, `v2` has one word: two are left, newest first
+    assert_eq!((s.commits, s.eligible), (6, 2));
+    let got: Vec<(&str, &str, Vec<&str>)> = s
+        .cases
+        .iter()
+        .map(|c| {
+            (
+                c.commit.as_str(),
+                c.subject.as_str(),
+                c.files.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                r.two_files.as_str(),
+                "Tweak default thread count logic",
+                vec!["src/cli.rs", "src/walk.rs"]
+            ),
+            (
+                r.walk_fix.as_str(),
+                "Exit immediately when Ctrl-C has been pressed twice",
+                vec!["src/walk.rs"]
+            ),
+        ]
+    );
+    assert_eq!(s.cases[1].parent, r.first);
+    // at most one file: only the walk fix; leaving out src/walk.rs: only the two-file
+    // commit is left, as a one-file case
+    options.max_files = 1;
+    let s = sample(&options, &Profile::default()).unwrap();
+    assert_eq!(s.cases.len(), 1);
+    assert_eq!(s.cases[0].commit, r.walk_fix);
+    options.max_files = 2;
+    options.exclude = vec!["src/walk.rs".into()];
+    let s = sample(&options, &Profile::default()).unwrap();
+    assert_eq!(s.cases.len(), 1);
+    assert_eq!(s.cases[0].files, ["src/cli.rs"]);
+}
+
+#[test]
+fn the_sample_is_seeded() {
+    let r = repo();
+    let mut options = CommitsOptions::new(&r.path);
+    options.count = 1;
+    let pick = |seed: u64, o: &mut CommitsOptions| {
+        o.seed = seed;
+        sample(o, &Profile::default()).unwrap().cases[0]
+            .commit
+            .clone()
+    };
+    let a = pick(7, &mut options);
+    assert_eq!(a, pick(7, &mut options));
+    let seen: std::collections::BTreeSet<String> = (0..16).map(|s| pick(s, &mut options)).collect();
+    assert_eq!(seen.len(), 2, "every eligible commit is drawn by some seed");
+}
+
+#[test]
+fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
+    let r = repo();
+    let cache = tempfile::tempdir().unwrap();
+    std::env::set_var("FINDBENCH_CACHE_DIR", cache.path());
+    let s = sample(&CommitsOptions::new(&r.path), &Profile::default()).unwrap();
+    let yaml = to_yaml(&s, "findbench corpus commits --git-dir X");
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("commits.yaml");
+    std::fs::write(&file, &yaml).unwrap();
+    let corpora = load_corpora(&[file]).unwrap();
+    let cases = &corpora[0].cases;
+    assert_eq!(cases.len(), 2);
+    // the one-file case expects its file at rank 1, the two-file case both within 5
+    assert_eq!(cases[1].expect.top.as_deref(), Some("src/walk.rs"));
+    assert_eq!(cases[0].expect.top, None);
+    assert_eq!(cases[0].expect.contains, ["src/cli.rs", "src/walk.rs"]);
+    assert_eq!(cases[0].expect.within, Some(5));
+    let text_of = |i: usize, path: &str| match &cases[i].fixture.fixture {
+        Fixture::Tree(t) => t.file(path).and_then(|f| f.text()).map(str::to_string),
+        _ => None,
+    };
+    // the walk fix runs on the first commit's tree: no Ctrl-C yet, no test directory
+    assert_eq!(
+        text_of(1, "src/walk.rs").as_deref(),
+        Some("pub fn walk() {}\n")
+    );
+    assert_eq!(text_of(1, "tests/walk_test.rs"), None);
+    // the two-file case runs on the tree with the new module, before threads were set
+    assert!(text_of(0, "src/new_module.rs").is_some());
+    assert_eq!(
+        text_of(0, "src/cli.rs").as_deref(),
+        Some("pub fn parse() {}\n")
+    );
+    // materialized under the cache, the repository's work tree untouched
+    assert!(cases[0].fixture.path.starts_with(cache.path()));
+    assert_eq!(run_git(&r.path, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
+    let r = repo();
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("c.yaml");
+    let corpus = |fixture: &str| {
+        format!("suite: s\nfixture: {fixture}\ncases:\n  - id: a\n    query: walk\n    mode: ask\n")
+    };
+    let repo = r.path.display().to_string();
+    for (fixture, want) in [
+        (format!("{{git: {repo}}}"), "fixture git needs `rev`"),
+        (
+            format!("{{root: {repo}, rev: HEAD}}"),
+            "`rev` applies to a fixture `git` only",
+        ),
+        (
+            format!("{{git: {repo}, rev: nosuchrev}}"),
+            "revision `nosuchrev` is not a commit",
+        ),
+        (
+            format!("{{git: {}, rev: HEAD}}", out.path().display()),
+            "is not a git repository",
+        ),
+    ] {
+        std::fs::write(&file, corpus(&fixture)).unwrap();
+        let err = load_corpora(std::slice::from_ref(&file))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("c.yaml:2") && err.contains(want),
+            "{fixture}: {err}"
+        );
+    }
+    // materialized once: the second call finds the same directory
+    let a = git::materialize_in(cache.path(), &r.path, "HEAD~1").unwrap();
+    let b = git::materialize_in(cache.path(), &r.path, &r.two_files).unwrap();
+    assert_eq!(a, b);
+    assert!(a.ends_with(&r.two_files));
+}
