@@ -539,8 +539,10 @@ fn a_file_name_that_is_not_utf8_is_counted() {
     let name = std::ffi::OsStr::from_bytes(b"caf\xe9_cursor.rs");
     std::fs::write(tmp.path().join(name), "fn cursor() {}\n").unwrap();
     let r = tmp.path().to_str().unwrap();
+    // the kept index reads a file's text by its (lossy) name on first use, so such a file
+    // is found by name but its text is not searched: it is counted, never passed off
     let out = findbench(&["grep", "cursor", "--root", r, "-f", "json"]);
-    assert_exit(&out, 0);
+    assert_exit(&out, 100);
     assert_eq!(stdout_json(&out)["walk"]["lossy_names"], 1);
     let out = findbench(&["grep", "cursor", "--root", r, "-f", "text"]);
     assert!(
@@ -668,12 +670,12 @@ fn a_closed_stdout_ends_every_command_quietly() {
     let r = results.to_str().unwrap();
     let commands: Vec<Vec<&str>> = vec![
         vec!["compare", r, r, "-f", "text"],
-        vec!["clusters", "traces/", "-f", "text"],
+        vec!["clusters", "traces/production.jsonl", "-f", "text"],
         vec!["gate", r],
         vec!["gate", r, "-f", "json"],
         vec![
             "replay",
-            "traces/",
+            "traces/production.jsonl",
             "--query",
             "find cursor binary",
             "-f",
@@ -744,7 +746,7 @@ fn a_full_disk_on_stdout_is_exit_3_never_truncated_output_and_exit_0() {
             "-f",
             "json",
         ],
-        vec!["clusters", "traces/", "-f", "json"],
+        vec!["clusters", "traces/production.jsonl", "-f", "json"],
     ] {
         let out = bin()
             .args(&args)

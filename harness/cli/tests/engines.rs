@@ -63,12 +63,15 @@ cases:
   - id: hang
     query: hang
     mode: grep
+    expect: {outcome: no_match}
   - id: crash
     query: crash
     mode: grep
+    expect: {outcome: no_match}
   - id: garbage
     query: garbage
     mode: grep
+    expect: {outcome: no_match}
   - id: nothing
     query: nothingatall
     mode: grep
@@ -80,6 +83,7 @@ cases:
   - id: path-garbage
     query: garbage
     mode: path
+    expect: {outcome: no_match}
 "#;
 
 const STORE_CORPUS: &str = r#"suite: items

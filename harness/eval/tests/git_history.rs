@@ -197,7 +197,7 @@ fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
     let out = tempfile::tempdir().unwrap();
     let file = out.path().join("c.yaml");
     let corpus = |fixture: &str| {
-        format!("suite: s\nfixture: {fixture}\ncases:\n  - id: a\n    query: walk\n    mode: ask\n")
+        format!("suite: s\nfixture: {fixture}\ncases:\n  - id: a\n    query: walk\n    mode: ask\n    expect: {{outcome: success}}\n")
     };
     let repo = r.path.display().to_string();
     for (fixture, want) in [

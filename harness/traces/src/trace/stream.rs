@@ -223,12 +223,12 @@ impl TraceStream {
         let otlp = match self.format {
             TraceFormat::Otlp => true,
             TraceFormat::Findbench => false,
-            TraceFormat::Auto => {
-                let head = reader
-                    .fill_buf()
-                    .map_err(|e| file_error(path, &format!("cannot read: {e}")))?;
-                super::otlp::looks_like_otlp(head)
-            }
+            // a file whose first bytes cannot be read (a truncated .gz) is read as lines,
+            // where the failing read becomes a bad line and the other files go on
+            TraceFormat::Auto => match reader.fill_buf() {
+                Ok(head) => super::otlp::looks_like_otlp(head),
+                Err(_) => false,
+            },
         };
         if !otlp {
             return Ok(Some(reader));
