@@ -1,10 +1,14 @@
 //! `find code`: the directory-aware cascade of directory-aware-find.md. Each file scores the
-//! highest step it reaches (exact stem, symbol, all words, partial stem, directory), plus the
-//! implementation boost when asked; every candidate says which step and why.
+//! highest step it reaches, by what the file is to the term: it defines a symbol named the
+//! term (or members qualified by it), declares one, is named the term, holds a symbol or a
+//! stem that contains it, or sits in a directory named by it. The implementation boost is
+//! added when asked; tests, examples, benches and generated files are ranked below the
+//! implementation. Every candidate says which step and why.
 
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
+use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
 use crate::tree::symbols::SymbolClass;
@@ -185,14 +189,25 @@ impl Query {
 enum Why {
     ExactStem,
     ExactStemCamel,
-    /// `index` into the file's symbols; `exact` when the name is the term.
+    /// `index` into the file's symbols, and how its name matched.
     Symbol {
         index: u32,
-        exact: bool,
+        how: SymbolMatch,
     },
     AllWords,
     PartialStem,
     Directory,
+}
+
+/// How a symbol's name matched the term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SymbolMatch {
+    /// The name is the term.
+    Exact,
+    /// A member qualified by the term (`CommandRouter::route` for `CommandRouter`).
+    Member,
+    /// The name contains the term.
+    Partial,
 }
 
 impl Why {
@@ -215,8 +230,26 @@ struct Candidate {
     why: Why,
     /// The implementation boost was added.
     boosted: bool,
-    /// The test penalty was subtracted.
-    test: bool,
+    /// The penalty of a file that is not the implementation was subtracted.
+    secondary: Option<Secondary>,
+}
+
+/// Files that are not the implementation: ranked below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secondary {
+    Test,
+    Example,
+    Generated,
+}
+
+impl Secondary {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Secondary::Test => "test",
+            Secondary::Example => "example or bench",
+            Secondary::Generated => "generated",
+        }
+    }
 }
 
 /// The highest step reached so far.
@@ -254,22 +287,29 @@ fn score_file(
     } else if w.camel_case && f.stem_snake == q.key {
         best.offer(w.exact_stem, Why::ExactStemCamel);
     }
-    if w.symbol_scan && best.score() < w.exact_stem {
+    if w.symbol_scan {
         for (i, sym) in f.symbols.iter().enumerate() {
-            let (score, exact) = if sym.snake == q.key {
+            let (score, how) = if sym.snake == q.key {
                 let s = match sym.kind.class() {
                     SymbolClass::Type => w.symbol_type,
                     SymbolClass::Function => w.symbol_function,
                     SymbolClass::Other => w.symbol_other,
                 };
-                (s, true)
+                let s = if sym.definition {
+                    s
+                } else {
+                    s - w.symbol_declaration_penalty
+                };
+                (s, SymbolMatch::Exact)
+            } else if sym.definition && is_member_of(&sym.name, q) {
+                (w.symbol_member, SymbolMatch::Member)
             } else if q.in_text(&sym.snake) {
-                (w.symbol_partial, false)
+                (w.symbol_partial, SymbolMatch::Partial)
             } else {
                 continue;
             };
             let index = i as u32;
-            best.offer(score, Why::Symbol { index, exact });
+            best.offer(score, Why::Symbol { index, how });
         }
     }
     if w.word_match
@@ -290,8 +330,12 @@ fn score_file(
     if boosted {
         score += w.impl_boost;
     }
-    let test = impl_query && w.test_penalty != 0.0 && is_test_file(f, w);
-    if test {
+    let secondary = if w.test_penalty != 0.0 {
+        secondary_kind(f, w)
+    } else {
+        None
+    };
+    if secondary.is_some() {
         score -= w.test_penalty;
     }
     Some(Candidate {
@@ -299,8 +343,18 @@ fn score_file(
         score,
         why,
         boosted,
-        test,
+        secondary,
     })
+}
+
+/// True when `name` is qualified (`Type::member`) and its qualifier's last segment is the
+/// term: the file defines members of the type asked for.
+fn is_member_of(name: &str, q: &Query) -> bool {
+    let Some((qualifier, _)) = name.rsplit_once("::") else {
+        return false;
+    };
+    let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
+    snake(last) == q.key
 }
 
 /// The words of a candidate: which step, which symbol, boost and penalty.
@@ -309,15 +363,25 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
     let mut reason = match c.why {
         Why::ExactStem => format!("exact stem `{}`", f.stem),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
-        Why::Symbol { index, exact } => {
+        Why::Symbol { index, how } => {
             let sym = &f.symbols[index as usize];
             line = Some(sym.line);
+            let what = match how {
+                SymbolMatch::Exact if sym.definition => "definition",
+                SymbolMatch::Exact => "declaration",
+                SymbolMatch::Member => "member definition",
+                SymbolMatch::Partial => "symbol",
+            };
             format!(
-                "symbol `{} {}` at line {}{}",
+                "{what} `{} {}` at line {}{}",
                 sym.kind.as_str(),
                 sym.name,
                 sym.line,
-                if exact { "" } else { " (contains the term)" }
+                if how == SymbolMatch::Partial {
+                    " (contains the term)"
+                } else {
+                    ""
+                }
             )
         }
         Why::AllWords => {
@@ -330,8 +394,8 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
     if c.boosted {
         reason.push_str(&format!("; +{} implementation file", w.impl_boost));
     }
-    if c.test {
-        reason.push_str(&format!("; -{} test file", w.test_penalty));
+    if let Some(kind) = c.secondary {
+        reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));
     }
     CodeMatch {
         path: f.path.clone(),
@@ -340,6 +404,40 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
         reason,
         line,
     }
+}
+
+/// What a file is when it is not the implementation: a test (by `test_dirs` or
+/// `test_names`), an example or bench (by `example_dirs`), or generated (by a directory in
+/// `generated_dirs`, or a marker of `generated_markers` in its first
+/// `generated_header_bytes`).
+pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
+    if is_test_file(f, w) {
+        return Some(Secondary::Test);
+    }
+    let in_dir = |dirs: &[String]| {
+        !f.dir.is_empty()
+            && f
+                .dir
+                .split('/')
+                .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
+    };
+    if in_dir(&w.example_dirs) {
+        return Some(Secondary::Example);
+    }
+    if in_dir(&w.generated_dirs) {
+        return Some(Secondary::Generated);
+    }
+    let head = f.folded().map_or("", |t| {
+        let mut end = t.len().min(w.generated_header_bytes);
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        &t[..end]
+    });
+    w.generated_markers
+        .iter()
+        .any(|m| !m.is_empty() && head.contains(m.as_str()))
+        .then_some(Secondary::Generated)
 }
 
 /// True when the file is a test by the profile's patterns: a directory component in
