@@ -13,7 +13,7 @@ QUERIES=(usrlibpy bin/python share/doc/copyright lcale include/linux/sched.h zzq
 if ! command -v fzf >/dev/null; then
   apt-get install -y fzf >/dev/null || { apt-get update >/dev/null && apt-get install -y fzf >/dev/null; }
 fi
-cargo build --release -q -p findbench-harness
+cargo build --release -q -p findbench
 FB="$PWD/target/release/findbench"
 
 LIST="${PATHS_FROM:-}"

@@ -8,8 +8,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use findbench_benches::Sequence;
 use findbench_engine::Engine;
-use findbench_harness::corpus::{self, Case};
-use findbench_harness::runner::{run_cases, RunOptions};
+use findbench_eval::corpus::{self, Case};
+use findbench_eval::runner::{run_cases, RunOptions};
 use std::fmt::Write;
 use std::path::Path;
 

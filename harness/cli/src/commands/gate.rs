@@ -1,0 +1,115 @@
+//! `findbench gate RESULTS`: thresholds and a baseline turned into an exit code, one line
+//! per reason. Also the threshold options `run` shares.
+
+use clap::Args;
+use findbench_eval::baseline;
+use findbench_eval::error::{HarnessError, Result};
+use findbench_eval::gate::{self, Thresholds};
+use findbench_eval::results::{ResultsDocument, RunResults};
+use std::path::PathBuf;
+
+/// Gate thresholds on the whole run; each corpus's `gate` section adds its suite's own.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ThresholdArgs {
+    /// Fail below this pass rate (0-1), counting known failures against it.
+    #[arg(long, value_name = "RATE")]
+    pub min_pass_rate: Option<f64>,
+    /// Fail above this insufficient_evidence rate (0-1).
+    #[arg(long, value_name = "RATE")]
+    pub max_ie_rate: Option<f64>,
+    /// Fail when the 95th percentile latency is above this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub max_p95_ms: Option<f64>,
+    /// Fail when more cases than this fail unexpectedly (default 0 unless a corpus sets it).
+    #[arg(long, value_name = "N")]
+    pub max_failed: Option<usize>,
+}
+
+impl ThresholdArgs {
+    pub fn any(&self) -> bool {
+        self.min_pass_rate.is_some()
+            || self.max_ie_rate.is_some()
+            || self.max_p95_ms.is_some()
+            || self.max_failed.is_some()
+    }
+
+    pub fn thresholds(&self) -> Result<Thresholds> {
+        for (name, v) in [
+            ("--min-pass-rate", self.min_pass_rate),
+            ("--max-ie-rate", self.max_ie_rate),
+        ] {
+            if let Some(v) = v {
+                if !(0.0..=1.0).contains(&v) {
+                    return Err(HarnessError::invalid(format!(
+                        "{name} {v} is outside 0..1 (a rate: 0.95 is 95%)"
+                    )));
+                }
+            }
+        }
+        if let Some(v) = self.max_p95_ms {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(HarnessError::invalid(format!(
+                    "--max-p95-ms {v} must be a positive number of milliseconds"
+                )));
+            }
+        }
+        Ok(Thresholds {
+            min_pass_rate: self.min_pass_rate,
+            max_ie_rate: self.max_ie_rate,
+            max_p95_ms: self.max_p95_ms,
+            max_failed: self.max_failed,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// A results.json written by `findbench run` or `findbench replay` (or its directory).
+    pub results: PathBuf,
+    /// Also fail on every case that held in this baseline results.json (of `run` or
+    /// `replay`) and does not now, and on any regression larger than the noise (pass/fail
+    /// and outcome flips by exact McNemar; latency p50/p95 by paired bootstrap, beyond the
+    /// noise and more than 25% slower, when both ran on one machine and build).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub thresholds: ThresholdArgs,
+}
+
+pub fn run(args: GateArgs) -> i32 {
+    match gate_command(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn gate_command(args: &GateArgs) -> Result<i32> {
+    let thresholds = args.thresholds.thresholds()?;
+    // a corpus run is judged on everything it records (per-suite gates, unexpected
+    // failures); any other results.json (a replay, a hand-made or older document) on what
+    // every results.json has
+    let doc = ResultsDocument::read(&args.results)?;
+    let run = match doc.kind.as_deref() {
+        Some("replay") => None,
+        _ => RunResults::read(&args.results).ok(),
+    };
+    let diff = match &args.baseline {
+        Some(path) => Some(baseline::diff(
+            &ResultsDocument::read(path)?,
+            &path.display().to_string(),
+            &doc,
+        )),
+        None => None,
+    };
+    let verdict = match &run {
+        Some(run) => gate::evaluate(run, &thresholds, diff.as_ref()),
+        None => gate::evaluate_document(&doc, &thresholds, diff.as_ref()),
+    };
+    for line in verdict.lines() {
+        println!("{line}");
+    }
+    Ok(verdict.exit_code())
+}

@@ -1,0 +1,76 @@
+//! Shared pieces of the CLI integration tests: running the binary, validating JSON output
+//! against the shipped schemas.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `findbench` with `args` from the repository root.
+pub fn findbench(args: &[&str]) -> Output {
+    findbench_in(&repo_root(), args)
+}
+
+pub fn findbench_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_findbench"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("FINDBENCH_STORE")
+        .output()
+        .expect("findbench runs")
+}
+
+/// Asserts the process exited with `code`, showing its output when it did not.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+pub fn stdout_json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Asserts `instance` is valid against `schemas/<name>`, resolving `$ref`s between the
+/// shipped schema files offline.
+pub fn assert_schema(name: &str, instance: &Value) {
+    let dir = repo_root().join("schemas");
+    let load = |file: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+    };
+    let mut options = jsonschema::options();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let schema = load(&path);
+            let id = schema["$id"].as_str().expect("schema has $id").to_string();
+            options.with_resource(id, jsonschema::Resource::from_contents(schema).unwrap());
+        }
+    }
+    let validator = options
+        .build(&load(&dir.join(name)))
+        .unwrap_or_else(|e| panic!("schema {name} does not compile: {e}"));
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{name} rejects output: {errors:#?}\n{instance:#}"
+    );
+}
