@@ -46,6 +46,22 @@ impl Plan {
 /// Plans a question; `None` when no word of it is left to search for.
 pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let is = |list: &[String], word: &str| list.iter().any(|w| *w == word);
+    // impl and intent words in any inflection (`defines`, `finding`) when stemming: the
+    // word starts with the stem of a listed word and adds no more than an ending
+    let stems = |list: &[String]| -> Vec<String> {
+        if rules.stemming {
+            list.iter().map(|w| stem(w)).filter(|s| s.len() >= 4).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let (impl_stems, intent_stems) = (stems(&rules.impl_words), stems(&rules.intent_words));
+    let inflected = |stems: &[String], word: &str| {
+        is_plain_word(word)
+            && stems
+                .iter()
+                .any(|s| word.starts_with(s.as_str()) && word.len() <= s.len() + 4)
+    };
     let mut impl_query = false;
     let mut words: Vec<&str> = Vec::new();
     let mut noise: Vec<&str> = Vec::new();
@@ -61,7 +77,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
             continue;
         }
         let folded = fold(token);
-        if is(&rules.impl_words, &folded) {
+        if is(&rules.impl_words, &folded) || inflected(&impl_stems, &folded) {
             impl_query = true;
             continue;
         }
@@ -71,7 +87,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
             }
             continue;
         }
-        if is(&rules.intent_words, &folded) {
+        if is(&rules.intent_words, &folded) || inflected(&intent_stems, &folded) {
             if !rules.leading_intent_only {
                 continue;
             }
@@ -234,6 +250,18 @@ mod tests {
         // legacy plans carry no fallback
         let legacy = plan("where are traces replayed", &PlannerRules::legacy()).unwrap();
         assert!(legacy.words.is_empty());
+    }
+
+    #[test]
+    fn impl_and_intent_words_count_in_any_inflection() {
+        assert_eq!(
+            p("which file defines the arg matcher"),
+            Some(("arg[ _-]?matcher".into(), true))
+        );
+        assert_eq!(p("searching for feed_eof"), Some(("feed_eof".into(), false)));
+        assert_eq!(p("implementing ArgMatcher"), Some(("ArgMatcher".into(), true)));
+        // a content word that only starts like one is kept
+        assert_eq!(p("find the definitely_not_impl flag").unwrap().0, "definitely_not_impl[ _-]?flag");
     }
 
     #[test]

@@ -8,5 +8,4 @@ pub mod grep;
 pub mod name;
 pub mod outline;
 pub mod path;
-pub mod retrieve;
 pub mod task;

@@ -128,10 +128,17 @@ pub struct Symbol {
     pub definition: bool,
 }
 
-/// Scans `text` for declarations, at most its first `max_lines` lines (`usize::MAX`: the
-/// whole file, which is what a tree wants; a bound only serves callers that know the
-/// declarations they want stand early).
-pub fn scan(language: Language, text: &str, max_lines: usize) -> Vec<Symbol> {
+/// Scans the whole of `text` for declarations.
+///
+/// `_max_lines` is the old bound of `TreeOptions::symbol_lines` (the spec's first 80
+/// lines), which hid every declaration further down a file; it is ignored, and stays only
+/// until that option leaves `tree/mod.rs`. Use [`scan_file`].
+pub fn scan(language: Language, text: &str, _max_lines: usize) -> Vec<Symbol> {
+    scan_file(language, text)
+}
+
+/// Every declaration of `text`, in line order.
+pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
     let mut scanner = Scanner {
         language,
         text,
@@ -147,9 +154,6 @@ pub fn scan(language: Language, text: &str, max_lines: usize) -> Vec<Symbol> {
     };
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
-        if i >= max_lines {
-            break;
-        }
         scanner.line(line, offset, i as u32 + 1);
         offset += line.len();
     }
@@ -1230,11 +1234,12 @@ mod tests {
     }
 
     #[test]
-    fn only_the_first_lines_are_scanned() {
-        let mut src = "\n".repeat(80);
+    fn the_whole_file_is_scanned() {
+        let mut src = "\n".repeat(5000);
         src.push_str("class Late {};\n");
-        assert!(scan(Language::Cpp, &src, 80).is_empty());
-        assert_eq!(scan(Language::Cpp, &src, 81).len(), 1);
+        let got = scan(Language::Cpp, &src, 80);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line, 5001);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 mod ask;
 mod clusters;
 mod compare;
+mod corpus;
 mod find;
 pub mod gate;
 mod get;
@@ -52,6 +53,9 @@ pub enum Command {
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
+    /// Write corpora: `symbols` asks for the definitions Universal Ctags finds in a tree.
+    #[command(subcommand)]
+    Corpus(corpus::CorpusCommand),
 }
 
 /// Output options every command takes.
@@ -77,6 +81,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Corpus(cmd) => corpus::run(cmd),
     }
 }
 

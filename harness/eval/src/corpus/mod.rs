@@ -8,6 +8,7 @@
 pub mod args;
 pub mod load;
 pub mod schema;
+pub mod symbols;
 
 pub use load::{expand_paths, load_corpora, parse_corpus_str};
 pub use schema::{Budget, ExpectedOutcome, GateSpec};

@@ -8,16 +8,23 @@
 //! the line `grep` found) first. A candidate found by its name or directory alone, whose
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
+mod calls;
+mod outcome;
+mod read;
+mod search;
+
+pub use calls::{Tool, ToolCall};
+pub use outcome::Outcome;
+pub use read::{Evidence, EvidenceLine, ReadResult};
+pub use search::AskMatch;
+
 use crate::error::{EngineError, Result};
-use crate::modes::code::CodeStep;
-use crate::modes::grep;
-use crate::modes::retrieve;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
-use crate::request::Outcome;
 use crate::text::term::Term;
-use crate::tree::{Content, Tree};
-use memchr::memmem::Finder;
+use crate::tree::Tree;
+use calls::{Calls, Cascade};
+use read::{read_file, Reading};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -36,85 +43,6 @@ impl AskRequest {
             limit: 5,
         }
     }
-}
-
-/// A tool of the cascade.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tool {
-    Find,
-    Grep,
-    Read,
-}
-
-impl Tool {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tool::Find => "find",
-            Tool::Grep => "grep",
-            Tool::Read => "read",
-        }
-    }
-}
-
-/// One tool call of the cascade: the tool, what it was given, and what it found. The
-/// shape of a trace's tool call, so a replayed cascade reads like a recorded one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCall {
-    pub tool: Tool,
-    /// `find`: the term searched, with ` --impl` for an implementation question; `grep`:
-    /// the term; `read`: the path opened.
-    pub input: String,
-    /// Files the search found (all of them, before any limit); for `read`, 1 when the
-    /// file held evidence, else 0.
-    pub candidates: usize,
-}
-
-/// One ranked candidate, from whichever tool produced the candidates.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AskMatch {
-    pub path: String,
-    pub score: f64,
-    pub reason: String,
-    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
-    /// matching line (1-based).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// The `find` step the candidate reached (none for a `grep` candidate).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub step: Option<CodeStep>,
-}
-
-/// One quoted line of the selected file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EvidenceLine {
-    /// 1-based.
-    pub number: u32,
-    /// Trimmed, cut to [`grep::MAX_LINE_CHARS`] characters.
-    pub text: String,
-}
-
-/// What reading the selected file showed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Evidence {
-    pub path: String,
-    /// The tool's line first, then the first other lines that mention a word of the term,
-    /// up to the profile's `evidence_lines`.
-    pub lines: Vec<EvidenceLine>,
-    /// Lines of the file that mention a word of the term.
-    pub mentions: usize,
-}
-
-/// One `read` of the cascade and what it found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReadResult {
-    pub path: String,
-    /// Lines that mention a word of the term (0 for a file without text).
-    pub mentions: usize,
-    /// Whether the read counts as evidence.
-    pub evidence: bool,
-    /// What the read showed, for a person.
-    pub note: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,6 +74,10 @@ pub struct AskResponse {
     /// Why the cascade failed, for a failure outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the outcome is not success, for a person: no term in the question, nothing
+    /// found, or nothing read held evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
@@ -170,7 +102,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                   candidates: usize,
                   read: Reading,
                   outcome: Outcome,
-                  error: Option<String>| AskResponse {
+                  reason: Option<String>| AskResponse {
         question: request.question.clone(),
         plan,
         iterations: cascade.calls.len(),
@@ -184,29 +116,32 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         outcome,
         duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         profile: profile.name.clone(),
-        error,
+        error: None,
+        reason,
     };
     let Some(plan) = planner::plan(&request.question, rules) else {
-        let error = "the planner found no term to search for in the question".to_string();
+        let reason = "no term to search for: every word of the question is a question, \
+                      intent or function word"
+            .to_string();
         return Ok(finish(
             cascade,
             None,
             Vec::new(),
             0,
             Reading::default(),
-            Outcome::Failure,
-            Some(error),
+            Outcome::NoMatch,
+            Some(reason),
         ));
     };
 
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search (find, then the fallbacks), keeping a call for `read`
-    let found = retrieve::search(
+    let found = search::search(
         tree,
         &plan,
         profile,
-        &mut retrieve::Calls {
+        &mut Calls {
             limit: rules.max_iterations.saturating_sub(1).max(1),
             calls: &mut cascade.calls,
         },
@@ -228,10 +163,25 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             break;
         }
     }
-    let outcome = if read.evidence.is_some() {
-        Outcome::Success
+    let (outcome, reason) = if read.evidence.is_some() {
+        (Outcome::Success, None)
+    } else if matches.is_empty() {
+        (
+            Outcome::InsufficientEvidence,
+            Some(format!(
+                "no file defines, declares, mentions or is named `{}`",
+                plan.term
+            )),
+        )
     } else {
-        Outcome::InsufficientEvidence
+        (
+            Outcome::InsufficientEvidence,
+            Some(format!(
+                "{} candidate{} read, none holds the term",
+                read.reads.len(),
+                if read.reads.len() == 1 { "" } else { "s" }
+            )),
+        )
     };
     matches.truncate(request.limit);
     Ok(finish(
@@ -241,141 +191,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         candidates,
         read,
         outcome,
-        None,
+        reason,
     ))
-}
-
-/// The reads of a cascade and the evidence of the one that counted.
-#[derive(Default)]
-struct Reading {
-    reads: Vec<ReadResult>,
-    evidence: Option<Evidence>,
-}
-
-/// Opens a candidate as an agent would: its text, the lines that mention a word of the
-/// term, the tool's line first. Evidence when such a line exists (or, with
-/// `read_requires_mention` off, when the file has text at all).
-fn read_file(
-    tree: &Tree,
-    m: &AskMatch,
-    term: &Term,
-    profile: &Profile,
-) -> (ReadResult, Option<Evidence>) {
-    let rules = &profile.planner;
-    let result = |mentions: usize, evidence: bool, note: String| ReadResult {
-        path: m.path.clone(),
-        mentions,
-        evidence,
-        note,
-    };
-    let Some(file) = tree.file(&m.path) else {
-        return (result(0, false, "not in the tree".into()), None);
-    };
-    let (text, folded) = match &file.content {
-        Content::Text { text, folded } => (text.as_str(), folded.as_str()),
-        Content::Binary => return (result(0, false, "binary file".into()), None),
-        Content::TooLarge => return (result(0, false, "too large to read".into()), None),
-        Content::Unreadable(why) => return (result(0, false, format!("unreadable: {why}")), None),
-    };
-    // the words as the text was folded (ASCII), so byte offsets agree; a plural is looked
-    // for as its singular, which finds both (`symbols` ~ `symbol`)
-    let words: Vec<String> = term
-        .words
-        .iter()
-        .map(|w| w.to_ascii_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let finders: Vec<Finder> = words
-        .iter()
-        .map(|w| match w.strip_suffix('s') {
-            Some(singular) if singular.len() >= 3 && !singular.ends_with('s') => {
-                Finder::new(singular.as_bytes())
-            }
-            _ => Finder::new(w.as_bytes()),
-        })
-        .collect();
-    let mut mentions = 0;
-    let mut quoted: Vec<u32> = Vec::new();
-    let cap = rules.evidence_lines.max(1);
-    let tool_line = m.line.filter(|&n| n >= 1);
-    if let Some(n) = tool_line {
-        quoted.push(n);
-    }
-    for (i, line) in folded.lines().enumerate() {
-        if finders.iter().any(|f| f.find(line.as_bytes()).is_some()) {
-            mentions += 1;
-            let n = i as u32 + 1;
-            if quoted.len() < cap && Some(n) != tool_line {
-                quoted.push(n);
-            }
-        }
-    }
-    let shown = words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let named = rules.exact_name_is_evidence && m.step == Some(CodeStep::ExactStem);
-    let is_evidence = mentions > 0 || tool_line.is_some() || named || !rules.read_requires_mention;
-    if !is_evidence {
-        let note = format!("no line mentions {shown}");
-        return (result(0, false, note), None);
-    }
-    let originals: Vec<&str> = text.lines().collect();
-    let lines: Vec<EvidenceLine> = quoted
-        .iter()
-        .filter_map(|&n| {
-            let line = originals.get(n as usize - 1)?;
-            Some(EvidenceLine {
-                number: n,
-                text: line.trim().chars().take(grep::MAX_LINE_CHARS).collect(),
-            })
-        })
-        .collect();
-    let note = match (mentions, tool_line) {
-        (0, None) if named => format!("named for the term; no line mentions {shown}"),
-        (0, None) => "readable text; no line mentions the term".into(),
-        (k, Some(n)) => format!(
-            "line {n} as found; {k} line{} mention {shown}",
-            if k == 1 { "" } else { "s" }
-        ),
-        (k, None) => format!("{k} line{} mention {shown}", if k == 1 { "" } else { "s" }),
-    };
-    let evidence = Evidence {
-        path: m.path.clone(),
-        lines,
-        mentions,
-    };
-    (result(mentions, true, note), Some(evidence))
-}
-
-/// The tool calls made so far, within the iteration budget.
-struct Cascade {
-    calls: Vec<ToolCall>,
-    budget: usize,
-}
-
-impl Cascade {
-    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
-    /// spent.
-    fn take(&mut self, tool: Tool, input: &str) -> bool {
-        if self.calls.len() >= self.budget {
-            return false;
-        }
-        self.calls.push(ToolCall {
-            tool,
-            input: input.to_string(),
-            candidates: 0,
-        });
-        true
-    }
-
-    /// Records what the last call found.
-    fn found(&mut self, candidates: usize) {
-        if let Some(call) = self.calls.last_mut() {
-            call.candidates = candidates;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -640,10 +457,13 @@ mod tests {
     }
 
     #[test]
-    fn a_question_without_a_term_is_a_failure() {
-        let r = run("where is it?", &Profile::default());
-        assert_eq!(r.outcome, Outcome::Failure);
-        assert!(r.tools.is_empty() && r.plan.is_none() && r.error.is_some());
+    fn a_question_without_a_term_is_no_match_with_a_reason() {
+        for q in ["where is it?", "do open"] {
+            let r = run(q, &Profile::default());
+            assert_eq!(r.outcome, Outcome::NoMatch, "{q}");
+            assert!(r.tools.is_empty() && r.plan.is_none() && r.error.is_none());
+            assert!(r.reason.as_deref().unwrap().starts_with("no term"), "{r:?}");
+        }
     }
 
     #[test]

@@ -6,48 +6,30 @@
 //! Every search is one tool call, recorded in order; the steps stop when the budget is
 //! spent, and a fallback that needs more calls than are left is skipped.
 
-use crate::modes::ask::{AskMatch, Tool, ToolCall};
-use crate::modes::code::{self, CodeMatch, CodeRequest};
+use super::calls::{Calls, Tool};
+use crate::modes::code::{self, CodeMatch, CodeRequest, CodeStep};
 use crate::modes::grep;
 use crate::planner::Plan;
 use crate::profile::Profile;
 use crate::text::fold::fold;
 use crate::text::term::SEPARATOR;
 use crate::tree::Tree;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The tool calls the search may make.
-pub struct Calls<'a> {
-    pub calls: &'a mut Vec<ToolCall>,
-    /// Total tool calls (of the whole cascade) the search may bring `calls` to.
-    pub limit: usize,
-}
-
-impl Calls<'_> {
-    fn remaining(&self) -> usize {
-        self.limit.saturating_sub(self.calls.len())
-    }
-
-    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
-    /// spent.
-    fn take(&mut self, tool: Tool, input: String) -> bool {
-        if self.remaining() == 0 {
-            return false;
-        }
-        self.calls.push(ToolCall {
-            tool,
-            input,
-            candidates: 0,
-        });
-        true
-    }
-
-    /// Records what the last call found.
-    fn found(&mut self, candidates: usize) {
-        if let Some(call) = self.calls.last_mut() {
-            call.candidates = candidates;
-        }
-    }
+/// One ranked candidate, from whichever tool produced the candidates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskMatch {
+    pub path: String,
+    pub score: f64,
+    pub reason: String,
+    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
+    /// matching line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The `find` step the candidate reached (none for a `grep` candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<CodeStep>,
 }
 
 /// What the search found: ranked candidates, and how many the last search tool found.
@@ -259,6 +241,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::calls::ToolCall;
     use crate::planner::plan;
 
     fn tree() -> Tree {
