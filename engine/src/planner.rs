@@ -25,6 +25,13 @@ pub struct Plan {
     /// Those of `words` that rank candidates but are not required of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional: Vec<String>,
+    /// Every word of the question as read (punctuation trimmed), and the positions of
+    /// those the term holds: where `ask` may widen the term to a phrase of the question
+    /// that names a symbol (`get used global args` with its stop and intent words).
+    #[serde(skip)]
+    pub tokens: Vec<String>,
+    #[serde(skip)]
+    pub term_tokens: Vec<usize>,
 }
 
 impl Plan {
@@ -65,6 +72,8 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let mut impl_query = false;
     let mut words: Vec<&str> = Vec::new();
     let mut noise: Vec<&str> = Vec::new();
+    let mut tokens: Vec<String> = Vec::new();
+    let (mut word_at, mut noise_at): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     // before the object of the question: intent words are the verb, said once
     let mut leading = true;
     let mut intents_seen: Vec<String> = Vec::new();
@@ -76,6 +85,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         if token.is_empty() {
             continue;
         }
+        tokens.push(token.to_string());
         let folded = fold(token);
         if is(&rules.impl_words, &folded) || inflected(&impl_stems, &folded) {
             impl_query = true;
@@ -99,13 +109,16 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         leading = false;
         if is(&rules.noise_words, &folded) {
             noise.push(token);
+            noise_at.push(tokens.len() - 1);
         } else {
             words.push(token);
+            word_at.push(tokens.len() - 1);
         }
     }
     if words.is_empty() {
         // a question about the kind alone (`where is the enum`) searches for the kind
         words = noise;
+        word_at = noise_at;
     }
     if words.is_empty() {
         return None;
@@ -142,6 +155,8 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         impl_query,
         words: stems,
         optional,
+        tokens,
+        term_tokens: word_at,
     })
 }
 

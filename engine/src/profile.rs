@@ -409,6 +409,12 @@ pub struct PlannerRules {
     /// naming it (`rendered` in `how is the timeline rendered`): such a word ranks
     /// candidates but is not required of them.
     pub optional_suffixes: Vec<String>,
+    /// Before searching, take the longest phrase of the question around the term that
+    /// names a definition or a file of the tree exactly (`get used global args` for
+    /// `get_used_global_args`, where `get` and `used` would be dropped as filler).
+    pub subject_from_tree: bool,
+    /// Words that phrase may take beyond the term on each side.
+    pub subject_widen: usize,
     /// Tool calls (find, grep, read) the cascade may make before it gives up.
     pub max_iterations: usize,
     /// Candidates `read` tries, best first, before the cascade gives up.
@@ -434,6 +440,7 @@ impl PlannerRules {
             stemming: false,
             word_fallback: false,
             optional_suffixes: Vec::new(),
+            subject_from_tree: false,
             ..PlannerRules::default()
         }
     }
@@ -551,6 +558,8 @@ impl Default for PlannerRules {
             stemming: true,
             word_fallback: true,
             optional_suffixes: words(&["ed"]),
+            subject_from_tree: true,
+            subject_widen: 3,
             max_iterations: 6,
             read_attempts: 2,
             read_requires_mention: true,

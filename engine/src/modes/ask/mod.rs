@@ -10,6 +10,7 @@
 
 mod calls;
 mod outcome;
+mod plan;
 mod read;
 mod search;
 
@@ -119,7 +120,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         error: None,
         reason,
     };
-    let Some(plan) = planner::plan(&request.question, rules) else {
+    let Some(mut plan) = planner::plan(&request.question, rules) else {
         let reason = "no term to search for: every word of the question is a question, \
                       intent or function word"
             .to_string();
@@ -134,6 +135,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         ));
     };
 
+    if let Some(term) = plan::subject(tree, &plan, rules) {
+        plan.term = term;
+    }
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search (find, then the fallbacks), keeping a call for `read`

@@ -11,7 +11,7 @@
 //! at rank 1 when one file defines the name.
 
 use crate::error::{HarnessError, Result};
-use findbench_engine::text::camel::split_words;
+use findbench_engine::text::camel::{snake, split_words};
 use findbench_engine::{Tree, TreeOptions};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -142,6 +142,8 @@ fn ctags_version(ctags: &Path) -> Result<String> {
         .map_err(|e| missing_ctags(ctags, e))?;
     let text = String::from_utf8_lossy(&out.stdout);
     let first = text.lines().next().unwrap_or("").trim().to_string();
+    // `Universal Ctags 5.9.0, Copyright ...`: the name and version
+    let first = first.split(',').next().unwrap_or("").to_string();
     if !out.status.success() || !first.contains("Universal Ctags") {
         return Err(missing_ctags(
             ctags,
@@ -212,24 +214,31 @@ fn is_eligible(name: &str) -> bool {
 }
 
 /// The picked names, in pick order.
+/// Names that differ only in case or separators (`Usage`, `usage`; `ArgMatcher`,
+/// `arg_matcher`) are one question when asked in words, so they are one pick: its files
+/// are every file that defines any of them, and it is asked by the first of them.
 pub fn pick(tags: &[(String, String, String)], seed: u64, per_tree: usize) -> Vec<PickedSymbol> {
-    let mut by_name: BTreeMap<&str, (String, BTreeSet<&str>)> = BTreeMap::new();
+    // snake form -> (first name, its kind, files, every name is eligible)
+    let mut by_key: BTreeMap<String, (&str, &str, BTreeSet<&str>, bool)> = BTreeMap::new();
     for (name, kind, path) in tags {
-        by_name
-            .entry(name.as_str())
-            .or_insert_with(|| (kind.clone(), BTreeSet::new()))
-            .1
-            .insert(path.as_str());
+        let entry = by_key
+            .entry(snake(name))
+            .or_insert_with(|| (name.as_str(), kind.as_str(), BTreeSet::new(), true));
+        if name.as_str() < entry.0 {
+            (entry.0, entry.1) = (name.as_str(), kind.as_str());
+        }
+        entry.2.insert(path.as_str());
+        entry.3 &= is_eligible(name);
     }
-    let mut eligible: Vec<(u64, PickedSymbol)> = by_name
-        .into_iter()
-        .filter(|(name, (_, files))| is_eligible(name) && files.len() <= MAX_DEFINING_FILES)
-        .map(|(name, (kind, files))| {
+    let mut eligible: Vec<(u64, PickedSymbol)> = by_key
+        .into_values()
+        .filter(|(_, _, files, ok)| *ok && files.len() <= MAX_DEFINING_FILES)
+        .map(|(name, kind, files, _)| {
             (
                 pick_hash(seed, name),
                 PickedSymbol {
                     name: name.to_string(),
-                    kind,
+                    kind: kind.to_string(),
                     files: files.into_iter().map(str::to_string).collect(),
                 },
             )
@@ -351,11 +360,16 @@ mod tests {
             tag("common", "function", "d.c"),
             tag("twice", "function", "b.c"),
             tag("twice", "function", "a.c"),
+            tag("Usage", "struct", "src/usage.rs"),
+            tag("usage", "function", "src/styling.rs"),
         ];
         let picked = pick(&tags, 7, 10);
         let mut names: Vec<&str> = picked.iter().map(|s| s.name.as_str()).collect();
         names.sort();
-        assert_eq!(names, ["ArgMatcher", "feed_eof", "twice"]);
+        assert_eq!(names, ["ArgMatcher", "Usage", "feed_eof", "twice"]);
+        // one question for names equal in words: every file that defines one of them
+        let usage = picked.iter().find(|s| s.name == "Usage").unwrap();
+        assert_eq!(usage.files, ["src/styling.rs", "src/usage.rs"]);
         let twice = picked.iter().find(|s| s.name == "twice").unwrap();
         assert_eq!(twice.files, ["a.c", "b.c"]);
         assert_eq!(pick(&tags, 7, 10), picked, "a seed gives one order");
