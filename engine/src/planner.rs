@@ -50,11 +50,29 @@ impl Plan {
     }
 }
 
+/// A word of a question as the planner reads it: quotes and punctuation around it
+/// dropped, `_ - . / :` inside identifiers and paths kept.
+fn clean(token: &str) -> &str {
+    token
+        .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
+        .trim_end_matches(['.', '/'])
+}
+
+/// The words of a question as the planner reads them, every one kept.
+pub fn tokens(question: &str) -> Vec<String> {
+    question
+        .split_whitespace()
+        .map(clean)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// Plans a question; `None` when no word of it is left to search for.
 pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let is = |list: &[String], word: &str| list.iter().any(|w| *w == word);
-    // impl and intent words in any inflection (`defines`, `finding`) when stemming: the
-    // word starts with the stem of a listed word and adds no more than an ending
+    // impl and intent words in any inflection (`defines`, `finding`) when stemming: a
+    // plain word made of a listed word's stem and an English inflectional ending
     let stems = |list: &[String]| -> Vec<String> {
         if rules.stemming {
             list.iter().map(|w| stem(w)).filter(|s| s.len() >= 4).collect()
@@ -63,11 +81,16 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         }
     };
     let (impl_stems, intent_stems) = (stems(&rules.impl_words), stems(&rules.intent_words));
-    let inflected = |stems: &[String], word: &str| {
-        is_plain_word(word)
-            && stems
-                .iter()
-                .any(|s| word.starts_with(s.as_str()) && word.len() <= s.len() + 4)
+    const ENDINGS: &[&str] = &[
+        "", "s", "es", "e", "ed", "d", "ing",
+    ];
+    let inflected = |stems: &[String], token: &str, folded: &str| {
+        is_plain_word(token)
+            && stems.iter().any(|s| {
+                folded
+                    .strip_prefix(s.as_str())
+                    .is_some_and(|rest| ENDINGS.contains(&rest))
+            })
     };
     let mut impl_query = false;
     let mut words: Vec<&str> = Vec::new();
@@ -77,17 +100,13 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     // before the object of the question: intent words are the verb, said once
     let mut leading = true;
     let mut intents_seen: Vec<String> = Vec::new();
-    for token in question.split_whitespace() {
-        // keep `_ - . / :` inside identifiers and paths, drop quotes and punctuation around
-        let token = token
-            .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'));
-        let token = token.trim_end_matches(['.', '/']);
+    for token in question.split_whitespace().map(clean) {
         if token.is_empty() {
             continue;
         }
         tokens.push(token.to_string());
         let folded = fold(token);
-        if is(&rules.impl_words, &folded) || inflected(&impl_stems, &folded) {
+        if is(&rules.impl_words, &folded) || inflected(&impl_stems, token, &folded) {
             impl_query = true;
             continue;
         }
@@ -97,7 +116,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
             }
             continue;
         }
-        if is(&rules.intent_words, &folded) || inflected(&intent_stems, &folded) {
+        if is(&rules.intent_words, &folded) || inflected(&intent_stems, token, &folded) {
             if !rules.leading_intent_only {
                 continue;
             }
@@ -275,8 +294,10 @@ mod tests {
         );
         assert_eq!(p("searching for feed_eof"), Some(("feed_eof".into(), false)));
         assert_eq!(p("implementing ArgMatcher"), Some(("ArgMatcher".into(), true)));
-        // a content word that only starts like one is kept
+        // a word or identifier that only starts like one is kept
         assert_eq!(p("find the definitely_not_impl flag").unwrap().0, "definitely_not_impl[ _-]?flag");
+        assert_eq!(p("which file defines FindIter"), Some(("FindIter".into(), true)));
+        assert_eq!(p("finder"), Some(("finder".into(), false)));
     }
 
     #[test]

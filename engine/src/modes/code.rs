@@ -11,7 +11,7 @@ use crate::profile::CodeWeights;
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
-use crate::tree::symbols::SymbolClass;
+use crate::tree::symbols::{SymbolClass, SymbolKind};
 use crate::tree::{Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
@@ -297,6 +297,9 @@ fn score_file(
                 };
                 let s = if sym.definition {
                     s
+                } else if sym.kind == SymbolKind::Module {
+                    // `mod name;` points at the file that defines the module
+                    w.symbol_partial
                 } else {
                     s - w.symbol_declaration_penalty
                 };
@@ -539,38 +542,55 @@ mod tests {
     }
 
     #[test]
-    fn exact_stem_scores_20_after_camel_case_normalisation() {
+    fn a_definition_outranks_members_which_outrank_the_file_named_like_the_term() {
         let m = run("CommandRouter", false, &Profile::default());
-        let c = find(&m, "include/app/command_router.h");
-        assert_eq!(c.score, 20.0);
-        assert_eq!(c.step, CodeStep::ExactStem);
-        assert_eq!(c.reason, "exact stem after CamelCase normalisation");
-        // the shorter path wins the tie
+        let h = find(&m, "include/app/command_router.h");
+        assert_eq!((h.score, h.step), (32.0, CodeStep::Symbol));
+        assert_eq!(h.reason, "definition `class CommandRouter` at line 2");
+        let cpp = find(&m, "src/app/command_router.cpp");
+        assert_eq!(cpp.score, 30.0);
+        assert_eq!(
+            cpp.reason,
+            "member definition `method CommandRouter::route` at line 2"
+        );
+        assert_eq!(m[0].path, "include/app/command_router.h");
+        // asked for the implementation, the file that defines the members comes first
+        let m = run("CommandRouter", true, &Profile::default());
         assert_eq!(m[0].path, "src/app/command_router.cpp");
     }
 
     #[test]
-    fn exact_lowered_stem_says_so() {
-        let m = run("replay_service", false, &Profile::default());
+    fn exact_stem_scores_20_after_camel_case_normalisation() {
+        let m = run("CursorBinary", false, &Profile::default());
+        let c = find(&m, "src/cursor/cursor_binary.cpp");
+        assert_eq!((c.score, c.step), (20.0, CodeStep::ExactStem));
+        assert_eq!(c.reason, "exact stem after CamelCase normalisation");
+        let m = run("cursor_binary", false, &Profile::default());
         assert_eq!(
-            find(&m, "src/services/replay_service.h").reason,
-            "exact stem `replay_service`"
+            find(&m, "src/cursor/cursor_binary.cpp").reason,
+            "exact stem `cursor_binary`"
         );
     }
 
     #[test]
-    fn symbol_steps_weigh_by_kind() {
+    fn symbol_steps_weigh_by_kind_and_definition() {
         let p = Profile::default();
         let m = run("EvidenceGate", false, &p);
         let c = find(&m, "src/engine/tool_runner.cpp");
-        assert_eq!(c.score, 18.0);
-        assert_eq!(c.reason, "symbol `struct EvidenceGate` at line 1");
+        assert_eq!(c.score, 32.0);
+        assert_eq!(c.reason, "definition `struct EvidenceGate` at line 1");
         let m = run("gate_evidence", false, &p);
-        assert_eq!(find(&m, "src/engine/tool_runner.cpp").score, 17.0);
+        assert_eq!(find(&m, "src/engine/tool_runner.cpp").score, 31.0);
         let m = run("evidence", false, &p);
         let c = find(&m, "src/engine/tool_runner.cpp");
         assert_eq!(c.score, 15.0);
         assert!(c.reason.contains("contains the term"), "{}", c.reason);
+        // the prototype in the class body declares: below the definition
+        let m = run("replay", false, &p);
+        let h = find(&m, "src/services/replay_service.h");
+        assert_eq!(h.score, 31.0 - 4.0);
+        assert_eq!(h.reason, "declaration `method replay` at line 2");
+        assert_eq!(m[0].path, "src/services/replay_service.cpp");
     }
 
     #[test]
@@ -607,13 +627,13 @@ mod tests {
     fn impl_boost_adds_8_to_implementation_files_only() {
         let m = run("replay", true, &Profile::default());
         assert_eq!(m[0].path, "src/services/replay_service.cpp");
-        assert_eq!(m[0].score, 17.0 + 8.0);
+        assert_eq!(m[0].score, 31.0 + 8.0);
         assert!(
             m[0].reason.ends_with("; +8 implementation file"),
             "{}",
             m[0].reason
         );
-        assert_eq!(find(&m, "src/services/replay_service.h").score, 17.0);
+        assert_eq!(find(&m, "src/services/replay_service.h").score, 27.0);
         assert_eq!(find(&m, "docs/replay.md").score, 20.0);
     }
 
@@ -655,11 +675,11 @@ mod tests {
         // a test file by name, outside a test directory
         let m = run("replay", true, &Profile::default());
         assert!(find(&m, "web/replay_view.spec.ts").score < find(&m, "web/replay_view.ts").score);
-        // no penalty without --impl: the test is as good a match as any
+        // without --impl too: a test is not where a thing is defined
         let m = run("replay_service", false, &Profile::default());
         let test = find(&m, "tests/replay_service_test.cpp");
-        assert_eq!(test.score, 12.0);
-        assert!(!test.reason.contains("test file"));
+        assert_eq!((test.score, test.step), (12.0 - 6.0, CodeStep::AllWords));
+        assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
     }
 
     #[test]

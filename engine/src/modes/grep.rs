@@ -276,20 +276,23 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
 /// before a declaration, a name equal to the term before one that holds more; and whether
 /// it is equal.
 fn declaration_of<'f>(f: &'f TreeFile, pattern: &Pattern) -> Option<(&'f Symbol, bool)> {
-    let whole: Vec<u8> = pattern.segments.concat();
+    // compared without separators: `taskrequest` and `feed_eof` against `task_request`
+    let compact = |s: &[u8]| -> Vec<u8> {
+        s.iter()
+            .copied()
+            .filter(|c| !matches!(c, b'_' | b' ' | b'-'))
+            .collect()
+    };
+    let segments: Vec<Vec<u8>> = pattern.segments.iter().map(|s| compact(s)).collect();
+    let whole: Vec<u8> = segments.concat();
     f.symbols
         .iter()
         .filter_map(|sym| {
-            let name = sym.snake.as_bytes();
-            let holds = pattern
-                .segments
+            let name = compact(sym.snake.as_bytes());
+            let holds = segments
                 .iter()
-                .all(|s| memchr::memmem::find(name, s).is_some());
-            if !holds {
-                return None;
-            }
-            let exact = name.iter().filter(|&&c| c != b'_').eq(whole.iter());
-            Some((sym, exact))
+                .all(|s| memchr::memmem::find(&name, s).is_some());
+            holds.then(|| (sym, name == whole))
         })
         .max_by_key(|(sym, exact)| (sym.definition, *exact, std::cmp::Reverse(sym.line)))
 }

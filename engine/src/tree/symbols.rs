@@ -151,6 +151,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         go_group: None,
         typedef_open: false,
         prev_type_line: false,
+        open_statement: false,
     };
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -195,6 +196,9 @@ struct Scanner<'a> {
     typedef_open: bool,
     /// The previous code line was a bare return type (`static int` above `name(...)`).
     prev_type_line: bool,
+    /// The previous C or C++ code line left a statement open (it ended with `,`, `(`,
+    /// `)`, an operator): this line continues it and declares nothing of its own.
+    open_statement: bool,
 }
 
 /// What follows a declaration's name.
@@ -214,28 +218,9 @@ impl<'a> Scanner<'a> {
         if self.language == Language::Python {
             return self.python_line(line, number);
         }
-        let mut code = line.trim();
-        if self.block_comment {
-            match code.find("*/") {
-                Some(end) => {
-                    self.block_comment = false;
-                    code = code[end + 2..].trim_start();
-                }
-                None => return,
-            }
-        }
         let was_continued = self.continued;
-        self.continued = code.ends_with('\\');
-        // a comment opened on this line and not closed: the lines after it are comment
-        if let Some(open) = code.rfind("/*") {
-            if !code[open..].contains("*/") && !in_line_comment(code, open) {
-                self.block_comment = true;
-                code = code[..open].trim_end();
-            }
-        }
-        while let Some(rest) = code.strip_prefix("/*") {
-            code = rest.split_once("*/").map_or("", |(_, r)| r.trim_start());
-        }
+        self.continued = line.trim_end().ends_with('\\');
+        let code = self.code_of(line);
         if was_continued || code.is_empty() || code.starts_with("//") {
             return;
         }
@@ -273,6 +258,10 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
+        if matches!(self.language, Language::C | Language::Cpp) {
+            self.open_statement = !code.starts_with('#')
+                && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
+        }
         if self.language != Language::Rust {
             let scope = if declared_class {
                 Scope::Class
@@ -283,6 +272,65 @@ impl<'a> Scanner<'a> {
             };
             self.braces(code, scope, indented);
         }
+    }
+
+    /// The code of a line, trimmed: without a comment that opens it (a block comment's end
+    /// included) or ends it; a block comment left open is remembered for the next lines.
+    /// Quotes are followed, so `"**/*.rs"` opens no comment.
+    fn code_of(&mut self, line: &'a str) -> &'a str {
+        let bytes = line.as_bytes();
+        let mut start = 0;
+        if self.block_comment {
+            match line.find("*/") {
+                Some(end) => {
+                    self.block_comment = false;
+                    start = end + 2;
+                }
+                None => return "",
+            }
+        }
+        let script = self.language.is_script();
+        let mut end = bytes.len();
+        let mut i = start;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' | b'`' => i = skip_string(bytes, i),
+                b'\'' if script || self.language == Language::Java => i = skip_string(bytes, i),
+                // a character literal (`'"'`, `'\''`); a Rust lifetime is no quote
+                b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+                b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                    i = bytes[i + 2..]
+                        .iter()
+                        .position(|&c| c == b'\'')
+                        .map_or(bytes.len(), |p| i + 2 + p);
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    end = end.min(i);
+                    break;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => match line[i + 2..].find("*/") {
+                    Some(close) if line[start..i].trim().is_empty() => {
+                        // a comment before the code: the code starts after it
+                        start = i + 2 + close + 2;
+                        i = start;
+                        continue;
+                    }
+                    Some(close) => {
+                        end = end.min(i);
+                        i += 2 + close + 2;
+                        continue;
+                    }
+                    None => {
+                        self.block_comment = true;
+                        end = end.min(i);
+                        break;
+                    }
+                },
+                _ => {}
+            }
+            i += 1;
+        }
+        line[start..end.max(start)].trim()
     }
 
     fn push(&mut self, kind: SymbolKind, name: &str, line: u32, definition: bool) {
@@ -299,7 +347,12 @@ impl<'a> Scanner<'a> {
     /// Whether the declaration whose name ends at `end` defines the symbol; `None` when it
     /// is no declaration after all.
     fn defines(&self, kind: SymbolKind, end: usize) -> Option<bool> {
-        let follows = || follows(self.text.as_bytes(), end);
+        // Rust and script generics (`<OP, R>`) put commas outside parentheses
+        let comma_ends = !matches!(
+            self.language,
+            Language::Rust | Language::TypeScript | Language::JavaScript
+        );
+        let follows = || follows(self.text.as_bytes(), end, comma_ends);
         Some(match (self.language, kind) {
             (Language::Python, _) | (_, SymbolKind::Macro | SymbolKind::Record) => true,
             (Language::Rust, SymbolKind::Module) => follows() == Follows::Body,
@@ -423,6 +476,9 @@ impl<'a> Scanner<'a> {
 
     fn c_family(&mut self, s: &'a str, indented: bool) -> Option<(SymbolKind, &'a str)> {
         let prev_type_line = std::mem::replace(&mut self.prev_type_line, false);
+        if self.open_statement && !prev_type_line {
+            return None;
+        }
         if let Some(rest) = s.strip_prefix('#') {
             return declared_after(rest.trim_start(), "define").map(|n| (SymbolKind::Macro, n));
         }
@@ -533,6 +589,13 @@ impl<'a> Scanner<'a> {
 
     fn go(&mut self, s: &'a str, line: &str) -> Option<(SymbolKind, &'a str)> {
         let depth = self.scopes.len();
+        if self.in_class() && line.starts_with([' ', '\t']) {
+            // an interface's method set: `Read(p []byte) (n int, err error)`
+            let name = leading_ident(s)?;
+            return s[name.len()..]
+                .starts_with('(')
+                .then_some((SymbolKind::Method, name));
+        }
         if let Some(group) = self.go_group {
             if s.starts_with(')') && depth <= group.depth {
                 self.go_group = None;
@@ -554,13 +617,6 @@ impl<'a> Scanner<'a> {
                     .then_some((kind, name));
             }
             return None;
-        }
-        if self.in_class() && line.starts_with([' ', '\t']) {
-            // an interface's method set: `Read(p []byte) (n int, err error)`
-            let name = leading_ident(s)?;
-            return s[name.len()..]
-                .starts_with('(')
-                .then_some((SymbolKind::Method, name));
         }
         if self.in_block() {
             return None;
@@ -657,10 +713,6 @@ impl Language {
     }
 }
 
-/// True when the `/*` at `at` stands after a `//` on the same line.
-fn in_line_comment(code: &str, at: usize) -> bool {
-    code[..at].contains("//")
-}
 
 /// The offset just past the string or character literal that starts at `at`, minus one
 /// (the caller steps past the closing quote); a quote left open ends the line.
@@ -680,7 +732,7 @@ fn skip_string(bytes: &[u8], at: usize) -> usize {
 
 /// What follows a declaration's name at `from`: the first `{` or `;` outside parentheses
 /// and brackets (strings and comments skipped), within a few lines.
-fn follows(text: &[u8], from: usize) -> Follows {
+fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
     const LOOKAHEAD: usize = 4096;
     let end = text.len().min(from + LOOKAHEAD);
     let mut depth = 0i32;
@@ -698,7 +750,7 @@ fn follows(text: &[u8], from: usize) -> Follows {
             }
             b'{' if depth <= 0 => return Follows::Body,
             b';' if depth <= 0 => return Follows::Semicolon,
-            b',' if depth <= 0 => return Follows::Other,
+            b',' if depth <= 0 && comma_ends => return Follows::Other,
             b'}' if depth <= 0 => return Follows::Other,
             _ => {}
         }
@@ -877,6 +929,44 @@ const STATEMENT_WORDS: &[&str] = &[
     "defined",
 ];
 
+/// Where the qualified name that ends `head` starts: letters, digits, `_`, `::`, a
+/// leading `~`, and the template arguments of a qualifier (`Cache<T>::lookup`).
+fn name_start(head: &str) -> usize {
+    let bytes = head.as_bytes();
+    let mut i = bytes.len();
+    loop {
+        while i > 0
+            && (bytes[i - 1].is_ascii_alphanumeric()
+                || matches!(bytes[i - 1], b'_' | b'$' | b':' | b'~')
+                || bytes[i - 1] >= 0x80)
+        {
+            i -= 1;
+        }
+        if !(i > 0 && bytes[i - 1] == b'>' && head[i..].starts_with("::")) {
+            return i;
+        }
+        let mut depth = 0;
+        let mut j = i;
+        while j > 0 {
+            j -= 1;
+            match bytes[j] {
+                b'>' => depth += 1,
+                b'<' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if depth != 0 {
+            return i;
+        }
+        i = j;
+    }
+}
+
 /// A C-like function declaration: `[type tokens] name(`, where the name may be qualified
 /// (`Class::method`, `~Class`). Calls (`foo(x);`), assignments and control flow are not.
 fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
@@ -894,10 +984,9 @@ fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
     if STATEMENT_WORDS.contains(&first) {
         return None;
     }
-    // the name is the last token: letters, digits, `_`, `::` and a leading `~`
-    let start = head
-        .rfind(|c: char| !(is_ident_char(c) || c == ':' || c == '~'))
-        .map_or(0, |i| i + 1);
+    // the name is the last token: letters, digits, `_`, `::`, a leading `~`, and the
+    // template arguments of a qualifier (`Cache<T>::lookup`)
+    let start = name_start(head);
     let name = head[start..].trim_start_matches("::");
     let bare = name
         .rsplit("::")

@@ -120,9 +120,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         error: None,
         reason,
     };
-    let Some(mut plan) = planner::plan(&request.question, rules) else {
+    let planned = planner::plan(&request.question, rules).or_else(|| {
+        // no content word: a phrase of the question may still name a definition
+        let tokens = planner::tokens(&request.question);
+        let (term, term_tokens) = plan::subject_without_term(tree, &tokens, rules)?;
+        Some(Plan {
+            term,
+            impl_query: false,
+            words: Vec::new(),
+            optional: Vec::new(),
+            tokens,
+            term_tokens,
+        })
+    });
+    let Some(mut plan) = planned else {
         let reason = "no term to search for: every word of the question is a question, \
-                      intent or function word"
+                      intent or function word, and no phrase of it names a definition or \
+                      file of the tree"
             .to_string();
         return Ok(finish(
             cascade,
@@ -134,7 +148,6 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             Some(reason),
         ));
     };
-
     if let Some(term) = plan::subject(tree, &plan, rules) {
         plan.term = term;
     }
@@ -239,7 +252,7 @@ mod tests {
         );
         assert_eq!(r.outcome, Outcome::Success);
         assert!(
-            r.matches[0].reason.starts_with("find: symbol"),
+            r.matches[0].reason.starts_with("find: definition"),
             "{}",
             r.matches[0].reason
         );

@@ -12,7 +12,8 @@ use crate::profile::PlannerRules;
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::SEPARATOR;
-use crate::tree::Tree;
+use crate::text::stem::is_plain_word;
+use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
 use std::cmp::Reverse;
 
@@ -39,12 +40,54 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
             }
         }
     }
-    // longest first; among equals, the one that starts later (fewer leading words)
-    spans.sort_by_key(|&(a, b)| (Reverse(b - a), Reverse(a)));
     let own = snake(&plan.term.replace(SEPARATOR, " "));
+    let candidates = phrases(&plan.tokens, spans);
+    if candidates.first().is_none_or(|c| c.0 == own) {
+        return None;
+    }
+    let (key, term, _) = first_named(tree, &candidates)?;
+    (*key != own).then(|| term.clone())
+}
+
+/// For a question the planner found no term in (`get work`, `where is Read implemented`,
+/// whose words are all intent, stop or impl words): the longest phrase of two or more of
+/// its words, or a single word written as an identifier (`Read`, `feed_eof`), that names a
+/// definition or file of the tree exactly; with the positions of its words.
+pub fn subject_without_term(
+    tree: &Tree,
+    tokens: &[String],
+    rules: &PlannerRules,
+) -> Option<(String, Vec<usize>)> {
+    if !rules.subject_from_tree || tokens.is_empty() || tokens.len() > MAX_TOKENS {
+        return None;
+    }
+    let n = tokens.len();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for a in 0..n {
+        for b in a..n {
+            if b > a || !is_plain_word(&tokens[a]) {
+                spans.push((a, b));
+            }
+        }
+    }
+    let candidates = phrases(tokens, spans);
+    let (key, term, _) = first_named(tree, &candidates)?;
+    let (a, b) = (0..n)
+        .flat_map(|a| (a..n).map(move |b| (a, b)))
+        .find(|&(a, b)| snake(&tokens[a..=b].join(" ")) == *key)?;
+    Some((term.clone(), (a..=b).collect()))
+}
+
+/// Longest question this widens over, in words: a longer one is no name.
+const MAX_TOKENS: usize = 16;
+
+/// The phrases of `spans`, longest first (among equals, the one that starts later), each
+/// as (snake key, term, character bag), one per key.
+fn phrases(tokens: &[String], mut spans: Vec<(usize, usize)>) -> Vec<(String, String, u64)> {
+    spans.sort_by_key(|&(a, b)| (Reverse(b - a), Reverse(a)));
     let mut candidates: Vec<(String, String, u64)> = Vec::new();
     for (a, b) in spans {
-        let words = &plan.tokens[a..=b];
+        let words = &tokens[a..=b];
         let key = snake(&words.join(" "));
         if key.is_empty() || candidates.iter().any(|c| c.0 == key) {
             continue;
@@ -52,10 +95,19 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
         let bag = char_bag(&key);
         candidates.push((key, words.join(SEPARATOR), bag));
     }
-    if candidates.first().is_none_or(|c| c.0 == own) {
+    candidates
+}
+
+/// The first candidate that names a definition or a file stem of the tree exactly, in one
+/// pass over the tree.
+fn first_named<'c>(
+    tree: &Tree,
+    candidates: &'c [(String, String, u64)],
+) -> Option<&'c (String, String, u64)> {
+    if candidates.is_empty() {
         return None;
     }
-    let named = |f: &crate::tree::TreeFile, key: &str, bag: u64| {
+    let named = |f: &TreeFile, key: &str, bag: u64| {
         bag & !f.name_bag == 0
             && (f.stem_snake == key || f.symbols.iter().any(|s| s.definition && s.snake == key))
     };
@@ -77,10 +129,5 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
             || vec![false; candidates.len()],
             |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
         );
-    let (key, term, _) = candidates
-        .iter()
-        .zip(&found)
-        .find(|(_, f)| **f)
-        .map(|(c, _)| c)?;
-    (*key != own).then(|| term.clone())
+    candidates.iter().zip(&found).find(|(_, f)| **f).map(|(c, _)| c)
 }

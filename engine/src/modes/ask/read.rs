@@ -121,7 +121,8 @@ pub fn read_file(
             }
         }
     }
-    let every_word = !seen.is_empty() && seen.iter().all(|s| *s);
+    // some line mentions the term, and its other words are in the text or the path
+    let every_word = mentions > 0 && seen.iter().all(|s| *s);
     let shown = words
         .iter()
         .map(|w| format!("`{w}`"))
