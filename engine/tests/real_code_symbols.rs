@@ -80,6 +80,7 @@ fn c_definitions_prototypes_typedefs_and_macros_past_line_80() {
            typedef struct sockaddr_storage_s {\n  int family;\n  char data[14];\n} sockaddr_storage_t;\n\
            typedef int (*compare_fn)(const void *, const void *);\n\
            typedef unsigned long my_size_t;\n\
+           typedef void (APIENTRYP PFNGLDRAWPROC) (GLenum mode);\n\
            struct sockaddr_in {\n  short sin_family;\n};\n\
            static int\nparse_header (const char *buf,\n              size_t len)\n{\n  int x = helper(buf);\n  return x;\n}\n\
            struct node *next_node(struct node *n) {\n  return n->next;\n}\n\
@@ -97,10 +98,11 @@ fn c_definitions_prototypes_typedefs_and_macros_past_line_80() {
         ("sockaddr_storage_t", 113, true),
         ("compare_fn", 114, true),
         ("my_size_t", 115, true),
-        ("sockaddr_in", 116, true),
-        ("parse_header", 120, true),
-        ("next_node", 126, true),
-        ("MAX_HEADER_LEN", 129, true),
+        ("PFNGLDRAWPROC", 116, true),
+        ("sockaddr_in", 117, true),
+        ("parse_header", 121, true),
+        ("next_node", 127, true),
+        ("MAX_HEADER_LEN", 130, true),
     ] {
         assert!(
             lines.contains(&(name, line, definition)),
@@ -111,7 +113,7 @@ fn c_definitions_prototypes_typedefs_and_macros_past_line_80() {
     for not in ["helper", "int", "x"] {
         assert!(!lines.iter().any(|l| l.0 == not), "{not} in {lines:?}");
     }
-    assert_eq!(got.len(), 13, "{lines:?}");
+    assert_eq!(got.len(), 14, "{lines:?}");
 }
 
 #[test]
@@ -122,7 +124,8 @@ fn cpp_class_members_and_out_of_class_definitions_past_line_80() {
            T lookup(const std::string& key) const;\n  int size() const { return n_; }\n\
            private:\n  int n_;\n};\n\
            template <typename T>\nT Cache<T>::lookup(const std::string& key) const {\n  return get(key);\n}\n\
-           void Resolver::resolve(const Query& q)\n{\n}\n}  // namespace net\n";
+           void Resolver::resolve(const Query& q)\n{\n}\n}  // namespace net\n\
+           namespace {\n  struct ForceLinking {\n    ForceLinking() {\n      touch();\n    }\n  } linker;\n}\n";
     let got = read(Language::Cpp, &src);
     assert_eq!(
         (find(&got, "Resolver").2, find(&got, "Resolver").3),
@@ -142,6 +145,10 @@ fn cpp_class_members_and_out_of_class_definitions_past_line_80() {
     );
     assert!(find(&got, "size").3, "a member defined in the class body");
     assert!(find(&got, "Resolver::resolve").3, "Allman-style body");
+    assert!(
+        find(&got, "ForceLinking").3,
+        "a struct in an anonymous namespace"
+    );
 }
 
 #[test]
@@ -150,7 +157,8 @@ fn python_classes_and_methods_past_line_80_not_in_docstrings() {
         + "class FeedParser:\n    \"\"\"A feed-style parser.\n\n    class Example:\n        def not_a_method(self): ...\n    \"\"\"\n\n\
            \x20   def feed(self, data):\n        self._buffer.push(data)\n\n\
            \x20   async def _call_parse(self):\n        pass\n\n    def feed_eof(self):\n        pass\n\n\
-           def message_from_string(s, *args, **kws):\n    return Parser(*args, **kws).parsestr(s)\n";
+           def message_from_string(s, *args, **kws):\n    return Parser(*args, **kws).parsestr(s)\n\
+           x = eval(\"\"\"'''quoted\"\"\")\ndef after_quotes():\n    pass\n";
     let got = read(Language::Python, &src);
     let names: Vec<(&str, SymbolKind, u32)> =
         got.iter().map(|s| (s.1.as_str(), s.0, s.2)).collect();
@@ -162,6 +170,7 @@ fn python_classes_and_methods_past_line_80_not_in_docstrings() {
             ("_call_parse", SymbolKind::Method, 111),
             ("feed_eof", SymbolKind::Method, 114),
             ("message_from_string", SymbolKind::Function, 117),
+            ("after_quotes", SymbolKind::Function, 120),
         ]
     );
 }

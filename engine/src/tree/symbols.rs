@@ -247,6 +247,8 @@ impl<'a> Scanner<'a> {
             ))
         );
         let declared_namespace = matches!(found, Some((SymbolKind::Namespace, _)))
+            || code.starts_with("namespace")
+            || code.starts_with("inline namespace")
             || code.starts_with("extern \"C")
             || (self.language == Language::Go && code.starts_with("type ("));
         if let Some((kind, name)) = found {
@@ -439,18 +441,9 @@ impl<'a> Scanner<'a> {
 
     fn python_line(&mut self, line: &'a str, number: u32) {
         let s = line.trim_start();
-        if let Some(delim) = self.py_string {
-            if s.matches(delim).count() % 2 == 1 {
-                self.py_string = None;
-            }
-            return;
-        }
-        for delim in ["\"\"\"", "'''"] {
-            if s.matches(delim).count() % 2 == 1 {
-                self.py_string = Some(delim);
-            }
-        }
-        if s.is_empty() || s.starts_with('#') {
+        let inside = self.py_string.is_some();
+        self.py_string = python_string_after(line, self.py_string);
+        if inside || s.is_empty() || s.starts_with('#') {
             return;
         }
         let indented = s.len() != line.len();
@@ -837,11 +830,54 @@ fn strip_attributes(mut s: &str) -> &str {
     }
 }
 
+/// The triple-quoted string a Python line leaves open (`Some(delimiter)`), given the one
+/// it starts in: quotes are followed left to right, so `'''` inside `"..."` opens nothing.
+fn python_string_after(line: &str, mut open: Option<&'static str>) -> Option<&'static str> {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(delim) = open {
+            match line[i..].find(delim) {
+                Some(at) => {
+                    i += at + 3;
+                    open = None;
+                    continue;
+                }
+                None => return open,
+            }
+        }
+        match bytes[i] {
+            b'#' => return None,
+            b'"' | b'\'' => {
+                let triple = if bytes[i] == b'"' { "\"\"\"" } else { "'''" };
+                if line[i..].starts_with(triple) {
+                    open = Some(triple);
+                    i += 3;
+                    continue;
+                }
+                i = skip_string(bytes, i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open
+}
+
 /// The name a `typedef` gives: `(*name)` of a function pointer, else the last identifier
 /// before the closing `;` (and any array bounds).
 fn typedef_name(s: &str) -> Option<&str> {
-    if let Some(at) = s.find("(*") {
-        return leading_ident(s[at + 2..].trim_start_matches(|c: char| c == ' ' || c == '*'));
+    // a function pointer: `(*name)`, `(APIENTRYP name)`: the last word of the first group
+    if let Some((_, rest)) = s.split_once('(') {
+        if let Some((group, after)) = rest.split_once(')') {
+            if after.trim_start().starts_with('(') {
+                let start = group
+                    .rfind(|c: char| !is_ident_char(c))
+                    .map_or(0, |i| i + 1);
+                let name = &group[start..];
+                return (!name.is_empty()).then_some(name);
+            }
+        }
     }
     let end = s.find(';')?;
     let head = s[..end].trim_end();
