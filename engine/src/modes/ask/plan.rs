@@ -98,8 +98,9 @@ fn phrases(tokens: &[String], mut spans: Vec<(usize, usize)>) -> Vec<(String, St
     candidates
 }
 
-/// The first candidate that names a definition or a file stem of the tree exactly, in one
-/// pass over the tree.
+/// The first candidate that names a symbol (defined or declared) or a file stem of the
+/// tree exactly, in one pass over the tree. The plan's own term comes before the phrases
+/// narrowed from it, so a name the question gives whole is never cut to a shorter one.
 fn first_named<'c>(
     tree: &Tree,
     candidates: &'c [(String, String, u64)],
@@ -109,7 +110,7 @@ fn first_named<'c>(
     }
     let named = |f: &TreeFile, key: &str, bag: u64| {
         bag & !f.name_bag == 0
-            && (f.stem_snake == key || f.symbols.iter().any(|s| s.definition && s.snake == key))
+            && (f.stem_snake == key || f.symbols.iter().any(|s| s.snake == key))
     };
     let found: Vec<bool> = tree
         .files()
