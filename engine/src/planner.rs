@@ -75,15 +75,16 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     // plain word made of a listed word's stem and an English inflectional ending
     let stems = |list: &[String]| -> Vec<String> {
         if rules.stemming {
-            list.iter().map(|w| stem(w)).filter(|s| s.len() >= 4).collect()
+            list.iter()
+                .map(|w| stem(w))
+                .filter(|s| s.len() >= 4)
+                .collect()
         } else {
             Vec::new()
         }
     };
     let (impl_stems, intent_stems) = (stems(&rules.impl_words), stems(&rules.intent_words));
-    const ENDINGS: &[&str] = &[
-        "", "s", "es", "e", "ed", "d", "ing",
-    ];
+    const ENDINGS: &[&str] = &["", "s", "es", "e", "ed", "d", "ing"];
     let inflected = |stems: &[String], token: &str, folded: &str| {
         is_plain_word(token)
             && stems.iter().any(|s| {
@@ -292,11 +293,23 @@ mod tests {
             p("which file defines the arg matcher"),
             Some(("arg[ _-]?matcher".into(), true))
         );
-        assert_eq!(p("searching for feed_eof"), Some(("feed_eof".into(), false)));
-        assert_eq!(p("implementing ArgMatcher"), Some(("ArgMatcher".into(), true)));
+        assert_eq!(
+            p("searching for feed_eof"),
+            Some(("feed_eof".into(), false))
+        );
+        assert_eq!(
+            p("implementing ArgMatcher"),
+            Some(("ArgMatcher".into(), true))
+        );
         // a word or identifier that only starts like one is kept
-        assert_eq!(p("find the definitely_not_impl flag").unwrap().0, "definitely_not_impl[ _-]?flag");
-        assert_eq!(p("which file defines FindIter"), Some(("FindIter".into(), true)));
+        assert_eq!(
+            p("find the definitely_not_impl flag").unwrap().0,
+            "definitely_not_impl[ _-]?flag"
+        );
+        assert_eq!(
+            p("which file defines FindIter"),
+            Some(("FindIter".into(), true))
+        );
         assert_eq!(p("finder"), Some(("finder".into(), false)));
     }
 

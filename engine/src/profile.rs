@@ -100,6 +100,10 @@ impl Default for TaskWeights {
 pub struct CodeWeights {
     /// The file stem equals the term (folded, or both CamelCase-normalised).
     pub exact_stem: f64,
+    /// The same for a Rust, Python or TS/JS file (not `mod`, `lib`, `main`, `index`,
+    /// `__init__`): the file is the module its stem names, so it defines the term, at the
+    /// weight of a type definition.
+    pub module_file: f64,
     /// A definition of a type (class, struct, enum, trait, interface, type alias) named
     /// exactly the term. Above `exact_stem + impl_boost`: the file that defines the symbol
     /// outranks one only named like it.
@@ -157,6 +161,7 @@ impl Default for CodeWeights {
     fn default() -> Self {
         CodeWeights {
             exact_stem: 20.0,
+            module_file: 32.0,
             symbol_type: 32.0,
             symbol_function: 31.0,
             symbol_other: 30.0,
@@ -166,7 +171,9 @@ impl Default for CodeWeights {
             all_words: 12.0,
             partial_stem: 10.0,
             directory: 5.0,
-            impl_boost: 8.0,
+            // above the gap between a header's type definition and the implementation file
+            // named for it (32 - 20): asked for the implementation, that file comes first
+            impl_boost: 13.0,
             camel_case: true,
             separator_pattern: true,
             word_match: true,
@@ -223,6 +230,8 @@ impl CodeWeights {
             separator_pattern: false,
             word_match: false,
             symbol_scan: false,
+            module_file: 20.0,
+            impl_boost: 8.0,
             // the spec's boost applied to `.cpp` files only
             impl_extensions: vec!["cpp".into()],
             // The test penalty is kept, although the spec's handler had none: its before

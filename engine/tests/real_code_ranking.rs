@@ -81,7 +81,10 @@ fn the_defining_file_outranks_users_tests_and_files_named_like_the_term() {
     assert_eq!(m[0].0, "src/parser/arg_matcher.rs", "{m:?}");
     assert_eq!(m[0].1, "definition `struct ArgMatcher` at line 123");
     // the test file is named exactly like the term and still ranks below the definition
-    let test = m.iter().position(|x| x.0 == "tests/arg_matcher.rs").unwrap();
+    let test = m
+        .iter()
+        .position(|x| x.0 == "tests/arg_matcher.rs")
+        .unwrap();
     assert!(test > 0, "{m:?}");
     assert!(m[test].1.ends_with("; -6 test file"), "{m:?}");
 }
@@ -91,7 +94,10 @@ fn methods_are_found_and_examples_rank_below_the_implementation() {
     let t = tree();
     let m = code(&t, "feed_eof");
     assert_eq!(m[0].0, "src/parser/arg_matcher.rs", "{m:?}");
-    assert!(m[0].1.starts_with("definition `function feed_eof`"), "{m:?}");
+    assert!(
+        m[0].1.starts_with("definition `function feed_eof`"),
+        "{m:?}"
+    );
     let example = m.iter().find(|x| x.0 == "examples/feed.rs").unwrap();
     assert!(
         example.1.ends_with("; -6 example or bench file"),

@@ -64,7 +64,10 @@ fn rust_items_impl_and_trait_methods_and_macros_past_line_80() {
     );
     assert_eq!(find(&got, "forward_to_par").0, SymbolKind::Macro);
     assert!(find(&got, "raw_entry").3);
-    assert!(!find(&got, "detail").3, "`mod detail;` declares a module kept elsewhere");
+    assert!(
+        !find(&got, "detail").3,
+        "`mod detail;` declares a module kept elsewhere"
+    );
 }
 
 #[test]
@@ -225,7 +228,9 @@ fn typescript_and_javascript_class_methods_past_line_80() {
         ]
     );
     let js = read(Language::JavaScript, &src.replace(": Promise<T>", ""));
-    assert!(js.iter().any(|s| s.1 == "request" && s.0 == SymbolKind::Method));
+    assert!(js
+        .iter()
+        .any(|s| s.1 == "request" && s.0 == SymbolKind::Method));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use crate::profile::CodeWeights;
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
-use crate::tree::symbols::{SymbolClass, SymbolKind};
+use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
 use crate::tree::{Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
@@ -60,6 +60,10 @@ pub struct CodeMatch {
     /// The line of the declaration the symbol step matched (1-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// What the file is when it is not the implementation (`test`, `example or bench`,
+    /// `generated`), or the matched symbol is a test function.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,11 +286,16 @@ fn score_file(
         return None;
     }
     let mut best = Best::default();
-    if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
-        best.offer(w.exact_stem, Why::ExactStem);
-    } else if w.camel_case && f.stem_snake == q.key {
-        best.offer(w.exact_stem, Why::ExactStemCamel);
-    }
+    // in Rust, Python and TS/JS the file is the module its stem names: it defines it
+    let is_module = matches!(
+        f.language,
+        Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
+    ) && !matches!(f.stem.as_str(), "mod" | "lib" | "main" | "index" | "__init__");
+    let named = if is_module {
+        w.module_file
+    } else {
+        w.exact_stem
+    };
     if w.symbol_scan {
         for (i, sym) in f.symbols.iter().enumerate() {
             let (score, how) = if sym.snake == q.key {
@@ -315,6 +324,13 @@ fn score_file(
             best.offer(score, Why::Symbol { index, how });
         }
     }
+    // after the symbols: a file that both defines the term and is named for it shows the
+    // definition's line
+    if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
+        best.offer(named, Why::ExactStem);
+    } else if w.camel_case && f.stem_snake == q.key {
+        best.offer(named, Why::ExactStemCamel);
+    }
     if w.word_match
         && q.words.len() >= 2
         && q.words.iter().all(|word| f.stem.contains(word.as_str()))
@@ -333,10 +349,13 @@ fn score_file(
     if boosted {
         score += w.impl_boost;
     }
-    let secondary = if w.test_penalty != 0.0 {
-        secondary_kind(f, w)
-    } else {
+    let test_symbol = matches!(why, Why::Symbol { index, .. } if f.symbols[index as usize].test);
+    let secondary = if w.test_penalty == 0.0 {
         None
+    } else if test_symbol {
+        Some(Secondary::Test)
+    } else {
+        secondary_kind(f, w)
     };
     if secondary.is_some() {
         score -= w.test_penalty;
@@ -350,9 +369,20 @@ fn score_file(
     })
 }
 
+/// The exact-stem step scored as a module file.
+fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
+    let base = c.score - if c.boosted { w.impl_boost } else { 0.0 }
+        + if c.secondary.is_some() { w.test_penalty } else { 0.0 };
+    base == w.module_file && w.module_file != w.exact_stem
+}
+
 /// True when `name` is qualified (`Type::member`) and its qualifier's last segment is the
 /// term: the file defines members of the type asked for.
 fn is_member_of(name: &str, q: &Query) -> bool {
+    // most names are not qualified: one memchr, no substring searcher
+    if !name.contains(':') {
+        return false;
+    }
     let Some((qualifier, _)) = name.rsplit_once("::") else {
         return false;
     };
@@ -364,6 +394,10 @@ fn is_member_of(name: &str, q: &Query) -> bool {
 fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatch {
     let mut line = None;
     let mut reason = match c.why {
+        Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
+        Why::ExactStemCamel if is_module_score(c, w) => {
+            "module file (CamelCase normalised)".to_string()
+        }
         Why::ExactStem => format!("exact stem `{}`", f.stem),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
@@ -406,6 +440,7 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
         step: c.why.step(),
         reason,
         line,
+        secondary: c.secondary.map(|s| s.as_str().to_string()),
     }
 }
 
@@ -419,8 +454,7 @@ pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
     }
     let in_dir = |dirs: &[String]| {
         !f.dir.is_empty()
-            && f
-                .dir
+            && f.dir
                 .split('/')
                 .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
     };
@@ -624,12 +658,12 @@ mod tests {
     }
 
     #[test]
-    fn impl_boost_adds_8_to_implementation_files_only() {
+    fn impl_boost_adds_13_to_implementation_files_only() {
         let m = run("replay", true, &Profile::default());
         assert_eq!(m[0].path, "src/services/replay_service.cpp");
-        assert_eq!(m[0].score, 31.0 + 8.0);
+        assert_eq!(m[0].score, 31.0 + 13.0);
         assert!(
-            m[0].reason.ends_with("; +8 implementation file"),
+            m[0].reason.ends_with("; +13 implementation file"),
             "{}",
             m[0].reason
         );

@@ -126,6 +126,9 @@ pub struct Symbol {
     /// declaration only: a prototype, a forward declaration, a trait or interface method
     /// without a body, `mod name;`.
     pub definition: bool,
+    /// A test function (Rust `#[test]`, `#[tokio::test]` on the lines above).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub test: bool,
 }
 
 /// Scans the whole of `text` for declarations.
@@ -152,6 +155,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         typedef_open: false,
         prev_type_line: false,
         open_statement: false,
+        test_attribute: false,
     };
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -196,6 +200,8 @@ struct Scanner<'a> {
     typedef_open: bool,
     /// The previous code line was a bare return type (`static int` above `name(...)`).
     prev_type_line: bool,
+    /// A Rust test attribute stands above the next item.
+    test_attribute: bool,
     /// The previous C or C++ code line left a statement open (it ended with `,`, `(`,
     /// `)`, an operator): this line continues it and declares nothing of its own.
     open_statement: bool,
@@ -225,6 +231,15 @@ impl<'a> Scanner<'a> {
             return;
         }
         let indented = line.starts_with([' ', '\t']);
+        if self.language == Language::Rust {
+            if let Some(attr) = code.strip_prefix("#[") {
+                let path = attr.split(['(', ']']).next().unwrap_or("");
+                self.test_attribute |= path == "test" || path.ends_with("::test");
+                if code.ends_with(']') {
+                    return;
+                }
+            }
+        }
         let found = match self.language {
             Language::C | Language::Cpp => self.c_family(code, indented),
             Language::Rust => rust(code),
@@ -261,8 +276,8 @@ impl<'a> Scanner<'a> {
             }
         }
         if matches!(self.language, Language::C | Language::Cpp) {
-            self.open_statement = !code.starts_with('#')
-                && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
+            self.open_statement =
+                !code.starts_with('#') && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
         }
         if self.language != Language::Rust {
             let scope = if declared_class {
@@ -336,13 +351,19 @@ impl<'a> Scanner<'a> {
     }
 
     fn push(&mut self, kind: SymbolKind, name: &str, line: u32, definition: bool) {
-        let last = name.rsplit("::").next().unwrap_or(name);
+        let last = if name.contains(':') {
+            name.rsplit("::").next().unwrap_or(name)
+        } else {
+            name
+        };
+        let test = std::mem::take(&mut self.test_attribute);
         self.out.push(Symbol {
             kind,
             snake: snake(last),
             name: name.to_string(),
             line,
             definition,
+            test,
         });
     }
 
@@ -360,9 +381,13 @@ impl<'a> Scanner<'a> {
             (Language::Rust, SymbolKind::Module) => follows() == Follows::Body,
             (Language::Rust, SymbolKind::Type | SymbolKind::Const) => {
                 // an associated `type Item;` or `const N: usize;` of a trait declares
-                !self.text[end..].split(['\n', ';']).next().is_some_and(|rest| {
-                    self.text.as_bytes().get(end + rest.len()) == Some(&b';') && !rest.contains('=')
-                })
+                !self.text[end..]
+                    .split(['\n', ';'])
+                    .next()
+                    .is_some_and(|rest| {
+                        self.text.as_bytes().get(end + rest.len()) == Some(&b';')
+                            && !rest.contains('=')
+                    })
             }
             (Language::Rust, SymbolKind::Function | SymbolKind::Method) => {
                 follows() == Follows::Body
@@ -405,7 +430,8 @@ impl<'a> Scanner<'a> {
                 b'/' if bytes.get(i + 1) == Some(&b'/') => break,
                 b'{' => {
                     any_brace = true;
-                    self.scopes.push(if opened_first { Scope::Block } else { scope });
+                    self.scopes
+                        .push(if opened_first { Scope::Block } else { scope });
                     opened_first = true;
                 }
                 b'}' => {
@@ -413,8 +439,7 @@ impl<'a> Scanner<'a> {
                     // a `}` at column 0 closes a top-level body: recover from unbalanced
                     // braces under `#if`/`#else`
                     if !indented && i == 0 && self.language != Language::Go {
-                        while self.scopes.len() > 1
-                            && self.scopes.last() != Some(&Scope::Namespace)
+                        while self.scopes.len() > 1 && self.scopes.last() != Some(&Scope::Namespace)
                         {
                             self.scopes.pop();
                         }
@@ -706,7 +731,6 @@ impl Language {
     }
 }
 
-
 /// The offset just past the string or character literal that starts at `at`, minus one
 /// (the caller steps past the closing quote); a quote left open ends the line.
 fn skip_string(bytes: &[u8], at: usize) -> usize {
@@ -882,9 +906,7 @@ fn typedef_name(s: &str) -> Option<&str> {
     let end = s.find(';')?;
     let head = s[..end].trim_end();
     let head = head.split('[').next()?.trim_end();
-    let start = head
-        .rfind(|c: char| !is_ident_char(c))
-        .map_or(0, |i| i + 1);
+    let start = head.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
     let name = &head[start..];
     (!name.is_empty() && start > 0 && !name.starts_with(|c: char| c.is_ascii_digit()))
         .then_some(name)

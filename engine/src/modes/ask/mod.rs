@@ -166,7 +166,14 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     );
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
-    let term = Term::new(&plan.term);
+    // what a read looks for: the words the question requires, as stems when the plan has
+    // them (`launched` -> `launch`; an optional `-ed` word is not required)
+    let required = plan.required();
+    let term = if required.is_empty() || plan.term_tokens.is_empty() {
+        Term::new(&plan.term)
+    } else {
+        Term::new(&required.join(crate::text::term::SEPARATOR))
+    };
     let mut read = Reading::default();
     for m in matches.iter().take(rules.read_attempts.max(1)) {
         if !cascade.take(Tool::Read, &m.path) {
@@ -315,7 +322,7 @@ mod tests {
             [
                 (
                     "src/runner.rs",
-                    "//! Runs cases in parallel.\npub fn run() {}\n",
+                    "//! Cases in parallel.\npub fn each() {}\n",
                 ),
                 ("src/lib.rs", "pub mod runner;\n"),
                 (
@@ -333,7 +340,7 @@ mod tests {
         assert_eq!(r.selected.as_deref(), Some("src/runner.rs"));
         assert_eq!(
             r.reads[0].note,
-            "named for the term; no line mentions `runner`"
+            "named for the term; no line mentions `run`"
         );
         assert!(r.evidence.unwrap().lines.is_empty());
         let r = ask(&tree, &AskRequest::new("find symbols"), &Profile::default()).unwrap();

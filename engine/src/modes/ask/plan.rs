@@ -11,8 +11,8 @@ use crate::planner::Plan;
 use crate::profile::PlannerRules;
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
-use crate::text::term::SEPARATOR;
 use crate::text::stem::is_plain_word;
+use crate::text::term::SEPARATOR;
 use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
 use std::cmp::Reverse;
@@ -109,8 +109,7 @@ fn first_named<'c>(
         return None;
     }
     let named = |f: &TreeFile, key: &str, bag: u64| {
-        bag & !f.name_bag == 0
-            && (f.stem_snake == key || f.symbols.iter().any(|s| s.snake == key))
+        bag & !f.name_bag == 0 && (f.stem_snake == key || f.symbols.iter().any(|s| s.snake == key))
     };
     let found: Vec<bool> = tree
         .files()
@@ -130,5 +129,9 @@ fn first_named<'c>(
             || vec![false; candidates.len()],
             |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
         );
-    candidates.iter().zip(&found).find(|(_, f)| **f).map(|(c, _)| c)
+    candidates
+        .iter()
+        .zip(&found)
+        .find(|(_, f)| **f)
+        .map(|(c, _)| c)
 }

@@ -129,8 +129,7 @@ pub fn read_file(
         .collect::<Vec<_>>()
         .join(", ");
     let named = rules.exact_name_is_evidence && m.step == Some(CodeStep::ExactStem);
-    let is_evidence =
-        every_word || tool_line.is_some() || named || !rules.read_requires_mention;
+    let is_evidence = every_word || tool_line.is_some() || named || !rules.read_requires_mention;
     if !is_evidence {
         let note = if mentions == 0 {
             format!("no line mentions {shown}")

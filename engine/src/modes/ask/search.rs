@@ -88,9 +88,6 @@ pub fn search(
         limit: usize::MAX,
     };
     let find_top = |term: &str| code::rank_top(tree, &request(term), &profile.code, wanted);
-    // the per-word step combines every file each word finds
-    let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
-    let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
     // a call's input as an agent would type it
     let find_input = |term: &str| {
         if plan.impl_query {
@@ -99,16 +96,48 @@ pub fn search(
             term.to_string()
         }
     };
-    let mut found = Found::default();
-
     if !calls.take(Tool::Find, find_input(&plan.term)) {
-        return found;
+        return Found::default();
     }
     let (total, whole) = find_top(&plan.term);
     calls.found(total);
-    if !whole.is_empty() {
+    // only tests, examples or generated files: the fallbacks may find the implementation
+    let only_secondary = whole.iter().all(|m| m.secondary.is_some());
+    if !whole.is_empty() && !only_secondary {
         return Found::from_find(total, whole);
     }
+    let found = fallbacks(plan, profile, calls, wanted, tree);
+    if found.matches.is_empty() && !whole.is_empty() {
+        return Found::from_find(total, whole);
+    }
+    found
+}
+
+/// The steps after a `find` of the whole term that found nothing (or only tests).
+fn fallbacks(
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Calls,
+    wanted: usize,
+    tree: &Tree,
+) -> Found {
+    let request = |term: &str| CodeRequest {
+        term: term.to_string(),
+        impl_query: plan.impl_query,
+        limit: usize::MAX,
+    };
+    let find_top = |term: &str| code::rank_top(tree, &request(term), &profile.code, wanted);
+    // the per-word step combines every file each word finds
+    let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
+    let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
+    let find_input = |term: &str| {
+        if plan.impl_query {
+            format!("{term} --impl")
+        } else {
+            term.to_string()
+        }
+    };
+    let mut found = Found::default();
     let fallback = profile.planner.word_fallback && !plan.words.is_empty();
     if fallback && plan.words.len() == 1 {
         // the stem of a single word: `loaded` -> `load`
@@ -240,8 +269,8 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::calls::ToolCall;
+    use super::*;
     use crate::planner::plan;
 
     fn tree() -> Tree {
