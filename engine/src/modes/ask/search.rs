@@ -197,7 +197,8 @@ fn fallbacks(
 /// Files found for the words of the plan, one `find` per word: empty unless some file
 /// holds every required word. Files holding more words rank first, then the file whose
 /// best word matched best (an exact stem above a symbol that merely contains the word),
-/// then by the sum of their per-word scores.
+/// then the file whose path holds more of the words, then by the sum of their per-word
+/// scores.
 fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
     struct Hit<'a> {
         required: usize,
@@ -205,6 +206,8 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
         /// The strongest single word's score: the file a word names beats the one
         /// several words merely touch.
         best: f64,
+        /// Words of the plan the path holds: among equals, the file the words name.
+        path_words: usize,
         score: f64,
         reasons: Vec<String>,
         path: &'a str,
@@ -222,6 +225,13 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 required: 0,
                 words: 0,
                 best: 0.0,
+                path_words: {
+                    let path = m.path.to_ascii_lowercase();
+                    plan.words
+                        .iter()
+                        .filter(|w| path.contains(w.as_str()))
+                        .count()
+                },
                 score: 0.0,
                 reasons: Vec::new(),
                 path: m.path.as_str(),
@@ -243,6 +253,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
             .cmp(&a.required)
             .then(b.words.cmp(&a.words))
             .then(b.best.total_cmp(&a.best))
+            .then(b.path_words.cmp(&a.path_words))
             .then(b.score.total_cmp(&a.score))
             .then(a.path.len().cmp(&b.path.len()))
             .then_with(|| a.path.cmp(b.path))
