@@ -290,7 +290,10 @@ fn score_file(
     let is_module = matches!(
         f.language,
         Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
-    ) && !matches!(f.stem.as_str(), "mod" | "lib" | "main" | "index" | "__init__");
+    ) && !matches!(
+        f.stem.as_str(),
+        "mod" | "lib" | "main" | "index" | "__init__"
+    );
     let named = if is_module {
         w.module_file
     } else {
@@ -372,7 +375,11 @@ fn score_file(
 /// The exact-stem step scored as a module file.
 fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
     let base = c.score - if c.boosted { w.impl_boost } else { 0.0 }
-        + if c.secondary.is_some() { w.test_penalty } else { 0.0 };
+        + if c.secondary.is_some() {
+            w.test_penalty
+        } else {
+            0.0
+        };
     base == w.module_file && w.module_file != w.exact_stem
 }
 

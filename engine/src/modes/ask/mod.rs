@@ -50,7 +50,7 @@ impl AskRequest {
 pub struct AskResponse {
     pub question: String,
     /// The planned term and impl flag; `null` when the question held nothing to search for.
-    pub plan: Option<Plan>,
+    pub plan: Option<Box<Plan>>,
     /// The tools run, in order (the names of `calls`).
     pub tools: Vec<Tool>,
     /// Every tool call, in order, with its input and what it found.
@@ -105,7 +105,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                   outcome: Outcome,
                   reason: Option<String>| AskResponse {
         question: request.question.clone(),
-        plan,
+        plan: plan.map(Box::new),
         iterations: cascade.calls.len(),
         tools: cascade.calls.iter().map(|c| c.tool).collect(),
         calls: cascade.calls,

@@ -63,9 +63,9 @@ pub fn subject_without_term(
     }
     let n = tokens.len();
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for a in 0..n {
+    for (a, token) in tokens.iter().enumerate() {
         for b in a..n {
-            if b > a || !is_plain_word(&tokens[a]) {
+            if b > a || !is_plain_word(token) {
                 spans.push((a, b));
             }
         }
