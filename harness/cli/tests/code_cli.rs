@@ -195,10 +195,14 @@ fn replay_question_selects_the_implementation_not_its_test_under_both_profiles()
 }
 
 #[test]
-fn a_question_with_no_term_is_a_failure() {
+fn a_question_with_no_term_is_no_match_with_a_reason() {
     let (code, doc) = ask("where is it?", "default");
-    assert_eq!(code, 1);
-    assert_eq!(doc["outcome"], "failure");
+    assert_eq!(code, 100);
+    assert_eq!(doc["outcome"], "no_match");
+    assert!(
+        doc["reason"].as_str().unwrap().starts_with("no term"),
+        "{doc}"
+    );
     validate("ask.schema.json", &doc);
 }
 
