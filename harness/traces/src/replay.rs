@@ -591,7 +591,12 @@ mod tests {
                     TraceOutcome::InsufficientEvidence,
                     Transition::Regressed
                 ),
-                ("c", TraceOutcome::Failure, Transition::Unchanged),
+                // no term: `ask`'s no_match, which a trace records as insufficient_evidence
+                (
+                    "c",
+                    TraceOutcome::InsufficientEvidence,
+                    Transition::Unchanged
+                ),
                 ("d", TraceOutcome::Failure, Transition::Regressed),
             ]
         );
@@ -630,6 +635,7 @@ mod tests {
         assert_eq!(summary["transitions"]["fixed"], 1);
         assert_eq!(summary["transitions"]["regressed"], 2);
         assert_eq!(summary["recorded_insufficient_evidence_rate"], 0.25);
-        assert_eq!(summary["insufficient_evidence_rate"], 0.25);
+        // `b`, and `c` whose no_match counts as insufficient evidence in a trace
+        assert_eq!(summary["insufficient_evidence_rate"], 0.5);
     }
 }
