@@ -25,6 +25,13 @@ pub struct Plan {
     /// Those of `words` that rank candidates but are not required of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional: Vec<String>,
+    /// Every word of the question as read (punctuation trimmed), and the positions of
+    /// those the term holds: where `ask` may widen the term to a phrase of the question
+    /// that names a symbol (`get used global args` with its stop and intent words).
+    #[serde(skip)]
+    pub tokens: Vec<String>,
+    #[serde(skip)]
+    pub term_tokens: Vec<usize>,
 }
 
 impl Plan {
@@ -43,25 +50,64 @@ impl Plan {
     }
 }
 
+/// A word of a question as the planner reads it: quotes and punctuation around it
+/// dropped, `_ - . / :` inside identifiers and paths kept.
+fn clean(token: &str) -> &str {
+    token
+        .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
+        .trim_end_matches(['.', '/'])
+}
+
+/// The words of a question as the planner reads them, every one kept.
+pub fn tokens(question: &str) -> Vec<String> {
+    question
+        .split_whitespace()
+        .map(clean)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// Plans a question; `None` when no word of it is left to search for.
 pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let is = |list: &[String], word: &str| list.iter().any(|w| *w == word);
+    // impl and intent words in any inflection (`defines`, `finding`) when stemming: a
+    // plain word made of a listed word's stem and an English inflectional ending
+    let stems = |list: &[String]| -> Vec<String> {
+        if rules.stemming {
+            list.iter()
+                .map(|w| stem(w))
+                .filter(|s| s.len() >= 4)
+                .collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let (impl_stems, intent_stems) = (stems(&rules.impl_words), stems(&rules.intent_words));
+    const ENDINGS: &[&str] = &["", "s", "es", "e", "ed", "d", "ing"];
+    let inflected = |stems: &[String], token: &str, folded: &str| {
+        is_plain_word(token)
+            && stems.iter().any(|s| {
+                folded
+                    .strip_prefix(s.as_str())
+                    .is_some_and(|rest| ENDINGS.contains(&rest))
+            })
+    };
     let mut impl_query = false;
     let mut words: Vec<&str> = Vec::new();
     let mut noise: Vec<&str> = Vec::new();
+    let mut tokens: Vec<String> = Vec::new();
+    let (mut word_at, mut noise_at): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     // before the object of the question: intent words are the verb, said once
     let mut leading = true;
     let mut intents_seen: Vec<String> = Vec::new();
-    for token in question.split_whitespace() {
-        // keep `_ - . / :` inside identifiers and paths, drop quotes and punctuation around
-        let token = token
-            .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'));
-        let token = token.trim_end_matches(['.', '/']);
+    for token in question.split_whitespace().map(clean) {
         if token.is_empty() {
             continue;
         }
+        tokens.push(token.to_string());
         let folded = fold(token);
-        if is(&rules.impl_words, &folded) {
+        if is(&rules.impl_words, &folded) || inflected(&impl_stems, token, &folded) {
             impl_query = true;
             continue;
         }
@@ -71,7 +117,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
             }
             continue;
         }
-        if is(&rules.intent_words, &folded) {
+        if is(&rules.intent_words, &folded) || inflected(&intent_stems, token, &folded) {
             if !rules.leading_intent_only {
                 continue;
             }
@@ -83,13 +129,16 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         leading = false;
         if is(&rules.noise_words, &folded) {
             noise.push(token);
+            noise_at.push(tokens.len() - 1);
         } else {
             words.push(token);
+            word_at.push(tokens.len() - 1);
         }
     }
     if words.is_empty() {
         // a question about the kind alone (`where is the enum`) searches for the kind
         words = noise;
+        word_at = noise_at;
     }
     if words.is_empty() {
         return None;
@@ -126,6 +175,8 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         impl_query,
         words: stems,
         optional,
+        tokens,
+        term_tokens: word_at,
     })
 }
 
@@ -234,6 +285,32 @@ mod tests {
         // legacy plans carry no fallback
         let legacy = plan("where are traces replayed", &PlannerRules::legacy()).unwrap();
         assert!(legacy.words.is_empty());
+    }
+
+    #[test]
+    fn impl_and_intent_words_count_in_any_inflection() {
+        assert_eq!(
+            p("which file defines the arg matcher"),
+            Some(("arg[ _-]?matcher".into(), true))
+        );
+        assert_eq!(
+            p("searching for feed_eof"),
+            Some(("feed_eof".into(), false))
+        );
+        assert_eq!(
+            p("implementing ArgMatcher"),
+            Some(("ArgMatcher".into(), true))
+        );
+        // a word or identifier that only starts like one is kept
+        assert_eq!(
+            p("find the definitely_not_impl flag").unwrap().0,
+            "definitely_not_impl[ _-]?flag"
+        );
+        assert_eq!(
+            p("which file defines FindIter"),
+            Some(("FindIter".into(), true))
+        );
+        assert_eq!(p("finder"), Some(("finder".into(), false)));
     }
 
     #[test]

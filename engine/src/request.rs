@@ -1,6 +1,7 @@
 //! The one request type and the one response type of the engine, for every mode.
 
 use crate::error::{EngineError, Result};
+pub use crate::modes::ask::Outcome;
 use crate::modes::ask::{AskRequest, AskResponse};
 use crate::modes::code::{CodeRequest, CodeResponse};
 use crate::modes::get::{GetRequest, GetResponse};
@@ -90,27 +91,6 @@ impl Request {
             Request::Path(_) => Mode::Path,
             Request::Grep(_) => Mode::Grep,
             Request::Ask(_) => Mode::Ask,
-        }
-    }
-}
-
-/// Whether a response found what it looked for. `ask` adds `insufficient_evidence`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Success,
-    NoMatch,
-    InsufficientEvidence,
-    Failure,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Success => "success",
-            Outcome::NoMatch => "no_match",
-            Outcome::InsufficientEvidence => "insufficient_evidence",
-            Outcome::Failure => "failure",
         }
     }
 }

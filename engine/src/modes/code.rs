@@ -1,13 +1,17 @@
 //! `find code`: the directory-aware cascade of directory-aware-find.md. Each file scores the
-//! highest step it reaches (exact stem, symbol, all words, partial stem, directory), plus the
-//! implementation boost when asked; every candidate says which step and why.
+//! highest step it reaches, by what the file is to the term: it defines a symbol named the
+//! term (or members qualified by it), declares one, is named the term, holds a symbol or a
+//! stem that contains it, or sits in a directory named by it. The implementation boost is
+//! added when asked; tests, examples, benches and generated files are ranked below the
+//! implementation. Every candidate says which step and why.
 
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
+use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
-use crate::tree::symbols::SymbolClass;
+use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
 use crate::tree::{Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
@@ -56,6 +60,10 @@ pub struct CodeMatch {
     /// The line of the declaration the symbol step matched (1-based).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// What the file is when it is not the implementation (`test`, `example or bench`,
+    /// `generated`), or the matched symbol is a test function.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,14 +193,25 @@ impl Query {
 enum Why {
     ExactStem,
     ExactStemCamel,
-    /// `index` into the file's symbols; `exact` when the name is the term.
+    /// `index` into the file's symbols, and how its name matched.
     Symbol {
         index: u32,
-        exact: bool,
+        how: SymbolMatch,
     },
     AllWords,
     PartialStem,
     Directory,
+}
+
+/// How a symbol's name matched the term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SymbolMatch {
+    /// The name is the term.
+    Exact,
+    /// A member qualified by the term (`CommandRouter::route` for `CommandRouter`).
+    Member,
+    /// The name contains the term.
+    Partial,
 }
 
 impl Why {
@@ -215,8 +234,26 @@ struct Candidate {
     why: Why,
     /// The implementation boost was added.
     boosted: bool,
-    /// The test penalty was subtracted.
-    test: bool,
+    /// The penalty of a file that is not the implementation was subtracted.
+    secondary: Option<Secondary>,
+}
+
+/// Files that are not the implementation: ranked below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secondary {
+    Test,
+    Example,
+    Generated,
+}
+
+impl Secondary {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Secondary::Test => "test",
+            Secondary::Example => "example or bench",
+            Secondary::Generated => "generated",
+        }
+    }
 }
 
 /// The highest step reached so far.
@@ -249,28 +286,53 @@ fn score_file(
         return None;
     }
     let mut best = Best::default();
-    if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
-        best.offer(w.exact_stem, Why::ExactStem);
-    } else if w.camel_case && f.stem_snake == q.key {
-        best.offer(w.exact_stem, Why::ExactStemCamel);
-    }
-    if w.symbol_scan && best.score() < w.exact_stem {
+    // in Rust, Python and TS/JS the file is the module its stem names: it defines it
+    let is_module = matches!(
+        f.language,
+        Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
+    ) && !matches!(
+        f.stem.as_str(),
+        "mod" | "lib" | "main" | "index" | "__init__"
+    );
+    let named = if is_module {
+        w.module_file
+    } else {
+        w.exact_stem
+    };
+    if w.symbol_scan {
         for (i, sym) in f.symbols.iter().enumerate() {
-            let (score, exact) = if sym.snake == q.key {
+            let (score, how) = if sym.snake == q.key {
                 let s = match sym.kind.class() {
                     SymbolClass::Type => w.symbol_type,
                     SymbolClass::Function => w.symbol_function,
                     SymbolClass::Other => w.symbol_other,
                 };
-                (s, true)
+                let s = if sym.definition {
+                    s
+                } else if sym.kind == SymbolKind::Module {
+                    // `mod name;` points at the file that defines the module
+                    w.symbol_partial
+                } else {
+                    s - w.symbol_declaration_penalty
+                };
+                (s, SymbolMatch::Exact)
+            } else if sym.definition && is_member_of(&sym.name, q) {
+                (w.symbol_member, SymbolMatch::Member)
             } else if q.in_text(&sym.snake) {
-                (w.symbol_partial, false)
+                (w.symbol_partial, SymbolMatch::Partial)
             } else {
                 continue;
             };
             let index = i as u32;
-            best.offer(score, Why::Symbol { index, exact });
+            best.offer(score, Why::Symbol { index, how });
         }
+    }
+    // after the symbols: a file that both defines the term and is named for it shows the
+    // definition's line
+    if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
+        best.offer(named, Why::ExactStem);
+    } else if w.camel_case && f.stem_snake == q.key {
+        best.offer(named, Why::ExactStemCamel);
     }
     if w.word_match
         && q.words.len() >= 2
@@ -290,8 +352,15 @@ fn score_file(
     if boosted {
         score += w.impl_boost;
     }
-    let test = impl_query && w.test_penalty != 0.0 && is_test_file(f, w);
-    if test {
+    let test_symbol = matches!(why, Why::Symbol { index, .. } if f.symbols[index as usize].test);
+    let secondary = if w.test_penalty == 0.0 {
+        None
+    } else if test_symbol {
+        Some(Secondary::Test)
+    } else {
+        secondary_kind(f, w)
+    };
+    if secondary.is_some() {
         score -= w.test_penalty;
     }
     Some(Candidate {
@@ -299,25 +368,64 @@ fn score_file(
         score,
         why,
         boosted,
-        test,
+        secondary,
     })
+}
+
+/// The exact-stem step scored as a module file.
+fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
+    let base = c.score - if c.boosted { w.impl_boost } else { 0.0 }
+        + if c.secondary.is_some() {
+            w.test_penalty
+        } else {
+            0.0
+        };
+    base == w.module_file && w.module_file != w.exact_stem
+}
+
+/// True when `name` is qualified (`Type::member`) and its qualifier's last segment is the
+/// term: the file defines members of the type asked for.
+fn is_member_of(name: &str, q: &Query) -> bool {
+    // most names are not qualified: one memchr, no substring searcher
+    if !name.contains(':') {
+        return false;
+    }
+    let Some((qualifier, _)) = name.rsplit_once("::") else {
+        return false;
+    };
+    let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
+    snake(last) == q.key
 }
 
 /// The words of a candidate: which step, which symbol, boost and penalty.
 fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatch {
     let mut line = None;
     let mut reason = match c.why {
+        Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
+        Why::ExactStemCamel if is_module_score(c, w) => {
+            "module file (CamelCase normalised)".to_string()
+        }
         Why::ExactStem => format!("exact stem `{}`", f.stem),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
-        Why::Symbol { index, exact } => {
+        Why::Symbol { index, how } => {
             let sym = &f.symbols[index as usize];
             line = Some(sym.line);
+            let what = match how {
+                SymbolMatch::Exact if sym.definition => "definition",
+                SymbolMatch::Exact => "declaration",
+                SymbolMatch::Member => "member definition",
+                SymbolMatch::Partial => "symbol",
+            };
             format!(
-                "symbol `{} {}` at line {}{}",
+                "{what} `{} {}` at line {}{}",
                 sym.kind.as_str(),
                 sym.name,
                 sym.line,
-                if exact { "" } else { " (contains the term)" }
+                if how == SymbolMatch::Partial {
+                    " (contains the term)"
+                } else {
+                    ""
+                }
             )
         }
         Why::AllWords => {
@@ -330,8 +438,8 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
     if c.boosted {
         reason.push_str(&format!("; +{} implementation file", w.impl_boost));
     }
-    if c.test {
-        reason.push_str(&format!("; -{} test file", w.test_penalty));
+    if let Some(kind) = c.secondary {
+        reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));
     }
     CodeMatch {
         path: f.path.clone(),
@@ -339,7 +447,41 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
         step: c.why.step(),
         reason,
         line,
+        secondary: c.secondary.map(|s| s.as_str().to_string()),
     }
+}
+
+/// What a file is when it is not the implementation: a test (by `test_dirs` or
+/// `test_names`), an example or bench (by `example_dirs`), or generated (by a directory in
+/// `generated_dirs`, or a marker of `generated_markers` in its first
+/// `generated_header_bytes`).
+pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
+    if is_test_file(f, w) {
+        return Some(Secondary::Test);
+    }
+    let in_dir = |dirs: &[String]| {
+        !f.dir.is_empty()
+            && f.dir
+                .split('/')
+                .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
+    };
+    if in_dir(&w.example_dirs) {
+        return Some(Secondary::Example);
+    }
+    if in_dir(&w.generated_dirs) {
+        return Some(Secondary::Generated);
+    }
+    let head = f.folded().map_or("", |t| {
+        let mut end = t.len().min(w.generated_header_bytes);
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        &t[..end]
+    });
+    w.generated_markers
+        .iter()
+        .any(|m| !m.is_empty() && head.contains(m.as_str()))
+        .then_some(Secondary::Generated)
 }
 
 /// True when the file is a test by the profile's patterns: a directory component in
@@ -441,38 +583,55 @@ mod tests {
     }
 
     #[test]
-    fn exact_stem_scores_20_after_camel_case_normalisation() {
+    fn a_definition_outranks_members_which_outrank_the_file_named_like_the_term() {
         let m = run("CommandRouter", false, &Profile::default());
-        let c = find(&m, "include/app/command_router.h");
-        assert_eq!(c.score, 20.0);
-        assert_eq!(c.step, CodeStep::ExactStem);
-        assert_eq!(c.reason, "exact stem after CamelCase normalisation");
-        // the shorter path wins the tie
+        let h = find(&m, "include/app/command_router.h");
+        assert_eq!((h.score, h.step), (32.0, CodeStep::Symbol));
+        assert_eq!(h.reason, "definition `class CommandRouter` at line 2");
+        let cpp = find(&m, "src/app/command_router.cpp");
+        assert_eq!(cpp.score, 30.0);
+        assert_eq!(
+            cpp.reason,
+            "member definition `method CommandRouter::route` at line 2"
+        );
+        assert_eq!(m[0].path, "include/app/command_router.h");
+        // asked for the implementation, the file that defines the members comes first
+        let m = run("CommandRouter", true, &Profile::default());
         assert_eq!(m[0].path, "src/app/command_router.cpp");
     }
 
     #[test]
-    fn exact_lowered_stem_says_so() {
-        let m = run("replay_service", false, &Profile::default());
+    fn exact_stem_scores_20_after_camel_case_normalisation() {
+        let m = run("CursorBinary", false, &Profile::default());
+        let c = find(&m, "src/cursor/cursor_binary.cpp");
+        assert_eq!((c.score, c.step), (20.0, CodeStep::ExactStem));
+        assert_eq!(c.reason, "exact stem after CamelCase normalisation");
+        let m = run("cursor_binary", false, &Profile::default());
         assert_eq!(
-            find(&m, "src/services/replay_service.h").reason,
-            "exact stem `replay_service`"
+            find(&m, "src/cursor/cursor_binary.cpp").reason,
+            "exact stem `cursor_binary`"
         );
     }
 
     #[test]
-    fn symbol_steps_weigh_by_kind() {
+    fn symbol_steps_weigh_by_kind_and_definition() {
         let p = Profile::default();
         let m = run("EvidenceGate", false, &p);
         let c = find(&m, "src/engine/tool_runner.cpp");
-        assert_eq!(c.score, 18.0);
-        assert_eq!(c.reason, "symbol `struct EvidenceGate` at line 1");
+        assert_eq!(c.score, 32.0);
+        assert_eq!(c.reason, "definition `struct EvidenceGate` at line 1");
         let m = run("gate_evidence", false, &p);
-        assert_eq!(find(&m, "src/engine/tool_runner.cpp").score, 17.0);
+        assert_eq!(find(&m, "src/engine/tool_runner.cpp").score, 31.0);
         let m = run("evidence", false, &p);
         let c = find(&m, "src/engine/tool_runner.cpp");
         assert_eq!(c.score, 15.0);
         assert!(c.reason.contains("contains the term"), "{}", c.reason);
+        // the prototype in the class body declares: below the definition
+        let m = run("replay", false, &p);
+        let h = find(&m, "src/services/replay_service.h");
+        assert_eq!(h.score, 31.0 - 4.0);
+        assert_eq!(h.reason, "declaration `method replay` at line 2");
+        assert_eq!(m[0].path, "src/services/replay_service.cpp");
     }
 
     #[test]
@@ -506,16 +665,16 @@ mod tests {
     }
 
     #[test]
-    fn impl_boost_adds_8_to_implementation_files_only() {
+    fn impl_boost_adds_13_to_implementation_files_only() {
         let m = run("replay", true, &Profile::default());
         assert_eq!(m[0].path, "src/services/replay_service.cpp");
-        assert_eq!(m[0].score, 17.0 + 8.0);
+        assert_eq!(m[0].score, 31.0 + 13.0);
         assert!(
-            m[0].reason.ends_with("; +8 implementation file"),
+            m[0].reason.ends_with("; +13 implementation file"),
             "{}",
             m[0].reason
         );
-        assert_eq!(find(&m, "src/services/replay_service.h").score, 17.0);
+        assert_eq!(find(&m, "src/services/replay_service.h").score, 27.0);
         assert_eq!(find(&m, "docs/replay.md").score, 20.0);
     }
 
@@ -557,11 +716,11 @@ mod tests {
         // a test file by name, outside a test directory
         let m = run("replay", true, &Profile::default());
         assert!(find(&m, "web/replay_view.spec.ts").score < find(&m, "web/replay_view.ts").score);
-        // no penalty without --impl: the test is as good a match as any
+        // without --impl too: a test is not where a thing is defined
         let m = run("replay_service", false, &Profile::default());
         let test = find(&m, "tests/replay_service_test.cpp");
-        assert_eq!(test.score, 12.0);
-        assert!(!test.reason.contains("test file"));
+        assert_eq!((test.score, test.step), (12.0 - 6.0, CodeStep::AllWords));
+        assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::{CodeWeights, GrepWeights};
 use crate::text::term::SEPARATOR;
-use crate::tree::{symbols, Tree, TreeFile};
+use crate::tree::{Symbol, Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -62,9 +62,6 @@ pub struct GrepResponse {
 
 /// Longest first line shown.
 pub const MAX_LINE_CHARS: usize = 200;
-
-/// Matching lines checked for a declaration.
-const DECLARATION_LINES: usize = 16;
 
 pub fn grep(
     tree: &Tree,
@@ -204,22 +201,11 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         });
     }
     let kind = Kind::of(f, w);
-    // a matching line that declares a symbol named by the term
-    let declaration = match (f.language, tier) {
-        (Some(lang), Tier::Phrase | Tier::SameLine) => {
-            starts.iter().take(DECLARATION_LINES).find_map(|&at| {
-                let line = line_text(at);
-                let sym = symbols::scan(lang, line, 1).into_iter().next()?;
-                let name = sym.name.to_ascii_lowercase();
-                let defines = !line.trim_end().ends_with(';');
-                pattern
-                    .segments
-                    .iter()
-                    .all(|s| name.contains(std::str::from_utf8(s).unwrap_or("\u{0}")))
-                    .then(|| (sym, line_of(at), defines))
-            })
-        }
-        _ => None,
+    // a symbol of the file named by the term: its definition first, the name equal to the
+    // term before one that merely holds its words
+    let declaration = match tier {
+        Tier::Phrase | Tier::SameLine => declaration_of(f, pattern),
+        Tier::SameFile => None,
     };
     let lines = memchr::memchr_iter(b'\n', bytes).count() + usize::from(!folded.ends_with('\n'));
     let density = count.min(lines.max(1)) as f64 / lines.max(1) as f64;
@@ -232,8 +218,11 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
     let in_dir = pattern.in_path(&f.dir);
     let score = tier_weight * kind.weight(w)
         + match declaration {
-            Some((_, _, true)) => w.declaration + w.definition,
-            Some(_) => w.declaration,
+            Some((sym, exact)) => {
+                w.declaration
+                    + if sym.definition { w.definition } else { 0.0 }
+                    + if exact { w.exact_name } else { 0.0 }
+            }
             None => 0.0,
         }
         + w.stem_word * in_stem as f64
@@ -246,12 +235,17 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         Tier::SameFile => format!("every word in the file ({count} {lines_text})"),
     };
     let mut reason = format!("{how}, first at line {number}; {} file", kind.as_str());
-    if let Some((sym, line, defines)) = declaration {
+    if let Some((sym, _)) = declaration {
         reason.push_str(&format!(
-            "; {} `{} {}` at line {line}",
-            if defines { "definition" } else { "declaration" },
+            "; {} `{} {}` at line {}",
+            if sym.definition {
+                "definition"
+            } else {
+                "declaration"
+            },
             sym.kind.as_str(),
-            sym.name
+            sym.name,
+            sym.line
         ));
     }
     if in_stem + in_dir > 0 {
@@ -260,6 +254,17 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
             in_stem.max(in_dir)
         ));
     }
+    // the line to read first is the declaration's
+    let first = match declaration {
+        Some((sym, _)) if sym.line as usize != number => text
+            .lines()
+            .nth(sym.line as usize - 1)
+            .map_or(first, |l| FirstLine {
+                number: sym.line,
+                text: l.trim().chars().take(MAX_LINE_CHARS).collect(),
+            }),
+        _ => first,
+    };
     Some(GrepMatch {
         path: f.path.clone(),
         score,
@@ -267,6 +272,31 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         first,
         reason,
     })
+}
+
+/// The file's best symbol named by the term: every segment in its name; a definition
+/// before a declaration, a name equal to the term before one that holds more; and whether
+/// it is equal.
+fn declaration_of<'f>(f: &'f TreeFile, pattern: &Pattern) -> Option<(&'f Symbol, bool)> {
+    // compared without separators: `taskrequest` and `feed_eof` against `task_request`
+    let compact = |s: &[u8]| -> Vec<u8> {
+        s.iter()
+            .copied()
+            .filter(|c| !matches!(c, b'_' | b' ' | b'-'))
+            .collect()
+    };
+    let segments: Vec<Vec<u8>> = pattern.segments.iter().map(|s| compact(s)).collect();
+    let whole: Vec<u8> = segments.concat();
+    f.symbols
+        .iter()
+        .filter_map(|sym| {
+            let name = compact(sym.snake.as_bytes());
+            let holds = segments
+                .iter()
+                .all(|s| memchr::memmem::find(&name, s).is_some());
+            holds.then(|| (sym, name == whole))
+        })
+        .max_by_key(|(sym, exact)| (sym.definition, *exact, std::cmp::Reverse(sym.line)))
 }
 
 /// The term as segments joined by optional separators.

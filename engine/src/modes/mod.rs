@@ -8,6 +8,5 @@ pub mod grep;
 pub mod name;
 pub mod outline;
 pub mod path;
-pub mod retrieve;
 pub mod task;
 pub mod task_search;

@@ -8,9 +8,9 @@
 //! ([`crate::retrieval::rank_files`], recorded as the tool `rank`). A shorter question runs
 //! the cascade, and is ranked by every word only when the cascade finds nothing.
 
+use crate::modes::ask::search::Found;
 use crate::modes::ask::{AskMatch, Tool, ToolCall};
 use crate::modes::code::{self, CodeRequest};
-use crate::modes::retrieve::Found;
 use crate::planner::Plan;
 use crate::profile::Profile;
 use crate::retrieval::{rank_files, tokens::question_terms};

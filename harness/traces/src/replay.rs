@@ -643,7 +643,13 @@ mod tests {
                     TraceOutcome::InsufficientEvidence,
                     Transition::Regressed
                 ),
-                ("c", TraceOutcome::Failure, Transition::Unchanged),
+                // no term: `ask`'s no_match, which a trace records as insufficient_evidence
+                (
+                    "c",
+                    TraceOutcome::InsufficientEvidence,
+                    Transition::Unchanged
+                ),
+                ("d", TraceOutcome::Failure, Transition::Regressed),
             ]
         );
         assert_eq!(bad, [3]);
@@ -670,9 +676,10 @@ mod tests {
         assert_eq!(cases[0].selected.as_deref(), Some("src/replay_service.cpp"));
         let summary = totals.summary("default");
         assert_eq!(summary["transitions"]["fixed"], 1);
-        assert_eq!(summary["transitions"]["regressed"], 1);
-        assert_eq!(summary["recorded_insufficient_evidence_rate"], 1.0 / 3.0);
-        assert_eq!(summary["insufficient_evidence_rate"], 1.0 / 3.0);
+        assert_eq!(summary["transitions"]["regressed"], 2);
+        assert_eq!(summary["recorded_insufficient_evidence_rate"], 0.25);
+        // `b`, and `c` whose no_match counts as insufficient evidence in a trace
+        assert_eq!(summary["insufficient_evidence_rate"], 0.5);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! `findbench corpus ...`: corpora generated from a user's own code, so that findbench is
 //! measured on it. One subcommand per generator; `commits` builds a localization corpus
-//! from a repository's history (`findbench_eval::corpus::commits`).
+//! from a repository's history (`findbench_eval::corpus::commits`), `symbols` asks for the
+//! definitions Universal Ctags finds in a tree (`findbench_eval::corpus::symbols`).
 
 use clap::{Args, Subcommand};
 use findbench_engine::Profile;
 use findbench_eval::atomic_file::write_atomic;
 use findbench_eval::corpus::commits::{self, CommitsOptions};
+use findbench_eval::corpus::symbols::{generate, SymbolCorpusOptions};
 use findbench_eval::error::{HarnessError, Result};
 use std::path::PathBuf;
 
@@ -14,6 +16,9 @@ pub enum CorpusCommand {
     /// A localization corpus from history: each sampled commit's subject asked against the
     /// tree before it, expecting the source files it changed.
     Commits(CommitsArgs),
+    /// A corpus of the definitions ctags finds under a root: each asked by `find code` and
+    /// by `ask` with the exact name, the words split, and the bare words.
+    Symbols(SymbolsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -50,9 +55,32 @@ pub struct CommitsArgs {
     pub profile: String,
 }
 
+#[derive(Debug, Args)]
+pub struct SymbolsArgs {
+    /// The source tree.
+    #[arg(long)]
+    pub root: PathBuf,
+    /// Where to write the corpus (YAML).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of the pick: the same seed, tree and ctags give the same corpus.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Definitions picked from the tree.
+    #[arg(long, default_value_t = 40)]
+    pub per_tree: usize,
+    /// The suite name (default: `symbols-` and the root's directory name).
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// The Universal Ctags program.
+    #[arg(long, default_value = "ctags")]
+    pub ctags: PathBuf,
+}
+
 pub fn run(command: CorpusCommand) -> i32 {
     let result = match command {
         CorpusCommand::Commits(args) => commits_command(&args),
+        CorpusCommand::Symbols(args) => symbols(&args).map(|()| 0),
     };
     match result {
         Ok(code) => code,
@@ -114,4 +142,29 @@ fn commits_command(args: &CommitsArgs) -> Result<i32> {
         sample.commits
     );
     Ok(0)
+}
+
+fn symbols(args: &SymbolsArgs) -> Result<(), HarnessError> {
+    let corpus = generate(&SymbolCorpusOptions {
+        root: args.root.clone(),
+        seed: args.seed,
+        per_tree: args.per_tree,
+        ctags: args.ctags.clone(),
+        suite: args.suite.clone(),
+    })?;
+    if corpus.symbols.is_empty() {
+        return Err(HarnessError::invalid(format!(
+            "ctags found no definition to ask for under {}",
+            args.root.display()
+        )));
+    }
+    write_atomic(&args.out, corpus.yaml.as_bytes())?;
+    eprintln!(
+        "wrote {} ({} definitions, {} cases; {})",
+        args.out.display(),
+        corpus.symbols.len(),
+        corpus.cases,
+        corpus.ctags_version
+    );
+    Ok(())
 }

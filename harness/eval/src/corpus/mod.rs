@@ -12,6 +12,7 @@ pub mod commits;
 pub mod git;
 pub mod load;
 pub mod schema;
+pub mod symbols;
 pub mod yaml_error;
 
 pub use load::{expand_paths, load_corpora, parse_corpus_str};

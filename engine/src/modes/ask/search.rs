@@ -6,48 +6,30 @@
 //! Every search is one tool call, recorded in order; the steps stop when the budget is
 //! spent, and a fallback that needs more calls than are left is skipped.
 
-use crate::modes::ask::{AskMatch, Tool, ToolCall};
-use crate::modes::code::{self, CodeMatch, CodeRequest};
+use super::calls::{Calls, Tool};
+use crate::modes::code::{self, CodeMatch, CodeRequest, CodeStep};
 use crate::modes::grep;
 use crate::planner::Plan;
 use crate::profile::Profile;
 use crate::text::fold::fold;
 use crate::text::term::SEPARATOR;
 use crate::tree::Tree;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// The tool calls the search may make.
-pub struct Calls<'a> {
-    pub calls: &'a mut Vec<ToolCall>,
-    /// Total tool calls (of the whole cascade) the search may bring `calls` to.
-    pub limit: usize,
-}
-
-impl Calls<'_> {
-    fn remaining(&self) -> usize {
-        self.limit.saturating_sub(self.calls.len())
-    }
-
-    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
-    /// spent.
-    fn take(&mut self, tool: Tool, input: String) -> bool {
-        if self.remaining() == 0 {
-            return false;
-        }
-        self.calls.push(ToolCall {
-            tool,
-            input,
-            candidates: 0,
-        });
-        true
-    }
-
-    /// Records what the last call found.
-    fn found(&mut self, candidates: usize) {
-        if let Some(call) = self.calls.last_mut() {
-            call.candidates = candidates;
-        }
-    }
+/// One ranked candidate, from whichever tool produced the candidates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskMatch {
+    pub path: String,
+    pub score: f64,
+    pub reason: String,
+    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
+    /// matching line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The `find` step the candidate reached (none for a `grep` candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<CodeStep>,
 }
 
 /// What the search found: ranked candidates, and how many the last search tool found.
@@ -106,9 +88,6 @@ pub fn search(
         limit: usize::MAX,
     };
     let find_top = |term: &str| code::rank_top(tree, &request(term), &profile.code, wanted);
-    // the per-word step combines every file each word finds
-    let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
-    let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
     // a call's input as an agent would type it
     let find_input = |term: &str| {
         if plan.impl_query {
@@ -117,16 +96,48 @@ pub fn search(
             term.to_string()
         }
     };
-    let mut found = Found::default();
-
     if !calls.take(Tool::Find, find_input(&plan.term)) {
-        return found;
+        return Found::default();
     }
     let (total, whole) = find_top(&plan.term);
     calls.found(total);
-    if !whole.is_empty() {
+    // only tests, examples or generated files: the fallbacks may find the implementation
+    let only_secondary = whole.iter().all(|m| m.secondary.is_some());
+    if !whole.is_empty() && !only_secondary {
         return Found::from_find(total, whole);
     }
+    let found = fallbacks(plan, profile, calls, wanted, tree);
+    if found.matches.is_empty() && !whole.is_empty() {
+        return Found::from_find(total, whole);
+    }
+    found
+}
+
+/// The steps after a `find` of the whole term that found nothing (or only tests).
+fn fallbacks(
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Calls,
+    wanted: usize,
+    tree: &Tree,
+) -> Found {
+    let request = |term: &str| CodeRequest {
+        term: term.to_string(),
+        impl_query: plan.impl_query,
+        limit: usize::MAX,
+    };
+    let find_top = |term: &str| code::rank_top(tree, &request(term), &profile.code, wanted);
+    // the per-word step combines every file each word finds
+    let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
+    let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
+    let find_input = |term: &str| {
+        if plan.impl_query {
+            format!("{term} --impl")
+        } else {
+            term.to_string()
+        }
+    };
+    let mut found = Found::default();
     let fallback = profile.planner.word_fallback && !plan.words.is_empty();
     if fallback && plan.words.len() == 1 {
         // the stem of a single word: `loaded` -> `load`
@@ -186,7 +197,8 @@ pub fn search(
 /// Files found for the words of the plan, one `find` per word: empty unless some file
 /// holds every required word. Files holding more words rank first, then the file whose
 /// best word matched best (an exact stem above a symbol that merely contains the word),
-/// then by the sum of their per-word scores.
+/// then the file whose path holds more of the words, then by the sum of their per-word
+/// scores.
 fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
     struct Hit<'a> {
         required: usize,
@@ -194,6 +206,8 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
         /// The strongest single word's score: the file a word names beats the one
         /// several words merely touch.
         best: f64,
+        /// Words of the plan the path holds: among equals, the file the words name.
+        path_words: usize,
         score: f64,
         reasons: Vec<String>,
         path: &'a str,
@@ -211,6 +225,13 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 required: 0,
                 words: 0,
                 best: 0.0,
+                path_words: {
+                    let path = m.path.to_ascii_lowercase();
+                    plan.words
+                        .iter()
+                        .filter(|w| path.contains(w.as_str()))
+                        .count()
+                },
                 score: 0.0,
                 reasons: Vec::new(),
                 path: m.path.as_str(),
@@ -232,6 +253,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
             .cmp(&a.required)
             .then(b.words.cmp(&a.words))
             .then(b.best.total_cmp(&a.best))
+            .then(b.path_words.cmp(&a.path_words))
             .then(b.score.total_cmp(&a.score))
             .then(a.path.len().cmp(&b.path.len()))
             .then_with(|| a.path.cmp(b.path))
@@ -258,6 +280,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
 
 #[cfg(test)]
 mod tests {
+    use super::super::calls::ToolCall;
     use super::*;
     use crate::planner::plan;
 

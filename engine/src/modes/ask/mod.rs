@@ -8,17 +8,25 @@
 //! the line `grep` found) first. A candidate found by its name or directory alone, whose
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
+mod calls;
+mod outcome;
+mod plan;
+mod read;
+pub(crate) mod search;
+
+pub use calls::{Tool, ToolCall};
+pub use outcome::Outcome;
+pub use read::{Evidence, EvidenceLine, ReadResult};
+pub use search::AskMatch;
+
 use crate::error::{EngineError, Result};
-use crate::modes::code::CodeStep;
-use crate::modes::grep;
-use crate::modes::retrieve;
 use crate::modes::task_search;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
-use crate::request::Outcome;
 use crate::text::term::Term;
 use crate::tree::Tree;
-use memchr::memmem::Finder;
+use calls::{Calls, Cascade};
+use read::{read_file, Reading};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -39,93 +47,11 @@ impl AskRequest {
     }
 }
 
-/// A tool of the cascade.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tool {
-    Find,
-    Grep,
-    /// Files ranked by every word of a task (`crate::retrieval`).
-    Rank,
-    Read,
-}
-
-impl Tool {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tool::Find => "find",
-            Tool::Grep => "grep",
-            Tool::Rank => "rank",
-            Tool::Read => "read",
-        }
-    }
-}
-
-/// One tool call of the cascade: the tool, what it was given, and what it found. The
-/// shape of a trace's tool call, so a replayed cascade reads like a recorded one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCall {
-    pub tool: Tool,
-    /// `find`: the term searched, with ` --impl` for an implementation question; `grep`:
-    /// the term; `read`: the path opened.
-    pub input: String,
-    /// Files the search found (all of them, before any limit); for `read`, 1 when the
-    /// file held evidence, else 0.
-    pub candidates: usize,
-}
-
-/// One ranked candidate, from whichever tool produced the candidates.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AskMatch {
-    pub path: String,
-    pub score: f64,
-    pub reason: String,
-    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
-    /// matching line (1-based).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// The `find` step the candidate reached (none for a `grep` candidate).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub step: Option<CodeStep>,
-}
-
-/// One quoted line of the selected file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EvidenceLine {
-    /// 1-based.
-    pub number: u32,
-    /// Trimmed, cut to [`grep::MAX_LINE_CHARS`] characters.
-    pub text: String,
-}
-
-/// What reading the selected file showed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Evidence {
-    pub path: String,
-    /// The tool's line first, then the first other lines that mention a word of the term,
-    /// up to the profile's `evidence_lines`.
-    pub lines: Vec<EvidenceLine>,
-    /// Lines of the file that mention a word of the term.
-    pub mentions: usize,
-}
-
-/// One `read` of the cascade and what it found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReadResult {
-    pub path: String,
-    /// Lines that mention a word of the term (0 for a file without text).
-    pub mentions: usize,
-    /// Whether the read counts as evidence.
-    pub evidence: bool,
-    /// What the read showed, for a person.
-    pub note: String,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AskResponse {
     pub question: String,
     /// The planned term and impl flag; `null` when the question held nothing to search for.
-    pub plan: Option<Plan>,
+    pub plan: Option<Box<Plan>>,
     /// The tools run, in order (the names of `calls`).
     pub tools: Vec<Tool>,
     /// Every tool call, in order, with its input and what it found.
@@ -150,6 +76,10 @@ pub struct AskResponse {
     /// Why the cascade failed, for a failure outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the outcome is not success, for a person: no term in the question, nothing
+    /// found, or nothing read held evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
@@ -174,9 +104,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                   candidates: usize,
                   read: Reading,
                   outcome: Outcome,
-                  error: Option<String>| AskResponse {
+                  reason: Option<String>| AskResponse {
         question: request.question.clone(),
-        plan,
+        plan: plan.map(Box::new),
         iterations: cascade.calls.len(),
         tools: cascade.calls.iter().map(|c| c.tool).collect(),
         calls: cascade.calls,
@@ -188,33 +118,53 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         outcome,
         duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         profile: profile.name.clone(),
-        error,
+        error: None,
+        reason,
     };
-    let Some(plan) = planner::plan(&request.question, rules) else {
-        let error = "the planner found no term to search for in the question".to_string();
+    let planned = planner::plan(&request.question, rules).or_else(|| {
+        // no content word: a phrase of the question may still name a definition
+        let tokens = planner::tokens(&request.question);
+        let (term, term_tokens) = plan::subject_without_term(tree, &tokens, rules)?;
+        Some(Plan {
+            term,
+            impl_query: false,
+            words: Vec::new(),
+            optional: Vec::new(),
+            tokens,
+            term_tokens,
+        })
+    });
+    let Some(mut plan) = planned else {
+        let reason = "no term to search for: every word of the question is a question, \
+                      intent or function word, and no phrase of it names a definition or \
+                      file of the tree"
+            .to_string();
         return Ok(finish(
             cascade,
             None,
             Vec::new(),
             0,
             Reading::default(),
-            Outcome::Failure,
-            Some(error),
+            Outcome::NoMatch,
+            Some(reason),
         ));
     };
-
+    if let Some(term) = plan::subject(tree, &plan, rules) {
+        plan.term = term;
+    }
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search: a task is ranked by every word unless its whole term names something; any
-    // other question runs find and its fallbacks, then every word when they find nothing
+    // other question runs find and its fallbacks (keeping a call for `read`, and one for
+    // `rank`), then every word when they find nothing
     let found = if task_search::is_task(&plan, profile) {
         task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
     } else {
-        let found = retrieve::search(
+        let found = search::search(
             tree,
             &plan,
             profile,
-            &mut retrieve::Calls {
+            &mut Calls {
                 limit: task_search::search_calls(profile),
                 calls: &mut cascade.calls,
             },
@@ -224,7 +174,14 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
-    let term = Term::new(&plan.term);
+    // what a read looks for: the words the question requires, as stems when the plan has
+    // them (`launched` -> `launch`; an optional `-ed` word is not required)
+    let required = plan.required();
+    let term = if required.is_empty() || plan.term_tokens.is_empty() {
+        Term::new(&plan.term)
+    } else {
+        Term::new(&required.join(crate::text::term::SEPARATOR))
+    };
     let mut read = Reading::default();
     for m in matches.iter().take(rules.read_attempts.max(1)) {
         if !cascade.take(Tool::Read, &m.path) {
@@ -238,10 +195,25 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             break;
         }
     }
-    let outcome = if read.evidence.is_some() {
-        Outcome::Success
+    let (outcome, reason) = if read.evidence.is_some() {
+        (Outcome::Success, None)
+    } else if matches.is_empty() {
+        (
+            Outcome::InsufficientEvidence,
+            Some(format!(
+                "no file defines, declares, mentions or is named `{}`",
+                plan.term
+            )),
+        )
     } else {
-        Outcome::InsufficientEvidence
+        (
+            Outcome::InsufficientEvidence,
+            Some(format!(
+                "{} candidate{} read, none holds the term",
+                read.reads.len(),
+                if read.reads.len() == 1 { "" } else { "s" }
+            )),
+        )
     };
     matches.truncate(request.limit);
     Ok(finish(
@@ -251,139 +223,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         candidates,
         read,
         outcome,
-        None,
+        reason,
     ))
-}
-
-/// The reads of a cascade and the evidence of the one that counted.
-#[derive(Default)]
-struct Reading {
-    reads: Vec<ReadResult>,
-    evidence: Option<Evidence>,
-}
-
-/// Opens a candidate as an agent would: its text, the lines that mention a word of the
-/// term, the tool's line first. Evidence when such a line exists (or, with
-/// `read_requires_mention` off, when the file has text at all).
-fn read_file(
-    tree: &Tree,
-    m: &AskMatch,
-    term: &Term,
-    profile: &Profile,
-) -> (ReadResult, Option<Evidence>) {
-    let rules = &profile.planner;
-    let result = |mentions: usize, evidence: bool, note: String| ReadResult {
-        path: m.path.clone(),
-        mentions,
-        evidence,
-        note,
-    };
-    let Some(file) = tree.file(&m.path) else {
-        return (result(0, false, "not in the tree".into()), None);
-    };
-    let (text, folded) = match file.read() {
-        Ok(read) => read,
-        Err(note) => return (result(0, false, note), None),
-    };
-    // the words as the text was folded (ASCII), so byte offsets agree; a plural is looked
-    // for as its singular, which finds both (`symbols` ~ `symbol`)
-    let words: Vec<String> = term
-        .words
-        .iter()
-        .map(|w| w.to_ascii_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let finders: Vec<Finder> = words
-        .iter()
-        .map(|w| match w.strip_suffix('s') {
-            Some(singular) if singular.len() >= 3 && !singular.ends_with('s') => {
-                Finder::new(singular.as_bytes())
-            }
-            _ => Finder::new(w.as_bytes()),
-        })
-        .collect();
-    let mut mentions = 0;
-    let mut quoted: Vec<u32> = Vec::new();
-    let cap = rules.evidence_lines.max(1);
-    let tool_line = m.line.filter(|&n| n >= 1);
-    if let Some(n) = tool_line {
-        quoted.push(n);
-    }
-    for (i, line) in folded.lines().enumerate() {
-        if finders.iter().any(|f| f.find(line.as_bytes()).is_some()) {
-            mentions += 1;
-            let n = i as u32 + 1;
-            if quoted.len() < cap && Some(n) != tool_line {
-                quoted.push(n);
-            }
-        }
-    }
-    let shown = words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let named = rules.exact_name_is_evidence && m.step == Some(CodeStep::ExactStem);
-    let is_evidence = mentions > 0 || tool_line.is_some() || named || !rules.read_requires_mention;
-    if !is_evidence {
-        let note = format!("no line mentions {shown}");
-        return (result(0, false, note), None);
-    }
-    let originals: Vec<&str> = text.lines().collect();
-    let lines: Vec<EvidenceLine> = quoted
-        .iter()
-        .filter_map(|&n| {
-            let line = originals.get(n as usize - 1)?;
-            Some(EvidenceLine {
-                number: n,
-                text: line.trim().chars().take(grep::MAX_LINE_CHARS).collect(),
-            })
-        })
-        .collect();
-    let note = match (mentions, tool_line) {
-        (0, None) if named => format!("named for the term; no line mentions {shown}"),
-        (0, None) => "readable text; no line mentions the term".into(),
-        (k, Some(n)) => format!(
-            "line {n} as found; {k} line{} mention {shown}",
-            if k == 1 { "" } else { "s" }
-        ),
-        (k, None) => format!("{k} line{} mention {shown}", if k == 1 { "" } else { "s" }),
-    };
-    let evidence = Evidence {
-        path: m.path.clone(),
-        lines,
-        mentions,
-    };
-    (result(mentions, true, note), Some(evidence))
-}
-
-/// The tool calls made so far, within the iteration budget.
-struct Cascade {
-    calls: Vec<ToolCall>,
-    budget: usize,
-}
-
-impl Cascade {
-    /// Records a call of `tool` on `input` (nothing found yet); false when the budget is
-    /// spent.
-    fn take(&mut self, tool: Tool, input: &str) -> bool {
-        if self.calls.len() >= self.budget {
-            return false;
-        }
-        self.calls.push(ToolCall {
-            tool,
-            input: input.to_string(),
-            candidates: 0,
-        });
-        true
-    }
-
-    /// Records what the last call found.
-    fn found(&mut self, candidates: usize) {
-        if let Some(call) = self.calls.last_mut() {
-            call.candidates = candidates;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -426,7 +267,7 @@ mod tests {
         );
         assert_eq!(r.outcome, Outcome::Success);
         assert!(
-            r.matches[0].reason.starts_with("find: symbol"),
+            r.matches[0].reason.starts_with("find: definition"),
             "{}",
             r.matches[0].reason
         );
@@ -489,7 +330,7 @@ mod tests {
             [
                 (
                     "src/runner.rs",
-                    "//! Runs cases in parallel.\npub fn run() {}\n",
+                    "//! Cases in parallel.\npub fn each() {}\n",
                 ),
                 ("src/lib.rs", "pub mod runner;\n"),
                 (
@@ -507,7 +348,7 @@ mod tests {
         assert_eq!(r.selected.as_deref(), Some("src/runner.rs"));
         assert_eq!(
             r.reads[0].note,
-            "named for the term; no line mentions `runner`"
+            "named for the term; no line mentions `run`"
         );
         assert!(r.evidence.unwrap().lines.is_empty());
         let r = ask(&tree, &AskRequest::new("find symbols"), &Profile::default()).unwrap();
@@ -633,64 +474,10 @@ mod tests {
             "where is kubernetes autoscaler implemented",
             &Profile::default(),
         );
-        // the cascade, then every word ranked: no file holds them
-        assert_eq!(
-            r.tools,
-            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Rank]
-        );
+        assert_eq!(r.tools, [Tool::Find, Tool::Find, Tool::Find, Tool::Grep]);
         assert_eq!(r.candidates, 0);
         assert_eq!(r.selected, None);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-    }
-
-    fn task_tree() -> Tree {
-        Tree::from_memory(
-            "t",
-            [
-                (
-                    "src/walk.rs",
-                    "pub fn scan() {\n    let n = 1;\n    // exit when Ctrl-C is pressed twice\n}\n",
-                ),
-                ("CHANGELOG.md", "- Exit immediately when Ctrl-C has been pressed twice\n"),
-                ("src/exit_codes.rs", "pub enum ExitCode { Success }\n"),
-            ],
-        )
-    }
-
-    #[test]
-    fn a_task_is_ranked_by_every_word_and_read_where_they_meet() {
-        let q = "Exit immediately when Ctrl-C has been pressed twice";
-        let r = ask(&task_tree(), &AskRequest::new(q), &Profile::default()).unwrap();
-        // the whole term names nothing, so every word is ranked
-        assert_eq!(r.tools, [Tool::Find, Tool::Rank, Tool::Read]);
-        assert_eq!(
-            r.calls[1].input,
-            "Exit immediately Ctrl-C has pressed twice"
-        );
-        assert_eq!(r.outcome, Outcome::Success);
-        assert_eq!(r.selected.as_deref(), Some("src/walk.rs"));
-        assert!(
-            r.matches[0].reason.starts_with("rank: task words 4 of 5"),
-            "{}",
-            r.matches[0].reason
-        );
-        let e = r.evidence.unwrap();
-        assert_eq!(
-            (e.lines[0].number, e.lines[0].text.as_str()),
-            (3, "// exit when Ctrl-C is pressed twice")
-        );
-        // a question naming a declaration keeps the cascade
-        let r = ask(
-            &task_tree(),
-            &AskRequest::new("where is the ExitCode enum"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.tools, [Tool::Find, Tool::Read]);
-        // the legacy profile has no ranking by every word
-        let legacy = Profile::builtin("legacy").unwrap();
-        let r = ask(&task_tree(), &AskRequest::new(q), &legacy).unwrap();
-        assert!(!r.tools.contains(&Tool::Rank));
     }
 
     #[test]
@@ -702,10 +489,13 @@ mod tests {
     }
 
     #[test]
-    fn a_question_without_a_term_is_a_failure() {
-        let r = run("where is it?", &Profile::default());
-        assert_eq!(r.outcome, Outcome::Failure);
-        assert!(r.tools.is_empty() && r.plan.is_none() && r.error.is_some());
+    fn a_question_without_a_term_is_no_match_with_a_reason() {
+        for q in ["where is it?", "do open"] {
+            let r = run(q, &Profile::default());
+            assert_eq!(r.outcome, Outcome::NoMatch, "{q}");
+            assert!(r.tools.is_empty() && r.plan.is_none() && r.error.is_none());
+            assert!(r.reason.as_deref().unwrap().starts_with("no term"), "{r:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,185 @@
+//! `find code` and `ask` on trees shaped like real ones: the file that defines a symbol
+//! outranks the ones that declare it, mention it, test it or are named like it, in every
+//! phrasing; and `ask`'s outcome says what it found.
+
+use findbench_engine::modes::ask::{ask, AskRequest};
+use findbench_engine::modes::code::{find_code, CodeRequest};
+use findbench_engine::{Outcome, Profile, Tree};
+
+/// `n` lines that use the names without declaring anything.
+fn filler(n: usize) -> String {
+    "    let _unused = 0;\n".repeat(n)
+}
+
+fn tree() -> Tree {
+    let matcher = format!(
+        "use crate::builder::Arg;\n\n{}pub(crate) struct ArgMatcher {{\n    matches: Vec<Arg>,\n}}\n\n\
+         impl ArgMatcher {{\n    pub(crate) fn feed_eof(&mut self) {{}}\n}}\n",
+        "// a long preamble\n".repeat(120)
+    );
+    let parser = format!(
+        "use crate::parser::arg_matcher::ArgMatcher;\n\nfn parse() {{\n{}    let mut matcher = ArgMatcher::new();\n    matcher.feed_eof();\n}}\n",
+        filler(90)
+    );
+    let files: Vec<(String, String)> = vec![
+        ("src/parser/arg_matcher.rs".into(), matcher),
+        ("src/parser/parser.rs".into(), parser),
+        (
+            "src/parser/mod.rs".into(),
+            "mod arg_matcher;\npub(crate) use self::arg_matcher::ArgMatcher;\n".into(),
+        ),
+        (
+            "tests/arg_matcher.rs".into(),
+            "#[test]\nfn arg_matcher() {\n    let m = ArgMatcher::default();\n}\n".into(),
+        ),
+        (
+            "examples/feed.rs".into(),
+            "fn feed_eof() {\n    println!(\"example\");\n}\n".into(),
+        ),
+        (
+            "lib/feedparser.py".into(),
+            "class FeedParser:\n    def feed(self, data):\n        pass\n".into(),
+        ),
+        (
+            "include/net.h".into(),
+            "extern int resolve_host (const char *__name,\n\t\t\tint __flags) __THROW;\n".into(),
+        ),
+        (
+            "src/net.c".into(),
+            format!(
+                "#include \"net.h\"\n{}int\nresolve_host (const char *name, int flags)\n{{\n  return 0;\n}}\n",
+                "/* notes */\n".repeat(100)
+            ),
+        ),
+        (
+            "src/plot/float.rs".into(),
+            "// pretty numbers for axes\npub fn format_float(x: f64) -> String {\n    x.to_string()\n}\n".into(),
+        ),
+    ];
+    Tree::from_memory(
+        "t",
+        files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn code(t: &Tree, term: &str) -> Vec<(String, String)> {
+    find_code(t, &CodeRequest::new(term), &Profile::default().code)
+        .unwrap()
+        .matches
+        .into_iter()
+        .map(|m| (m.path, m.reason))
+        .collect()
+}
+
+#[test]
+fn the_defining_file_outranks_users_tests_and_files_named_like_the_term() {
+    let t = tree();
+    let m = code(&t, "ArgMatcher");
+    assert_eq!(m[0].0, "src/parser/arg_matcher.rs", "{m:?}");
+    assert_eq!(m[0].1, "definition `struct ArgMatcher` at line 123");
+    // the test file is named exactly like the term and still ranks below the definition
+    let test = m
+        .iter()
+        .position(|x| x.0 == "tests/arg_matcher.rs")
+        .unwrap();
+    assert!(test > 0, "{m:?}");
+    assert!(m[test].1.ends_with("; -6 test file"), "{m:?}");
+}
+
+#[test]
+fn methods_are_found_and_examples_rank_below_the_implementation() {
+    let t = tree();
+    let m = code(&t, "feed_eof");
+    assert_eq!(m[0].0, "src/parser/arg_matcher.rs", "{m:?}");
+    assert!(
+        m[0].1.starts_with("definition `function feed_eof`"),
+        "{m:?}"
+    );
+    let example = m.iter().find(|x| x.0 == "examples/feed.rs").unwrap();
+    assert!(
+        example.1.ends_with("; -6 example or bench file"),
+        "{example:?}"
+    );
+}
+
+#[test]
+fn a_c_definition_outranks_its_prototype() {
+    let t = tree();
+    let m = code(&t, "resolve_host");
+    let paths: Vec<&str> = m.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(paths, ["src/net.c", "include/net.h"], "{m:?}");
+    assert_eq!(m[0].1, "definition `function resolve_host` at line 103");
+    assert_eq!(m[1].1, "declaration `function resolve_host` at line 1");
+}
+
+fn asked(t: &Tree, q: &str) -> findbench_engine::modes::ask::AskResponse {
+    ask(t, &AskRequest::new(q), &Profile::default()).unwrap()
+}
+
+#[test]
+fn every_phrasing_finds_the_definition_and_quotes_the_defining_line() {
+    let t = tree();
+    for q in [
+        "where is ArgMatcher defined",
+        "where is the arg matcher implemented",
+        "which file defines the arg matcher",
+        "show me the arg matcher",
+        "arg matcher",
+        "ArgMatcher",
+    ] {
+        let r = asked(&t, q);
+        assert_eq!(r.outcome, Outcome::Success, "{q}: {r:?}");
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("src/parser/arg_matcher.rs"),
+            "{q}: {:?}",
+            r.matches
+        );
+        // the evidence is the definition, not the `use` line of another file
+        let e = r.evidence.unwrap();
+        assert_eq!(
+            (e.lines[0].number, e.lines[0].text.as_str()),
+            (123, "pub(crate) struct ArgMatcher {"),
+            "{q}"
+        );
+    }
+    for q in ["the feed eof", "feed eof", "where is feed_eof"] {
+        let r = asked(&t, q);
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("src/parser/arg_matcher.rs"),
+            "{q}: {:?}",
+            r.matches
+        );
+    }
+}
+
+#[test]
+fn nothing_that_defines_or_mentions_the_term_is_insufficient_evidence() {
+    let t = tree();
+    // `float.rs` mentions `pretty` but never `printer`: no answer, not a wrong one
+    let r = asked(&t, "where is the pretty printer");
+    assert_eq!(r.outcome, Outcome::InsufficientEvidence, "{r:?}");
+    assert_eq!(r.selected, None);
+    assert!(r.reason.is_some(), "{r:?}");
+    let r = asked(&t, "where is the kubernetes autoscaler implemented");
+    assert_eq!(r.outcome, Outcome::InsufficientEvidence);
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("no file defines, declares, mentions or is named `kubernetes[ _-]?autoscaler`")
+    );
+}
+
+#[test]
+fn a_question_without_a_term_is_no_match_with_a_reason() {
+    let t = tree();
+    for q in ["do open", "where is it?", "how does it work"] {
+        let r = asked(&t, q);
+        assert_eq!(r.outcome, Outcome::NoMatch, "{q}: {r:?}");
+        assert!(r.plan.is_none() && r.tools.is_empty(), "{q}");
+        assert!(r.reason.as_deref().unwrap().starts_with("no term"), "{q}");
+    }
+}

@@ -1,0 +1,401 @@
+//! `findbench corpus symbols`: a corpus for any source tree, asking for the definitions
+//! Universal Ctags finds in it, so the exam is independent of the engine's own reader.
+//!
+//! The files are the ones the engine's walk keeps (the same ignore rules), handed to
+//! `ctags --output-format=json`. A name is eligible when it is defined in at most
+//! [`MAX_DEFINING_FILES`] files, is at least [`MIN_NAME_CHARS`] characters long and is not a
+//! private or reserved name (a leading `_`). Names are picked by a seeded hash, so a seed
+//! gives the same corpus on every machine that has the same tree and ctags. Each name is
+//! asked as `find code NAME`, and through `ask` with the exact name, with its words split and
+//! lower-cased, and as the bare words; every case expects the defining files within 5, and
+//! at rank 1 when one file defines the name.
+
+use crate::error::{HarnessError, Result};
+use findbench_engine::text::camel::{snake, split_words};
+use findbench_engine::{Tree, TreeOptions};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Most files that may define a picked name: more, and the question has no one answer.
+pub const MAX_DEFINING_FILES: usize = 3;
+/// Shortest name picked.
+pub const MIN_NAME_CHARS: usize = 4;
+/// The rank window every case expects the defining files in.
+pub const WITHIN: usize = 5;
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct SymbolCorpusOptions {
+    pub root: PathBuf,
+    pub seed: u64,
+    /// Names picked from the tree.
+    pub per_tree: usize,
+    /// The ctags program (`ctags` on the PATH by default).
+    pub ctags: PathBuf,
+    /// The suite name (default: `symbols-` and the root's last component).
+    pub suite: Option<String>,
+}
+
+/// A picked definition and the files that define its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PickedSymbol {
+    pub name: String,
+    /// ctags' kind of the first definition (`function`, `struct`, ...).
+    pub kind: String,
+    /// Relative, `/`-separated, sorted.
+    pub files: Vec<String>,
+}
+
+/// The generated corpus: its YAML text and what it asks for.
+#[derive(Debug, Clone)]
+pub struct SymbolCorpus {
+    pub yaml: String,
+    pub symbols: Vec<PickedSymbol>,
+    pub cases: usize,
+    /// `ctags --version`'s first line.
+    pub ctags_version: String,
+}
+
+/// One line of ctags' JSON output (other fields ignored).
+#[derive(Debug, Deserialize)]
+struct CtagsTag {
+    #[serde(rename = "_type")]
+    kind_of_line: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    path: String,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    language: String,
+}
+
+/// The kinds that define something an agent asks for: types, functions, methods, macros.
+/// C and C++ `member` is a data member and is left out; Python's `member` is a method.
+fn is_wanted(kind: &str, language: &str) -> bool {
+    match kind {
+        "function" | "func" | "method" | "class" | "struct" | "enum" | "interface" | "trait"
+        | "typedef" | "macro" | "union" | "type" | "record" => true,
+        "member" => language == "Python",
+        _ => false,
+    }
+}
+
+/// Runs ctags over the tree's source files and writes the corpus text.
+pub fn generate(options: &SymbolCorpusOptions) -> Result<SymbolCorpus> {
+    if options.per_tree == 0 {
+        return Err(HarnessError::invalid("--per-tree must be at least 1"));
+    }
+    let root = options
+        .root
+        .canonicalize()
+        .map_err(|e| HarnessError::file(&options.root, format!("cannot open the root: {e}")))?;
+    if !root.is_dir() {
+        return Err(HarnessError::file(&root, "the root is not a directory"));
+    }
+    let ctags_version = ctags_version(&options.ctags)?;
+    let tree = Tree::load(&root, &TreeOptions::default())?;
+    let sources: Vec<&str> = tree
+        .files()
+        .iter()
+        .filter(|f| f.language.is_some() && f.text().is_some())
+        .map(|f| f.path.as_str())
+        .collect();
+    let tags = run_ctags(&options.ctags, &root, &sources)?;
+    let symbols = pick(&tags, options.seed, options.per_tree);
+    let suite = options.suite.clone().unwrap_or_else(|| {
+        format!(
+            "symbols-{}",
+            root.file_name()
+                .map_or("root".into(), |n| n.to_string_lossy().into_owned())
+        )
+    });
+    let (yaml, cases) = write_yaml(&suite, &root, options, &ctags_version, &symbols);
+    Ok(SymbolCorpus {
+        yaml,
+        symbols,
+        cases,
+        ctags_version,
+    })
+}
+
+fn missing_ctags(ctags: &Path, why: impl std::fmt::Display) -> HarnessError {
+    HarnessError::file(
+        ctags,
+        format!(
+            "Universal Ctags is needed for the ground truth and could not be run ({why}); \
+             install it (`apt-get install universal-ctags`, `brew install universal-ctags`) \
+             or name it with --ctags"
+        ),
+    )
+}
+
+fn ctags_version(ctags: &Path) -> Result<String> {
+    let out = Command::new(ctags)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| missing_ctags(ctags, e))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or("").trim().to_string();
+    // `Universal Ctags 5.9.0, Copyright ...`: the name and version
+    let first = first.split(',').next().unwrap_or("").to_string();
+    if !out.status.success() || !first.contains("Universal Ctags") {
+        return Err(missing_ctags(
+            ctags,
+            format!("`{first}` is not Universal Ctags, which alone writes JSON"),
+        ));
+    }
+    Ok(first)
+}
+
+/// Every definition ctags reports: (name, kind, path).
+fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<(String, String, String)>> {
+    let mut child = Command::new(ctags)
+        .current_dir(root)
+        .args([
+            "--output-format=json",
+            "--fields=+nlK",
+            "--extras=-F",
+            "-f",
+            "-",
+            "-L",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| missing_ctags(ctags, e))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let list: String = files.iter().map(|f| format!("{f}\n")).collect();
+    // write from a thread: ctags writes while it reads, and both pipes have a bound
+    let writer = std::thread::spawn(move || stdin.write_all(list.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| missing_ctags(ctags, e))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(missing_ctags(ctags, format!("exit status {}", out.status)));
+    }
+    let mut tags = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(tag) = serde_json::from_str::<CtagsTag>(line) else {
+            continue;
+        };
+        if tag.kind_of_line == "tag" && is_wanted(&tag.kind, &tag.language) {
+            tags.push((tag.name, tag.kind, tag.path.replace('\\', "/")));
+        }
+    }
+    Ok(tags)
+}
+
+/// FNV-1a of the seed and the name: the pick order.
+fn pick_hash(seed: u64, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in seed.to_le_bytes().iter().chain(name.as_bytes()) {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// True for a name an agent would ask for by name.
+fn is_eligible(name: &str) -> bool {
+    name.chars().count() >= MIN_NAME_CHARS
+        && !name.starts_with('_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && name.chars().any(char::is_alphabetic)
+        && !name.starts_with("anon")
+}
+
+/// The picked names, in pick order.
+/// Names that differ only in case or separators (`Usage`, `usage`; `ArgMatcher`,
+/// `arg_matcher`) are one question when asked in words, so they are one pick: its files
+/// are every file that defines any of them, and it is asked by the first of them.
+pub fn pick(tags: &[(String, String, String)], seed: u64, per_tree: usize) -> Vec<PickedSymbol> {
+    // snake form -> (first name, its kind, files, every name is eligible)
+    let mut by_key: BTreeMap<String, (&str, &str, BTreeSet<&str>, bool)> = BTreeMap::new();
+    for (name, kind, path) in tags {
+        let entry = by_key
+            .entry(snake(name))
+            .or_insert_with(|| (name.as_str(), kind.as_str(), BTreeSet::new(), true));
+        if name.as_str() < entry.0 {
+            (entry.0, entry.1) = (name.as_str(), kind.as_str());
+        }
+        entry.2.insert(path.as_str());
+        entry.3 &= is_eligible(name);
+    }
+    let mut eligible: Vec<(u64, PickedSymbol)> = by_key
+        .into_values()
+        .filter(|(_, _, files, ok)| *ok && files.len() <= MAX_DEFINING_FILES)
+        .map(|(name, kind, files, _)| {
+            (
+                pick_hash(seed, name),
+                PickedSymbol {
+                    name: name.to_string(),
+                    kind: kind.to_string(),
+                    files: files.into_iter().map(str::to_string).collect(),
+                },
+            )
+        })
+        .collect();
+    eligible.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    eligible
+        .into_iter()
+        .take(per_tree)
+        .map(|(_, s)| s)
+        .collect()
+}
+
+/// Questions with the exact name; `{}` is the name.
+const EXACT_QUESTIONS: &[&str] = &[
+    "where is {} defined",
+    "where is {} implemented",
+    "find {}",
+    "show me {}",
+    "which file defines {}",
+    "open the definition of {}",
+    "{}",
+];
+
+/// Questions with the words split and lower-cased.
+const SPLIT_QUESTIONS: &[&str] = &[
+    "where is the {} defined",
+    "where is the {} implemented",
+    "find the {}",
+    "show me the {}",
+    "which file defines the {}",
+    "how does the {} work",
+];
+
+/// A JSON string, which is also a YAML flow scalar.
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serialises")
+}
+
+fn write_yaml(
+    suite: &str,
+    root: &Path,
+    options: &SymbolCorpusOptions,
+    ctags_version: &str,
+    symbols: &[PickedSymbol],
+) -> (String, usize) {
+    let mut y = String::new();
+    y.push_str(&format!(
+        "# Generated by `findbench corpus symbols --root {} --seed {} --per-tree {}`.\n\
+         # Ground truth: {ctags_version}. Each definition is asked by its exact name\n\
+         # (find code, ask), with its words split and lower-cased, and as the bare words.\n",
+        root.display(),
+        options.seed,
+        options.per_tree
+    ));
+    y.push_str(&format!("suite: {}\n", quoted(suite)));
+    y.push_str(&format!(
+        "fixture: {{root: {}}}\n",
+        quoted(&root.display().to_string())
+    ));
+    y.push_str("budget: {p95_ms: 5000, per_1000_items_ms: 1000}\ncases:\n");
+    let mut cases = 0;
+    for (i, sym) in symbols.iter().enumerate() {
+        let words = split_words(&sym.name).join(" ");
+        let h = pick_hash(options.seed, &sym.name) as usize;
+        let exact_q = EXACT_QUESTIONS[h % EXACT_QUESTIONS.len()].replace("{}", &sym.name);
+        let split_q = SPLIT_QUESTIONS[(h / 7) % SPLIT_QUESTIONS.len()].replace("{}", &words);
+        let mut expect = serde_json::Map::new();
+        if sym.files.len() == 1 {
+            expect.insert("top".into(), sym.files[0].clone().into());
+        }
+        expect.insert("contains".into(), sym.files.clone().into());
+        expect.insert("within".into(), WITHIN.into());
+        let ask_expect = {
+            let mut e = expect.clone();
+            e.insert("outcome".into(), "success".into());
+            serde_json::Value::Object(e)
+        };
+        let expect = serde_json::Value::Object(expect);
+        let id = format!("{i:03}-{}", sym.name);
+        for (suffix, mode, query, phrasing, expect) in [
+            ("code", "code", sym.name.as_str(), "exact", &expect),
+            ("exact", "ask", exact_q.as_str(), "exact", &ask_expect),
+            ("split", "ask", split_q.as_str(), "split", &ask_expect),
+            ("bare", "ask", words.as_str(), "bare", &ask_expect),
+        ] {
+            let case = serde_json::json!({
+                "id": format!("{id}-{suffix}"),
+                "query": query,
+                "mode": mode,
+                "expect": expect,
+                "tags": ["symbols", phrasing, mode, sym.kind],
+            });
+            y.push_str(&format!("  - {case}\n"));
+            cases += 1;
+        }
+    }
+    (y, cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(name: &str, kind: &str, path: &str) -> (String, String, String) {
+        (name.into(), kind.into(), path.into())
+    }
+
+    #[test]
+    fn picks_are_seeded_unique_and_skip_ambiguous_or_private_names() {
+        let tags = vec![
+            tag("ArgMatcher", "struct", "src/parser/matcher.rs"),
+            tag("feed_eof", "member", "lib/parser.py"),
+            tag("new", "method", "a.rs"),
+            tag("_private", "function", "a.py"),
+            tag("common", "function", "a.c"),
+            tag("common", "function", "b.c"),
+            tag("common", "function", "c.c"),
+            tag("common", "function", "d.c"),
+            tag("twice", "function", "b.c"),
+            tag("twice", "function", "a.c"),
+            tag("Usage", "struct", "src/usage.rs"),
+            tag("usage", "function", "src/styling.rs"),
+        ];
+        let picked = pick(&tags, 7, 10);
+        let mut names: Vec<&str> = picked.iter().map(|s| s.name.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["ArgMatcher", "Usage", "feed_eof", "twice"]);
+        // one question for names equal in words: every file that defines one of them
+        let usage = picked.iter().find(|s| s.name == "Usage").unwrap();
+        assert_eq!(usage.files, ["src/styling.rs", "src/usage.rs"]);
+        let twice = picked.iter().find(|s| s.name == "twice").unwrap();
+        assert_eq!(twice.files, ["a.c", "b.c"]);
+        assert_eq!(pick(&tags, 7, 10), picked, "a seed gives one order");
+        assert_eq!(pick(&tags, 7, 1).len(), 1);
+    }
+
+    #[test]
+    fn the_yaml_is_a_valid_corpus_with_every_phrasing() {
+        let symbols = vec![PickedSymbol {
+            name: "ArgMatcher".into(),
+            kind: "struct".into(),
+            files: vec!["src/parser/matcher.rs".into()],
+        }];
+        let options = SymbolCorpusOptions {
+            root: ".".into(),
+            seed: 1,
+            per_tree: 1,
+            ctags: "ctags".into(),
+            suite: None,
+        };
+        let (yaml, cases) = write_yaml("s", Path::new("/tmp"), &options, "U", &symbols);
+        assert_eq!(cases, 4);
+        assert!(yaml.contains(r#""query":"ArgMatcher","#), "{yaml}");
+        assert!(yaml.contains(r#""query":"arg matcher","#), "{yaml}");
+        assert!(yaml.contains(r#""top":"src/parser/matcher.rs""#), "{yaml}");
+        let corpus = crate::corpus::parse_corpus_str(Path::new("/tmp/s.yaml"), &yaml);
+        assert!(corpus.is_ok(), "{:?}", corpus.err());
+    }
+}
