@@ -30,17 +30,6 @@ pub fn is_task(plan: &Plan, profile: &Profile) -> bool {
             >= w.min_task_terms.max(1)
 }
 
-/// Tool calls the search of a non-task question may make, leaving one for `rank` when the
-/// profile ranks by every word (and one for `read`, as before).
-pub fn search_calls(profile: &Profile) -> usize {
-    let rank = usize::from(profile.task_ranking.enabled);
-    profile
-        .planner
-        .max_iterations
-        .saturating_sub(1 + rank)
-        .max(1)
-}
-
 /// A task: `find` the whole term; when it finds nothing, rank by every word.
 pub fn search(
     tree: &Tree,
@@ -78,21 +67,6 @@ pub fn search(
                 })
                 .collect(),
         };
-    }
-    rank(tree, plan, profile, calls, wanted)
-}
-
-/// What the cascade found, or, when it found nothing, the files ranked by every word.
-pub fn or_rank(
-    found: Found,
-    tree: &Tree,
-    plan: &Plan,
-    profile: &Profile,
-    calls: &mut Vec<ToolCall>,
-    wanted: usize,
-) -> Found {
-    if !found.matches.is_empty() || !profile.task_ranking.enabled {
-        return found;
     }
     rank(tree, plan, profile, calls, wanted)
 }

@@ -127,7 +127,6 @@ pub struct Symbol {
     /// without a body, `mod name;`.
     pub definition: bool,
     /// A test function (Rust `#[test]`, `#[tokio::test]` on the lines above).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub test: bool,
 }
 

@@ -154,23 +154,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     }
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
-    // search: a task is ranked by every word unless its whole term names something; any
-    // other question runs find and its fallbacks (keeping a call for `read`, and one for
-    // `rank`), then every word when they find nothing
+    // search: a task (a sentence of several significant words) is ranked by every word
+    // unless its whole term names something; a question that names one subject runs find
+    // and its fallbacks, keeping a call for `read`. A subject the cascade cannot find is
+    // insufficient evidence, never the file that merely shares one of its words.
     let found = if task_search::is_task(&plan, profile) {
         task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
     } else {
-        let found = search::search(
+        search::search(
             tree,
             &plan,
             profile,
             &mut Calls {
-                limit: task_search::search_calls(profile),
+                limit: rules.max_iterations.saturating_sub(1).max(1),
                 calls: &mut cascade.calls,
             },
             wanted,
-        );
-        task_search::or_rank(found, tree, &plan, profile, &mut cascade.calls, wanted)
+        )
     };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
