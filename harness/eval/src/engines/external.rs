@@ -478,6 +478,12 @@ fn read_run(
     parse_answer(&command.answer, &run.stdout, root)
 }
 
+/// The number of results a case asks for: its own `limit`, else the mode's default under the
+/// built-in profile (an external tool has no findbench profile).
+fn case_limit(case: &Case) -> usize {
+    crate::corpus::args::result_limit(&case.request, &findbench_engine::Profile::default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,10 +580,4 @@ mod tests {
             matches!(&run.exit, Exit::NotStarted(m) if m.contains("cannot start `/nonexistent/tool`"))
         );
     }
-}
-
-/// The number of results a case asks for: its own `limit`, else the mode's default under the
-/// built-in profile (an external tool has no findbench profile).
-fn case_limit(case: &Case) -> usize {
-    crate::corpus::args::result_limit(&case.request, &findbench_engine::Profile::default())
 }
