@@ -654,6 +654,10 @@ pub struct TaskRankingWeights {
     /// term at least) for any file to be ranked: words scattered one per file are not a
     /// subject the tree holds.
     pub min_joint_coverage: f64,
+    /// Least share of its terms one file must hold together when a question that names one
+    /// subject (fewer than `min_task_terms` words) is ranked after the cascade found nothing:
+    /// 1.0, every word, so a file that shares one word with the subject is not an answer.
+    pub subject_joint_coverage: f64,
     /// Weight of the share of the question's terms met on one line.
     pub proximity: f64,
     /// How many of the best files are read line by line for proximity and evidence.
@@ -714,6 +718,7 @@ impl Default for TaskRankingWeights {
             coverage: 1.0,
             min_coverage: 0.5,
             min_joint_coverage: 0.4,
+            subject_joint_coverage: 1.0,
             proximity: 0.5,
             rerank_depth: 50,
             stop_words: [

@@ -71,6 +71,38 @@ pub fn search(
     rank(tree, plan, profile, calls, wanted)
 }
 
+/// What the cascade found for a question that names one subject, or, when it found
+/// nothing, the files that hold every word of the subject (the profile's
+/// `subject_joint_coverage`), ranked: a file that shares one word with it is not an answer.
+pub fn or_rank_subject(
+    found: Found,
+    tree: &Tree,
+    plan: &Plan,
+    profile: &Profile,
+    calls: &mut Vec<ToolCall>,
+    wanted: usize,
+) -> Found {
+    if !found.matches.is_empty() || !profile.task_ranking.enabled {
+        return found;
+    }
+    let mut strict = profile.clone();
+    let w = &mut strict.task_ranking;
+    w.min_coverage = w.min_coverage.max(w.subject_joint_coverage);
+    w.min_joint_coverage = w.min_joint_coverage.max(w.subject_joint_coverage);
+    rank(tree, plan, &strict, calls, wanted)
+}
+
+/// Tool calls the search of a one-subject question may make: one is kept for `read`, and
+/// one for `rank` when the profile ranks by words.
+pub fn subject_search_calls(profile: &Profile) -> usize {
+    let rank = usize::from(profile.task_ranking.enabled);
+    profile
+        .planner
+        .max_iterations
+        .saturating_sub(1 + rank)
+        .max(1)
+}
+
 /// One `rank` call: the files holding the words of the plan's term, best first, each
 /// pointing at the line where most of them meet.
 fn rank(

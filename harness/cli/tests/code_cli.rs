@@ -109,11 +109,11 @@ fn absent_subject_is_insufficient_evidence() {
     let (code, doc) = ask("where is kubernetes autoscaler implemented", "default");
     assert_eq!(code, 100);
     assert_eq!(doc["outcome"], "insufficient_evidence");
-    // the whole term, each of its words, then grep: nothing anywhere (a two-word subject
-    // is not a task, so it is not ranked by its words)
+    // the whole term, each of its words, grep, then the files holding every word of the
+    // subject ranked: nothing anywhere
     assert_eq!(
         doc["tools"],
-        serde_json::json!(["find", "find", "find", "grep"])
+        serde_json::json!(["find", "find", "find", "grep", "rank"])
     );
     assert_eq!(doc["selected"], Value::Null);
     assert_eq!(doc["candidates"], 0);
@@ -148,11 +148,11 @@ fn ask_text_shows_each_call_with_its_input() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("tools     find -> find -> find -> grep (4 iterations)"),
+        text.contains("tools     find -> find -> find -> grep -> rank (5 iterations)"),
         "{text}"
     );
     let calls: Vec<&str> = text.lines().filter(|l| l.starts_with("call ")).collect();
-    assert_eq!(calls.len(), 4, "{text}");
+    assert_eq!(calls.len(), 5, "{text}");
     assert!(
         calls[1].starts_with("call      find  kubernete --impl ")
             && calls[1].ends_with("  0 candidates"),

@@ -156,21 +156,22 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search: a task (a sentence of several significant words) is ranked by every word
     // unless its whole term names something; a question that names one subject runs find
-    // and its fallbacks, keeping a call for `read`. A subject the cascade cannot find is
-    // insufficient evidence, never the file that merely shares one of its words.
+    // and its fallbacks, keeping a call for `read`; when they find nothing, only files that
+    // hold every word of the subject are ranked, never one that merely shares a word.
     let found = if task_search::is_task(&plan, profile) {
         task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
     } else {
-        search::search(
+        let found = search::search(
             tree,
             &plan,
             profile,
             &mut Calls {
-                limit: rules.max_iterations.saturating_sub(1).max(1),
+                limit: task_search::subject_search_calls(profile),
                 calls: &mut cascade.calls,
             },
             wanted,
-        )
+        );
+        task_search::or_rank_subject(found, tree, &plan, profile, &mut cascade.calls, wanted)
     };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
@@ -474,7 +475,10 @@ mod tests {
             "where is kubernetes autoscaler implemented",
             &Profile::default(),
         );
-        assert_eq!(r.tools, [Tool::Find, Tool::Find, Tool::Find, Tool::Grep]);
+        assert_eq!(
+            r.tools,
+            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Rank]
+        );
         assert_eq!(r.candidates, 0);
         assert_eq!(r.selected, None);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
