@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times findbench against its peers, whole process against whole process, one row per
-workload, as DESIGN.md's "Performance" asks: the same input for both, alternating A B A B
+workload, as an honest peer comparison must be: the same input for both, alternating A B A B
 after a warm-up pair, and the median of the per-pair time ratios (findbench / peer; below 1
 means findbench is faster) with their min and max. Prints the machine and every version.
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// Every failure the engine can report. The variants map one-to-one onto the error codes
-/// and exit codes of the JSON envelope (see DESIGN.md, "Output").
+/// and exit codes of the JSON envelope (the README's "Exit codes", `docs/ci-contract.md`).
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// A request the engine cannot answer as asked: an empty query, a bad option value.

@@ -469,7 +469,7 @@ mod tests {
         Tree::from_memory(
             "t",
             [
-                ("DESIGN.md", "# Design\nThe cursor binary ships in tools/.\nA Cursor-Binary is fast.\ncursor_binary again cursorbinary\n"),
+                ("NOTES.md", "# Design\nThe cursor binary ships in tools/.\nA Cursor-Binary is fast.\ncursor_binary again cursorbinary\n"),
                 ("src/a.cpp", "int x;\n// CursorBinary\n"),
                 ("src/b.cpp", "cursor  binary (two spaces)\n"),
             ],
@@ -482,7 +482,7 @@ mod tests {
         p.grep.scattered_words = false;
         let r = run(&tree(), "cursor[ _-]?binary", &p);
         // the source file's one line outranks the design doc's three
-        assert_eq!(paths(&r), ["src/a.cpp", "DESIGN.md"]);
+        assert_eq!(paths(&r), ["src/a.cpp", "NOTES.md"]);
         let d = &r.matches[1];
         assert_eq!(d.count, 3);
         assert_eq!(d.first.number, 2);
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(r.matches[0].first.text, "// CursorBinary");
         // two spaces are no separator: both words on one line is weaker evidence
         let r = run(&tree(), "cursor[ _-]?binary", &Profile::default());
-        assert_eq!(paths(&r), ["src/a.cpp", "src/b.cpp", "DESIGN.md"]);
+        assert_eq!(paths(&r), ["src/a.cpp", "src/b.cpp", "NOTES.md"]);
         assert!(r.matches[1].reason.starts_with("every word on 1 line"));
     }
 

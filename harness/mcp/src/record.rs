@@ -25,7 +25,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// The format of recorded lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordFormat {
-    /// findbench's trace JSONL (DESIGN.md, "Traces").
+    /// findbench's trace JSONL (`schemas/trace.schema.json`).
     Findbench,
     /// OTLP/JSON, one `ExportTraceServiceRequest` per line.
     Otlp,

@@ -245,7 +245,7 @@ mod tests {
                     "src/services/replay_service.h",
                     "class ReplayService {\n};\n",
                 ),
-                ("DESIGN.md", "The cursor binary is built from tools.\n"),
+                ("NOTES.md", "The cursor binary is built from tools.\n"),
             ],
         )
     }
@@ -415,7 +415,7 @@ mod tests {
             r.tools,
             [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Read]
         );
-        assert_eq!(r.selected.as_deref(), Some("DESIGN.md"));
+        assert_eq!(r.selected.as_deref(), Some("NOTES.md"));
         assert_eq!(r.outcome, Outcome::Success);
         // grep's first matching line is the evidence
         assert_eq!(r.matches[0].line, Some(1));
@@ -433,7 +433,7 @@ mod tests {
                 (Tool::Find, "cursor", 0),
                 (Tool::Find, "binary", 0),
                 (Tool::Grep, "cursor[ _-]?binary", 1),
-                (Tool::Read, "DESIGN.md", 1),
+                (Tool::Read, "NOTES.md", 1),
             ]
         );
         assert_eq!(r.tools, r.calls.iter().map(|c| c.tool).collect::<Vec<_>>());

@@ -1,5 +1,5 @@
-//! Engines: any find tool measured on the same corpora as findbench (DESIGN.md, "Engines:
-//! evaluate any find tool").
+//! Engines: any find tool measured on the same corpora as findbench (README, "How does my
+//! tool compare?").
 //!
 //! - this module: the engine model ([`Engine`]: findbench's own, built in, or an external
 //!   tool), command templates and their placeholders, resolving `--engine NAME|FILE`, and
