@@ -32,7 +32,7 @@ fi
 if [ ! -x /usr/bin/time ]; then
   apt-get install -y time >/dev/null || { apt-get update >/dev/null && apt-get install -y time >/dev/null; }
 fi
-cargo build --release -q -p findbench-harness
+cargo build --release -q -p findbench
 FB="$PWD/target/release/findbench"
 CACHE="$(mktemp -d -t findbench-cache.XXXXXX)"
 trap 'rm -rf "$CACHE"' EXIT

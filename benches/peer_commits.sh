@@ -36,7 +36,7 @@ cargo build --release -q -p findbench
 FB="$PWD/target/release/findbench"
 WORK="${WORK:-$(mktemp -d -t findbench-commits.XXXXXX)}"
 mkdir -p "$WORK/corpora" "$WORK/trees"
-export FINDBENCH_CACHE_DIR="${FINDBENCH_CACHE_DIR:-$WORK/cache}"
+export FINDBENCH_CACHE="${FINDBENCH_CACHE:-$WORK/cache}"
 
 for dir in "$@"; do
   name="$(basename "$(cd "$dir" && pwd)")"

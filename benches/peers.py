@@ -111,7 +111,7 @@ def main():
     args = ap.parse_args()
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
 
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench-harness"],
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench"],
                    cwd=ROOT, check=True)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench-benches",
                     "--example", "write_store"], cwd=ROOT, check=True)

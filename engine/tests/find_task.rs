@@ -141,9 +141,9 @@ fn threshold_drops_low_scores() {
         serde_json::json!({"id": "m", "title": "Auth middleware"}),
     ]);
     let mut request = TaskRequest::new("midleware");
-    request.threshold = 0.6;
+    request.threshold = Some(0.6);
     assert!(run(&s, &request).matches.is_empty());
-    request.threshold = 0.3;
+    request.threshold = Some(0.3);
     assert_eq!(run(&s, &request).matches.len(), 1);
 }
 
@@ -277,7 +277,7 @@ fn invalid_requests_are_rejected() {
     assert!(bad(r));
     for t in [-0.1, 1.5, f64::NAN] {
         let mut r = TaskRequest::new("cache");
-        r.threshold = t;
+        r.threshold = Some(t);
         assert!(bad(r), "threshold {t}");
     }
     assert!(TaskField::parse_list("title,owner").is_err());

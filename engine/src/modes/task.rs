@@ -27,7 +27,9 @@ pub struct TaskRequest {
     /// Statuses to keep (case-insensitive); empty keeps all.
     pub status: Vec<String>,
     pub limit: usize,
-    pub threshold: f64,
+    /// Lowest score kept (0-1); `None` takes the profile's `task.threshold`. The response
+    /// echoes the threshold used.
+    pub threshold: Option<f64>,
     pub exact: bool,
     pub include_archive: bool,
     pub verbose: bool,
@@ -41,7 +43,7 @@ impl TaskRequest {
             fields: vec![TaskField::Title, TaskField::Description],
             status: Vec::new(),
             limit: 10,
-            threshold: TaskWeights::default().threshold,
+            threshold: None,
             exact: false,
             include_archive: false,
             verbose: false,
@@ -69,9 +71,9 @@ impl TaskRequest {
                 "omit --limit for the default of 10",
             ));
         }
-        if !(0.0..=1.0).contains(&self.threshold) {
+        if let Some(threshold) = self.threshold.filter(|t| !(0.0..=1.0).contains(t)) {
             return Err(EngineError::invalid_with_hint(
-                format!("--threshold {} is outside 0..1", self.threshold),
+                format!("--threshold {threshold} is outside 0..1"),
                 format!(
                     "scores run from 0 to 1; the default threshold is {}",
                     weights.threshold
@@ -189,6 +191,7 @@ pub fn find_task(
     weights: &TaskWeights,
 ) -> Result<TaskResponse> {
     request.validate(weights)?;
+    let threshold = request.threshold.unwrap_or(weights.threshold);
     let query = TermQuery::new(&request.query);
     let id_pattern = request.id.as_deref().map(IdPattern::parse);
     let statuses: Vec<String> = request.status.iter().map(|s| fold(s.trim())).collect();
@@ -213,7 +216,7 @@ pub fn find_task(
         } else {
             query.score(item, &request.fields, weights)?
         };
-        (score >= request.threshold).then_some((score, index, fields))
+        (score >= threshold).then_some((score, index, fields))
     };
     // chunks in order, each scored in order: the same list whatever the thread count
     let mut scored: Vec<(f64, usize, Vec<TaskField>)> = if store.len() > PARALLEL_CHUNK {
@@ -257,7 +260,10 @@ pub fn find_task(
         })
         .collect();
     Ok(TaskResponse {
-        query: request.clone(),
+        query: TaskRequest {
+            threshold: Some(threshold),
+            ..request.clone()
+        },
         summary: Summary::new(total, matches.len()),
         matches,
     })

@@ -129,6 +129,7 @@ pub struct IndexStats {
     pub index_bytes: u64,
     /// Files read by this call (0 when the index was unchanged).
     pub files_read: usize,
+    #[serde(rename = "walk")]
     pub report: WalkReport,
     /// Why the index could not be written (the tree is still answered from memory).
     pub write_error: Option<String>,

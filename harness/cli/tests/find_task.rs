@@ -381,3 +381,44 @@ fn profile_file_changes_the_ranking() {
     ]);
     assert_error(&unknown, 2, "E_INVALID_INPUT");
 }
+
+/// Without `--threshold`, the profile's `task.threshold` decides what is kept (and is
+/// echoed); `--threshold` overrides it.
+#[test]
+fn threshold_defaults_to_the_profiles() {
+    let (dir, store) = temp_store(
+        "todo.json",
+        br#"{"tasks": [{"id": "T1", "title": "cache layer", "description": "x"},
+                      {"id": "T2", "title": "the cashe of old reports", "description": "y"}]}"#,
+    );
+    let scores = |extra: &[&str]| -> (Vec<String>, f64) {
+        let mut args = vec!["find", "task", "cache", "--store", &store, "-f", "json"];
+        args.extend_from_slice(extra);
+        let v = stdout_json(&findbench(&args));
+        let ids = v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["id"].as_str().unwrap().to_string())
+            .collect();
+        (ids, v["query"]["threshold"].as_f64().unwrap())
+    };
+    let (default_ids, default_threshold) = scores(&[]);
+    assert_eq!(default_threshold, 0.3);
+    assert!(default_ids.contains(&"T1".to_string()), "{default_ids:?}");
+
+    let profile = dir.path().join("strict.json");
+    std::fs::write(
+        &profile,
+        br#"{"name": "strict", "task": {"threshold": 0.99}}"#,
+    )
+    .unwrap();
+    let p = profile.to_string_lossy().into_owned();
+    let (strict_ids, strict_threshold) = scores(&["--profile", &p]);
+    assert_eq!(strict_threshold, 0.99);
+    assert!(strict_ids.len() < default_ids.len(), "{strict_ids:?}");
+
+    let (explicit_ids, explicit_threshold) = scores(&["--profile", &p, "--threshold", "0.3"]);
+    assert_eq!(explicit_threshold, 0.3);
+    assert_eq!(explicit_ids, default_ids);
+}

@@ -156,7 +156,8 @@ pub fn response_value(response: &Response) -> Value {
 }
 
 /// Loads a fixture of `kind` from `path`: a tree walked with `options`, a store, or a path
-/// list.
+/// list. `options.no_cache` and `options.cache_dir` also decide whether a store goes
+/// through the store cache.
 pub fn load_fixture(
     kind: crate::tools::FixtureKind,
     path: &std::path::Path,
@@ -169,7 +170,10 @@ pub fn load_fixture(
             check_root(path, "pass a directory with --root")?;
             Fixture::Tree(Arc::new(findbench_engine::Tree::load(path, options)?))
         }
-        FixtureKind::Store => Fixture::Store(Arc::new(findbench_engine::Store::load(path)?)),
+        FixtureKind::Store => Fixture::Store(Arc::new(findbench_engine::Store::load_with(
+            path,
+            &store_options(options),
+        )?)),
         FixtureKind::Paths => Fixture::Paths(Arc::new(findbench_engine::PathList::load(path)?)),
     })
 }
@@ -189,4 +193,13 @@ pub fn check_root(root: &std::path::Path, hint: &str) -> Result<(), EngineError>
     }
     std::fs::read_dir(root).map_err(|e| file_error(format!("cannot read root: {e}")))?;
     Ok(())
+}
+
+/// The store cache settings that go with a tree's: off with `--no-cache`, in the same
+/// cache directory otherwise.
+pub fn store_options(options: &TreeOptions) -> findbench_engine::StoreOptions {
+    findbench_engine::StoreOptions {
+        cache: !options.no_cache,
+        cache_dir: options.cache_dir.clone(),
+    }
 }

@@ -26,8 +26,6 @@ pub const DEFAULT_LIMIT: usize = 10;
 pub const DEFAULT_GREP_LIMIT: usize = 20;
 /// `ask --limit` default.
 pub const DEFAULT_ASK_LIMIT: usize = 5;
-/// `find task --threshold` default.
-pub const DEFAULT_TASK_THRESHOLD: f64 = 0.3;
 /// `find task --field` default.
 pub const DEFAULT_TASK_FIELDS: &str = "title,description";
 /// `--profile` default.
@@ -41,9 +39,6 @@ fn default_grep_limit() -> usize {
 }
 fn default_ask_limit() -> usize {
     DEFAULT_ASK_LIMIT
-}
-fn default_threshold() -> f64 {
-    DEFAULT_TASK_THRESHOLD
 }
 fn default_fields() -> String {
     DEFAULT_TASK_FIELDS.to_string()
@@ -68,9 +63,10 @@ pub struct FindTaskArgs {
     /// Maximum results to return.
     #[serde(default = "default_limit")]
     pub limit: usize,
-    /// Minimum match score (0-1).
-    #[serde(default = "default_threshold")]
-    pub threshold: f64,
+    /// Minimum match score (0-1); omitted, the profile's `task.threshold` (0.3 in the
+    /// built-in profiles).
+    #[serde(default)]
+    pub threshold: Option<f64>,
     /// Exact title match instead of fuzzy (for duplicate checks).
     #[serde(default)]
     pub exact: bool,
@@ -606,7 +602,7 @@ mod tests {
         let Request::Task(r) = call.request().unwrap() else {
             panic!("not a task request")
         };
-        assert_eq!((r.limit, r.threshold), (10, 0.3));
+        assert_eq!((r.limit, r.threshold), (10, None));
         assert_eq!(
             r.fields,
             TaskField::parse_list("title,description").unwrap()

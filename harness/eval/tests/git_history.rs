@@ -155,7 +155,7 @@ fn the_sample_is_seeded() {
 fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
     let r = repo();
     let cache = tempfile::tempdir().unwrap();
-    std::env::set_var("FINDBENCH_CACHE_DIR", cache.path());
+    std::env::set_var("FINDBENCH_CACHE", cache.path());
     let s = sample(&CommitsOptions::new(&r.path), &Profile::default()).unwrap();
     let yaml = to_yaml(&s, "findbench corpus commits --git-dir X");
     let out = tempfile::tempdir().unwrap();

@@ -29,6 +29,8 @@ pub struct ServeOptions {
     pub record_format: Option<RecordFormat>,
     /// Fixtures under this directory are recorded by their relative path.
     pub fixtures_base: Option<PathBuf>,
+    /// `--no-cache`: walk trees and parse stores without the kept index and store cache.
+    pub no_cache: bool,
 }
 
 /// Builds the service: the sandbox from the start fixtures (a missing one is a file error),
@@ -50,7 +52,10 @@ pub fn build_service(options: &ServeOptions) -> Result<Service, EngineError> {
         ),
         None => None,
     };
-    let service = Service::new(sandbox, recorder);
+    let mut service = Service::new(sandbox, recorder);
+    if options.no_cache {
+        service = service.without_cache();
+    }
     service.warm_up(&options.roots, &options.stores, &options.path_lists);
     Ok(service)
 }

@@ -25,6 +25,8 @@ pub struct CallOutput {
 #[derive(Default)]
 struct FixtureCache {
     loaded: Mutex<HashMap<(FixtureKind, PathBuf), Fixture>>,
+    /// `--no-cache`: trees are walked and stores parsed without the kept index.
+    no_cache: bool,
 }
 
 impl FixtureCache {
@@ -42,6 +44,7 @@ impl FixtureCache {
         // follow links, so nothing outside the root is ever read through one.
         let options = TreeOptions {
             follow_links: false,
+            no_cache: self.no_cache,
             ..TreeOptions::default()
         };
         let fixture = call::load_fixture(kind, path, &options)?;
@@ -68,6 +71,12 @@ impl Service {
             fixtures: FixtureCache::default(),
             recorder,
         }
+    }
+
+    /// Loads trees and stores without the kept index and store cache (`--no-cache`).
+    pub fn without_cache(mut self) -> Service {
+        self.fixtures.no_cache = true;
+        self
     }
 
     pub fn sandbox(&self) -> &Sandbox {

@@ -43,6 +43,9 @@ pub struct ReplayOptions {
     pub shard: Option<findbench_eval::shard::Shard>,
     /// Suite name of the cases in the reports.
     pub suite: String,
+    /// How fixture trees are walked, and whether trees and stores go through the cache
+    /// (`--no-cache`).
+    pub tree: TreeOptions,
 }
 
 /// A fixture loaded for replay, with the sizes every case reports (computed once).
@@ -111,7 +114,7 @@ impl Fixtures {
         }
         std::fs::read_dir(&dir)
             .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;
-        let tree = Tree::load(&dir, &TreeOptions::default())
+        let tree = Tree::load(&dir, &options.tree)
             .map_err(|e| file_error(format!("fixture `{name}` does not load: {e}")))?;
         let loaded = Ok(ReplayFixture::new(Fixture::Tree(Arc::new(tree))));
         self.loaded.insert(key, loaded.clone());
@@ -613,6 +616,7 @@ mod tests {
             query: None,
             suite: "replay".into(),
             shard: None,
+            tree: TreeOptions::default(),
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();
@@ -698,6 +702,7 @@ mod tests {
             query: None,
             suite: "replay".into(),
             shard: None,
+            tree: TreeOptions::default(),
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_| Ok(())).unwrap_err();

@@ -4,7 +4,7 @@
 
 use crate::replay::{ReplayFixture, ReplayOptions, Transition};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
-use findbench_engine::{Engine, Outcome, TreeOptions};
+use findbench_engine::{Engine, Outcome};
 use findbench_eval::call::load_fixture;
 use findbench_eval::results::{Call, CaseResult, Status};
 use findbench_eval::tools::{FixtureKind, ToolCall};
@@ -25,7 +25,7 @@ pub fn load(
         return Err("the call was refused before it reached a fixture".into());
     }
     let path = options.fixtures_dir.join(name);
-    load_fixture(kind, &path, &TreeOptions::default())
+    load_fixture(kind, &path, &options.tree)
         .map(ReplayFixture::new)
         .map_err(|e| format!("fixture `{name}` does not load: {e}"))
 }

@@ -20,8 +20,8 @@ pub struct AskArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: AskArgs) -> i32 {
-    Call::start().answer(
+pub fn run(args: AskArgs, cache: &super::CacheArgs) -> i32 {
+    Call::start(cache).answer(
         ToolCall::Ask(tools::AskArgs {
             question: args.question,
             limit: args.limit,

@@ -77,10 +77,10 @@ pub struct SymbolsArgs {
     pub ctags: PathBuf,
 }
 
-pub fn run(command: CorpusCommand) -> i32 {
+pub fn run(command: CorpusCommand, cache: &super::CacheArgs) -> i32 {
     let result = match command {
         CorpusCommand::Commits(args) => commits_command(&args),
-        CorpusCommand::Symbols(args) => symbols(&args).map(|()| 0),
+        CorpusCommand::Symbols(args) => symbols(&args, cache).map(|()| 0),
     };
     match result {
         Ok(code) => code,
@@ -144,13 +144,14 @@ fn commits_command(args: &CommitsArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn symbols(args: &SymbolsArgs) -> Result<(), HarnessError> {
+fn symbols(args: &SymbolsArgs, cache: &super::CacheArgs) -> Result<(), HarnessError> {
     let corpus = generate(&SymbolCorpusOptions {
         root: args.root.clone(),
         seed: args.seed,
         per_tree: args.per_tree,
         ctags: args.ctags.clone(),
         suite: args.suite.clone(),
+        tree: cache.tree_options(),
     })?;
     if corpus.symbols.is_empty() {
         return Err(HarnessError::invalid(format!(

@@ -103,14 +103,10 @@ pub struct TaskArgs {
     /// Maximum results to return.
     #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
     pub limit: usize,
-    /// Minimum match score (0-1).
-    #[arg(
-        long,
-        short = 't',
-        default_value_t = tools::DEFAULT_TASK_THRESHOLD,
-        allow_negative_numbers = true
-    )]
-    pub threshold: f64,
+    /// Minimum match score (0-1) [default: the profile's task.threshold, 0.3 in the
+    /// built-in profiles].
+    #[arg(long, short = 't', allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
     /// Exact title match instead of fuzzy (for duplicate checks).
     #[arg(long, short = 'e')]
     pub exact: bool,
@@ -176,8 +172,8 @@ pub struct OutlineArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(cmd: FindCommand) -> i32 {
-    let call = Call::start();
+pub fn run(cmd: FindCommand, cache: &super::CacheArgs) -> i32 {
+    let call = Call::start(cache);
     match cmd {
         FindCommand::Task(args) => call.answer(
             ToolCall::FindTask(tools::FindTaskArgs {
@@ -245,46 +241,49 @@ pub fn run(cmd: FindCommand) -> i32 {
 pub(crate) struct Call {
     started: SystemTime,
     clock: Instant,
+    /// How a tree is walked and whether trees and stores are cached.
+    options: TreeOptions,
 }
 
 impl Call {
-    pub(crate) fn start() -> Call {
+    pub(crate) fn start(cache: &super::CacheArgs) -> Call {
         Call {
             started: SystemTime::now(),
             clock: Instant::now(),
+            options: cache.tree_options(),
         }
     }
 
     /// Answers the call through the path the MCP server shares ([`call::answer`]) and
     /// prints it in the requested format; returns the exit code.
     pub(crate) fn answer(&self, tool_call: ToolCall, output: &OutputArgs) -> i32 {
-        let answer = call::answer(&tool_call, self.started, self.clock, load);
+        let answer = call::answer(&tool_call, self.started, self.clock, |fixture| {
+            load(fixture, &self.options)
+        });
         emit(answer, output)
     }
 }
 
 /// The command line's fixtures: the tree at `--root` (default `.`), the store at `--store`
 /// or `FINDBENCH_STORE`, or the path list at `--paths-from` (`-` reads stdin).
-fn load(fixture: &FixtureRef) -> Result<Fixture, EngineError> {
+fn load(fixture: &FixtureRef, options: &TreeOptions) -> Result<Fixture, EngineError> {
     match fixture {
         FixtureRef::Root(root) => call::load_fixture(
             FixtureKind::Root,
             root.as_deref().unwrap_or(std::path::Path::new(".")),
-            &TreeOptions::default(),
+            options,
         ),
-        FixtureRef::Store(Some(store)) => {
-            call::load_fixture(FixtureKind::Store, store, &TreeOptions::default())
-        }
+        FixtureRef::Store(Some(store)) => call::load_fixture(FixtureKind::Store, store, options),
         FixtureRef::Store(None) => Err(EngineError::invalid_with_hint(
             "no store given",
             "pass --store PATH (todo.json or .jsonl), or set FINDBENCH_STORE",
         )),
-        FixtureRef::Paths(list) => load_path_list(list),
+        FixtureRef::Paths(list) => load_path_list(list, options),
     }
 }
 
 /// Reads a path list from a file, or from stdin for `-`.
-fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
+fn load_path_list(path: &std::path::Path, options: &TreeOptions) -> Result<Fixture, EngineError> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
@@ -297,7 +296,7 @@ fn load_path_list(path: &std::path::Path) -> Result<Fixture, EngineError> {
         let list = PathList::from_bytes("-", bytes);
         return Ok(Fixture::Paths(Arc::new(list)));
     }
-    call::load_fixture(FixtureKind::Paths, path, &TreeOptions::default())
+    call::load_fixture(FixtureKind::Paths, path, options)
 }
 
 /// Prints an answer (or its error) in the requested format and returns the exit code.

@@ -26,8 +26,8 @@ pub struct GetArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: GetArgs) -> i32 {
-    Call::start().answer(
+pub fn run(args: GetArgs, cache: &super::CacheArgs) -> i32 {
+    Call::start(cache).answer(
         ToolCall::GetItem(tools::GetItemArgs {
             id: args.id,
             children: args.children,

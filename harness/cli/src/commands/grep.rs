@@ -20,8 +20,8 @@ pub struct GrepArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: GrepArgs) -> i32 {
-    Call::start().answer(
+pub fn run(args: GrepArgs, cache: &super::CacheArgs) -> i32 {
+    Call::start(cache).answer(
         ToolCall::Grep(tools::GrepArgs {
             term: args.term,
             limit: args.limit,

@@ -8,6 +8,7 @@ mod find;
 pub mod gate;
 mod get;
 mod grep;
+mod index;
 mod merge;
 mod replay;
 pub mod run;
@@ -29,6 +30,27 @@ pub const EXIT_NO_MATCH: i32 = 100;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// Whether trees and stores go through the kept index, for every command that loads one.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CacheArgs {
+    /// Neither read nor write the kept tree index or store cache: walk the tree and parse
+    /// the store afresh (the cache lives in $FINDBENCH_CACHE, else ~/.cache/findbench).
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The walk options of every tree this command loads.
+    pub fn tree_options(&self) -> findbench_engine::TreeOptions {
+        findbench_engine::TreeOptions {
+            no_cache: self.no_cache,
+            ..findbench_engine::TreeOptions::default()
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -42,6 +64,9 @@ pub enum Command {
     Grep(grep::GrepArgs),
     /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
     Ask(ask::AskArgs),
+    /// Build or refresh the kept index of a source tree (what `find code`, `grep` and
+    /// `ask` read) and print what it holds.
+    Index(index::IndexArgs),
     /// Run YAML query corpora against the engine: metrics, reports, and the CI gate.
     Run(run::RunArgs),
     /// Turn a results.json, thresholds and a baseline into an exit code (0 pass, 1 fail).
@@ -190,19 +215,21 @@ impl From<TraceFrom> for findbench_traces::trace::TraceFormat {
 
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
+    let cache = &cli.cache;
     match cli.command {
-        Command::Find(cmd) => find::run(cmd),
-        Command::Get(args) => get::run(args),
-        Command::Grep(args) => grep::run(args),
-        Command::Ask(args) => ask::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Find(cmd) => find::run(cmd, cache),
+        Command::Get(args) => get::run(args, cache),
+        Command::Grep(args) => grep::run(args, cache),
+        Command::Ask(args) => ask::run(args, cache),
+        Command::Index(args) => index::run(args, cache),
+        Command::Run(args) => run::run(args, cache),
         Command::Gate(args) => gate::run(args),
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
-        Command::Replay(args) => replay::run(args),
+        Command::Replay(args) => replay::run(args, cache),
         Command::Merge(args) => merge::run(args),
-        Command::Serve(args) => serve::run(args),
-        Command::Corpus(cmd) => corpus::run(cmd),
+        Command::Serve(args) => serve::run(args, cache),
+        Command::Corpus(cmd) => corpus::run(cmd, cache),
     }
 }
 

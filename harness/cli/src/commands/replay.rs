@@ -76,16 +76,21 @@ pub struct ReplayArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: ReplayArgs) -> i32 {
+pub fn run(args: ReplayArgs, cache: &super::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
-    match replay(&args, started, clock) {
+    match replay(&args, cache, started, clock) {
         Ok(code) => code,
         Err(err) => super::report_error(&args.output, "replay", started, clock, &err),
     }
 }
 
-fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32, TracesError> {
+fn replay(
+    args: &ReplayArgs,
+    cache: &super::CacheArgs,
+    started: SystemTime,
+    clock: Instant,
+) -> Result<i32, TracesError> {
     let thresholds = args
         .thresholds
         .thresholds()
@@ -113,6 +118,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
         query: args.query.clone(),
         suite: "replay".into(),
         shard: args.shard,
+        tree: cache.tree_options(),
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the five reports are one unit: staged beside --out, swapped in when complete

@@ -86,10 +86,10 @@ pub struct RunArgs {
     pub format: Format,
 }
 
-pub fn run(args: RunArgs) -> i32 {
+pub fn run(args: RunArgs, cache: &super::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
-    match run_command(&args, started, clock) {
+    match run_command(&args, cache, started, clock) {
         Ok(code) => code,
         Err(e) => super::report_harness_error(args.format, "run", started, clock, &e),
     }
@@ -105,7 +105,12 @@ fn load_profile(name: &str) -> Result<Profile> {
     })
 }
 
-fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i32> {
+fn run_command(
+    args: &RunArgs,
+    cache: &super::CacheArgs,
+    started: SystemTime,
+    clock: Instant,
+) -> Result<i32> {
     // Everything that can be wrong with the input is checked before any case runs.
     let thresholds = args.thresholds.thresholds()?;
     if !(args.price_per_mtok >= 0.0 && args.calls_per_day >= 0.0) {
@@ -130,7 +135,7 @@ fn run_command(args: &RunArgs, started: SystemTime, clock: Instant) -> Result<i3
         )));
     }
     let paths = corpus::expand_paths(&args.paths)?;
-    let corpora = corpus::load_corpora(&paths)?;
+    let corpora = corpus::load_corpora_with(&paths, &cache.tree_options())?;
     let baseline_run = match &args.baseline {
         Some(path) => Some(ResultsDocument::read(path)?),
         None => None,

@@ -43,7 +43,7 @@ pub struct ServeArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: ServeArgs) -> i32 {
+pub fn run(args: ServeArgs, cache: &super::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
     let options = ServeOptions {
@@ -56,6 +56,7 @@ pub fn run(args: ServeArgs) -> i32 {
             RecordFormatArg::Otlp => RecordFormat::Otlp,
         }),
         fixtures_base: Some(args.fixtures.clone()),
+        no_cache: cache.no_cache,
     };
     match findbench_mcp::serve_stdio(&options) {
         Ok(()) => 0,

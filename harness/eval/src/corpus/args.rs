@@ -74,7 +74,7 @@ pub fn build_request(
                 r.limit = limit;
             }
             if let Some(threshold) = args.number("threshold")? {
-                r.threshold = threshold;
+                r.threshold = Some(threshold);
             }
             r.exact = args.flag("exact")?;
             r.include_archive = args.flag("include-archive")?;
@@ -283,7 +283,7 @@ mod tests {
         assert_eq!(r.limit, 3);
         assert!(r.include_archive);
         assert_eq!(r.fields, [TaskField::Title, TaskField::Labels]);
-        assert_eq!(r.threshold, 0.5);
+        assert_eq!(r.threshold, Some(0.5));
     }
 
     #[test]

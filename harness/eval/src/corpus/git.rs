@@ -5,8 +5,9 @@
 //! index and refs are never touched); a materialized tree is written once, under a
 //! temporary name renamed into place, and never written again, so concurrent runs share it.
 //!
-//! The cache lives in `$FINDBENCH_CACHE_DIR`, else `$XDG_CACHE_HOME/findbench`, else
-//! `~/.cache/findbench`, under `git/`. Like any `git archive`, files marked `export-ignore`
+//! The trees live under `git/` in findbench's cache directory (`$FINDBENCH_CACHE`, else the
+//! platform cache directory: `engine/src/cache_dir.rs`), beside the tree index and the store
+//! cache; the temporary directory when neither is known. Like any `git archive`, files marked `export-ignore`
 //! in the commit's `.gitattributes` are left out.
 
 use std::hash::{Hash, Hasher};
@@ -15,16 +16,9 @@ use std::process::{Command, Stdio};
 
 /// The cache directory of materialized trees.
 pub fn cache_dir() -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = env("FINDBENCH_CACHE_DIR")
-        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("findbench")))
-        .or_else(|| env("HOME").map(|d| d.join(".cache").join("findbench")))
-        .unwrap_or_else(|| std::env::temp_dir().join("findbench-cache"));
-    base.join("git")
+    findbench_engine::cache_dir::cache_dir()
+        .unwrap_or_else(|| std::env::temp_dir().join("findbench-cache"))
+        .join("git")
 }
 
 /// Runs `git --git-dir DIR args...`; its stdout, or a message with its stderr.

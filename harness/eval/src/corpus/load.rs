@@ -77,8 +77,15 @@ fn is_yaml(p: &Path) -> bool {
     )
 }
 
-/// Loads and validates every corpus, loading each distinct fixture once.
+/// Loads and validates every corpus, loading each distinct fixture once (trees through
+/// the kept index).
 pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
+    load_corpora_with(paths, &TreeOptions::default())
+}
+
+/// [`load_corpora`], with trees walked (and trees and stores cached, or not: `--no-cache`)
+/// as `options` says.
+pub fn load_corpora_with(paths: &[PathBuf], options: &TreeOptions) -> Result<Vec<Corpus>> {
     let mut fixtures: HashMap<(FixtureKind, PathBuf), Arc<LoadedFixture>> = HashMap::new();
     let mut corpora = Vec::new();
     // (suite, id) -> where it was first defined
@@ -90,7 +97,7 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
         let text = String::from_utf8(bytes)
             .map_err(|e| HarnessError::invalid_at(Origin::file(path), format!("not UTF-8: {e}")))?;
         let parsed = parse_corpus_str(path, &text)?;
-        let fixture = fixture_for(path, &parsed.fixture, None, &mut fixtures)?;
+        let fixture = fixture_for(path, &parsed.fixture, None, options, &mut fixtures)?;
         let mut cases = Vec::with_capacity(parsed.cases.len());
         for pc in parsed.cases {
             let case_origin = Origin::at(path, pc.line, Some(&pc.id));
@@ -107,7 +114,7 @@ pub fn load_corpora(paths: &[PathBuf]) -> Result<Vec<Corpus>> {
             }
             seen.insert((parsed.suite.clone(), pc.id.clone()), case_origin.clone());
             let fixture = match &pc.fixture {
-                Some(own) => fixture_for(path, own, Some(&pc.id), &mut fixtures)?,
+                Some(own) => fixture_for(path, own, Some(&pc.id), options, &mut fixtures)?,
                 None => fixture.clone(),
             };
             let kind = fixture.kind;
@@ -172,6 +179,7 @@ fn fixture_for(
     corpus: &Path,
     spec: &FixtureRef,
     case: Option<&str>,
+    options: &TreeOptions,
     fixtures: &mut HashMap<(FixtureKind, PathBuf), Arc<LoadedFixture>>,
 ) -> Result<Arc<LoadedFixture>> {
     let (kind, rel) = (spec.kind, &spec.path);
@@ -204,7 +212,7 @@ fn fixture_for(
     if let Some(f) = fixtures.get(&key) {
         return Ok(f.clone());
     }
-    let f = Arc::new(load_fixture(kind, &resolved, &origin)?);
+    let f = Arc::new(load_fixture(kind, &resolved, &origin, options)?);
     fixtures.insert(key, f.clone());
     Ok(f)
 }
@@ -219,10 +227,16 @@ pub fn fixture_kinds_for(mode: Mode) -> &'static [FixtureKind] {
 }
 
 /// Which fixture kinds this engine can load; the others are reported, not guessed at.
-fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<LoadedFixture> {
+fn load_fixture(
+    kind: FixtureKind,
+    path: &Path,
+    origin: &Origin,
+    options: &TreeOptions,
+) -> Result<LoadedFixture> {
     let fixture = match kind {
         FixtureKind::Store => Fixture::Store(Arc::new(
-            Store::load(path).map_err(|e| engine_error(origin, e))?,
+            Store::load_with(path, &crate::call::store_options(options))
+                .map_err(|e| engine_error(origin, e))?,
         )),
         FixtureKind::Root => {
             if !path.is_dir() {
@@ -240,7 +254,7 @@ fn load_fixture(kind: FixtureKind, path: &Path, origin: &Origin) -> Result<Loade
                 )
             })?;
             Fixture::Tree(Arc::new(
-                Tree::load(path, &TreeOptions::default()).map_err(|e| engine_error(origin, e))?,
+                Tree::load(path, options).map_err(|e| engine_error(origin, e))?,
             ))
         }
         FixtureKind::Paths => Fixture::Paths(Arc::new(

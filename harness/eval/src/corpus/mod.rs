@@ -15,7 +15,7 @@ pub mod schema;
 pub mod symbols;
 pub mod yaml_error;
 
-pub use load::{expand_paths, load_corpora, parse_corpus_str};
+pub use load::{expand_paths, load_corpora, load_corpora_with, parse_corpus_str};
 pub use schema::{Budget, ExpectedOutcome, GateSpec};
 
 use findbench_engine::{Fixture, Mode, Request};

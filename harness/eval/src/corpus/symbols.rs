@@ -37,6 +37,8 @@ pub struct SymbolCorpusOptions {
     pub ctags: PathBuf,
     /// The suite name (default: `symbols-` and the root's last component).
     pub suite: Option<String>,
+    /// How the tree is walked, and whether through the kept index.
+    pub tree: TreeOptions,
 }
 
 /// A picked definition and the files that define its name.
@@ -98,7 +100,7 @@ pub fn generate(options: &SymbolCorpusOptions) -> Result<SymbolCorpus> {
         return Err(HarnessError::file(&root, "the root is not a directory"));
     }
     let ctags_version = ctags_version(&options.ctags)?;
-    let tree = Tree::load(&root, &TreeOptions::default())?;
+    let tree = Tree::load(&root, &options.tree)?;
     let sources: Vec<&str> = tree
         .files()
         .iter()
@@ -389,6 +391,7 @@ mod tests {
             per_tree: 1,
             ctags: "ctags".into(),
             suite: None,
+            tree: TreeOptions::default(),
         };
         let (yaml, cases) = write_yaml("s", Path::new("/tmp"), &options, "U", &symbols);
         assert_eq!(cases, 4);

@@ -1,0 +1,121 @@
+//! `findbench index DIR`: builds or refreshes the kept index of a tree (what `find code`,
+//! `grep` and `ask` load) and prints what it holds, so that a CI job or an agent's setup
+//! step can pay the first walk ahead of the first question.
+
+use super::{CacheArgs, OutputArgs};
+use crate::output::{print, Format};
+use clap::Args;
+use findbench_engine::tree::IndexStats;
+use findbench_engine::{EngineError, Tree};
+use findbench_eval::envelope::{self, Meta};
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime};
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// The source tree to index (walked honouring .gitignore, as `find code` walks it).
+    #[arg(default_value = ".", value_name = "DIR")]
+    pub root: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let result = index(&args, cache);
+    let meta = Meta::new("index", started, clock.elapsed());
+    match result {
+        Ok(stats) => {
+            match args.output.format.resolve() {
+                Format::Json | Format::Jsonl => {
+                    let fields = serde_json::to_value(&stats).unwrap_or_default();
+                    let doc = envelope::success("index.schema.json", &meta, fields);
+                    print(&format!("{doc}\n"));
+                }
+                _ => print(&render(&stats, args.output.quiet)),
+            }
+            0
+        }
+        Err(err) => super::report_error(
+            &args.output,
+            "index",
+            started,
+            clock,
+            &err as &dyn findbench_eval::error::CodedError,
+        ),
+    }
+}
+
+/// Builds or refreshes the index. An index that cannot be written is a file error (exit 3):
+/// writing it is the command's whole purpose.
+fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<IndexStats, EngineError> {
+    if cache.no_cache {
+        return Err(EngineError::invalid_with_hint(
+            "`index` keeps an index, and --no-cache says not to",
+            "drop --no-cache, or set FINDBENCH_CACHE to choose where the index is kept",
+        ));
+    }
+    findbench_eval::call::check_root(&args.root, "pass a directory: findbench index DIR")?;
+    let stats = Tree::index(&args.root, &cache.tree_options())?;
+    if let Some(why) = &stats.write_error {
+        return Err(EngineError::File {
+            path: stats.cache_path.clone(),
+            message: format!("cannot write the index: {why}"),
+            hint: Some("set FINDBENCH_CACHE to a writable directory".into()),
+        });
+    }
+    Ok(stats)
+}
+
+/// The text form: what was done, where the index is, and what it holds.
+fn render(stats: &IndexStats, quiet: bool) -> String {
+    let state = match stats.state {
+        findbench_engine::tree::IndexState::Built => "built",
+        findbench_engine::tree::IndexState::Refreshed => "refreshed",
+        findbench_engine::tree::IndexState::Unchanged => "unchanged",
+    };
+    let mut out = format!(
+        "{state} {} ({} files, {} read, {:.0} ms)\n",
+        stats.root.display(),
+        stats.files,
+        stats.files_read,
+        stats.duration_ms
+    );
+    if quiet {
+        return out;
+    }
+    if let Some(why) = &stats.rebuilt_because {
+        out.push_str(&format!("  rebuilt because: {why}\n"));
+    }
+    let walk = &stats.report;
+    out.push_str(&format!(
+        "  index    {} ({})\n  files    {} text, {} binary, {} over the size limit, {} unreadable; {} walk errors\n  symbols  {}\n  words    {} distinct, posting lists {}\n",
+        stats.cache_path.display(),
+        bytes(stats.index_bytes),
+        stats.text_files,
+        walk.binary,
+        walk.too_large,
+        walk.unreadable,
+        walk.errors,
+        stats.symbols,
+        stats.words,
+        bytes(stats.postings_bytes as u64),
+    ));
+    for message in &walk.messages {
+        out.push_str(&format!("  walk error: {message}\n"));
+    }
+    out
+}
+
+fn bytes(n: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let n = n as f64;
+    if n >= KIB * KIB {
+        format!("{:.1} MiB", n / (KIB * KIB))
+    } else if n >= KIB {
+        format!("{:.1} KiB", n / KIB)
+    } else {
+        format!("{n} B")
+    }
+}
