@@ -8,14 +8,17 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 use super::fields::{self, Field, Syntax, FIELDS};
+use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::tokens::for_each_term;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
-use crate::tree::{symbols, Tree, TreeFile};
+use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-const NF: usize = FIELDS.len();
+/// How many fields a posting counts.
+pub(crate) const NF: usize = FIELDS.len();
 
 /// One file's frequencies of one term, per field.
 #[derive(Debug, Clone, Copy)]
@@ -31,8 +34,17 @@ pub struct FieldIndex {
     kinds: Vec<FileKind>,
     lengths: Vec<[u32; NF]>,
     average: [f64; NF],
-    vocabulary: HashMap<String, u32>,
-    postings: Vec<Vec<Posting>>,
+    terms: Terms,
+}
+
+/// Each term's postings: built in memory, or read on demand from the kept file.
+#[derive(Debug)]
+enum Terms {
+    Memory {
+        vocabulary: HashMap<String, u32>,
+        postings: Vec<Vec<Posting>>,
+    },
+    Kept(Kept),
 }
 
 /// The terms of one file, per field.
@@ -48,12 +60,15 @@ fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> 
         _ => file.path.as_str(),
     };
     for_each_term(path, |t, _| add(t, Field::Path));
-    let Some(text) = file.text() else {
+    // read for this pass only: holding every file's text would hold the whole tree
+    let Some(text) = file.text_once() else {
         return counts;
     };
+    let text: &str = &text;
     let source = is_source(file, profile);
-    if let Some(language) = file.language {
-        for symbol in symbols::scan(language, text, usize::MAX) {
+    if file.language.is_some() {
+        // the tree's symbols are the whole-file scan of the symbol reader
+        for symbol in &file.symbols {
             for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
         }
     }
@@ -68,18 +83,70 @@ pub fn is_source(file: &TreeFile, profile: &Profile) -> bool {
     file.language.is_some() || profile.grep.source_extensions.contains(&file.ext)
 }
 
+/// The key of a tree's kept statistics: its content stamp and the profile rules they
+/// depend on (which extensions are source, and so how a file splits into fields).
+fn kept_key(stamp: u64, profile: &Profile) -> u64 {
+    let mut parts: Vec<&[u8]> = vec![&[]];
+    let stamp = stamp.to_le_bytes();
+    parts[0] = &stamp;
+    for ext in &profile.grep.source_extensions {
+        parts.push(ext.as_bytes());
+    }
+    kept::fnv(&parts)
+}
+
 impl FieldIndex {
+    /// The statistics of `tree`: read from the file kept beside its index when the tree
+    /// came from the kept index and they were kept for it and this profile's rules; built
+    /// (and then kept) otherwise. A tree held in memory (`--no-cache`) builds them and
+    /// writes nothing.
+    pub fn for_tree(tree: &Tree, profile: &Profile) -> FieldIndex {
+        let Some(stamp) = tree.kept() else {
+            return FieldIndex::build(tree, profile);
+        };
+        let key = kept_key(stamp.stamp, profile);
+        let path = kept::path_beside(&stamp.index_path);
+        if let Some(mut opened) = Kept::open(&path, key, tree.len()) {
+            return FieldIndex {
+                kinds: kinds(tree, profile),
+                lengths: std::mem::take(&mut opened.lengths),
+                average: opened.average,
+                terms: Terms::Kept(opened),
+            };
+        }
+        let built = FieldIndex::build(tree, profile);
+        if let Terms::Memory {
+            vocabulary,
+            postings,
+        } = &built.terms
+        {
+            let mut terms: Vec<(&str, &[Posting])> = vocabulary
+                .iter()
+                .map(|(t, &id)| (t.as_str(), postings[id as usize].as_slice()))
+                .collect();
+            terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            // not kept is only slower next time: the answer is the same
+            let _ = kept::write(
+                &path,
+                key,
+                &kept::Statistics {
+                    lengths: &built.lengths,
+                    average: built.average,
+                    terms,
+                },
+            );
+        }
+        built
+    }
+
+    /// The statistics of `tree`, built in memory from every file's text.
     pub fn build(tree: &Tree, profile: &Profile) -> FieldIndex {
         let per_file: Vec<HashMap<String, [u16; NF]>> = tree
             .files()
             .par_iter()
             .map(|f| file_terms(f, profile))
             .collect();
-        let kinds: Vec<FileKind> = tree
-            .files()
-            .iter()
-            .map(|f| FileKind::of(f, profile))
-            .collect();
+        let kinds = kinds(tree, profile);
         let mut vocabulary: HashMap<String, u32> = HashMap::new();
         let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(per_file.len());
@@ -110,8 +177,10 @@ impl FieldIndex {
             kinds,
             lengths,
             average: totals.map(|t| (t / n).max(1.0)),
-            vocabulary,
-            postings,
+            terms: Terms::Memory {
+                vocabulary,
+                postings,
+            },
         }
     }
 
@@ -123,12 +192,23 @@ impl FieldIndex {
         self.kinds[file]
     }
 
-    /// The postings of `term`, empty for a term no file holds.
-    pub fn postings(&self, term: &str) -> &[Posting] {
-        self.vocabulary
-            .get(term)
-            .map(|&id| self.postings[id as usize].as_slice())
-            .unwrap_or(&[])
+    /// The postings of `term`, empty for a term no file holds; `Err` when the kept file
+    /// does not check out (it is removed, and the caller builds the statistics anew).
+    pub fn postings(&self, term: &str) -> Result<Cow<'_, [Posting]>, Damaged> {
+        match &self.terms {
+            Terms::Memory {
+                vocabulary,
+                postings,
+            } => Ok(Cow::Borrowed(
+                vocabulary
+                    .get(term)
+                    .map(|&id| postings[id as usize].as_slice())
+                    .unwrap_or(&[]),
+            )),
+            Terms::Kept(kept) => kept.postings(term).map(Cow::Owned).inspect_err(|_| {
+                kept.discard();
+            }),
+        }
     }
 
     /// Inverse document frequency of a term held by `df` files.
@@ -155,4 +235,12 @@ impl FieldIndex {
             })
             .sum()
     }
+}
+
+/// What each file of `tree` is, by the profile's rules.
+fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
+    tree.files()
+        .iter()
+        .map(|f| FileKind::of(f, profile))
+        .collect()
 }

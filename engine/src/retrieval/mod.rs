@@ -15,6 +15,7 @@
 
 pub mod bm25f;
 pub mod fields;
+pub mod kept;
 pub mod kind;
 pub mod tokens;
 
@@ -49,7 +50,25 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
         return Vec::new();
     }
     let slot = index_for(tree, profile);
-    let index = slot.get_or_init(|| FieldIndex::build(tree, profile));
+    let kept = slot.get_or_init(|| FieldIndex::for_tree(tree, profile));
+    // each term's postings; a kept file that does not check out is removed, and the
+    // statistics are built anew from the tree for this question
+    let rebuilt;
+    let (index, lists) = match terms
+        .iter()
+        .map(|t| kept.postings(t))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(lists) => (kept, lists),
+        Err(_) => {
+            rebuilt = FieldIndex::build(tree, profile);
+            let lists = terms
+                .iter()
+                .map(|t| rebuilt.postings(t).unwrap_or_default())
+                .collect();
+            (&rebuilt, lists)
+        }
+    };
     // accumulated score, and for each term the fields it was found in
     struct Acc {
         score: f64,
@@ -57,14 +76,13 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     }
     let mut by_file: HashMap<u32, Acc> = HashMap::new();
     let mut held = 0;
-    for (t, term) in terms.iter().enumerate() {
-        let postings = index.postings(term);
+    for (t, postings) in lists.iter().enumerate() {
         if postings.is_empty() {
             continue;
         }
         held += 1;
         let idf = index.idf(postings.len());
-        for p in postings {
+        for p in postings.iter() {
             let tf = index.weighted_tf(p, w);
             let acc = by_file.entry(p.file).or_insert(Acc {
                 score: 0.0,

@@ -51,6 +51,8 @@ pub(crate) struct FileRecord {
     pub mtime: i64,
     pub kind: ContentKind,
     pub symbols: Vec<Symbol>,
+    /// [`super::TreeFile::name_bag`], counted when the file was read.
+    pub name_bag: u64,
 }
 
 /// A walked directory or ignore file, relative to the root (`""` is the root).
@@ -240,7 +242,7 @@ pub(super) fn open(
     };
     let old = match old {
         Some(old) if unchanged(root, &old.head) => {
-            let tree = tree_of(root, options, old.head, old.postings);
+            let tree = tree_of(root, options, &path, old.head, old.postings);
             let s = stats(
                 &tree,
                 None,
@@ -319,7 +321,7 @@ pub(super) fn open(
         Err(e) => (0, Some(e)),
     };
     let (words, enc_bytes) = (enc.words(), enc.bytes());
-    let tree = tree_of(root, options, head, Lazy::ready(enc));
+    let tree = tree_of(root, options, &path, head, Lazy::ready(enc));
     let s = stats(
         &tree,
         rebuilt_because,
@@ -349,7 +351,33 @@ fn unchanged(root: &Path, head: &Head) -> bool {
             .all(|f| same(&f.path, f.size, f.mtime, true))
 }
 
-fn tree_of(root: &Path, options: &TreeOptions, head: Head, postings: Lazy) -> Tree {
+fn tree_of(
+    root: &Path,
+    options: &TreeOptions,
+    index_path: &Path,
+    head: Head,
+    postings: Lazy,
+) -> Tree {
+    // what is derived from the tree is kept only while every file's mtime is trusted: a
+    // file within the racy window may change again without its size or mtime showing it
+    let kept = head
+        .files
+        .iter()
+        .all(|f| trusted(f.mtime, head.built_ns))
+        .then(|| {
+            let mut parts: Vec<Vec<u8>> = vec![head.root.as_bytes().to_vec()];
+            for f in &head.files {
+                let mut part = f.path.as_bytes().to_vec();
+                part.extend_from_slice(&f.size.to_le_bytes());
+                part.extend_from_slice(&f.mtime.to_le_bytes());
+                parts.push(part);
+            }
+            let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+            super::KeptStamp {
+                index_path: index_path.to_path_buf(),
+                stamp: fnv(&refs),
+            }
+        });
     let source = Arc::new(Source {
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,
@@ -357,14 +385,25 @@ fn tree_of(root: &Path, options: &TreeOptions, head: Head, postings: Lazy) -> Tr
     let files = head
         .files
         .into_iter()
-        .map(|r| TreeFile::indexed(r.path, r.size, r.kind, r.symbols, source.clone()))
+        .map(|r| {
+            TreeFile::indexed(
+                r.path,
+                r.size,
+                r.kind,
+                r.symbols,
+                Some(r.name_bag),
+                source.clone(),
+            )
+        })
         .collect();
     let report = WalkReport {
         errors: head.errors,
         messages: head.messages,
         ..WalkReport::default()
     };
-    Tree::from_files(root.to_path_buf(), files, report, Some(postings))
+    let mut tree = Tree::from_files(root.to_path_buf(), files, report, Some(postings));
+    tree.kept = kept;
+    tree
 }
 
 /// An index read from disk: its head, and its posting lists to read on first use.

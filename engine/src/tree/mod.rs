@@ -129,6 +129,42 @@ pub(crate) struct Source {
     max_file_bytes: u64,
 }
 
+/// The folded parts of a relative path that name a file.
+pub(crate) struct PathParts {
+    pub stem: String,
+    pub stem_snake: String,
+    pub dir: String,
+    pub ext: String,
+}
+
+impl PathParts {
+    pub(crate) fn of(path: &str) -> PathParts {
+        let (dir, name) = match path.rfind('/') {
+            Some(i) => (&path[..i], &path[i + 1..]),
+            None => ("", path),
+        };
+        let (stem, ext) = match name.rfind('.') {
+            Some(i) if i > 0 => (&name[..i], &name[i + 1..]),
+            _ => (name, ""),
+        };
+        PathParts {
+            stem: fold(stem),
+            stem_snake: snake(stem),
+            dir: fold(dir),
+            ext: fold(ext),
+        }
+    }
+}
+
+/// [`TreeFile::name_bag`]: the characters of the stem, the directory and the symbols'
+/// names (kept in the index, so that a warm load does not count them again).
+pub(crate) fn name_bag_of(stem: &str, stem_snake: &str, dir: &str, symbols: &[Symbol]) -> u64 {
+    symbols.iter().fold(
+        char_bag(stem) | char_bag(stem_snake) | char_bag(dir),
+        |bag, s| bag | char_bag(&s.snake),
+    )
+}
+
 /// One file of the tree.
 #[derive(Debug, Clone)]
 pub struct TreeFile {
@@ -172,7 +208,7 @@ impl TreeFile {
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
-        TreeFile::with_symbols(path, size, kind, symbols, loaded, None)
+        TreeFile::with_symbols(path, size, kind, symbols, None, loaded, None)
     }
 
     /// A file of the kept index: its text is read from `source` when first asked for.
@@ -181,9 +217,18 @@ impl TreeFile {
         size: u64,
         kind: ContentKind,
         symbols: Vec<Symbol>,
+        name_bag: Option<u64>,
         source: Arc<Source>,
     ) -> TreeFile {
-        TreeFile::with_symbols(path, size, kind, symbols, OnceLock::new(), Some(source))
+        TreeFile::with_symbols(
+            path,
+            size,
+            kind,
+            symbols,
+            name_bag,
+            OnceLock::new(),
+            Some(source),
+        )
     }
 
     fn with_symbols(
@@ -191,24 +236,18 @@ impl TreeFile {
         size: u64,
         kind: ContentKind,
         symbols: Vec<Symbol>,
+        name_bag: Option<u64>,
         loaded: OnceLock<Option<Loaded>>,
         source: Option<Arc<Source>>,
     ) -> TreeFile {
-        let (dir, name) = match path.rfind('/') {
-            Some(i) => (&path[..i], &path[i + 1..]),
-            None => ("", path.as_str()),
-        };
-        let (stem, ext) = match name.rfind('.') {
-            Some(i) if i > 0 => (&name[..i], &name[i + 1..]),
-            _ => (name, ""),
-        };
-        let ext = fold(ext);
+        let PathParts {
+            stem,
+            stem_snake,
+            dir,
+            ext,
+        } = PathParts::of(&path);
         let language = Language::from_extension(&ext);
-        let (stem, stem_snake, dir) = (fold(stem), snake(stem), fold(dir));
-        let name_bag = symbols.iter().fold(
-            char_bag(&stem) | char_bag(&stem_snake) | char_bag(&dir),
-            |bag, s| bag | char_bag(&s.snake),
-        );
+        let name_bag = name_bag.unwrap_or_else(|| name_bag_of(&stem, &stem_snake, &dir, &symbols));
         TreeFile {
             stem,
             stem_snake,
@@ -245,6 +284,25 @@ impl TreeFile {
                 }
             })
             .as_ref()
+    }
+
+    /// The file's text for one pass over the whole tree: the kept text when it was read
+    /// already, else read now and not kept (so that a pass over every file does not hold
+    /// the whole tree in memory).
+    pub fn text_once(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return loaded
+                .as_ref()
+                .map(|l| std::borrow::Cow::Borrowed(l.text.as_str()));
+        }
+        let source = self.source.as_ref()?;
+        match walk::read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
+            Content::Text { text, .. } => Some(std::borrow::Cow::Owned(text)),
+            _ => None,
+        }
     }
 
     /// The file's text, when it is a readable text file (read on first use and kept). Code
@@ -306,6 +364,19 @@ pub struct Tree {
     dump_bytes: usize,
     /// The kept index's word lists; `None` for a tree held in memory.
     postings: Option<postings::Lazy>,
+    /// Where derived statistics of this tree may be kept, and the stamp of the content
+    /// they must match; `None` for a tree held in memory (`--no-cache`).
+    kept: Option<KeptStamp>,
+}
+
+/// The identity of a tree loaded from the kept index, for what is derived from it and kept
+/// beside it (the ranking statistics of `retrieval/kept.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptStamp {
+    /// The tree index file; derived files sit beside it with their own extension.
+    pub index_path: PathBuf,
+    /// A hash of the root and of every file's path, size and mtime.
+    pub stamp: u64,
 }
 
 impl Tree {
@@ -438,7 +509,14 @@ impl Tree {
             report,
             dump_bytes,
             postings,
+            kept: None,
         }
+    }
+
+    /// Where statistics derived from this tree may be kept, when it came from the kept
+    /// index and every file's mtime is trusted.
+    pub fn kept(&self) -> Option<&KeptStamp> {
+        self.kept.as_ref()
     }
 
     pub fn root(&self) -> &Path {

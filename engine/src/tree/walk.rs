@@ -255,12 +255,16 @@ impl Worker<'_> {
                     }
                     _ => (Vec::new(), Vec::new()),
                 };
+                let parts = super::PathParts::of(&shown);
+                let name_bag =
+                    super::name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
                 let record = FileRecord {
                     path: shown,
                     size,
                     mtime,
                     kind: content.kind(),
                     symbols,
+                    name_bag,
                 };
                 self.found.push(Found::Read(record, words));
             }

@@ -123,6 +123,7 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
     // the path list, profile files, and the kept store cache and tree index
     let loaders = [
         "profile.rs",
+        "retrieval/kept.rs",
         "store/cache.rs",
         "store/mod.rs",
         "tree/cache.rs",

@@ -209,6 +209,8 @@ fn no_cache_answers_equal_the_kept_index_while_the_tree_changes() {
         vec!["grep", "added_later", "--root", r],
         vec!["ask", "where is SessionCache defined", "--root", r],
         vec!["ask", "where is added_later defined", "--root", r],
+        // no symbol named by it: ranked by its words (the kept ranking statistics)
+        vec!["ask", "which part keeps sessions around", "--root", r],
     ];
     let compare = |stage: &str| -> Vec<Value> {
         let mut answers = Vec::new();
@@ -229,6 +231,25 @@ fn no_cache_answers_equal_the_kept_index_while_the_tree_changes() {
     assert_eq!(before[1]["matches"], serde_json::json!([]), "{}", before[1]);
 
     age(&root);
+    // the tree's files are old enough to trust: the ranking statistics are kept beside the
+    // index; damaged, they are not used (the same answers) and are written anew
+    let stats = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir.join("trees"))
+            .map(|d| d.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p: &PathBuf| p.extension().is_some_and(|e| e == "fields"))
+            .collect()
+    };
+    compare("aged");
+    let kept = stats(&cache);
+    assert_eq!(kept.len(), 1, "no ranking statistics kept: {kept:?}");
+    let good = std::fs::read(&kept[0]).unwrap();
+    let mut bytes = good.clone();
+    bytes[100] ^= 0x55; // the header's checksum
+    std::fs::write(&kept[0], &bytes).unwrap();
+    compare("damaged statistics");
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), good, "not written anew");
     write(&root, "src/added.rs", "pub fn added_later() {}\n");
     std::fs::remove_file(root.join("docs/notes.md")).unwrap();
     write(
@@ -236,6 +257,7 @@ fn no_cache_answers_equal_the_kept_index_while_the_tree_changes() {
         "src/server.rs",
         "fn serve() {\n    // the cache is gone from here\n}\n",
     );
+
     let after = compare("after");
     assert_eq!(
         after[1]["matches"][0]["path"], "src/added.rs",

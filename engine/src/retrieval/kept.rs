@@ -1,0 +1,439 @@
+//! The ranking statistics of a tree ([`super::bm25f::FieldIndex`]), kept on disk beside the
+//! tree index (`trees/<hash>.fields`), so that a question on an unchanged tree reads the
+//! lists of its own few terms instead of tokenising every file again.
+//!
+//! The file: a header (magic, format, a fingerprint of this engine and of the sources that
+//! decide the statistics, the key: the tree's stamp from the kept index and the profile
+//! rules the statistics depend on, the counts, the four average field lengths, the lengths
+//! of the parts, a CRC-32 of the small parts), then each file's four field lengths, the
+//! vocabulary (sorted terms, each ended by `\n`), the term table (for each term, where its
+//! word and its list start, and a CRC-32 of the term and its list), and the lists: for each
+//! posting, the file number as a varint delta and its four frequencies as varints.
+//!
+//! The lengths are read at open and the vocabulary, the table and each list only where a
+//! lookup lands (a binary search of a few dozen small reads), so that memory stays small
+//! however large the tree. A file that is short, foreign, from another build or for
+//! another tree or profile is not used and is rebuilt; a list that fails its checksum makes
+//! the caller rebuild the statistics in memory and remove the file. Written to a temporary
+//! name and renamed, as the tree index is.
+
+use super::bm25f::{Posting, NF};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const MAGIC: &[u8; 8] = b"FBFIELDS";
+const FORMAT: u32 = 1;
+/// magic, format, fingerprint, key, files, terms, 4 averages, 4 part lengths, crc
+const HEADER_BYTES: usize = 8 + 4 + 8 + 8 + 4 + 4 + NF * 8 + 4 * 8 + 4;
+/// One term table entry: vocabulary start (u64), list start (u64), CRC of term and list.
+const ENTRY_BYTES: usize = 8 + 8 + 4;
+
+/// This engine's version and the sources that decide the statistics.
+fn fingerprint() -> u64 {
+    fnv(&[
+        crate::VERSION.as_bytes(),
+        &FORMAT.to_le_bytes(),
+        include_str!("kept.rs").as_bytes(),
+        include_str!("bm25f.rs").as_bytes(),
+        include_str!("fields.rs").as_bytes(),
+        include_str!("tokens.rs").as_bytes(),
+        include_str!("../tree/symbols.rs").as_bytes(),
+    ])
+}
+
+/// FNV-1a, 64 bits, with a separator after each part (a stable hash, not for security).
+pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The file of the statistics kept beside the tree index at `index_path`.
+pub fn path_beside(index_path: &Path) -> PathBuf {
+    index_path.with_extension("fields")
+}
+
+fn put_varint(out: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
+    let mut value: u32 = 0;
+    for shift in (0..35).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        value |= u32::from(b & 0x7f).checked_shl(shift)?;
+        if b & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// What the statistics hold, to be written: every term's postings in term order.
+pub struct Statistics<'a> {
+    pub lengths: &'a [[u32; NF]],
+    pub average: [f64; NF],
+    /// Sorted by term.
+    pub terms: Vec<(&'a str, &'a [Posting])>,
+}
+
+/// Writes the statistics for `key` to `path` (temporary name, then rename); why not, if not.
+pub fn write(path: &Path, key: u64, stats: &Statistics<'_>) -> Result<(), String> {
+    let mut lengths = Vec::with_capacity(stats.lengths.len() * NF * 4);
+    for len in stats.lengths {
+        for v in len {
+            lengths.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let mut vocab = Vec::new();
+    let mut table = Vec::with_capacity((stats.terms.len() + 1) * ENTRY_BYTES);
+    let mut lists = Vec::new();
+    for (term, postings) in &stats.terms {
+        let (word_at, list_at) = (vocab.len() as u64, lists.len() as u64);
+        vocab.extend_from_slice(term.as_bytes());
+        vocab.push(b'\n');
+        let mut last = 0u32;
+        for p in *postings {
+            put_varint(&mut lists, p.file - last);
+            last = p.file;
+            for tf in p.tf {
+                put_varint(&mut lists, u32::from(tf));
+            }
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(term.as_bytes());
+        crc.update(&lists[list_at as usize..]);
+        table.extend_from_slice(&word_at.to_le_bytes());
+        table.extend_from_slice(&list_at.to_le_bytes());
+        table.extend_from_slice(&crc.finalize().to_le_bytes());
+    }
+    // the sentinel: where the last word and list end
+    table.extend_from_slice(&(vocab.len() as u64).to_le_bytes());
+    table.extend_from_slice(&(lists.len() as u64).to_le_bytes());
+    table.extend_from_slice(&0u32.to_le_bytes());
+
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&FORMAT.to_le_bytes());
+    header.extend_from_slice(&fingerprint().to_le_bytes());
+    header.extend_from_slice(&key.to_le_bytes());
+    header.extend_from_slice(&(stats.lengths.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(stats.terms.len() as u32).to_le_bytes());
+    for a in stats.average {
+        header.extend_from_slice(&a.to_bits().to_le_bytes());
+    }
+    for part in [&lengths, &vocab, &table, &lists] {
+        header.extend_from_slice(&(part.len() as u64).to_le_bytes());
+    }
+    // the header and the file lengths are read whole at open and checked here; the
+    // vocabulary and table are checked entry by entry through the per-term CRC
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    crc.update(&lengths);
+    header.extend_from_slice(&crc.finalize().to_le_bytes());
+
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::new(File::create(&temp)?);
+        for part in [&header, &lengths, &vocab, &table, &lists] {
+            out.write_all(part)?;
+        }
+        out.flush()?;
+        drop(out);
+        std::fs::rename(&temp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("{}: {e}", path.display())
+    })
+}
+
+/// Statistics opened from disk: the file lengths in memory, the terms read on demand.
+#[derive(Debug)]
+pub struct Kept {
+    /// Each file's field lengths (the caller may take them).
+    pub lengths: Vec<[u32; NF]>,
+    pub average: [f64; NF],
+    files: usize,
+    terms: usize,
+    /// Offsets of the vocabulary, the table and the lists in the file.
+    vocab_at: u64,
+    table_at: u64,
+    lists_at: u64,
+    file: Mutex<File>,
+    path: PathBuf,
+}
+
+/// A term table entry: where the term's word and list start, and their CRC-32.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    word_at: u64,
+    list_at: u64,
+    crc: u32,
+}
+
+/// A list that does not check out: the statistics must be rebuilt.
+#[derive(Debug)]
+pub struct Damaged;
+
+impl Kept {
+    /// Opens the statistics at `path` if they were written for `key` and `files` files by
+    /// this build; `None` otherwise (missing, foreign, stale or damaged).
+    pub fn open(path: &Path, key: u64, files: usize) -> Option<Kept> {
+        let mut file = File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut header = [0u8; HEADER_BYTES];
+        file.read_exact(&mut header).ok()?;
+        let u64_at =
+            |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
+        let u32_at =
+            |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or([0; 4]));
+        if &header[..8] != MAGIC || u32_at(8) != FORMAT || u64_at(12) != fingerprint() {
+            return None;
+        }
+        if u64_at(20) != key || u32_at(28) as usize != files {
+            return None;
+        }
+        let terms = u32_at(32) as usize;
+        let mut average = [0f64; NF];
+        for (i, a) in average.iter_mut().enumerate() {
+            *a = f64::from_bits(u64_at(36 + i * 8));
+        }
+        let parts_at = 36 + NF * 8;
+        let parts: Vec<u64> = (0..4).map(|i| u64_at(parts_at + i * 8)).collect();
+        let total = parts
+            .iter()
+            .try_fold(HEADER_BYTES as u64, |a, &b| a.checked_add(b))?;
+        if total != len
+            || parts[0] != (files * NF * 4) as u64
+            || parts[2] != ((terms + 1) * ENTRY_BYTES) as u64
+        {
+            return None;
+        }
+        let mut raw = vec![0u8; parts[0] as usize];
+        file.read_exact(&mut raw).ok()?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&header[..HEADER_BYTES - 4]);
+        crc.update(&raw);
+        if crc.finalize() != u32_at(HEADER_BYTES - 4) {
+            return None;
+        }
+        let lengths = raw
+            .chunks_exact(NF * 4)
+            .map(|c| {
+                let mut len = [0u32; NF];
+                for (i, v) in len.iter_mut().enumerate() {
+                    *v = u32::from_le_bytes(c[i * 4..i * 4 + 4].try_into().unwrap_or([0; 4]));
+                }
+                len
+            })
+            .collect();
+        let vocab_at = HEADER_BYTES as u64 + parts[0];
+        let table_at = vocab_at + parts[1];
+        let lists_at = table_at + parts[2];
+        Some(Kept {
+            lengths,
+            average,
+            files,
+            terms,
+            vocab_at,
+            table_at,
+            lists_at,
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Removes the file (after a list failed its check), so the next call rebuilds it.
+    pub fn discard(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+
+    fn read_at(file: &mut File, at: u64, len: usize) -> Option<Vec<u8>> {
+        let mut buf = vec![0u8; len];
+        file.seek(SeekFrom::Start(at)).ok()?;
+        file.read_exact(&mut buf).ok()?;
+        Some(buf)
+    }
+
+    /// Table entry `i`.
+    fn entry(&self, file: &mut File, i: usize) -> Option<Entry> {
+        let raw = Self::read_at(file, self.table_at + (i * ENTRY_BYTES) as u64, ENTRY_BYTES)?;
+        let u64_at = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().unwrap_or([0; 8]));
+        Some(Entry {
+            word_at: u64_at(0),
+            list_at: u64_at(8),
+            crc: u32::from_le_bytes(raw[16..20].try_into().unwrap_or([0; 4])),
+        })
+    }
+
+    /// Term `i`'s word (without its `\n`), its entry, and where its list ends.
+    fn word(&self, file: &mut File, i: usize) -> Option<(Vec<u8>, Entry, u64)> {
+        let this = self.entry(file, i)?;
+        let next = self.entry(file, i + 1)?;
+        let len = next.word_at.checked_sub(this.word_at)?.checked_sub(1)? as usize;
+        let word = Self::read_at(file, self.vocab_at + this.word_at, len)?;
+        Some((word, this, next.list_at))
+    }
+
+    /// The postings of `term`: empty when no file holds it, `Err` when the file does not
+    /// check out.
+    pub fn postings(&self, term: &str) -> Result<Vec<Posting>, Damaged> {
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut lo, mut hi) = (0usize, self.terms);
+        let target = term.as_bytes();
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let (word, entry, list_end) = self.word(&mut file, mid).ok_or(Damaged)?;
+            let Entry { list_at, crc, .. } = entry;
+            match word.as_slice().cmp(target) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let len = list_end.checked_sub(list_at).ok_or(Damaged)? as usize;
+                    let list =
+                        Self::read_at(&mut file, self.lists_at + list_at, len).ok_or(Damaged)?;
+                    let mut check = crc32fast::Hasher::new();
+                    check.update(&word);
+                    check.update(&list);
+                    if check.finalize() != crc {
+                        return Err(Damaged);
+                    }
+                    return self.decode(&list).ok_or(Damaged);
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    fn decode(&self, list: &[u8]) -> Option<Vec<Posting>> {
+        let mut out = Vec::new();
+        let (mut at, mut file) = (0usize, 0u32);
+        while at < list.len() {
+            file = file.checked_add(get_varint(list, &mut at)?)?;
+            if file as usize >= self.files {
+                return None;
+            }
+            let mut tf = [0u16; NF];
+            for v in tf.iter_mut() {
+                *v = u16::try_from(get_varint(list, &mut at)?).ok()?;
+            }
+            out.push(Posting { file, tf });
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Terms = Vec<(String, Vec<Posting>)>;
+
+    fn sample() -> (Vec<[u32; NF]>, Terms) {
+        let lengths = vec![[3, 1, 4, 1], [5, 9, 2, 6], [0, 0, 0, 0]];
+        let terms = vec![
+            (
+                "alpha".to_string(),
+                vec![
+                    Posting {
+                        file: 0,
+                        tf: [1, 0, 2, 0],
+                    },
+                    Posting {
+                        file: 1,
+                        tf: [0, 300, 0, 1],
+                    },
+                ],
+            ),
+            (
+                "beta".to_string(),
+                vec![Posting {
+                    file: 1,
+                    tf: [0, 0, 0, 7],
+                }],
+            ),
+        ];
+        (lengths, terms)
+    }
+
+    fn write_sample(path: &Path, key: u64) {
+        let (lengths, terms) = sample();
+        let stats = Statistics {
+            lengths: &lengths,
+            average: [1.5, 2.0, 3.0, 4.25],
+            terms: terms
+                .iter()
+                .map(|(t, p)| (t.as_str(), p.as_slice()))
+                .collect(),
+        };
+        write(path, key, &stats).unwrap();
+    }
+
+    #[test]
+    fn written_statistics_read_back_term_by_term() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        write_sample(&path, 7);
+        let mut kept = Kept::open(&path, 7, 3).unwrap();
+        let (lengths, terms) = sample();
+        // the caller takes the lengths; the lists still decode
+        assert_eq!(std::mem::take(&mut kept.lengths), lengths);
+        assert_eq!(kept.average, [1.5, 2.0, 3.0, 4.25]);
+        for (term, postings) in &terms {
+            let got = kept.postings(term).unwrap();
+            assert_eq!(got.len(), postings.len());
+            for (a, b) in got.iter().zip(postings) {
+                assert_eq!((a.file, a.tf), (b.file, b.tf));
+            }
+        }
+        for absent in ["", "a", "alphabet", "gamma", "zzz"] {
+            assert!(kept.postings(absent).unwrap().is_empty(), "{absent}");
+        }
+    }
+
+    #[test]
+    fn another_key_size_or_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        write_sample(&path, 7);
+        assert!(Kept::open(&path, 8, 3).is_none(), "another tree");
+        assert!(Kept::open(&path, 7, 4).is_none(), "another file count");
+        let bytes = std::fs::read(&path).unwrap();
+        // truncated
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(Kept::open(&path, 7, 3).is_none());
+        // a file length flipped: the header CRC
+        let mut flipped = bytes.clone();
+        flipped[HEADER_BYTES] ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(Kept::open(&path, 7, 3).is_none());
+        // the last byte of the lists (beta's list): opens, but that list is refused
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        let kept = Kept::open(&path, 7, 3).unwrap();
+        assert!(kept.postings("alpha").is_ok());
+        assert!(kept.postings("beta").is_err());
+    }
+}
