@@ -139,6 +139,14 @@ impl FieldIndex {
         built
     }
 
+    /// True when statistics kept for `tree` and `profile` are on disk and check out.
+    pub fn is_kept(tree: &Tree, profile: &Profile) -> bool {
+        tree.kept().is_some_and(|stamp| {
+            let path = kept::path_beside(&stamp.index_path);
+            Kept::open(&path, kept_key(stamp.stamp, profile), tree.len()).is_some()
+        })
+    }
+
     /// The statistics of `tree`, built in memory from every file's text.
     pub fn build(tree: &Tree, profile: &Profile) -> FieldIndex {
         let per_file: Vec<HashMap<String, [u16; NF]>> = tree

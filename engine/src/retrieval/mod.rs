@@ -233,6 +233,15 @@ const KEPT_TREES: usize = 16;
 /// A tree's statistics, once built.
 pub type Slot = Arc<OnceLock<FieldIndex>>;
 
+/// Builds the ranking statistics of `tree` for `profile` and keeps them beside its index
+/// (what `findbench index` does ahead of the first question); `true` when they are kept
+/// on disk (the tree came from the kept index and every file's mtime is trusted).
+pub fn keep_statistics(tree: &Tree, profile: &Profile) -> bool {
+    let slot = index_for(tree, profile);
+    slot.get_or_init(|| FieldIndex::for_tree(tree, profile));
+    FieldIndex::is_kept(tree, profile)
+}
+
 /// The slot of `tree`'s statistics, kept for the next questions on it: the caller builds
 /// them on first use (`get_or_init`), once however many threads ask at once.
 pub fn index_for(tree: &Tree, profile: &Profile) -> Slot {

@@ -128,6 +128,9 @@ fn index_builds_then_finds_nothing_changed_then_sees_a_change() {
         doc["index_bytes"].as_u64().unwrap()
     );
 
+    assert_eq!(doc["ranking_kept"], true, "{doc}");
+    assert!(index_file.with_extension("fields").is_file());
+
     let (code, doc) = run(&cache, &["index", r]);
     assert_eq!(code, 0);
     assert_eq!(doc["state"], "unchanged", "{doc}");
@@ -140,6 +143,8 @@ fn index_builds_then_finds_nothing_changed_then_sees_a_change() {
     assert_eq!(doc["files"], 4);
     // the new file and nothing that was trusted before
     assert_eq!(doc["files_read"], 1, "{doc}");
+    // written just now: its mtime is not trusted yet, nor statistics built over it
+    assert_eq!(doc["ranking_kept"], false, "{doc}");
 }
 
 #[test]

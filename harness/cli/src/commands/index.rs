@@ -2,11 +2,12 @@
 //! `grep` and `ask` load) and prints what it holds, so that a CI job or an agent's setup
 //! step can pay the first walk ahead of the first question.
 
+use super::find::ProfileArg;
 use super::{CacheArgs, OutputArgs};
 use crate::output::{print, Format};
 use clap::Args;
 use findbench_engine::tree::IndexStats;
-use findbench_engine::{EngineError, Tree};
+use findbench_engine::{EngineError, Profile, Tree};
 use findbench_eval::envelope::{self, Meta};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
@@ -16,8 +17,17 @@ pub struct IndexArgs {
     /// The source tree to index (walked honouring .gitignore, as `find code` walks it).
     #[arg(default_value = ".", value_name = "DIR")]
     pub root: PathBuf,
+    /// The ranking statistics of word-ranked questions are kept for this profile.
+    #[command(flatten)]
+    pub profile: ProfileArg,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// What `index` did: the tree index, and whether the ranking statistics are kept.
+struct Indexed {
+    stats: IndexStats,
+    ranking_kept: bool,
 }
 
 pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
@@ -26,14 +36,17 @@ pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
     let result = index(&args, cache);
     let meta = Meta::new("index", started, clock.elapsed());
     match result {
-        Ok(stats) => {
+        Ok(indexed) => {
             match args.output.format.resolve() {
                 Format::Json | Format::Jsonl => {
-                    let fields = serde_json::to_value(&stats).unwrap_or_default();
+                    let mut fields = serde_json::to_value(&indexed.stats).unwrap_or_default();
+                    if let serde_json::Value::Object(map) = &mut fields {
+                        map.insert("ranking_kept".into(), indexed.ranking_kept.into());
+                    }
                     let doc = envelope::success("index.schema.json", &meta, fields);
                     print(&format!("{doc}\n"));
                 }
-                _ => print(&render(&stats, args.output.quiet)),
+                _ => print(&render(&indexed, args.output.quiet)),
             }
             0
         }
@@ -49,7 +62,7 @@ pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
 
 /// Builds or refreshes the index. An index that cannot be written is a file error (exit 3):
 /// writing it is the command's whole purpose.
-fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<IndexStats, EngineError> {
+fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
     if cache.no_cache {
         return Err(EngineError::invalid_with_hint(
             "`index` keeps an index, and --no-cache says not to",
@@ -57,6 +70,7 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<IndexStats, EngineError>
         ));
     }
     findbench_eval::call::check_root(&args.root, "pass a directory: findbench index DIR")?;
+    let profile = Profile::resolve(&args.profile.profile)?;
     let stats = Tree::index(&args.root, &cache.tree_options())?;
     if let Some(why) = &stats.write_error {
         return Err(EngineError::File {
@@ -65,11 +79,19 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<IndexStats, EngineError>
             hint: Some("set FINDBENCH_CACHE to a writable directory".into()),
         });
     }
-    Ok(stats)
+    // the ranking statistics too, so that the first word-ranked question is warm: the
+    // tree now loads from the index just written, reading no file
+    let tree = Tree::load(&args.root, &cache.tree_options())?;
+    let ranking_kept = findbench_engine::retrieval::keep_statistics(&tree, &profile);
+    Ok(Indexed {
+        stats,
+        ranking_kept,
+    })
 }
 
 /// The text form: what was done, where the index is, and what it holds.
-fn render(stats: &IndexStats, quiet: bool) -> String {
+fn render(indexed: &Indexed, quiet: bool) -> String {
+    let stats = &indexed.stats;
     let state = match stats.state {
         findbench_engine::tree::IndexState::Built => "built",
         findbench_engine::tree::IndexState::Refreshed => "refreshed",
@@ -102,6 +124,11 @@ fn render(stats: &IndexStats, quiet: bool) -> String {
         stats.words,
         bytes(stats.postings_bytes as u64),
     ));
+    out.push_str(if indexed.ranking_kept {
+        "  ranking  statistics kept beside the index\n"
+    } else {
+        "  ranking  statistics not kept (a file changed in the last 2 s: built on each question until it is older)\n"
+    });
     for message in &walk.messages {
         out.push_str(&format!("  walk error: {message}\n"));
     }
