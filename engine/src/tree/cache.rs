@@ -67,7 +67,6 @@ pub(crate) struct Stamp {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct OptionsKey {
     max_file_bytes: u64,
-    symbol_lines: u64,
     gitignore: bool,
     hidden: bool,
     follow_links: bool,
@@ -77,7 +76,6 @@ impl OptionsKey {
     fn of(o: &TreeOptions) -> OptionsKey {
         OptionsKey {
             max_file_bytes: o.max_file_bytes,
-            symbol_lines: o.symbol_lines as u64,
             gitignore: o.gitignore,
             hidden: o.hidden,
             follow_links: o.follow_links,

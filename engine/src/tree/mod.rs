@@ -34,8 +34,6 @@ use std::sync::{Arc, OnceLock};
 pub struct TreeOptions {
     /// Files larger than this keep their path but not their text.
     pub max_file_bytes: u64,
-    /// How many leading lines of a source file are scanned for declarations (the spec's 80).
-    pub symbol_lines: usize,
     /// Honour `.gitignore`, `.ignore` and `.git/info/exclude` inside the root (never the
     /// user's global excludes, so that results do not depend on the machine).
     pub gitignore: bool,
@@ -56,7 +54,6 @@ impl Default for TreeOptions {
     fn default() -> Self {
         TreeOptions {
             max_file_bytes: 1 << 20,
-            symbol_lines: 80,
             gitignore: true,
             hidden: false,
             follow_links: true,
@@ -195,12 +192,12 @@ pub struct TreeFile {
 
 impl TreeFile {
     /// Builds the file record for `path` (relative, `/`-separated) with its content.
-    pub fn new(path: String, size: u64, content: Content, symbol_lines: usize) -> TreeFile {
+    pub fn new(path: String, size: u64, content: Content) -> TreeFile {
         let symbols = match (
             Language::from_extension(&fold(extension(&path))),
             content.text(),
         ) {
-            (Some(lang), Some(text)) => symbols::scan(lang, text, symbol_lines),
+            (Some(lang), Some(text)) => symbols::scan_file(lang, text),
             _ => Vec::new(),
         };
         let kind = content.kind();
@@ -440,7 +437,6 @@ impl Tree {
         name: &str,
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Tree {
-        let options = TreeOptions::default();
         let files = files
             .into_iter()
             .map(|(path, text)| {
@@ -451,7 +447,6 @@ impl Tree {
                         text: text.to_string(),
                         folded: text.to_ascii_lowercase(),
                     },
-                    options.symbol_lines,
                 )
             })
             .collect();

@@ -130,15 +130,6 @@ pub struct Symbol {
     pub test: bool,
 }
 
-/// Scans the whole of `text` for declarations.
-///
-/// `_max_lines` is the old bound of `TreeOptions::symbol_lines` (the spec's first 80
-/// lines), which hid every declaration further down a file; it is ignored, and stays only
-/// until that option leaves `tree/mod.rs`. Use [`scan_file`].
-pub fn scan(language: Language, text: &str, _max_lines: usize) -> Vec<Symbol> {
-    scan_file(language, text)
-}
-
 /// Every declaration of `text`, in line order.
 pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
     let mut scanner = Scanner {
@@ -1214,7 +1205,7 @@ mod tests {
     use super::*;
 
     fn kinds(language: Language, src: &str) -> Vec<(SymbolKind, String, u32)> {
-        scan(language, src, 80)
+        scan_file(language, src)
             .into_iter()
             .map(|s| (s.kind, s.name, s.line))
             .collect()
@@ -1253,7 +1244,7 @@ mod tests {
             got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
         assert_eq!(got_pairs, expected);
         assert_eq!(got[3].2, 5, "line numbers are 1-based");
-        let defined: Vec<bool> = scan(Language::Cpp, src, usize::MAX)
+        let defined: Vec<bool> = scan_file(Language::Cpp, src)
             .iter()
             .map(|s| s.definition)
             .collect();
@@ -1383,7 +1374,7 @@ mod tests {
     fn the_whole_file_is_scanned() {
         let mut src = "\n".repeat(5000);
         src.push_str("class Late {};\n");
-        let got = scan(Language::Cpp, &src, 80);
+        let got = scan_file(Language::Cpp, &src);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].line, 5001);
     }

@@ -221,12 +221,8 @@ impl Worker<'_> {
         match self.purpose {
             Purpose::Memory => {
                 let (size, content) = read_content(path, self.options.max_file_bytes);
-                self.found.push(Found::Kept(TreeFile::new(
-                    shown,
-                    size,
-                    content,
-                    self.options.symbol_lines,
-                )));
+                self.found
+                    .push(Found::Kept(TreeFile::new(shown, size, content)));
             }
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
@@ -247,7 +243,7 @@ impl Worker<'_> {
                 let language = Language::from_extension(&fold(super::extension(&shown)));
                 let (symbols, words) = match (&content, language) {
                     (Content::Text { text, folded }, Some(lang)) => (
-                        symbols::scan(lang, text, self.options.symbol_lines),
+                        symbols::scan_file(lang, text),
                         postings::words_of(folded.as_bytes()),
                     ),
                     (Content::Text { folded, .. }, None) => {

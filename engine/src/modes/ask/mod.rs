@@ -517,7 +517,6 @@ mod tests {
             "src/replay.cpp".into(),
             0,
             Content::Unreadable("permission denied".into()),
-            80,
         );
         let tree = Tree::from_parts("t", vec![file]);
         let r = ask(

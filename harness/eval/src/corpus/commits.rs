@@ -102,7 +102,7 @@ pub fn sample(options: &CommitsOptions, profile: &Profile) -> Result<CommitSampl
         ],
     )?;
     let counts = |path: &str| {
-        let file = TreeFile::new(path.to_string(), 0, Content::Unreadable(String::new()), 0);
+        let file = TreeFile::new(path.to_string(), 0, Content::Unreadable(String::new()));
         let source = file.language.is_some() || profile.grep.source_extensions.contains(&file.ext);
         source && !is_test_file(&file, &profile.code) && !excludes.iter().any(|g| g.matches(path))
     };
