@@ -7,17 +7,18 @@
 #
 #   warm: the kept index is on disk and up to date (every call after the first);
 #   cold: no index on disk (removed before each findbench call: it walks, reads every
-#         file, answers and writes the index), the OS page cache warm for both sides.
+#         file, answers and writes the index and the ranking statistics), the OS page
+#         cache warm for both sides.
 #
 # Benchmark only: installs ripgrep with apt-get when it is missing. The index lives in a
 # temporary FINDBENCH_CACHE, removed at the end.
 #
-# Usage: benches/peer_ask.sh [PAIRS [COLD_PAIRS]]   (default 11 and 5; environment:
+# Usage: benches/peer_ask.sh [PAIRS [COLD_PAIRS]]   (default 11 and 3; environment:
 #        ROOT=/some/tree, default the cargo registry's sources, ~/.cargo/registry/src, as one root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS="${1:-11}"
-COLD_PAIRS="${2:-5}"
+COLD_PAIRS="${2:-3}"
 ROOT="${ROOT:-$HOME/.cargo/registry/src}"
 QUESTIONS=(
   "where is replay implemented"
@@ -87,11 +88,11 @@ def answer(cmd, e):
     d = json.loads(out)
     return d.get("outcome"), d.get("selected"), [m["path"] for m in d.get("matches", [])]
 
-# the same answer with the index and without any cache (no FINDBENCH_CACHE, no HOME)
-no_cache = {k: v for k, v in os.environ.items() if k not in ("FINDBENCH_CACHE", "HOME", "XDG_CACHE_HOME")}
+# the same answer with the index (cold: built by this call; warm: kept) and with --no-cache
 for q in questions:
     drop_index()
-    cold, warm, plain = answer(fb_cmd(q), env), answer(fb_cmd(q), env), answer(fb_cmd(q), no_cache)
+    cold, warm = answer(fb_cmd(q), env), answer(fb_cmd(q), env)
+    plain = answer(fb_cmd(q) + ["--no-cache"], env)
     same = "same" if cold == warm == plain else "DIFFERENT"
     print(f"{q!r}: {warm[0]}, selected {warm[1]} ({same} answer cold, warm and without cache)")
 print()
