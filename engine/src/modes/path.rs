@@ -1,9 +1,10 @@
 //! `find path`: fuzzy subsequence search over paths (fuzzy-path-find.md), with one-letter
 //! typo tolerance and the matched positions of the best alignment.
 //!
-//! Per path, cheapest test first: the character bag (one AND), a greedy subsequence scan,
-//! then the alignment dynamic programme, only for paths that can match. Scratch rows are per
-//! worker thread, so the scan allocates nothing per path.
+//! Per path, cheapest test first: the character bag (read off the text, one AND), then, only
+//! for a path whose bag passes, its folding (into a per-thread buffer), a greedy subsequence
+//! scan and the alignment dynamic programme. Scratch rows are per worker thread, so the scan
+//! allocates nothing per path.
 
 use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;
@@ -12,7 +13,9 @@ use crate::text::camel::is_hump;
 use crate::tree::paths::{bag_of, fold_bytes, PathList};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering as Atomic};
 
 /// A `find path` request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +55,10 @@ pub struct PathResponse {
 const CHUNK: usize = 2048;
 /// Longest query (in bytes) the typo pass handles.
 const MAX_TYPO_QUERY: usize = 64;
+/// Relative slack added to an alignment's upper bound ([`Scorer::bound`]) before comparing
+/// it with a kept score: it covers the `f32` rounding of summing the same terms in another
+/// order, so a path is skipped only when it certainly scores below. It changes no result.
+const BOUND_SLACK: f32 = 1e-4;
 
 /// A candidate before its positions are worked out.
 #[derive(Debug, Clone, Copy)]
@@ -77,7 +84,7 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
     }
     let mut q = Vec::with_capacity(query.len());
     fold_bytes(query, &mut q);
-    let scorer = Scorer::new(&q, w);
+    let scorer = Scorer::new(&q, w, request.limit);
 
     let mut hits: Vec<Hit> = (0..list.len())
         .into_par_iter()
@@ -94,10 +101,12 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
         })
         .flatten()
         .collect();
-    let total = hits.len();
+    // true matches skipped as certainly below the limit's worth of better ones still count
+    let skipped = scorer.skipped.load(Atomic::Relaxed);
+    let total = hits.len() + skipped;
     // typo candidates rank below every true match: align them only when true matches do
     // not fill the limit (they are counted in `total` either way)
-    let true_matches = hits.iter().filter(|h| h.tier == 0).count();
+    let true_matches = hits.iter().filter(|h| h.tier == 0).count() + skipped;
     if true_matches < request.limit {
         hits.par_iter_mut()
             .filter(|h| h.tier == 1)
@@ -112,7 +121,10 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
             .cmp(&b.tier)
             .then(b.score.total_cmp(&a.score))
             .then_with(|| {
-                let (pa, pb) = (list.path(a.index as usize), list.path(b.index as usize));
+                let (pa, pb) = (
+                    list.path_bytes(a.index as usize),
+                    list.path_bytes(b.index as usize),
+                );
                 pa.len().cmp(&pb.len()).then_with(|| pa.cmp(pb))
             })
     };
@@ -145,6 +157,24 @@ struct Scratch {
     /// Per query character, the earliest and latest path position it can take.
     lo: Vec<usize>,
     hi: Vec<usize>,
+    /// The folded bytes of an ASCII path ([`PathList::view`]).
+    fold: Vec<u8>,
+    /// The best true-match scores this worker has seen (`f32` bits, all positive), at most
+    /// the request's limit of them.
+    kept: BinaryHeap<Reverse<u32>>,
+}
+
+/// A path cut to its last `max_len` bytes for alignment (the file name end matters most).
+struct Cut<'a> {
+    /// Folded bytes.
+    path: &'a [u8],
+    /// Their original-case shape.
+    text: &'a [u8],
+    /// The file name's offset in `path`.
+    name: usize,
+    depth: u32,
+    /// Bytes cut from the front of the folded path.
+    cut: usize,
 }
 
 const NONE: f32 = f32::NEG_INFINITY;
@@ -154,6 +184,72 @@ struct Scorer<'q> {
     bag: u64,
     typo: bool,
     w: Weights,
+    limit: usize,
+    bound: Bound,
+    /// The lowest of a limit's worth of true-match scores some worker has kept (`f32` bits;
+    /// 0 until one has): the final results score no lower, so a path whose bound is below
+    /// it cannot be among them.
+    floor: AtomicU32,
+    /// True matches skipped for that.
+    skipped: AtomicUsize,
+}
+
+/// The parts of an alignment's upper bound that depend on the query alone ([`Scorer::bound`]).
+#[derive(Clone, Copy)]
+struct Bound {
+    /// Off for weights under which a gap can gain (a negative `gap`).
+    enabled: bool,
+    /// The bound before the file-name bonus, for a path without and with ASCII capitals
+    /// (only capitals make CamelCase humps).
+    base: [f32; 2],
+    /// The bonus per query character in the file name.
+    filename: f32,
+    /// Slack for rounding ([`BOUND_SLACK`] of the terms' magnitude).
+    slack: [f32; 2],
+}
+
+impl Bound {
+    /// Per query character: its match, and the most its position can add. The first one
+    /// starts a run (a boundary or a hump at best); each later one either continues a run
+    /// (the consecutive bonus, and the bonus of the character before it: a boundary when
+    /// that query character is a separator, else at best a hump) or starts one after a gap
+    /// (the cheapest gap, then a boundary or a hump at best). Any alignment chooses one of
+    /// the two for each character, so the sum of the larger is a bound.
+    fn of(query: &[u8], w: &Weights) -> Bound {
+        let mut base = [0f32; 2];
+        let mut magnitude = [0f32; 2];
+        let least_gap = -w.gap.min(w.gap_max) - w.gap_open;
+        for (upper, (base, magnitude)) in base.iter_mut().zip(&mut magnitude).enumerate() {
+            let hump = if upper == 1 { w.camel_hump.max(0.0) } else { 0.0 };
+            let start = w.boundary.max(0.0).max(hump);
+            for i in 0..query.len() {
+                let term = if i == 0 {
+                    start
+                } else {
+                    let after = if is_separator(query[i - 1]) {
+                        w.boundary
+                    } else {
+                        hump
+                    };
+                    (start + least_gap).max(after + w.consecutive)
+                };
+                *base += w.match_char + term;
+                *magnitude += w.match_char.abs() + term.abs() + w.filename.abs();
+            }
+        }
+        Bound {
+            enabled: w.gap >= 0.0,
+            base,
+            filename: w.filename.max(0.0),
+            slack: magnitude.map(|m| BOUND_SLACK * (1.0 + m)),
+        }
+    }
+}
+
+/// The bytes before which a path character is at a boundary.
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b'/' | b'_' | b'-' | b'.' | b' ')
 }
 
 /// [`PathWeights`] as `f32`, the precision the alignment runs in.
@@ -173,46 +269,72 @@ struct Weights {
 }
 
 impl<'q> Scorer<'q> {
-    fn new(query: &'q [u8], w: &PathWeights) -> Scorer<'q> {
+    fn new(query: &'q [u8], w: &PathWeights, limit: usize) -> Scorer<'q> {
+        let weights = Weights {
+            match_char: w.match_char as f32,
+            consecutive: w.consecutive as f32,
+            boundary: w.boundary as f32,
+            camel_hump: w.camel_hump as f32,
+            filename: w.filename as f32,
+            gap_open: w.gap_open as f32,
+            gap: w.gap as f32,
+            gap_max: w.gap_max as f32,
+            depth: w.depth as f32,
+            typo_ceiling: w.typo_ceiling as f32,
+            max_len: w.max_path_len.max(1),
+        };
         Scorer {
             query,
             bag: bag_of(query),
             typo: query.len() >= w.min_typo_len.max(2) && query.len() <= MAX_TYPO_QUERY,
-            w: Weights {
-                match_char: w.match_char as f32,
-                consecutive: w.consecutive as f32,
-                boundary: w.boundary as f32,
-                camel_hump: w.camel_hump as f32,
-                filename: w.filename as f32,
-                gap_open: w.gap_open as f32,
-                gap: w.gap as f32,
-                gap_max: w.gap_max as f32,
-                depth: w.depth as f32,
-                typo_ceiling: w.typo_ceiling as f32,
-                max_len: w.max_path_len.max(1),
-            },
+            w: weights,
+            limit,
+            bound: Bound::of(query, &weights),
+            floor: AtomicU32::new(0),
+            skipped: AtomicUsize::new(0),
         }
     }
 
     /// The score of path `i` as a true subsequence match; a typo candidate (tier 1, not yet
     /// scored) when only the query less one character matches; `None` otherwise.
+    ///
+    /// Both tests read the path as listed, lowering ASCII letters as they go (an ASCII path's
+    /// folding); only a true match is folded and aligned.
     #[inline]
     fn score(&self, list: &PathList, i: usize, scratch: &mut Scratch) -> Option<Hit> {
         let missing = self.bag & !list.bag(i);
         if missing != 0 && (!self.typo || missing.count_ones() > 1) {
             return None;
         }
-        let (path, text, name, depth) = self.view(list, i);
-        if missing == 0 && is_subsequence(self.query, path) {
-            let raw = self.align(self.query, path, text, name, scratch, false)?;
+        let bytes = list.scan_bytes(i);
+        let bytes = &bytes[bytes.len().saturating_sub(self.w.max_len)..];
+        let mut pre = [0u32; MAX_TYPO_QUERY + 1];
+        let matched = greedy_prefix(self.query, bytes, self.typo.then_some(&mut pre));
+        if matched == self.query.len() {
+            // a limit's worth of better matches kept: skip the alignment of a path that
+            // cannot score as high (a true match aligns, so it is counted as one)
+            if self.bound.enabled {
+                let floor = self.floor(scratch);
+                if floor > 0.0 && self.bound(list, i, bytes) < floor {
+                    self.skipped.fetch_add(1, Atomic::Relaxed);
+                    return None;
+                }
+            }
+            let mut fold = std::mem::take(&mut scratch.fold);
+            let c = self.view(list, i, &mut fold);
+            let raw = self.align(self.query, c.path, c.text, c.name, scratch, false);
+            let depth = c.depth;
+            scratch.fold = fold;
+            let score = self.normalise(raw?, depth, self.query.len());
+            self.keep(score, scratch);
             return Some(Hit {
                 tier: 0,
-                score: self.normalise(raw, depth, self.query.len()),
+                score,
                 index: i as u32,
                 dropped: u8::MAX,
             });
         }
-        if self.typo && droppable(self.query, path).next().is_some() {
+        if self.typo && typo_matches(self.query, bytes, &pre, matched) {
             return Some(Hit {
                 tier: 1,
                 score: 0.0,
@@ -223,11 +345,75 @@ impl<'q> Scorer<'q> {
         None
     }
 
+    /// The lowest score a true match needs to be among the results, as far as is known yet
+    /// (0 until a limit's worth of true matches has been kept).
+    #[inline]
+    fn floor(&self, scratch: &Scratch) -> f32 {
+        let global = f32::from_bits(self.floor.load(Atomic::Relaxed));
+        match scratch.kept.peek() {
+            Some(&Reverse(low)) if scratch.kept.len() >= self.limit => {
+                global.max(f32::from_bits(low))
+            }
+            _ => global,
+        }
+    }
+
+    /// Keeps a true match's score among this worker's best; once it has a limit's worth,
+    /// raises the shared floor to the lowest of them.
+    fn keep(&self, score: f32, scratch: &mut Scratch) {
+        let kept = &mut scratch.kept;
+        let bits = score.to_bits();
+        if kept.len() < self.limit {
+            kept.push(Reverse(bits));
+        } else if kept.peek().is_some_and(|&Reverse(low)| bits > low) {
+            kept.pop();
+            kept.push(Reverse(bits));
+        } else {
+            return;
+        }
+        if kept.len() >= self.limit {
+            if let Some(&Reverse(low)) = kept.peek() {
+                self.floor.fetch_max(low, Atomic::Relaxed);
+            }
+        }
+    }
+
+    /// An upper bound of the score of path `i` as a true match (`bytes`: its scan bytes, cut
+    /// to `max_len`), without aligning it: [`Bound`], plus the file-name bonus of as many
+    /// query characters as the longest end of the query the file name holds in order, less
+    /// the depth cost, normalised as a score is. Alignment scores are monotone in it.
+    fn bound(&self, list: &PathList, i: usize, bytes: &[u8]) -> f32 {
+        let q = self.query;
+        let depth = memchr::memchr_iter(b'/', list.scan_bytes(i)).count() as u32;
+        let name = memchr::memrchr(b'/', bytes).map_or(0, |k| k + 1);
+        let mut left = q.len();
+        for &b in bytes[name..].iter().rev() {
+            if left == 0 {
+                break;
+            }
+            if b.to_ascii_lowercase() == q[left - 1] {
+                left -= 1;
+            }
+        }
+        let in_name = (q.len() - left) as f32;
+        let upper = usize::from(list.shape(i).iter().any(u8::is_ascii_uppercase));
+        let b = &self.bound;
+        let raw = b.base[upper] + in_name * b.filename + b.slack[upper];
+        self.normalise(raw, depth, q.len())
+    }
+
     /// Scores a typo candidate: one wrong, extra or swapped letter means the query less one
     /// character is a subsequence (a swap `ba` for `ab` leaves `a` or `b` in order), so each
     /// droppable character is tried and the best alignment kept.
     fn score_typo(&self, list: &PathList, hit: &mut Hit, scratch: &mut Scratch) {
-        let (path, text, name, depth) = self.view(list, hit.index as usize);
+        let mut fold = std::mem::take(&mut scratch.fold);
+        let Cut {
+            path,
+            text,
+            name,
+            depth,
+            ..
+        } = self.view(list, hit.index as usize, &mut fold);
         let (mut best, mut dropped) = (NONE, u8::MAX);
         for k in droppable(self.query, path) {
             scratch.variant.clear();
@@ -247,20 +433,21 @@ impl<'q> Scorer<'q> {
                 * self.w.typo_ceiling;
             hit.dropped = dropped;
         }
+        scratch.fold = fold;
     }
 
-    /// The folded bytes, their original-case shape, file-name offset and depth of path `i`,
-    /// cut to its last `max_len` bytes (the file name end matters most).
+    /// Path `i` as aligned ([`Cut`]); an ASCII path is folded into `fold`.
     #[inline]
-    fn view<'a>(&self, list: &'a PathList, i: usize) -> (&'a [u8], &'a [u8], usize, u32) {
-        let (path, text, span) = list.view(i);
-        let cut = path.len().saturating_sub(self.w.max_len);
-        (
-            &path[cut..],
-            &text[cut..],
-            (span.name as usize).saturating_sub(cut),
-            span.depth,
-        )
+    fn view<'a>(&self, list: &'a PathList, i: usize, fold: &'a mut Vec<u8>) -> Cut<'a> {
+        let v = list.view(i, fold);
+        let cut = v.folded.len().saturating_sub(self.w.max_len);
+        Cut {
+            path: &v.folded[cut..],
+            text: &v.shape[cut..],
+            name: v.name.saturating_sub(cut),
+            depth: v.depth,
+            cut,
+        }
     }
 
     /// Maps a raw alignment score to `[0.5, 1]` against the best possible for `len` characters.
@@ -421,8 +608,14 @@ impl<'q> Scorer<'q> {
     fn describe(&self, list: &PathList, hit: &Hit, scratch: &mut Scratch) -> PathMatch {
         let i = hit.index as usize;
         let full = list.path(i);
-        let (path, text, name, _) = self.view(list, i);
-        let cut = list.folded(i).len() - path.len();
+        let mut fold = std::mem::take(&mut scratch.fold);
+        let Cut {
+            path,
+            text,
+            name,
+            cut,
+            ..
+        } = self.view(list, i, &mut fold);
         let q: Vec<u8> = if hit.dropped == u8::MAX {
             self.query.to_vec()
         } else {
@@ -457,6 +650,7 @@ impl<'q> Scorer<'q> {
                 positions.push(chars);
             }
         }
+        scratch.fold = fold;
         PathMatch {
             path: full.to_string(),
             score: (f64::from(hit.score) * 1000.0).round() / 1000.0,
@@ -523,17 +717,52 @@ fn band(q: &[u8], path: &[u8], lo: &mut Vec<usize>, hi: &mut Vec<usize>) -> bool
     true
 }
 
-/// True when every byte of `q` occurs in `path` in order.
+
+/// How many bytes of `q` match `path` greedily from the left, bytes of `path` lowered as
+/// read (an ASCII path's folding; folded bytes are their own lowering). With `pre`, also
+/// `pre[k]`: the path bytes consumed matching `q[..k]`, for `k` up to the count returned.
 #[inline]
-fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
-    let mut at = 0;
-    for &c in q {
-        match memchr::memchr(c, &path[at..]) {
-            Some(i) => at += i + 1,
-            None => return false,
+fn greedy_prefix(q: &[u8], path: &[u8], mut pre: Option<&mut [u32; MAX_TYPO_QUERY + 1]>) -> usize {
+    let m = q.len();
+    let mut matched = 0;
+    if m == 0 {
+        return 0;
+    }
+    for (j, &b) in path.iter().enumerate() {
+        if b.to_ascii_lowercase() == q[matched] {
+            matched += 1;
+            if let Some(pre) = pre.as_deref_mut() {
+                pre[matched] = (j + 1) as u32;
+            }
+            if matched == m {
+                break;
+            }
         }
     }
-    true
+    matched
+}
+
+/// True when `q` without some one byte is a subsequence of `path` (bytes lowered as read):
+/// [`droppable`] has an element, found without building its tables, from the greedy prefix
+/// `pre` of [`greedy_prefix`] (`matched` bytes long) and one greedy pass from the right.
+fn typo_matches(q: &[u8], path: &[u8], pre: &[u32; MAX_TYPO_QUERY + 1], matched: usize) -> bool {
+    // `end`: the start of the latest greedy match of q[k + 1..]
+    let mut end = path.len();
+    for k in (0..q.len()).rev() {
+        if k <= matched && pre[k] as usize <= end {
+            return true;
+        }
+        loop {
+            if end == 0 {
+                return false;
+            }
+            end -= 1;
+            if path[end].to_ascii_lowercase() == q[k] {
+                break;
+            }
+        }
+    }
+    false
 }
 
 /// Indices `k` such that `q` without byte `k` is a subsequence of `path`: the greedy
@@ -565,6 +794,18 @@ fn droppable(q: &[u8], path: &[u8]) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+/// True when every byte of `q` occurs in `path` in order.
+fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
+    let mut at = 0;
+    for &c in q {
+        match memchr::memchr(c, &path[at..]) {
+            Some(i) => at += i + 1,
+            None => return false,
+        }
+    }
+    true
+}
 
     fn list() -> PathList {
         PathList::from_text(
@@ -719,6 +960,142 @@ mod tests {
         let p = b"src/auth_middleware.py";
         assert!(droppable(b"atuh", p).count() > 0);
         assert_eq!(droppable(b"auth_midxdleware", p).collect::<Vec<_>>(), [8]);
+    }
+
+    #[test]
+    fn typo_matches_is_droppable_not_empty() {
+        let paths: [&[u8]; 5] = [
+            b"src/auth_middleware.py",
+            b"a",
+            b"",
+            b"usr/lib/python3/dist-packages/pyhton.py",
+            b"xyzzy/zyx",
+        ];
+        let queries: [&[u8]; 10] = [
+            b"atuh",
+            b"auth_midxdleware",
+            b"authmw",
+            b"zzzz",
+            b"ab",
+            b"a",
+            b"pyhton3",
+            b"python3",
+            b"xyzzyx",
+            b"yzx",
+        ];
+        for p in paths {
+            for q in queries {
+                let mut pre = [0u32; MAX_TYPO_QUERY + 1];
+                let matched = greedy_prefix(q, p, Some(&mut pre));
+                assert_eq!(matched == q.len(), is_subsequence(q, p));
+                // the scan asks only of paths that `q` is not a subsequence of
+                if matched == q.len() {
+                    continue;
+                }
+                // as read from the path in capitals
+                let upper = p.to_ascii_uppercase();
+                let mut pre_upper = [0u32; MAX_TYPO_QUERY + 1];
+                let matched_upper = greedy_prefix(q, &upper, Some(&mut pre_upper));
+                assert_eq!(
+                    typo_matches(q, &upper, &pre_upper, matched_upper),
+                    droppable(q, p).next().is_some()
+                );
+                assert_eq!(
+                    typo_matches(q, p, &pre, matched),
+                    droppable(q, p).next().is_some(),
+                    "{:?} in {:?}",
+                    String::from_utf8_lossy(q),
+                    String::from_utf8_lossy(p)
+                );
+            }
+        }
+    }
+
+    /// Paths of every shape the bound cares about: deep and shallow, capitals and humps,
+    /// separators, long file names, repeated letters, non-ASCII.
+    fn generated(n: usize) -> PathList {
+        let parts = [
+            "usr", "lib", "python3", "dist-packages", "share", "doc", "include", "linux",
+            "sched.h", "locale", "FindService", "auth_middleware", "x86_64-linux-gnu", "a.b",
+            "Straße", "LC_MESSAGES", "py", "libpython3.11.so", "copyright", "bin",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k as u64) as usize
+        };
+        let mut text = String::new();
+        for _ in 0..n {
+            let depth = 1 + next(6);
+            let mut p: Vec<&str> = (0..depth).map(|_| parts[next(parts.len())]).collect();
+            if next(4) == 0 {
+                p.insert(0, "");
+            }
+            text.push_str(&p.join("/"));
+            text.push('\n');
+        }
+        PathList::from_text("generated", &text)
+    }
+
+    const QUERIES: [&str; 12] = [
+        "usrlibpy", "bin/python", "share/doc/copyright", "lcale", "include/linux/sched.h",
+        "pyhton3", "fs", "a", "py", "straße", "LCmsg", "auth_mw",
+    ];
+
+    #[test]
+    fn the_bound_is_never_below_a_score() {
+        let list = generated(3000);
+        let w = PathWeights::default();
+        for query in QUERIES {
+            let mut q = Vec::new();
+            fold_bytes(query, &mut q);
+            let scorer = Scorer::new(&q, &w, 1);
+            let (mut scratch, mut fold, mut checked) = (Scratch::default(), Vec::new(), 0);
+            for i in 0..list.len() {
+                let bytes = list.scan_bytes(i);
+                if greedy_prefix(&q, bytes, None) < q.len() {
+                    continue;
+                }
+                let c = scorer.view(&list, i, &mut fold);
+                let raw = scorer.align(&q, c.path, c.text, c.name, &mut scratch, false);
+                let score = scorer.normalise(raw.unwrap(), c.depth, q.len());
+                let bound = scorer.bound(&list, i, bytes);
+                assert!(bound >= score, "{query} {}: {bound} < {score}", list.path(i));
+                checked += 1;
+            }
+            assert!(checked > 0, "{query}");
+        }
+    }
+
+    #[test]
+    fn skipping_changes_no_result_at_any_limit_or_thread_count() {
+        let list = generated(6_000);
+        let w = PathWeights::default();
+        for query in QUERIES {
+            // the whole ranking: no limit is reached, nothing is skipped
+            let mut all = PathRequest::new(query);
+            all.limit = list.len() + 1;
+            let all = find_path(&list, &all, &w).unwrap();
+            for limit in [1, 3, 10, 50] {
+                for threads in [1, 2, 4] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let mut r = PathRequest::new(query);
+                    r.limit = limit;
+                    let got = pool.install(|| find_path(&list, &r, &w).unwrap());
+                    let want = &all.matches[..limit.min(all.matches.len())];
+                    assert_eq!(got.matches, want, "{query} limit {limit} threads {threads}");
+                    assert_eq!(
+                        got.summary.total_matches, all.summary.total_matches,
+                        "{query} limit {limit} threads {threads}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
