@@ -10,12 +10,12 @@ use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;
 use crate::rank::Summary;
 use crate::text::camel::is_hump;
-use crate::tree::paths::{bag_of, fold_bytes, PathList};
+use crate::tree::paths::{bag_bit, bag_of, fold_bytes, PathList};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering as Atomic};
+use std::sync::atomic::{AtomicU32, Ordering as Atomic};
 
 /// A `find path` request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,35 +86,31 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
     fold_bytes(query, &mut q);
     let scorer = Scorer::new(&q, w, request.limit);
 
+    // which paths match; a true match carries the bound of its score, not yet aligned
     let mut hits: Vec<Hit> = (0..list.len())
         .into_par_iter()
         .step_by(CHUNK)
-        .map_init(Scratch::default, |scratch, start| {
+        .map(|start| {
             let end = (start + CHUNK).min(list.len());
-            let mut out = Vec::new();
-            for i in start..end {
-                if let Some(hit) = scorer.score(list, i, scratch) {
-                    out.push(hit);
-                }
-            }
-            out
+            (start..end)
+                .filter_map(|i| scorer.classify(list, i))
+                .collect::<Vec<_>>()
         })
         .flatten()
         .collect();
-    // true matches skipped as certainly below the limit's worth of better ones still count
-    let skipped = scorer.skipped.load(Atomic::Relaxed);
-    let total = hits.len() + skipped;
+    let total = hits.len();
     // typo candidates rank below every true match: align them only when true matches do
     // not fill the limit (they are counted in `total` either way)
-    let true_matches = hits.iter().filter(|h| h.tier == 0).count() + skipped;
+    let true_matches = hits.iter().filter(|h| h.tier == 0).count();
     if true_matches < request.limit {
         hits.par_iter_mut()
-            .filter(|h| h.tier == 1)
-            .for_each_init(Scratch::default, |scratch, h| {
-                scorer.score_typo(list, h, scratch)
+            .for_each_init(Scratch::default, |scratch, h| match h.tier {
+                0 => h.score = scorer.score_true(list, h.index as usize, scratch),
+                _ => scorer.score_typo(list, h, scratch),
             });
     } else {
         hits.retain(|h| h.tier == 0);
+        scorer.align_best(list, &mut hits);
     }
     let by_rank = |a: &Hit, b: &Hit| -> Ordering {
         a.tier
@@ -181,7 +177,12 @@ const NONE: f32 = f32::NEG_INFINITY;
 
 struct Scorer<'q> {
     query: &'q [u8],
+    /// Per query byte, what a path byte must equal once or-ed with its mask ([`Pat`]).
+    pattern: Vec<Pat>,
     bag: u64,
+    /// Per bag bit, the position of the one query byte with that bit (`u8::MAX` when none
+    /// or several have it): the byte a typo match must drop when its path lacks the bit.
+    sole: [u8; 64],
     typo: bool,
     w: Weights,
     limit: usize,
@@ -190,8 +191,6 @@ struct Scorer<'q> {
     /// 0 until one has): the final results score no lower, so a path whose bound is below
     /// it cannot be among them.
     floor: AtomicU32,
-    /// True matches skipped for that.
-    skipped: AtomicUsize,
 }
 
 /// The parts of an alignment's upper bound that depend on the query alone ([`Scorer::bound`]).
@@ -220,7 +219,11 @@ impl Bound {
         let mut magnitude = [0f32; 2];
         let least_gap = -w.gap.min(w.gap_max) - w.gap_open;
         for (upper, (base, magnitude)) in base.iter_mut().zip(&mut magnitude).enumerate() {
-            let hump = if upper == 1 { w.camel_hump.max(0.0) } else { 0.0 };
+            let hump = if upper == 1 {
+                w.camel_hump.max(0.0)
+            } else {
+                0.0
+            };
             let start = w.boundary.max(0.0).max(hump);
             for i in 0..query.len() {
                 let term = if i == 0 {
@@ -283,66 +286,118 @@ impl<'q> Scorer<'q> {
             typo_ceiling: w.typo_ceiling as f32,
             max_len: w.max_path_len.max(1),
         };
+        let mut sole = [u8::MAX; 64];
+        let mut seen = 0u64;
+        for (k, &c) in query.iter().enumerate().take(MAX_TYPO_QUERY) {
+            let bit = bag_bit(c).trailing_zeros() as usize;
+            sole[bit] = if seen & bag_bit(c) == 0 {
+                k as u8
+            } else {
+                u8::MAX
+            };
+            seen |= bag_bit(c);
+        }
         Scorer {
             query,
+            pattern: query.iter().map(|&c| Pat::of(c)).collect(),
             bag: bag_of(query),
+            sole,
             typo: query.len() >= w.min_typo_len.max(2) && query.len() <= MAX_TYPO_QUERY,
             w: weights,
             limit,
             bound: Bound::of(query, &weights),
             floor: AtomicU32::new(0),
-            skipped: AtomicUsize::new(0),
         }
     }
 
-    /// The score of path `i` as a true subsequence match; a typo candidate (tier 1, not yet
-    /// scored) when only the query less one character matches; `None` otherwise.
+    /// Whether path `i` matches: a true match (tier 0) carrying the bound of its score
+    /// ([`Scorer::bound`]), a typo candidate (tier 1, not yet scored) when only the query
+    /// less one character matches, `None` otherwise.
     ///
-    /// Both tests read the path as listed, lowering ASCII letters as they go (an ASCII path's
-    /// folding); only a true match is folded and aligned.
+    /// Cheapest test first: the character bag. A path that lacks one of the query's bag bits
+    /// can only be a typo match dropping the query's one byte with that bit. The tests read
+    /// the path as listed, lowering ASCII letters as they go (an ASCII path's folding):
+    /// nothing is folded or aligned here.
     #[inline]
-    fn score(&self, list: &PathList, i: usize, scratch: &mut Scratch) -> Option<Hit> {
+    fn classify(&self, list: &PathList, i: usize) -> Option<Hit> {
         let missing = self.bag & !list.bag(i);
-        if missing != 0 && (!self.typo || missing.count_ones() > 1) {
-            return None;
-        }
         let bytes = list.scan_bytes(i);
         let bytes = &bytes[bytes.len().saturating_sub(self.w.max_len)..];
-        let mut pre = [0u32; MAX_TYPO_QUERY + 1];
-        let matched = greedy_prefix(self.query, bytes, self.typo.then_some(&mut pre));
-        if matched == self.query.len() {
-            // a limit's worth of better matches kept: skip the alignment of a path that
-            // cannot score as high (a true match aligns, so it is counted as one)
-            if self.bound.enabled {
-                let floor = self.floor(scratch);
-                if floor > 0.0 && self.bound(list, i, bytes) < floor {
-                    self.skipped.fetch_add(1, Atomic::Relaxed);
-                    return None;
-                }
+        let typo = Hit {
+            tier: 1,
+            score: 0.0,
+            index: i as u32,
+            dropped: u8::MAX,
+        };
+        if missing != 0 {
+            if !self.typo || missing.count_ones() > 1 {
+                return None;
             }
-            let mut fold = std::mem::take(&mut scratch.fold);
-            let c = self.view(list, i, &mut fold);
-            let raw = self.align(self.query, c.path, c.text, c.name, scratch, false);
-            let depth = c.depth;
-            scratch.fold = fold;
-            let score = self.normalise(raw?, depth, self.query.len());
-            self.keep(score, scratch);
+            let k = self.sole[missing.trailing_zeros() as usize];
+            return (k != u8::MAX && subsequence_without(&self.pattern, bytes, k as usize))
+                .then_some(typo);
+        }
+        let mut pre = [0u32; MAX_TYPO_QUERY + 1];
+        let matched = greedy_prefix(&self.pattern, bytes, self.typo.then_some(&mut pre));
+        if matched == self.query.len() {
             return Some(Hit {
                 tier: 0,
-                score,
+                score: if self.bound.enabled {
+                    self.bound(list, i, bytes)
+                } else {
+                    f32::INFINITY
+                },
                 index: i as u32,
                 dropped: u8::MAX,
             });
         }
-        if self.typo && typo_matches(self.query, bytes, &pre, matched) {
-            return Some(Hit {
-                tier: 1,
-                score: 0.0,
-                index: i as u32,
-                dropped: u8::MAX,
-            });
+        (self.typo && typo_matches(&self.pattern, bytes, &pre, matched)).then_some(typo)
+    }
+
+    /// The score of a true match: path `i` folded (if ASCII) and aligned.
+    fn score_true(&self, list: &PathList, i: usize, scratch: &mut Scratch) -> f32 {
+        let mut fold = std::mem::take(&mut scratch.fold);
+        let c = self.view(list, i, &mut fold);
+        let raw = self.align(self.query, c.path, c.text, c.name, scratch, false);
+        let depth = c.depth;
+        scratch.fold = fold;
+        // a true match always aligns (the greedy match is one alignment)
+        raw.map_or(NONE, |raw| self.normalise(raw, depth, self.query.len()))
+    }
+
+    /// Scores the true matches `hits` (carrying their bounds) that can be among the best
+    /// `limit`, and drops the others. The limit's worth with the highest bounds is aligned
+    /// first: the lowest of their scores is a floor the results score no lower than. Then
+    /// every other match whose bound reaches the floor (raised as better scores turn up) is
+    /// aligned; one whose bound is below it scores below a limit's worth of others and is
+    /// dropped unaligned. Which are dropped depends on timing, the results do not.
+    fn align_best(&self, list: &PathList, hits: &mut Vec<Hit>) {
+        let probe = self.limit.min(hits.len());
+        let by_bound = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score);
+        if probe < hits.len() {
+            hits.select_nth_unstable_by(probe, by_bound);
         }
-        None
+        let (first, rest) = hits.split_at_mut(probe);
+        first
+            .par_iter_mut()
+            .for_each_init(Scratch::default, |scratch, h| {
+                h.score = self.score_true(list, h.index as usize, scratch)
+            });
+        if let Some(low) = first.iter().map(|h| h.score).reduce(f32::min) {
+            if probe == self.limit && low > 0.0 {
+                self.floor.fetch_max(low.to_bits(), Atomic::Relaxed);
+            }
+        }
+        rest.par_iter_mut()
+            .for_each_init(Scratch::default, |scratch, h| {
+                if h.score < self.floor(scratch) {
+                    h.score = NONE;
+                    return;
+                }
+                h.score = self.score_true(list, h.index as usize, scratch);
+                self.keep(h.score, scratch);
+            });
+        hits.retain(|h| h.score > NONE);
     }
 
     /// The lowest score a true match needs to be among the results, as far as is known yet
@@ -717,49 +772,100 @@ fn band(q: &[u8], path: &[u8], lo: &mut Vec<usize>, hi: &mut Vec<usize>) -> bool
     true
 }
 
-
-/// How many bytes of `q` match `path` greedily from the left, bytes of `path` lowered as
-/// read (an ASCII path's folding; folded bytes are their own lowering). With `pre`, also
-/// `pre[k]`: the path bytes consumed matching `q[..k]`, for `k` up to the count returned.
-#[inline]
-fn greedy_prefix(q: &[u8], path: &[u8], mut pre: Option<&mut [u32; MAX_TYPO_QUERY + 1]>) -> usize {
-    let m = q.len();
-    let mut matched = 0;
-    if m == 0 {
-        return 0;
-    }
-    for (j, &b) in path.iter().enumerate() {
-        if b.to_ascii_lowercase() == q[matched] {
-            matched += 1;
-            if let Some(pre) = pre.as_deref_mut() {
-                pre[matched] = (j + 1) as u32;
-            }
-            if matched == m {
-                break;
-            }
-        }
-    }
-    matched
+/// One query byte as the scan matches it: a path byte `b` matches when `b | mask == byte`.
+/// The mask is `0x20` for a letter (so `b` may be either case: an ASCII path's folding,
+/// read without folding it) and 0 for anything else; folded bytes hold no capitals, so the
+/// same test holds for them.
+#[derive(Debug, Clone, Copy)]
+struct Pat {
+    byte: u8,
+    mask: u8,
 }
 
-/// True when `q` without some one byte is a subsequence of `path` (bytes lowered as read):
-/// [`droppable`] has an element, found without building its tables, from the greedy prefix
-/// `pre` of [`greedy_prefix`] (`matched` bytes long) and one greedy pass from the right.
-fn typo_matches(q: &[u8], path: &[u8], pre: &[u32; MAX_TYPO_QUERY + 1], matched: usize) -> bool {
-    // `end`: the start of the latest greedy match of q[k + 1..]
+impl Pat {
+    fn of(byte: u8) -> Pat {
+        Pat {
+            byte,
+            mask: if byte.is_ascii_lowercase() { 0x20 } else { 0 },
+        }
+    }
+
+    /// The first offset at or after `from` in `path` this byte matches.
+    #[inline]
+    fn find(self, path: &[u8], from: usize) -> Option<usize> {
+        path[from..]
+            .iter()
+            .position(|&b| b | self.mask == self.byte)
+            .map(|i| from + i)
+    }
+
+    /// The last offset before `end` in `path` this byte matches.
+    #[inline]
+    fn rfind(self, path: &[u8], end: usize) -> Option<usize> {
+        path[..end]
+            .iter()
+            .rposition(|&b| b | self.mask == self.byte)
+    }
+}
+
+/// How many bytes of the query match `path` greedily from the left. With `pre`, also
+/// `pre[k]`: the path bytes consumed matching the first `k`, for `k` up to the count
+/// returned.
+#[inline]
+fn greedy_prefix(
+    pattern: &[Pat],
+    path: &[u8],
+    mut pre: Option<&mut [u32; MAX_TYPO_QUERY + 1]>,
+) -> usize {
+    let mut at = 0;
+    for (k, p) in pattern.iter().enumerate() {
+        match p.find(path, at) {
+            Some(j) => {
+                at = j + 1;
+                if let Some(pre) = pre.as_deref_mut() {
+                    pre[k + 1] = at as u32;
+                }
+            }
+            None => return k,
+        }
+    }
+    pattern.len()
+}
+
+/// True when the query without its byte `skip` is a subsequence of `path`.
+#[inline]
+fn subsequence_without(pattern: &[Pat], path: &[u8], skip: usize) -> bool {
+    let mut at = 0;
+    for (k, p) in pattern.iter().enumerate() {
+        if k == skip {
+            continue;
+        }
+        match p.find(path, at) {
+            Some(j) => at = j + 1,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// True when the query without some one byte is a subsequence of `path`: [`droppable`] has
+/// an element, found without building its tables, from the greedy prefix `pre` of
+/// [`greedy_prefix`] (`matched` bytes long) and one greedy pass from the right.
+fn typo_matches(
+    pattern: &[Pat],
+    path: &[u8],
+    pre: &[u32; MAX_TYPO_QUERY + 1],
+    matched: usize,
+) -> bool {
+    // `end`: the start of the latest greedy match of the query after byte k
     let mut end = path.len();
-    for k in (0..q.len()).rev() {
+    for k in (0..pattern.len()).rev() {
         if k <= matched && pre[k] as usize <= end {
             return true;
         }
-        loop {
-            if end == 0 {
-                return false;
-            }
-            end -= 1;
-            if path[end].to_ascii_lowercase() == q[k] {
-                break;
-            }
+        match pattern[k].rfind(path, end) {
+            Some(j) => end = j,
+            None => return false,
         }
     }
     false
@@ -795,17 +901,17 @@ fn droppable(q: &[u8], path: &[u8]) -> impl Iterator<Item = usize> {
 mod tests {
     use super::*;
 
-/// True when every byte of `q` occurs in `path` in order.
-fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
-    let mut at = 0;
-    for &c in q {
-        match memchr::memchr(c, &path[at..]) {
-            Some(i) => at += i + 1,
-            None => return false,
+    /// True when every byte of `q` occurs in `path` in order.
+    fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
+        let mut at = 0;
+        for &c in q {
+            match memchr::memchr(c, &path[at..]) {
+                Some(i) => at += i + 1,
+                None => return false,
+            }
         }
+        true
     }
-    true
-}
 
     fn list() -> PathList {
         PathList::from_text(
@@ -985,9 +1091,17 @@ fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
         ];
         for p in paths {
             for q in queries {
+                let pattern: Vec<Pat> = q.iter().map(|&c| Pat::of(c)).collect();
                 let mut pre = [0u32; MAX_TYPO_QUERY + 1];
-                let matched = greedy_prefix(q, p, Some(&mut pre));
+                let matched = greedy_prefix(&pattern, p, Some(&mut pre));
                 assert_eq!(matched == q.len(), is_subsequence(q, p));
+                for skip in 0..q.len() {
+                    let without = [&q[..skip], &q[skip + 1..]].concat();
+                    assert_eq!(
+                        subsequence_without(&pattern, p, skip),
+                        is_subsequence(&without, p)
+                    );
+                }
                 // the scan asks only of paths that `q` is not a subsequence of
                 if matched == q.len() {
                     continue;
@@ -995,13 +1109,13 @@ fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
                 // as read from the path in capitals
                 let upper = p.to_ascii_uppercase();
                 let mut pre_upper = [0u32; MAX_TYPO_QUERY + 1];
-                let matched_upper = greedy_prefix(q, &upper, Some(&mut pre_upper));
+                let matched_upper = greedy_prefix(&pattern, &upper, Some(&mut pre_upper));
                 assert_eq!(
-                    typo_matches(q, &upper, &pre_upper, matched_upper),
+                    typo_matches(&pattern, &upper, &pre_upper, matched_upper),
                     droppable(q, p).next().is_some()
                 );
                 assert_eq!(
-                    typo_matches(q, p, &pre, matched),
+                    typo_matches(&pattern, p, &pre, matched),
                     droppable(q, p).next().is_some(),
                     "{:?} in {:?}",
                     String::from_utf8_lossy(q),
@@ -1015,9 +1129,26 @@ fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
     /// separators, long file names, repeated letters, non-ASCII.
     fn generated(n: usize) -> PathList {
         let parts = [
-            "usr", "lib", "python3", "dist-packages", "share", "doc", "include", "linux",
-            "sched.h", "locale", "FindService", "auth_middleware", "x86_64-linux-gnu", "a.b",
-            "Straße", "LC_MESSAGES", "py", "libpython3.11.so", "copyright", "bin",
+            "usr",
+            "lib",
+            "python3",
+            "dist-packages",
+            "share",
+            "doc",
+            "include",
+            "linux",
+            "sched.h",
+            "locale",
+            "FindService",
+            "auth_middleware",
+            "x86_64-linux-gnu",
+            "a.b",
+            "Straße",
+            "LC_MESSAGES",
+            "py",
+            "libpython3.11.so",
+            "copyright",
+            "bin",
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = |k: usize| {
@@ -1040,8 +1171,18 @@ fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
     }
 
     const QUERIES: [&str; 12] = [
-        "usrlibpy", "bin/python", "share/doc/copyright", "lcale", "include/linux/sched.h",
-        "pyhton3", "fs", "a", "py", "straße", "LCmsg", "auth_mw",
+        "usrlibpy",
+        "bin/python",
+        "share/doc/copyright",
+        "lcale",
+        "include/linux/sched.h",
+        "pyhton3",
+        "fs",
+        "a",
+        "py",
+        "straße",
+        "LCmsg",
+        "auth_mw",
     ];
 
     #[test]
@@ -1055,17 +1196,67 @@ fn is_subsequence(q: &[u8], path: &[u8]) -> bool {
             let (mut scratch, mut fold, mut checked) = (Scratch::default(), Vec::new(), 0);
             for i in 0..list.len() {
                 let bytes = list.scan_bytes(i);
-                if greedy_prefix(&q, bytes, None) < q.len() {
+                if greedy_prefix(&scorer.pattern, bytes, None) < q.len() {
                     continue;
                 }
                 let c = scorer.view(&list, i, &mut fold);
                 let raw = scorer.align(&q, c.path, c.text, c.name, &mut scratch, false);
                 let score = scorer.normalise(raw.unwrap(), c.depth, q.len());
                 let bound = scorer.bound(&list, i, bytes);
-                assert!(bound >= score, "{query} {}: {bound} < {score}", list.path(i));
+                assert!(
+                    bound >= score,
+                    "{query} {}: {bound} < {score}",
+                    list.path(i)
+                );
                 checked += 1;
             }
             assert!(checked > 0, "{query}");
+        }
+    }
+
+    #[test]
+    fn classify_agrees_with_folded_subsequence_tests() {
+        // the scan's tests on unfolded text, against the plain ones on folded bytes
+        let mut list = generated(2000);
+        for p in [
+            "\u{f}.rs",
+            "A/\u{e}B",
+            "Ünïcödé/ﬁle.PY",
+            "x/\u{1}2/.",
+            "LIB/PYthon3.md",
+        ] {
+            list.push(p);
+        }
+        let w = PathWeights::default();
+        let queries = QUERIES.iter().copied().chain([
+            "/.",
+            "o.rs",
+            "ﬁle",
+            "pyhotn",
+            "a/b",
+            "libpyhton",
+            "xx/yy",
+        ]);
+        for query in queries {
+            let mut q = Vec::new();
+            fold_bytes(query, &mut q);
+            let scorer = Scorer::new(&q, &w, 10);
+            for i in 0..list.len() {
+                let folded = list.folded(i);
+                let cut = &folded[folded.len().saturating_sub(w.max_path_len)..];
+                let want = if is_subsequence(&q, cut) {
+                    Some(0)
+                } else if scorer.typo
+                    && (scorer.bag & !bag_of(&folded)).count_ones() <= 1
+                    && droppable(&q, cut).next().is_some()
+                {
+                    Some(1)
+                } else {
+                    None
+                };
+                let got = scorer.classify(&list, i).map(|h| h.tier);
+                assert_eq!(got, want, "{query} in {:?}", list.path(i));
+            }
         }
     }
 

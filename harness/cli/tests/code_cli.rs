@@ -403,7 +403,11 @@ fn find_path_reads_stdin_redirected_from_a_file_as_a_pipe_would() {
     for q in ["auth", "atuh_middleware", "main"] {
         let (code, doc) = path_from_stdin_file(q, list.path(), 0);
         let (named_code, named, _) = run(&["find", "path", q, "--paths-from", given]);
-        assert_eq!((code, &doc["matches"]), (named_code, &named["matches"]), "{q}");
+        assert_eq!(
+            (code, &doc["matches"]),
+            (named_code, &named["matches"]),
+            "{q}"
+        );
         assert_eq!(doc["summary"], named["summary"], "{q}");
     }
     // stdin already past the first line: the listing starts where stdin stands
@@ -411,7 +415,10 @@ fn find_path_reads_stdin_redirected_from_a_file_as_a_pipe_would() {
     let (_, doc) = path_from_stdin_file("auth_middleware", list.path(), first);
     let p = paths(&doc);
     assert!(!p.contains(&"src/auth_middleware.py".to_string()), "{p:?}");
-    assert!(p.contains(&"tests/test_auth_middleware.py".to_string()), "{p:?}");
+    assert!(
+        p.contains(&"tests/test_auth_middleware.py".to_string()),
+        "{p:?}"
+    );
     // an empty file is an empty listing: no match
     let empty = tempfile::NamedTempFile::new().unwrap();
     assert_eq!(path_from_stdin_file("auth", empty.path(), 0).0, 100);
