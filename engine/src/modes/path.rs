@@ -10,7 +10,7 @@ use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;
 use crate::rank::Summary;
 use crate::text::camel::is_hump;
-use crate::tree::paths::{bag_bit, bag_of, fold_bytes, PathList};
+use crate::tree::paths::{bag_bit, bag_of, depth_of, fold_bytes, PathList};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cmp::{Ordering, Reverse};
@@ -84,7 +84,7 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
     }
     let mut q = Vec::with_capacity(query.len());
     fold_bytes(query, &mut q);
-    let scorer = Scorer::new(&q, w, request.limit);
+    let scorer = Scorer::new(&q, w);
 
     // which paths match; a true match carries the bound of its score, not yet aligned
     let mut hits: Vec<Hit> = (0..list.len())
@@ -103,14 +103,25 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
     // not fill the limit (they are counted in `total` either way)
     let true_matches = hits.iter().filter(|h| h.tier == 0).count();
     if true_matches < request.limit {
+        // every true match is a result; typo candidates fill the rest
+        let mut typos: Vec<Hit> = hits.iter().filter(|h| h.tier == 1).copied().collect();
+        hits.retain(|h| h.tier == 0);
         hits.par_iter_mut()
-            .for_each_init(Scratch::default, |scratch, h| match h.tier {
-                0 => h.score = scorer.score_true(list, h.index as usize, scratch),
-                _ => scorer.score_typo(list, h, scratch),
+            .for_each_init(Scratch::default, |scratch, h| {
+                h.score = scorer.score_true(list, h.index as usize, scratch)
             });
+        typos
+            .par_iter_mut()
+            .for_each(|h| h.score = scorer.typo_bound(list, h));
+        scorer.align_best(&mut typos, request.limit - true_matches, |h, scratch| {
+            scorer.score_typo(list, h, scratch)
+        });
+        hits.append(&mut typos);
     } else {
         hits.retain(|h| h.tier == 0);
-        scorer.align_best(list, &mut hits);
+        scorer.align_best(&mut hits, request.limit, |h, scratch| {
+            h.score = scorer.score_true(list, h.index as usize, scratch)
+        });
     }
     let by_rank = |a: &Hit, b: &Hit| -> Ordering {
         a.tier
@@ -185,8 +196,9 @@ struct Scorer<'q> {
     sole: [u8; 64],
     typo: bool,
     w: Weights,
-    limit: usize,
     bound: Bound,
+    /// [`Bound`] for the query less the one byte that gives the largest, slack included.
+    typo_bound: TypoBound,
     /// The lowest of a limit's worth of true-match scores some worker has kept (`f32` bits;
     /// 0 until one has): the final results score no lower, so a path whose bound is below
     /// it cannot be among them.
@@ -249,6 +261,31 @@ impl Bound {
     }
 }
 
+/// [`Bound`] of a typo match: the largest over the query less each one byte.
+#[derive(Clone, Copy)]
+struct TypoBound {
+    /// Off where a gap can gain, or where a typo score falls as its alignment rises.
+    enabled: bool,
+    base: [f32; 2],
+}
+
+impl TypoBound {
+    fn of(query: &[u8], w: &Weights) -> TypoBound {
+        let mut base = [f32::NEG_INFINITY; 2];
+        for k in 0..query.len() {
+            let less = [&query[..k], &query[k + 1..]].concat();
+            let b = Bound::of(&less, w);
+            for upper in 0..2 {
+                base[upper] = base[upper].max(b.base[upper] + b.slack[upper]);
+            }
+        }
+        TypoBound {
+            enabled: w.gap >= 0.0 && w.typo_ceiling >= 0.0 && query.len() >= 2,
+            base,
+        }
+    }
+}
+
 /// The bytes before which a path character is at a boundary.
 #[inline]
 fn is_separator(b: u8) -> bool {
@@ -272,7 +309,7 @@ struct Weights {
 }
 
 impl<'q> Scorer<'q> {
-    fn new(query: &'q [u8], w: &PathWeights, limit: usize) -> Scorer<'q> {
+    fn new(query: &'q [u8], w: &PathWeights) -> Scorer<'q> {
         let weights = Weights {
             match_char: w.match_char as f32,
             consecutive: w.consecutive as f32,
@@ -304,8 +341,8 @@ impl<'q> Scorer<'q> {
             sole,
             typo: query.len() >= w.min_typo_len.max(2) && query.len() <= MAX_TYPO_QUERY,
             w: weights,
-            limit,
             bound: Bound::of(query, &weights),
+            typo_bound: TypoBound::of(query, &weights),
             floor: AtomicU32::new(0),
         }
     }
@@ -320,8 +357,9 @@ impl<'q> Scorer<'q> {
     /// nothing is folded or aligned here.
     #[inline]
     fn classify(&self, list: &PathList, i: usize) -> Option<Hit> {
-        let missing = self.bag & !list.bag(i);
-        let bytes = list.scan_bytes(i);
+        let (bag, bytes) = list.scan(i);
+        let missing = self.bag & !bag;
+        let full = bytes;
         let bytes = &bytes[bytes.len().saturating_sub(self.w.max_len)..];
         let typo = Hit {
             tier: 1,
@@ -343,7 +381,7 @@ impl<'q> Scorer<'q> {
             return Some(Hit {
                 tier: 0,
                 score: if self.bound.enabled {
-                    self.bound(list, i, bytes)
+                    self.bound(list, i, full, bytes)
                 } else {
                     f32::INFINITY
                 },
@@ -365,14 +403,20 @@ impl<'q> Scorer<'q> {
         raw.map_or(NONE, |raw| self.normalise(raw, depth, self.query.len()))
     }
 
-    /// Scores the true matches `hits` (carrying their bounds) that can be among the best
-    /// `limit`, and drops the others. The limit's worth with the highest bounds is aligned
-    /// first: the lowest of their scores is a floor the results score no lower than. Then
-    /// every other match whose bound reaches the floor (raised as better scores turn up) is
-    /// aligned; one whose bound is below it scores below a limit's worth of others and is
-    /// dropped unaligned. Which are dropped depends on timing, the results do not.
-    fn align_best(&self, list: &PathList, hits: &mut Vec<Hit>) {
-        let probe = self.limit.min(hits.len());
+    /// Scores (with `align`) the matches `hits` of one tier, which carry bounds of their
+    /// scores, that can be among the best `want` of them, and drops the others. The `want`
+    /// with the highest bounds are aligned first: the lowest of their scores is a floor the
+    /// best `want` score no lower than. Then every other match whose bound reaches the floor
+    /// (raised as better scores turn up) is aligned; one whose bound is below it scores
+    /// below `want` others and is dropped unaligned. Which are dropped depends on timing, the
+    /// results do not.
+    fn align_best(
+        &self,
+        hits: &mut Vec<Hit>,
+        want: usize,
+        align: impl Fn(&mut Hit, &mut Scratch) + Sync,
+    ) {
+        let probe = want.min(hits.len());
         let by_bound = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score);
         if probe < hits.len() {
             hits.select_nth_unstable_by(probe, by_bound);
@@ -380,22 +424,21 @@ impl<'q> Scorer<'q> {
         let (first, rest) = hits.split_at_mut(probe);
         first
             .par_iter_mut()
-            .for_each_init(Scratch::default, |scratch, h| {
-                h.score = self.score_true(list, h.index as usize, scratch)
-            });
+            .for_each_init(Scratch::default, |scratch, h| align(h, scratch));
+        self.floor.store(0, Atomic::Relaxed);
         if let Some(low) = first.iter().map(|h| h.score).reduce(f32::min) {
-            if probe == self.limit && low > 0.0 {
-                self.floor.fetch_max(low.to_bits(), Atomic::Relaxed);
+            if probe == want && low > 0.0 {
+                self.floor.store(low.to_bits(), Atomic::Relaxed);
             }
         }
         rest.par_iter_mut()
             .for_each_init(Scratch::default, |scratch, h| {
-                if h.score < self.floor(scratch) {
+                if h.score < self.floor(scratch, want) {
                     h.score = NONE;
                     return;
                 }
-                h.score = self.score_true(list, h.index as usize, scratch);
-                self.keep(h.score, scratch);
+                align(h, scratch);
+                self.keep(h.score, scratch, want);
             });
         hits.retain(|h| h.score > NONE);
     }
@@ -403,22 +446,20 @@ impl<'q> Scorer<'q> {
     /// The lowest score a true match needs to be among the results, as far as is known yet
     /// (0 until a limit's worth of true matches has been kept).
     #[inline]
-    fn floor(&self, scratch: &Scratch) -> f32 {
+    fn floor(&self, scratch: &Scratch, want: usize) -> f32 {
         let global = f32::from_bits(self.floor.load(Atomic::Relaxed));
         match scratch.kept.peek() {
-            Some(&Reverse(low)) if scratch.kept.len() >= self.limit => {
-                global.max(f32::from_bits(low))
-            }
+            Some(&Reverse(low)) if scratch.kept.len() >= want => global.max(f32::from_bits(low)),
             _ => global,
         }
     }
 
-    /// Keeps a true match's score among this worker's best; once it has a limit's worth,
-    /// raises the shared floor to the lowest of them.
-    fn keep(&self, score: f32, scratch: &mut Scratch) {
+    /// Keeps a score (never negative) among this worker's best; once it has `want` of them,
+    /// raises the shared floor to the lowest.
+    fn keep(&self, score: f32, scratch: &mut Scratch, want: usize) {
         let kept = &mut scratch.kept;
-        let bits = score.to_bits();
-        if kept.len() < self.limit {
+        let bits = score.max(0.0).to_bits();
+        if kept.len() < want {
             kept.push(Reverse(bits));
         } else if kept.peek().is_some_and(|&Reverse(low)| bits > low) {
             kept.pop();
@@ -426,7 +467,7 @@ impl<'q> Scorer<'q> {
         } else {
             return;
         }
-        if kept.len() >= self.limit {
+        if kept.len() >= want {
             if let Some(&Reverse(low)) = kept.peek() {
                 self.floor.fetch_max(low, Atomic::Relaxed);
             }
@@ -437,9 +478,9 @@ impl<'q> Scorer<'q> {
     /// to `max_len`), without aligning it: [`Bound`], plus the file-name bonus of as many
     /// query characters as the longest end of the query the file name holds in order, less
     /// the depth cost, normalised as a score is. Alignment scores are monotone in it.
-    fn bound(&self, list: &PathList, i: usize, bytes: &[u8]) -> f32 {
+    fn bound(&self, list: &PathList, i: usize, full: &[u8], bytes: &[u8]) -> f32 {
         let q = self.query;
-        let depth = memchr::memchr_iter(b'/', list.scan_bytes(i)).count() as u32;
+        let depth = depth_of(full);
         let name = memchr::memrchr(b'/', bytes).map_or(0, |k| k + 1);
         let mut left = q.len();
         for &b in bytes[name..].iter().rev() {
@@ -457,10 +498,41 @@ impl<'q> Scorer<'q> {
         self.normalise(raw, depth, q.len())
     }
 
+    /// An upper bound of the score of typo candidate `hit` ([`Scorer::bound`] for the best
+    /// query less one byte): the largest [`Bound`] of a query less one byte, plus the
+    /// file-name bonus of as many characters as the longest end of the query, less any one
+    /// byte, the file name holds in order.
+    fn typo_bound(&self, list: &PathList, hit: &Hit) -> f32 {
+        let b = &self.typo_bound;
+        if !b.enabled {
+            return f32::INFINITY;
+        }
+        let i = hit.index as usize;
+        let full = list.scan_bytes(i);
+        let bytes = &full[full.len().saturating_sub(self.w.max_len)..];
+        let name = memchr::memrchr(b'/', bytes).map_or(0, |k| k + 1);
+        // from the right: `a` query bytes matched greedily, `b` covered with one skipped
+        let (p, m) = (&self.pattern, self.pattern.len());
+        let (mut a, mut covered) = (0, 1);
+        for &c in bytes[name..].iter().rev() {
+            let next = covered < m && p[m - 1 - covered].matches(c);
+            if a < m && p[m - 1 - a].matches(c) {
+                a += 1;
+            }
+            covered = (covered + usize::from(next)).max((a + 1).min(m));
+        }
+        let in_name = (covered - 1) as f32;
+        let upper = usize::from(list.shape(i).iter().any(u8::is_ascii_uppercase));
+        let raw = b.base[upper] + in_name * self.bound.filename;
+        (self.normalise(raw, depth_of(full), m - 1) - 0.5) * 2.0 * self.w.typo_ceiling
+    }
+
     /// Scores a typo candidate: one wrong, extra or swapped letter means the query less one
     /// character is a subsequence (a swap `ba` for `ab` leaves `a` or `b` in order), so each
     /// droppable character is tried and the best alignment kept.
     fn score_typo(&self, list: &PathList, hit: &mut Hit, scratch: &mut Scratch) {
+        hit.score = 0.0;
+        hit.dropped = u8::MAX;
         let mut fold = std::mem::take(&mut scratch.fold);
         let Cut {
             path,
@@ -788,6 +860,11 @@ impl Pat {
             byte,
             mask: if byte.is_ascii_lowercase() { 0x20 } else { 0 },
         }
+    }
+
+    #[inline]
+    fn matches(self, b: u8) -> bool {
+        b | self.mask == self.byte
     }
 
     /// The first offset at or after `from` in `path` this byte matches.
@@ -1170,7 +1247,7 @@ mod tests {
         PathList::from_text("generated", &text)
     }
 
-    const QUERIES: [&str; 12] = [
+    const QUERIES: [&str; 14] = [
         "usrlibpy",
         "bin/python",
         "share/doc/copyright",
@@ -1183,16 +1260,19 @@ mod tests {
         "straße",
         "LCmsg",
         "auth_mw",
+        "libpyhton",
+        "sahre/dcx",
     ];
 
     #[test]
     fn the_bound_is_never_below_a_score() {
         let list = generated(3000);
         let w = PathWeights::default();
+        let mut all_typos = 0;
         for query in QUERIES {
             let mut q = Vec::new();
             fold_bytes(query, &mut q);
-            let scorer = Scorer::new(&q, &w, 1);
+            let scorer = Scorer::new(&q, &w);
             let (mut scratch, mut fold, mut checked) = (Scratch::default(), Vec::new(), 0);
             for i in 0..list.len() {
                 let bytes = list.scan_bytes(i);
@@ -1202,7 +1282,7 @@ mod tests {
                 let c = scorer.view(&list, i, &mut fold);
                 let raw = scorer.align(&q, c.path, c.text, c.name, &mut scratch, false);
                 let score = scorer.normalise(raw.unwrap(), c.depth, q.len());
-                let bound = scorer.bound(&list, i, bytes);
+                let bound = scorer.bound(&list, i, list.scan_bytes(i), bytes);
                 assert!(
                     bound >= score,
                     "{query} {}: {bound} < {score}",
@@ -1211,7 +1291,25 @@ mod tests {
                 checked += 1;
             }
             assert!(checked > 0, "{query}");
+            // and a typo candidate's
+            let mut typos = 0usize;
+            for i in 0..list.len() {
+                let Some(mut hit) = scorer.classify(&list, i).filter(|h| h.tier == 1) else {
+                    continue;
+                };
+                let bound = scorer.typo_bound(&list, &hit);
+                scorer.score_typo(&list, &mut hit, &mut scratch);
+                assert!(
+                    bound >= hit.score,
+                    "{query} {}: {bound} < {}",
+                    list.path(i),
+                    hit.score
+                );
+                typos += 1;
+            }
+            all_typos += typos;
         }
+        assert!(all_typos > 100, "{all_typos} typo candidates");
     }
 
     #[test]
@@ -1240,7 +1338,7 @@ mod tests {
         for query in queries {
             let mut q = Vec::new();
             fold_bytes(query, &mut q);
-            let scorer = Scorer::new(&q, &w, 10);
+            let scorer = Scorer::new(&q, &w);
             for i in 0..list.len() {
                 let folded = list.folded(i);
                 let cut = &folded[folded.len().saturating_sub(w.max_path_len)..];

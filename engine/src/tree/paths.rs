@@ -13,6 +13,7 @@
 use crate::text::fold::fold_char;
 
 use crate::error::{EngineError, Result};
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
@@ -220,6 +221,71 @@ fn bag_with(table: &[u64; 256], bytes: &[u8]) -> u64 {
     acc[0] | acc[1] | acc[2] | acc[3] | tail
 }
 
+/// The number of `/` in a path (short: a plain count beats a search).
+#[inline]
+pub fn depth_of(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b == b'/').count() as u32
+}
+
+/// Bytes of listing a worker indexes at a time, at least.
+const PIECE: usize = 1 << 18;
+
+/// `bytes` cut into pieces for the workers, each but the last ending just after a newline.
+fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let count = (bytes.len() / PIECE).clamp(1, 4 * rayon::current_num_threads().max(1));
+    let mut out = Vec::with_capacity(count);
+    let mut start = 0;
+    for k in 1..count {
+        let at = (bytes.len() * k / count).max(start);
+        match memchr::memchr(b'\n', &bytes[at..]) {
+            Some(i) => {
+                out.push((start, at + i + 1));
+                start = at + i + 1;
+            }
+            None => break,
+        }
+    }
+    out.push((start, bytes.len()));
+    out
+}
+
+/// The spans of the lines of `bytes[start..end]` (whole lines), and the foldings of its
+/// non-ASCII ones (numbered from 0).
+fn index_lines(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    ascii: bool,
+) -> (Vec<PathSpan>, Vec<Folded>) {
+    // a guess (real listings run 40 to 100 bytes a line): growing is cheaper than a pass
+    let mut spans = Vec::with_capacity((end - start) / 64 + 1);
+    let mut folds = Vec::new();
+    let mut from = start;
+    let ends = memchr::memchr_iter(b'\n', &bytes[start..end])
+        .map(|i| start + i)
+        .chain((end == bytes.len()).then_some(end));
+    for line in ends {
+        let strip = usize::from(line > from && bytes[line - 1] == b'\r');
+        let line_end = line - strip;
+        if line_end > from {
+            let folded = if ascii || bytes[from..line_end].is_ascii() {
+                ASCII
+            } else {
+                let text = String::from_utf8_lossy(&bytes[from..line_end]);
+                folds.push(Folded::of(&text));
+                (folds.len() - 1) as u32
+            };
+            spans.push(PathSpan {
+                start: from as u32,
+                end: line_end as u32,
+                folded,
+            });
+        }
+        from = line + 1;
+    }
+    (spans, folds)
+}
+
 /// Folds text (see [`PathList`]): the same transform for paths and queries.
 pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
     fold_bytes_with(text, out, |_| {});
@@ -273,47 +339,54 @@ impl PathList {
     /// Like [`PathList::from_bytes`], indexing bytes kept elsewhere (a mapped file) without
     /// copying them; copied only when they are not UTF-8, to show them lossily.
     pub fn from_shared(source: &str, bytes: SharedBytes) -> PathList {
-        let text = match std::str::from_utf8((*bytes).as_ref()) {
-            Ok(_) => Text::Shared(bytes),
-            Err(_) => Text::Owned(String::from_utf8_lossy((*bytes).as_ref()).into_owned()),
-        };
-        PathList::from_listing(source, text)
+        let lossy = || String::from_utf8_lossy((*bytes).as_ref()).into_owned();
+        match PathList::index(source, Text::Shared(bytes.clone()), true) {
+            Some(list) => list,
+            None => PathList::from_listing(source, Text::Owned(lossy())),
+        }
     }
 
     /// Indexes a listing in place: the listing itself becomes the text buffer (newlines
-    /// stay between spans); one pass finds the lines. Only non-ASCII lines are folded here
-    /// (and only looked for when the listing is not all ASCII).
+    /// stay between spans); one pass finds the lines, in pieces in parallel. Only non-ASCII
+    /// lines are folded here (and only looked for in a piece that is not all ASCII).
     fn from_listing(source: &str, text: Text) -> PathList {
+        PathList::index(source, text, false).expect("a listing not checked cannot fail")
+    }
+
+    /// [`PathList::from_listing`]; with `check`, also whether the text is UTF-8 (`None`
+    /// when it is not), piece by piece: a piece ends at a newline, so at a character
+    /// boundary, and an all-ASCII piece needs no more checking.
+    fn index(source: &str, text: Text, check: bool) -> Option<PathList> {
         let bytes = text.bytes();
-        let all_ascii = bytes.is_ascii();
-        // a guess (real listings run 40 to 100 bytes a line): growing is cheaper than a pass
-        let mut spans = Vec::with_capacity(bytes.len() / 64 + 1);
+        let parts = pieces(bytes)
+            .into_par_iter()
+            .map(|(start, end)| {
+                let piece = &bytes[start..end];
+                let ascii = piece.is_ascii();
+                if check && !ascii && std::str::from_utf8(piece).is_err() {
+                    return None;
+                }
+                Some(index_lines(bytes, start, end, ascii))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut spans = Vec::with_capacity(parts.iter().map(|(s, _)| s.len()).sum());
         let mut folds = Vec::new();
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
-            let strip = usize::from(end > start && bytes[end - 1] == b'\r');
-            let line_end = end - strip;
-            if line_end > start {
-                let folded = if all_ascii || bytes[start..line_end].is_ascii() {
-                    ASCII
-                } else {
-                    folds.push(Folded::of(text.str(start, line_end)));
-                    (folds.len() - 1) as u32
-                };
-                spans.push(PathSpan {
-                    start: start as u32,
-                    end: line_end as u32,
-                    folded,
-                });
-            }
-            start = end + 1;
+        for (part, part_folds) in parts {
+            let offset = folds.len() as u32;
+            spans.extend(part.into_iter().map(|mut s| {
+                if s.folded != ASCII {
+                    s.folded += offset;
+                }
+                s
+            }));
+            folds.extend(part_folds);
         }
-        PathList {
+        Some(PathList {
             source: source.to_string(),
             text,
             spans,
             folds,
-        }
+        })
     }
 
     /// Reads a path listing from a file.
@@ -435,7 +508,7 @@ impl PathList {
             folded,
             shape,
             name: memchr::memrchr(b'/', folded).map_or(0, |i| i + 1),
-            depth: memchr::memchr_iter(b'/', folded).count() as u32,
+            depth: depth_of(folded),
         }
     }
 
@@ -447,6 +520,23 @@ impl PathList {
         match s.folded {
             ASCII => &self.text.bytes()[s.start as usize..s.end as usize],
             f => &self.folds[f as usize].bytes,
+        }
+    }
+
+    /// [`PathList::bag`] and [`PathList::scan_bytes`] of one path, from one read of its span
+    /// (the scan's hot path).
+    #[inline]
+    pub fn scan(&self, index: usize) -> (u64, &[u8]) {
+        let s = self.spans[index];
+        match s.folded {
+            ASCII => {
+                let text = &self.text.bytes()[s.start as usize..s.end as usize];
+                (bag_with(&LOWER_BAG_BITS, text), text)
+            }
+            f => {
+                let f = &self.folds[f as usize];
+                (f.bag, &f.bytes)
+            }
         }
     }
 
@@ -526,6 +616,7 @@ mod tests {
             assert_eq!(listed.path(i), pushed.path(i));
             assert_eq!(listed.folded(i), pushed.folded(i));
             assert_eq!(listed.bag(i), pushed.bag(i));
+            assert_eq!(listed.scan(i), (listed.bag(i), listed.scan_bytes(i)));
             let (va, vb) = (listed.view(i, &mut a), pushed.view(i, &mut b));
             assert_eq!((va.folded, va.shape), (vb.folded, vb.shape));
             assert_eq!((va.name, va.depth), (vb.name, vb.depth));
@@ -538,6 +629,49 @@ mod tests {
             assert_eq!(listed.shape(i), va.shape);
         }
         assert_eq!(listed.listing_bytes(), pushed.listing_bytes());
+    }
+
+    #[test]
+    fn a_listing_indexed_in_pieces_is_the_listing_indexed_whole() {
+        // several pieces' worth, with non-ASCII lines, CRLF and blank lines throughout
+        let mut given = Vec::new();
+        let mut text = String::new();
+        for i in 0..40_000 {
+            let p = match i % 7 {
+                0 => format!("src/Straße/{i}.rs"),
+                1 => format!("docs/ﬁle_{i}.md"),
+                _ => format!("lib/a{i}/b/C_{i}.py"),
+            };
+            text.push_str(&p);
+            text.push_str(if i % 5 == 0 { "\r\n\n" } else { "\n" });
+            given.push(p);
+        }
+        assert!(pieces(text.as_bytes()).len() > 1 || rayon::current_num_threads() == 1);
+        let mut pushed = PathList::default();
+        for p in &given {
+            pushed.push(p);
+        }
+        let owned = PathList::from_text("t", &text);
+        let shared = PathList::from_shared("t", Arc::new(text.clone().into_bytes()));
+        assert!(matches!(shared.text, Text::Shared(_)));
+        for list in [&owned, &shared] {
+            assert_eq!(list.len(), given.len());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for (i, p) in given.iter().enumerate() {
+                assert_eq!(list.path(i), p);
+                let (va, vb) = (list.view(i, &mut a), pushed.view(i, &mut b));
+                assert_eq!((va.folded, va.shape), (vb.folded, vb.shape), "{p}");
+                assert_eq!(list.origin(i, 6), pushed.origin(i, 6), "{p}");
+            }
+        }
+        // bytes that are not UTF-8, late in the listing: shown lossily, as from a Vec
+        let mut odd = text.into_bytes();
+        odd.extend_from_slice(b"caf\xe9.rs\n");
+        let shared = PathList::from_shared("t", Arc::new(odd.clone()));
+        let owned = PathList::from_bytes("t", odd);
+        assert!(matches!(shared.text, Text::Owned(_)));
+        assert_eq!(shared.path(given.len()), "caf\u{fffd}.rs");
+        assert_eq!(owned.path(given.len()), "caf\u{fffd}.rs");
     }
 
     #[test]
