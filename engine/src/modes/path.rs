@@ -10,7 +10,7 @@ use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;
 use crate::rank::Summary;
 use crate::text::camel::is_hump;
-use crate::tree::paths::{bag_bit, bag_of, depth_of, fold_bytes, PathList};
+use crate::tree::paths::{bag_bit, bag_of, depth_of, fold_bytes, PathList, ASCII};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cmp::{Ordering, Reverse};
@@ -199,6 +199,8 @@ struct Scorer<'q> {
     bound: Bound,
     /// [`Bound`] for the query less the one byte that gives the largest, slack included.
     typo_bound: TypoBound,
+    /// Pair tables of the query, for [`Scorer::pair_bound`].
+    pairs: Option<Box<Pairs>>,
     /// The lowest of a limit's worth of true-match scores some worker has kept (`f32` bits;
     /// 0 until one has): the final results score no lower, so a path whose bound is below
     /// it cannot be among them.
@@ -258,6 +260,51 @@ impl Bound {
             filename: w.filename.max(0.0),
             slack: magnitude.map(|m| BOUND_SLACK * (1.0 + m)),
         }
+    }
+}
+
+/// Per byte value, which query bytes it can stand for in a pair ([`Scorer::pair_bound`]):
+/// bit `k` of `second[y]` when `y` matches query byte `k`; of `first[x]` when `x` matches
+/// query byte `k - 1`; of `capital[y]` when `y` is a capital matching query byte `k`; and
+/// `separator[x]` / `small[x]` all ones when `x` is a separator / a small letter.
+struct Pairs {
+    first: [u64; 256],
+    second: [u64; 256],
+    capital: [u64; 256],
+    separator: [u64; 256],
+    small: [u64; 256],
+}
+
+impl Pairs {
+    /// `None` for a query longer than the masks hold.
+    fn of(pattern: &[Pat]) -> Option<Box<Pairs>> {
+        if pattern.is_empty() || pattern.len() > 64 {
+            return None;
+        }
+        let mut p = Box::new(Pairs {
+            first: [0; 256],
+            second: [0; 256],
+            capital: [0; 256],
+            separator: [0; 256],
+            small: [0; 256],
+        });
+        for b in 0..=255u8 {
+            let at = b as usize;
+            for (k, pat) in pattern.iter().enumerate() {
+                if pat.matches(b) {
+                    p.second[at] |= 1 << k;
+                    if b.is_ascii_uppercase() {
+                        p.capital[at] |= 1 << k;
+                    }
+                    if k + 1 < pattern.len() {
+                        p.first[at] |= 1 << (k + 1);
+                    }
+                }
+            }
+            p.separator[at] = if is_separator(b) { u64::MAX } else { 0 };
+            p.small[at] = if b.is_ascii_lowercase() { u64::MAX } else { 0 };
+        }
+        Some(p)
     }
 }
 
@@ -334,15 +381,18 @@ impl<'q> Scorer<'q> {
             };
             seen |= bag_bit(c);
         }
+        let pattern: Vec<Pat> = query.iter().map(|&c| Pat::of(c)).collect();
+        let pairs = Pairs::of(&pattern);
         Scorer {
             query,
-            pattern: query.iter().map(|&c| Pat::of(c)).collect(),
+            pattern,
             bag: bag_of(query),
             sole,
             typo: query.len() >= w.min_typo_len.max(2) && query.len() <= MAX_TYPO_QUERY,
             w: weights,
             bound: Bound::of(query, &weights),
             typo_bound: TypoBound::of(query, &weights),
+            pairs,
             floor: AtomicU32::new(0),
         }
     }
@@ -474,10 +524,11 @@ impl<'q> Scorer<'q> {
         }
     }
 
-    /// An upper bound of the score of path `i` as a true match (`bytes`: its scan bytes, cut
-    /// to `max_len`), without aligning it: [`Bound`], plus the file-name bonus of as many
-    /// query characters as the longest end of the query the file name holds in order, less
-    /// the depth cost, normalised as a score is. Alignment scores are monotone in it.
+    /// An upper bound of the score of path `i` as a true match (`full`: its scan bytes,
+    /// `bytes`: them cut to `max_len`), without aligning it, normalised as a score is
+    /// (scores are monotone in raw alignments): [`Bound`], or for an ASCII path the tighter
+    /// [`Scorer::pair_bound`]; plus the file-name bonus of as many query characters as the
+    /// longest end of the query the file name holds in order; less the depth cost.
     fn bound(&self, list: &PathList, i: usize, full: &[u8], bytes: &[u8]) -> f32 {
         let q = self.query;
         let depth = depth_of(full);
@@ -487,15 +538,71 @@ impl<'q> Scorer<'q> {
             if left == 0 {
                 break;
             }
-            if b.to_ascii_lowercase() == q[left - 1] {
+            if self.pattern[left - 1].matches(b) {
                 left -= 1;
             }
         }
-        let in_name = (q.len() - left) as f32;
-        let upper = usize::from(list.shape(i).iter().any(u8::is_ascii_uppercase));
-        let b = &self.bound;
-        let raw = b.base[upper] + in_name * b.filename + b.slack[upper];
+        let in_name = (q.len() - left) as f32 * self.bound.filename;
+        let raw = match (&self.pairs, list.span(i).folded == ASCII) {
+            (Some(pairs), true) => self.pair_bound(pairs, bytes) + in_name,
+            _ => {
+                let upper = usize::from(list.shape(i).iter().any(u8::is_ascii_uppercase));
+                self.bound.base[upper] + in_name + self.bound.slack[upper]
+            }
+        };
         self.normalise(raw, depth, q.len())
+    }
+
+    /// [`Bound`] made tighter by reading an ASCII path's byte pairs (`bytes`, cut to
+    /// `max_len`, as listed): a query character can continue a run only if the path holds
+    /// it right after the query character before it, start one at a boundary only if the
+    /// path holds it at the start or after a separator, and take a hump bonus only if the
+    /// path holds it in capitals after a small letter. Slack included.
+    fn pair_bound(&self, pairs: &Pairs, bytes: &[u8]) -> f32 {
+        let Some(&first) = bytes.first() else {
+            return f32::INFINITY;
+        };
+        // bit k: the pair (query byte k - 1, query byte k) / a boundary before query byte k
+        // / a hump at query byte k occurs in the path
+        let (mut runs, mut boundaries, mut humps) = (0u64, pairs.second[first as usize], 0u64);
+        for w in bytes.windows(2) {
+            let (x, y) = (w[0] as usize, w[1] as usize);
+            let second = pairs.second[y];
+            runs |= pairs.first[x] & second;
+            boundaries |= pairs.separator[x] & second;
+            humps |= pairs.small[x] & pairs.capital[y];
+        }
+        let w = &self.w;
+        let least_gap = -w.gap.min(w.gap_max) - w.gap_open;
+        let (mut raw, mut magnitude) = (0f32, 0f32);
+        for k in 0..self.query.len() {
+            let bit = 1u64 << k;
+            let hump = humps & bit != 0;
+            let mut start = 0f32;
+            if boundaries & bit != 0 {
+                start = start.max(w.boundary);
+            }
+            if hump {
+                start = start.max(w.camel_hump);
+            }
+            let term = if k == 0 {
+                start
+            } else if runs & bit != 0 {
+                let after = if is_separator(self.query[k - 1]) {
+                    w.boundary
+                } else if hump {
+                    w.camel_hump.max(0.0)
+                } else {
+                    0.0
+                };
+                (start + least_gap).max(after + w.consecutive)
+            } else {
+                start + least_gap
+            };
+            raw += w.match_char + term;
+            magnitude += w.match_char.abs() + term.abs() + w.filename.abs();
+        }
+        raw + BOUND_SLACK * (1.0 + magnitude)
     }
 
     /// An upper bound of the score of typo candidate `hit` ([`Scorer::bound`] for the best
