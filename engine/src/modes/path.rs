@@ -322,8 +322,8 @@ impl TypoBound {
         for k in 0..query.len() {
             let less = [&query[..k], &query[k + 1..]].concat();
             let b = Bound::of(&less, w);
-            for upper in 0..2 {
-                base[upper] = base[upper].max(b.base[upper] + b.slack[upper]);
+            for (base, (&less, &slack)) in base.iter_mut().zip(b.base.iter().zip(&b.slack)) {
+                *base = base.max(less + slack);
             }
         }
         TypoBound {
