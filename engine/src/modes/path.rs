@@ -1,10 +1,11 @@
-//! `find path`: fuzzy subsequence search over paths (fuzzy-path-find.md), with one-letter
-//! typo tolerance and the matched positions of the best alignment.
+//! `find path`: fuzzy subsequence search over paths, with one-letter typo tolerance and the
+//! matched positions of the best alignment.
 //!
-//! Per path, cheapest test first: the character bag (read off the text, one AND), then, only
-//! for a path whose bag passes, its folding (into a per-thread buffer), a greedy subsequence
-//! scan and the alignment dynamic programme. Scratch rows are per worker thread, so the scan
-//! allocates nothing per path.
+//! Per path, cheapest test first: the character bag (one AND), then the subsequence or typo
+//! test on the text as listed, case-blind, eight bytes a step. Only then alignment, by a
+//! dynamic programme over the folded path (an ASCII path is folded into a per-thread
+//! buffer), best bound first, skipping true matches that cannot reach the results. Scratch
+//! rows are per worker thread, so the scan allocates nothing per path.
 
 use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;

@@ -1,14 +1,14 @@
 //! A list of paths packed for fast fuzzy matching: one buffer of text and, per path, its
-//! span in it.
+//! span in it and its character bag.
 //!
 //! Folding is full case folding (`ß` ~ `ss`, `ﬁ` ~ `fi`, final sigma), so a folded path can
 //! be longer or shorter than the path as given. An ASCII path (nearly every path) folds by
 //! lowering its letters: that is done when a query looks at it, into the caller's buffer
-//! ([`PathList::view`]), so indexing a listing is one pass that finds its lines and nothing
-//! is folded or stored per path. The rare path with other characters is folded once, when
-//! listed, and kept with its character bag; if folding changed its length it also carries a
-//! map from each folded byte back to the character it came from. Every other path shares
-//! offsets with its text.
+//! ([`PathList::view`]), so indexing a listing is one pass (in pieces, in parallel) that
+//! finds its lines and reads each one's bag off its text; no folded copy is made. The rare
+//! path with other characters is folded once, when listed; if folding changed its length it
+//! also carries a map from each folded byte back to the character it came from. Every other
+//! path shares offsets with its text.
 
 use crate::text::fold::fold_char;
 
@@ -80,7 +80,6 @@ pub const ASCII: u32 = u32::MAX;
 #[derive(Debug, Clone, Default)]
 struct Folded {
     bytes: Box<[u8]>,
-    bag: u64,
     /// `None` when folding kept every character's length (folded offsets are text offsets).
     unaligned: Option<Unaligned>,
 }
@@ -126,7 +125,6 @@ impl Folded {
         let mut uneven = false;
         fold_bytes_with(path, &mut bytes, |_| uneven = true);
         Folded {
-            bag: bag_of(&bytes),
             bytes: bytes.into(),
             unaligned: uneven.then(|| Unaligned::of(path)),
         }
@@ -150,6 +148,10 @@ pub struct PathList {
     source: String,
     text: Text,
     spans: Vec<PathSpan>,
+    /// Which characters occur in each path ([`bag_bit`]): a query whose bag is not a subset
+    /// (give or take one character for typos) cannot match. Kept, so a list searched again
+    /// (a tree's) does not read every path for it again.
+    bags: Vec<u64>,
     /// The foldings of the non-ASCII paths ([`PathSpan::folded`]).
     folds: Vec<Folded>,
 }
@@ -249,16 +251,12 @@ fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-/// The spans of the lines of `bytes[start..end]` (whole lines), and the foldings of its
-/// non-ASCII ones (numbered from 0).
-fn index_lines(
-    bytes: &[u8],
-    start: usize,
-    end: usize,
-    ascii: bool,
-) -> (Vec<PathSpan>, Vec<Folded>) {
+/// The spans and bags of the lines of `bytes[start..end]` (whole lines), and the foldings of
+/// its non-ASCII ones (numbered from 0).
+fn index_lines(bytes: &[u8], start: usize, end: usize, ascii: bool) -> Piece {
     // a guess (real listings run 40 to 100 bytes a line): growing is cheaper than a pass
     let mut spans = Vec::with_capacity((end - start) / 64 + 1);
+    let mut bags = Vec::with_capacity((end - start) / 64 + 1);
     let mut folds = Vec::new();
     let mut from = start;
     let ends = memchr::memchr_iter(b'\n', &bytes[start..end])
@@ -268,11 +266,14 @@ fn index_lines(
         let strip = usize::from(line > from && bytes[line - 1] == b'\r');
         let line_end = line - strip;
         if line_end > from {
-            let folded = if ascii || bytes[from..line_end].is_ascii() {
+            let line_bytes = &bytes[from..line_end];
+            let folded = if ascii || line_bytes.is_ascii() {
+                bags.push(bag_with(&LOWER_BAG_BITS, line_bytes));
                 ASCII
             } else {
-                let text = String::from_utf8_lossy(&bytes[from..line_end]);
-                folds.push(Folded::of(&text));
+                let f = Folded::of(&String::from_utf8_lossy(line_bytes));
+                bags.push(bag_of(&f.bytes));
+                folds.push(f);
                 (folds.len() - 1) as u32
             };
             spans.push(PathSpan {
@@ -283,8 +284,11 @@ fn index_lines(
         }
         from = line + 1;
     }
-    (spans, folds)
+    (spans, bags, folds)
 }
+
+/// What [`index_lines`] makes of one piece: spans, bags, foldings.
+type Piece = (Vec<PathSpan>, Vec<u64>, Vec<Folded>);
 
 /// Folds text (see [`PathList`]): the same transform for paths and queries.
 pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
@@ -369,9 +373,11 @@ impl PathList {
                 Some(index_lines(bytes, start, end, ascii))
             })
             .collect::<Option<Vec<_>>>()?;
-        let mut spans = Vec::with_capacity(parts.iter().map(|(s, _)| s.len()).sum());
+        let count = parts.iter().map(|(s, _, _)| s.len()).sum();
+        let (mut spans, mut bags) = (Vec::with_capacity(count), Vec::with_capacity(count));
         let mut folds = Vec::new();
-        for (part, part_folds) in parts {
+        for (part, part_bags, part_folds) in parts {
+            bags.extend(part_bags);
             let offset = folds.len() as u32;
             spans.extend(part.into_iter().map(|mut s| {
                 if s.folded != ASCII {
@@ -385,6 +391,7 @@ impl PathList {
             source: source.to_string(),
             text,
             spans,
+            bags,
             folds,
         })
     }
@@ -404,6 +411,7 @@ impl PathList {
             source: source.to_string(),
             text: Text::Owned(String::with_capacity(bytes)),
             spans: Vec::with_capacity(paths),
+            bags: Vec::with_capacity(paths),
             folds: Vec::new(),
         }
     }
@@ -427,9 +435,12 @@ impl PathList {
         text.push_str(path);
         let end = text.len();
         let folded = if path.is_ascii() {
+            self.bags.push(bag_with(&LOWER_BAG_BITS, path.as_bytes()));
             ASCII
         } else {
-            self.folds.push(Folded::of(path));
+            let f = Folded::of(path);
+            self.bags.push(bag_of(&f.bytes));
+            self.folds.push(f);
             (self.folds.len() - 1) as u32
         };
         self.spans.push(PathSpan {
@@ -523,21 +534,10 @@ impl PathList {
         }
     }
 
-    /// [`PathList::bag`] and [`PathList::scan_bytes`] of one path, from one read of its span
-    /// (the scan's hot path).
+    /// [`PathList::bag`] and [`PathList::scan_bytes`] of one path (the scan's hot path).
     #[inline]
     pub fn scan(&self, index: usize) -> (u64, &[u8]) {
-        let s = self.spans[index];
-        match s.folded {
-            ASCII => {
-                let text = &self.text.bytes()[s.start as usize..s.end as usize];
-                (bag_with(&LOWER_BAG_BITS, text), text)
-            }
-            f => {
-                let f = &self.folds[f as usize];
-                (f.bag, &f.bytes)
-            }
-        }
+        (self.bags[index], self.scan_bytes(index))
     }
 
     /// The byte offset in [`PathList::path`] of the character that folded byte `at` of
@@ -556,19 +556,11 @@ impl PathList {
         self.spans[index]
     }
 
-    /// Which characters occur in the folded path ([`bag_bit`]): a query whose bag is not a
-    /// subset (give or take one character for typos) cannot match. Read off the text of an
-    /// ASCII path, one table load per byte.
+    /// Which characters occur in the folded path ([`bag_bit`]); an ASCII path's was read off
+    /// its text when listed.
     #[inline]
     pub fn bag(&self, index: usize) -> u64 {
-        let s = self.spans[index];
-        match s.folded {
-            ASCII => bag_with(
-                &LOWER_BAG_BITS,
-                &self.text.bytes()[s.start as usize..s.end as usize],
-            ),
-            f => self.folds[f as usize].bag,
-        }
+        self.bags[index]
     }
 
     /// Bytes of printing the whole list, one path per line.
