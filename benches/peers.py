@@ -113,8 +113,9 @@ def main():
 
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench"],
                    cwd=ROOT, check=True)
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench-benches",
-                    "--example", "write_store"], cwd=ROOT, check=True)
+    if "name" in rows or "task" in rows:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "findbench-benches",
+                        "--example", "write_store"], cwd=ROOT, check=True)
     fb = str(ROOT / "target/release/findbench")
     writer = str(ROOT / "target/release/examples/write_store")
     work = Path(args.work or tempfile.mkdtemp(prefix="findbench-peers-"))

@@ -1,36 +1,88 @@
-//! A list of paths packed for fast fuzzy matching: one buffer of text, one of folded bytes,
-//! and per path its spans, the start of its file name, its depth and a character bag.
+//! A list of paths packed for fast fuzzy matching: one buffer of text and, per path, its
+//! span in it and its character bag.
 //!
 //! Folding is full case folding (`ß` ~ `ss`, `ﬁ` ~ `fi`, final sigma), so a folded path can
-//! be longer or shorter than the path as given. Such paths (rare: only some non-ASCII
-//! characters change length) carry a map from each folded byte back to the character it
-//! came from; every other path, ASCII ones included, shares offsets with its text.
+//! be longer or shorter than the path as given. An ASCII path (nearly every path) folds by
+//! lowering its letters: that is done when a query looks at it, into the caller's buffer
+//! ([`PathList::view`]), so indexing a listing is one pass (in pieces, in parallel) that
+//! finds its lines and reads each one's bag off its text; no folded copy is made. The rare
+//! path with other characters is folded once, when listed; if folding changed its length it
+//! also carries a map from each folded byte back to the character it came from. Every other
+//! path shares offsets with its text.
 
 use crate::text::fold::fold_char;
 
 use crate::error::{EngineError, Result};
+use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
-/// One path's place in the packed buffers.
+/// Bytes a [`PathList`] can index in place, for as long as it lives: a mapped file, say.
+pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// The listing: owned, or shared (valid UTF-8, checked when listed).
+#[derive(Clone)]
+enum Text {
+    Owned(String),
+    Shared(SharedBytes),
+}
+
+impl Default for Text {
+    fn default() -> Text {
+        Text::Owned(String::new())
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Text::Owned(s) => write!(f, "Owned({} bytes)", s.len()),
+            Text::Shared(b) => write!(f, "Shared({} bytes)", (**b).as_ref().len()),
+        }
+    }
+}
+
+impl Text {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Owned(s) => s.as_bytes(),
+            Text::Shared(b) => (**b).as_ref(),
+        }
+    }
+
+    /// The text of a span: whole lines of valid UTF-8 (a line ends at an ASCII byte).
+    fn str(&self, start: usize, end: usize) -> &str {
+        match self {
+            Text::Owned(s) => &s[start..end],
+            Text::Shared(b) => std::str::from_utf8(&(**b).as_ref()[start..end])
+                .expect("a shared listing is checked to be UTF-8 when listed"),
+        }
+    }
+}
+
+/// One path's place in the text buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathSpan {
     /// Byte range of the path as given, in the text buffer.
     pub start: u32,
     pub end: u32,
-    /// Byte range of the folded path, in the folded buffer.
-    pub folded_start: u32,
-    pub folded_end: u32,
-    /// Offset of the file name (after the last `/`) in the folded path.
-    pub name: u32,
-    /// Number of `/` in the path.
-    pub depth: u32,
-    /// Index into the unaligned paths' maps, or [`ALIGNED`] when folding kept every
-    /// character's length (folded offsets are text offsets).
-    pub unaligned: u32,
+    /// Index into the non-ASCII paths' foldings, or [`ASCII`] for a path folded by lowering
+    /// its letters.
+    pub folded: u32,
 }
 
-/// [`PathSpan::unaligned`] of a path whose folded bytes line up with its text.
-pub const ALIGNED: u32 = u32::MAX;
+/// [`PathSpan::folded`] of an ASCII path.
+pub const ASCII: u32 = u32::MAX;
+
+/// A non-ASCII path folded when listed.
+#[derive(Debug, Clone, Default)]
+struct Folded {
+    bytes: Box<[u8]>,
+    /// `None` when folding kept every character's length (folded offsets are text offsets).
+    unaligned: Option<Unaligned>,
+}
 
 /// Where the folded bytes of a path that folding lengthened or shortened came from.
 #[derive(Debug, Clone, Default)]
@@ -67,19 +119,41 @@ impl Unaligned {
     }
 }
 
+impl Folded {
+    fn of(path: &str) -> Folded {
+        let mut bytes = Vec::with_capacity(path.len() + 4);
+        let mut uneven = false;
+        fold_bytes_with(path, &mut bytes, |_| uneven = true);
+        Folded {
+            bytes: bytes.into(),
+            unaligned: uneven.then(|| Unaligned::of(path)),
+        }
+    }
+}
+
+/// One path as a query sees it: its folded bytes, their original-case shape (offset for
+/// offset), the offset of its file name (after the last `/`) in the folded bytes, and its
+/// depth (the number of `/`).
+#[derive(Debug, Clone, Copy)]
+pub struct PathView<'a> {
+    pub folded: &'a [u8],
+    pub shape: &'a [u8],
+    pub name: usize,
+    pub depth: u32,
+}
+
 /// Paths indexed once for `find path`: no allocation per path at query time.
 #[derive(Debug, Clone, Default)]
 pub struct PathList {
     source: String,
-    text: String,
-    /// `text` case-folded: ASCII lowered, any other character fully folded.
-    folded: Vec<u8>,
+    text: Text,
     spans: Vec<PathSpan>,
-    /// Maps of the paths whose folding changed their length ([`PathSpan::unaligned`]).
-    unaligned: Vec<Unaligned>,
     /// Which characters occur in each path ([`bag_bit`]): a query whose bag is not a subset
-    /// (give or take one character for typos) cannot match.
+    /// (give or take one character for typos) cannot match. Kept, so a list searched again
+    /// (a tree's) does not read every path for it again.
     bags: Vec<u64>,
+    /// The foldings of the non-ASCII paths ([`PathSpan::folded`]).
+    folds: Vec<Folded>,
 }
 
 /// The bit of a folded byte in a character bag: letters and digits have their own bits,
@@ -104,7 +178,7 @@ const fn bag_bit_of(b: u8) -> u64 {
     1u64 << bit
 }
 
-/// [`bag_bit`] for every byte: one load per byte when indexing 100k paths.
+/// [`bag_bit`] for every byte: one load per byte.
 static BAG_BITS: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut b = 0;
@@ -115,10 +189,106 @@ static BAG_BITS: [u64; 256] = {
     table
 };
 
+/// [`bag_bit`] of every byte lowered: the bag of an ASCII path read straight off its text.
+static LOWER_BAG_BITS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = bag_bit_of((b as u8).to_ascii_lowercase());
+        b += 1;
+    }
+    table
+};
+
 /// The character bag of folded bytes.
 pub fn bag_of(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0, |acc, &b| acc | bag_bit(b))
+    bag_with(&BAG_BITS, bytes)
 }
+
+/// The bag of `bytes` through `table`, four bytes at a time (independent ORs).
+#[inline]
+fn bag_with(table: &[u64; 256], bytes: &[u8]) -> u64 {
+    let mut acc = [0u64; 4];
+    let mut quads = bytes.chunks_exact(4);
+    for q in &mut quads {
+        acc[0] |= table[q[0] as usize];
+        acc[1] |= table[q[1] as usize];
+        acc[2] |= table[q[2] as usize];
+        acc[3] |= table[q[3] as usize];
+    }
+    let tail = quads
+        .remainder()
+        .iter()
+        .fold(0, |a, &b| a | table[b as usize]);
+    acc[0] | acc[1] | acc[2] | acc[3] | tail
+}
+
+/// The number of `/` in a path (short: a plain count beats a search).
+#[inline]
+pub fn depth_of(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b == b'/').count() as u32
+}
+
+/// Bytes of listing a worker indexes at a time, at least.
+const PIECE: usize = 1 << 18;
+
+/// `bytes` cut into pieces for the workers, each but the last ending just after a newline.
+fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let count = (bytes.len() / PIECE).clamp(1, 4 * rayon::current_num_threads().max(1));
+    let mut out = Vec::with_capacity(count);
+    let mut start = 0;
+    for k in 1..count {
+        let at = (bytes.len() * k / count).max(start);
+        match memchr::memchr(b'\n', &bytes[at..]) {
+            Some(i) => {
+                out.push((start, at + i + 1));
+                start = at + i + 1;
+            }
+            None => break,
+        }
+    }
+    out.push((start, bytes.len()));
+    out
+}
+
+/// The spans and bags of the lines of `bytes[start..end]` (whole lines), and the foldings of
+/// its non-ASCII ones (numbered from 0).
+fn index_lines(bytes: &[u8], start: usize, end: usize, ascii: bool) -> Piece {
+    // a guess (real listings run 40 to 100 bytes a line): growing is cheaper than a pass
+    let mut spans = Vec::with_capacity((end - start) / 64 + 1);
+    let mut bags = Vec::with_capacity((end - start) / 64 + 1);
+    let mut folds = Vec::new();
+    let mut from = start;
+    let ends = memchr::memchr_iter(b'\n', &bytes[start..end])
+        .map(|i| start + i)
+        .chain((end == bytes.len()).then_some(end));
+    for line in ends {
+        let strip = usize::from(line > from && bytes[line - 1] == b'\r');
+        let line_end = line - strip;
+        if line_end > from {
+            let line_bytes = &bytes[from..line_end];
+            let folded = if ascii || line_bytes.is_ascii() {
+                bags.push(bag_with(&LOWER_BAG_BITS, line_bytes));
+                ASCII
+            } else {
+                let f = Folded::of(&String::from_utf8_lossy(line_bytes));
+                bags.push(bag_of(&f.bytes));
+                folds.push(f);
+                (folds.len() - 1) as u32
+            };
+            spans.push(PathSpan {
+                start: from as u32,
+                end: line_end as u32,
+                folded,
+            });
+        }
+        from = line + 1;
+    }
+    (spans, bags, folds)
+}
+
+/// What [`index_lines`] makes of one piece: spans, bags, foldings.
+type Piece = (Vec<PathSpan>, Vec<u64>, Vec<Folded>);
 
 /// Folds text (see [`PathList`]): the same transform for paths and queries.
 pub fn fold_bytes(text: &str, out: &mut Vec<u8>) {
@@ -158,77 +328,72 @@ impl PathList {
     /// Indexes paths given one per line (a `find` or `git ls-files` listing); blank lines
     /// and a trailing `\r` are dropped, `./` prefixes kept as given.
     pub fn from_text(source: &str, listing: &str) -> PathList {
-        PathList::from_listing(source, listing.to_string())
+        PathList::from_listing(source, Text::Owned(listing.to_string()))
     }
 
     /// Like [`PathList::from_text`], taking raw bytes (invalid UTF-8 shown lossily).
     pub fn from_bytes(source: &str, bytes: Vec<u8>) -> PathList {
-        match String::from_utf8(bytes) {
-            Ok(text) => PathList::from_listing(source, text),
-            Err(e) => {
-                PathList::from_listing(source, String::from_utf8_lossy(e.as_bytes()).into_owned())
-            }
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        PathList::from_listing(source, Text::Owned(text))
+    }
+
+    /// Like [`PathList::from_bytes`], indexing bytes kept elsewhere (a mapped file) without
+    /// copying them; copied only when they are not UTF-8, to show them lossily.
+    pub fn from_shared(source: &str, bytes: SharedBytes) -> PathList {
+        let lossy = || String::from_utf8_lossy((*bytes).as_ref()).into_owned();
+        match PathList::index(source, Text::Shared(bytes.clone()), true) {
+            Some(list) => list,
+            None => PathList::from_listing(source, Text::Owned(lossy())),
         }
     }
 
     /// Indexes a listing in place: the listing itself becomes the text buffer (newlines
-    /// stay between spans), folded in one pass; one more pass per path computes its bag,
-    /// depth and file-name offset.
-    fn from_listing(source: &str, text: String) -> PathList {
-        let mut folded = Vec::with_capacity(text.len());
-        let mut uneven: Vec<usize> = Vec::new();
-        fold_bytes_with(&text, &mut folded, |at| uneven.push(at));
-        let estimate = memchr::memchr_iter(b'\n', &folded).count() + 1;
-        let mut spans = Vec::with_capacity(estimate);
-        let mut bags = Vec::with_capacity(estimate);
-        let mut unaligned = Vec::new();
-        let mut uneven = uneven.into_iter().peekable();
-        // folding never makes or removes a newline: the n-th line of both buffers is a path
-        let text_ends =
-            memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-        let folded_ends = memchr::memchr_iter(b'\n', &folded).chain(std::iter::once(folded.len()));
-        let (mut start, mut fstart) = (0, 0);
-        for (end, fend) in text_ends.zip(folded_ends) {
-            let strip = usize::from(end > start && text.as_bytes()[end - 1] == b'\r');
-            let (line_end, fline_end) = (end - strip, fend - strip);
-            while uneven.next_if(|&u| u < start).is_some() {}
-            if line_end > start {
-                let (mut bag, mut depth, mut name) = (0u64, 0u32, 0usize);
-                for (k, &b) in folded[fstart..fline_end].iter().enumerate() {
-                    bag |= BAG_BITS[b as usize];
-                    if b == b'/' {
-                        depth += 1;
-                        name = k + 1;
-                    }
+    /// stay between spans); one pass finds the lines, in pieces in parallel. Only non-ASCII
+    /// lines are folded here (and only looked for in a piece that is not all ASCII).
+    fn from_listing(source: &str, text: Text) -> PathList {
+        PathList::index(source, text, false).expect("a listing not checked cannot fail")
+    }
+
+    /// [`PathList::from_listing`]; with `check`, also whether the text is UTF-8 (`None`
+    /// when it is not), piece by piece: a piece ends at a newline, so at a character
+    /// boundary, and an all-ASCII piece needs no more checking.
+    fn index(source: &str, text: Text, check: bool) -> Option<PathList> {
+        let bytes = text.bytes();
+        let parts = pieces(bytes)
+            .into_par_iter()
+            .map(|(start, end)| {
+                let piece = &bytes[start..end];
+                let ascii = piece.is_ascii();
+                if check && !ascii && std::str::from_utf8(piece).is_err() {
+                    return None;
                 }
-                let index = if uneven.peek().is_some_and(|&u| u < line_end) {
-                    unaligned.push(Unaligned::of(&text[start..line_end]));
-                    (unaligned.len() - 1) as u32
-                } else {
-                    ALIGNED
-                };
-                bags.push(bag);
-                spans.push(PathSpan {
-                    start: start as u32,
-                    end: line_end as u32,
-                    folded_start: fstart as u32,
-                    folded_end: fline_end as u32,
-                    name: name as u32,
-                    depth,
-                    unaligned: index,
-                });
-            }
-            start = end + 1;
-            fstart = fend + 1;
+                Some(index_lines(bytes, start, end, ascii))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let count = parts.iter().map(|(s, _, _)| s.len()).sum();
+        let (mut spans, mut bags) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        let mut folds = Vec::new();
+        for (part, part_bags, part_folds) in parts {
+            bags.extend(part_bags);
+            let offset = folds.len() as u32;
+            spans.extend(part.into_iter().map(|mut s| {
+                if s.folded != ASCII {
+                    s.folded += offset;
+                }
+                s
+            }));
+            folds.extend(part_folds);
         }
-        PathList {
+        Some(PathList {
             source: source.to_string(),
             text,
-            folded,
             spans,
-            unaligned,
             bags,
-        }
+            folds,
+        })
     }
 
     /// Reads a path listing from a file.
@@ -244,39 +409,44 @@ impl PathList {
     pub fn with_capacity(source: &str, bytes: usize, paths: usize) -> PathList {
         PathList {
             source: source.to_string(),
-            text: String::with_capacity(bytes),
-            folded: Vec::with_capacity(bytes),
+            text: Text::Owned(String::with_capacity(bytes)),
             spans: Vec::with_capacity(paths),
-            unaligned: Vec::new(),
             bags: Vec::with_capacity(paths),
+            folds: Vec::new(),
         }
     }
 
     /// Appends one path.
     pub fn push(&mut self, path: &str) {
-        let start = self.text.len();
-        self.text.push_str(path);
-        let fold_start = self.folded.len();
-        let mut uneven = false;
-        fold_bytes_with(path, &mut self.folded, |_| uneven = true);
-        let folded = &self.folded[fold_start..];
-        let name = memchr::memrchr(b'/', folded).map_or(0, |i| i + 1);
-        let depth = memchr::memchr_iter(b'/', folded).count();
-        self.bags.push(bag_of(folded));
-        let index = if uneven {
-            self.unaligned.push(Unaligned::of(path));
-            (self.unaligned.len() - 1) as u32
+        let text = match &mut self.text {
+            Text::Owned(text) => text,
+            Text::Shared(bytes) => {
+                let owned = std::str::from_utf8((**bytes).as_ref())
+                    .expect("a shared listing is checked to be UTF-8 when listed")
+                    .to_string();
+                self.text = Text::Owned(owned);
+                let Text::Owned(text) = &mut self.text else {
+                    unreachable!()
+                };
+                text
+            }
+        };
+        let start = text.len();
+        text.push_str(path);
+        let end = text.len();
+        let folded = if path.is_ascii() {
+            self.bags.push(bag_with(&LOWER_BAG_BITS, path.as_bytes()));
+            ASCII
         } else {
-            ALIGNED
+            let f = Folded::of(path);
+            self.bags.push(bag_of(&f.bytes));
+            self.folds.push(f);
+            (self.folds.len() - 1) as u32
         };
         self.spans.push(PathSpan {
             start: start as u32,
-            end: self.text.len() as u32,
-            folded_start: fold_start as u32,
-            folded_end: self.folded.len() as u32,
-            name: name as u32,
-            depth: depth as u32,
-            unaligned: index,
+            end: end as u32,
+            folded,
         });
     }
 
@@ -296,46 +466,89 @@ impl PathList {
     /// The path at `index` as given.
     pub fn path(&self, index: usize) -> &str {
         let s = self.spans[index];
-        &self.text[s.start as usize..s.end as usize]
+        self.text.str(s.start as usize, s.end as usize)
     }
 
-    /// The folded bytes of the path at `index`.
+    /// The bytes of [`PathList::path`].
     #[inline]
-    pub fn folded(&self, index: usize) -> &[u8] {
+    pub fn path_bytes(&self, index: usize) -> &[u8] {
         let s = self.spans[index];
-        &self.folded[s.folded_start as usize..s.folded_end as usize]
+        &self.text.bytes()[s.start as usize..s.end as usize]
+    }
+
+    /// The folded bytes of the path at `index` (see [`PathList::view`] for the scan's way,
+    /// which allocates nothing).
+    pub fn folded(&self, index: usize) -> Cow<'_, [u8]> {
+        match self.spans[index].folded {
+            ASCII => Cow::Owned(self.path_bytes(index).to_ascii_lowercase()),
+            f => Cow::Borrowed(&self.folds[f as usize].bytes),
+        }
     }
 
     /// Bytes offset for offset with [`PathList::folded`], ASCII letters in their original
     /// case: where CamelCase humps are read.
-    #[inline]
     pub fn shape(&self, index: usize) -> &[u8] {
-        let s = self.spans[index];
-        match s.unaligned {
-            ALIGNED => &self.text.as_bytes()[s.start as usize..s.end as usize],
-            u => &self.unaligned[u as usize].shape,
+        match self.spans[index].folded {
+            ASCII => self.path_bytes(index),
+            f => self.folds[f as usize]
+                .unaligned
+                .as_ref()
+                .map_or(self.path_bytes(index), |u| &u.shape),
         }
     }
 
-    /// [`PathList::folded`], [`PathList::shape`] and [`PathList::span`] of one path, from one
-    /// read of its span (the scan's hot path).
+    /// The path at `index` as a query sees it ([`PathView`]); an ASCII path is folded into
+    /// `buf` (the scan's hot path: one buffer per worker, no allocation per path).
     #[inline]
-    pub fn view(&self, index: usize) -> (&[u8], &[u8], PathSpan) {
+    pub fn view<'a>(&'a self, index: usize, buf: &'a mut Vec<u8>) -> PathView<'a> {
         let s = self.spans[index];
-        let folded = &self.folded[s.folded_start as usize..s.folded_end as usize];
-        let shape = match s.unaligned {
-            ALIGNED => &self.text.as_bytes()[s.start as usize..s.end as usize],
-            u => &self.unaligned[u as usize].shape[..],
+        let text = &self.text.bytes()[s.start as usize..s.end as usize];
+        let (folded, shape): (&[u8], &[u8]) = match s.folded {
+            ASCII => {
+                buf.clear();
+                buf.extend(text.iter().map(u8::to_ascii_lowercase));
+                let buf: &'a Vec<u8> = buf;
+                (buf, text)
+            }
+            f => {
+                let f = &self.folds[f as usize];
+                (&f.bytes, f.unaligned.as_ref().map_or(text, |u| &u.shape))
+            }
         };
-        (folded, shape, s)
+        PathView {
+            folded,
+            shape,
+            name: memchr::memrchr(b'/', folded).map_or(0, |i| i + 1),
+            depth: depth_of(folded),
+        }
+    }
+
+    /// The bytes a scan reads of the path at `index`, offset for offset with its folding once
+    /// ASCII letters are lowered: the text of an ASCII path, the folding of any other.
+    #[inline]
+    pub fn scan_bytes(&self, index: usize) -> &[u8] {
+        let s = self.spans[index];
+        match s.folded {
+            ASCII => &self.text.bytes()[s.start as usize..s.end as usize],
+            f => &self.folds[f as usize].bytes,
+        }
+    }
+
+    /// [`PathList::bag`] and [`PathList::scan_bytes`] of one path (the scan's hot path).
+    #[inline]
+    pub fn scan(&self, index: usize) -> (u64, &[u8]) {
+        (self.bags[index], self.scan_bytes(index))
     }
 
     /// The byte offset in [`PathList::path`] of the character that folded byte `at` of
     /// [`PathList::folded`] comes from.
     pub fn origin(&self, index: usize, at: usize) -> usize {
-        match self.spans[index].unaligned {
-            ALIGNED => at,
-            u => self.unaligned[u as usize].origin[at] as usize,
+        match self.spans[index].folded {
+            ASCII => at,
+            f => self.folds[f as usize]
+                .unaligned
+                .as_ref()
+                .map_or(at, |u| u.origin[at] as usize),
         }
     }
 
@@ -343,12 +556,11 @@ impl PathList {
         self.spans[index]
     }
 
+    /// Which characters occur in the folded path ([`bag_bit`]); an ASCII path's was read off
+    /// its text when listed.
+    #[inline]
     pub fn bag(&self, index: usize) -> u64 {
         self.bags[index]
-    }
-
-    pub fn bags(&self) -> &[u64] {
-        &self.bags
     }
 
     /// Bytes of printing the whole list, one path per line.
@@ -364,35 +576,114 @@ impl PathList {
 mod tests {
     use super::*;
 
+    fn name_depth(list: &PathList, i: usize) -> (usize, u32) {
+        let mut buf = Vec::new();
+        let v = list.view(i, &mut buf);
+        (v.name, v.depth)
+    }
+
     #[test]
     fn spans_names_and_depths() {
         let list = PathList::from_text("t", "src/Auth_Middleware.py\r\n\nREADME.md\n");
         assert_eq!(list.len(), 2);
         assert_eq!(list.path(0), "src/Auth_Middleware.py");
-        assert_eq!(list.folded(0), b"src/auth_middleware.py");
-        assert_eq!(list.span(0).name, 4);
-        assert_eq!(list.span(0).depth, 1);
-        assert_eq!(list.span(1).depth, 0);
+        assert_eq!(&*list.folded(0), b"src/auth_middleware.py");
+        assert_eq!(name_depth(&list, 0), (4, 1));
+        assert_eq!(name_depth(&list, 1), (0, 0));
         assert_eq!(list.listing_bytes(), 22 + 9 + 2);
     }
 
     #[test]
     fn listing_and_pushed_paths_agree() {
-        let text = "a/B_c.rs\r\n\nx\nd/e/f.txt";
+        let text = "a/B_c.rs\r\n\nx\nd/e/f.txt\nü/Straße/ΩMEGA.md";
         let listed = PathList::from_text("t", text);
         let mut pushed = PathList::with_capacity("t", 0, 0);
-        for p in ["a/B_c.rs", "x", "d/e/f.txt"] {
+        let given = ["a/B_c.rs", "x", "d/e/f.txt", "ü/Straße/ΩMEGA.md"];
+        for p in given {
             pushed.push(p);
         }
-        assert_eq!(listed.len(), 3);
-        for i in 0..3 {
+        assert_eq!(listed.len(), 4);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (i, p) in given.iter().enumerate() {
             assert_eq!(listed.path(i), pushed.path(i));
             assert_eq!(listed.folded(i), pushed.folded(i));
             assert_eq!(listed.bag(i), pushed.bag(i));
-            assert_eq!(listed.span(i).name, pushed.span(i).name);
-            assert_eq!(listed.span(i).depth, pushed.span(i).depth);
+            assert_eq!(listed.scan(i), (listed.bag(i), listed.scan_bytes(i)));
+            let (va, vb) = (listed.view(i, &mut a), pushed.view(i, &mut b));
+            assert_eq!((va.folded, va.shape), (vb.folded, vb.shape));
+            assert_eq!((va.name, va.depth), (vb.name, vb.depth));
+            // the view, the bag and the folding of the path as one text agree
+            let mut folded = Vec::new();
+            fold_bytes(p, &mut folded);
+            assert_eq!(va.folded, &folded[..]);
+            assert_eq!(&*listed.folded(i), &folded[..]);
+            assert_eq!(listed.bag(i), bag_of(&folded));
+            assert_eq!(listed.shape(i), va.shape);
         }
         assert_eq!(listed.listing_bytes(), pushed.listing_bytes());
+    }
+
+    #[test]
+    fn a_listing_indexed_in_pieces_is_the_listing_indexed_whole() {
+        // several pieces' worth, with non-ASCII lines, CRLF and blank lines throughout
+        let mut given = Vec::new();
+        let mut text = String::new();
+        for i in 0..40_000 {
+            let p = match i % 7 {
+                0 => format!("src/Straße/{i}.rs"),
+                1 => format!("docs/ﬁle_{i}.md"),
+                _ => format!("lib/a{i}/b/C_{i}.py"),
+            };
+            text.push_str(&p);
+            text.push_str(if i % 5 == 0 { "\r\n\n" } else { "\n" });
+            given.push(p);
+        }
+        assert!(pieces(text.as_bytes()).len() > 1 || rayon::current_num_threads() == 1);
+        let mut pushed = PathList::default();
+        for p in &given {
+            pushed.push(p);
+        }
+        let owned = PathList::from_text("t", &text);
+        let shared = PathList::from_shared("t", Arc::new(text.clone().into_bytes()));
+        assert!(matches!(shared.text, Text::Shared(_)));
+        for list in [&owned, &shared] {
+            assert_eq!(list.len(), given.len());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for (i, p) in given.iter().enumerate() {
+                assert_eq!(list.path(i), p);
+                let (va, vb) = (list.view(i, &mut a), pushed.view(i, &mut b));
+                assert_eq!((va.folded, va.shape), (vb.folded, vb.shape), "{p}");
+                assert_eq!(list.origin(i, 6), pushed.origin(i, 6), "{p}");
+            }
+        }
+        // bytes that are not UTF-8, late in the listing: shown lossily, as from a Vec
+        let mut odd = text.into_bytes();
+        odd.extend_from_slice(b"caf\xe9.rs\n");
+        let shared = PathList::from_shared("t", Arc::new(odd.clone()));
+        let owned = PathList::from_bytes("t", odd);
+        assert!(matches!(shared.text, Text::Owned(_)));
+        assert_eq!(shared.path(given.len()), "caf\u{fffd}.rs");
+        assert_eq!(owned.path(given.len()), "caf\u{fffd}.rs");
+    }
+
+    #[test]
+    fn ascii_bags_read_off_the_text_are_folded_bags() {
+        // every ASCII byte, upper case and punctuation included, in paths of every length
+        // the four-at-a-time loop splits differently
+        let all: String = (1u8..128)
+            .map(char::from)
+            .filter(|c| *c != '\n' && *c != '\r')
+            .collect();
+        for len in 0..12 {
+            for start in 0..all.len().saturating_sub(len) {
+                let p = &all[start..start + len];
+                let mut list = PathList::default();
+                list.push(p);
+                let mut folded = Vec::new();
+                fold_bytes(p, &mut folded);
+                assert_eq!(list.bag(0), bag_of(&folded), "{p:?}");
+            }
+        }
     }
 
     #[test]
@@ -421,23 +712,27 @@ mod tests {
         for list in [&listed, &pushed] {
             assert_eq!(list.len(), 4);
             // `Ω` folds to `ω`, one character of the same length: aligned
-            assert_eq!(list.span(0).unaligned, ALIGNED);
-            assert_eq!(list.folded(0), "a/ωmega.md".as_bytes());
+            assert_eq!(list.origin(0, 3), 3);
+            assert_eq!(&*list.folded(0), "a/ωmega.md".as_bytes());
             assert_eq!(list.shape(0), "a/ΩMEGA.md".as_bytes());
             assert_eq!(list.path(1), "Straße/X.txt");
-            assert_eq!(list.folded(1), b"strasse/x.txt");
+            assert_eq!(&*list.folded(1), b"strasse/x.txt");
             assert_eq!(list.shape(1), b"Strasse/X.txt");
-            assert_eq!(list.span(1).name, 8);
+            assert_eq!(name_depth(list, 1), (8, 1));
             // `ß` folds to two characters: both `s` come from it, at byte 4
-            assert_ne!(list.span(1).unaligned, ALIGNED);
             assert_eq!((list.origin(1, 4), list.origin(1, 5)), (4, 4));
             assert_eq!(list.origin(1, 6), 6);
-            assert_eq!(list.folded(2), b"b/fi.rs");
+            assert_eq!(&*list.folded(2), b"b/fi.rs");
             assert_eq!(list.origin(2, 3), 2);
             assert_eq!(list.origin(2, 4), 5);
             // `Ä` loses its diacritic: one byte standing for two
-            assert_eq!(list.folded(3), b"arger.md");
+            assert_eq!(&*list.folded(3), b"arger.md");
             assert_eq!((list.origin(3, 0), list.origin(3, 1)), (0, 2));
         }
+        // only the non-ASCII paths are folded when listed
+        assert_eq!(listed.folds.len(), 4);
+        let ascii = PathList::from_text("t", "a/b.rs\nC/D.md\n");
+        assert!(ascii.folds.is_empty());
+        assert_eq!(ascii.span(1).folded, ASCII);
     }
 }

@@ -381,6 +381,55 @@ fn find_path_reads_stdin_and_reports_positions() {
     );
 }
 
+/// `find path Q --paths-from -` with stdin redirected from `file` opened at `offset`.
+fn path_from_stdin_file(q: &str, file: &Path, offset: u64) -> (i32, Value) {
+    use std::io::{Seek, SeekFrom};
+    let mut stdin = std::fs::File::open(file).unwrap();
+    stdin.seek(SeekFrom::Start(offset)).unwrap();
+    let out = bin()
+        .args(["find", "path", q, "--paths-from", "-", "--format", "json"])
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap(), doc)
+}
+
+#[test]
+fn find_path_reads_stdin_redirected_from_a_file_as_a_pipe_would() {
+    let list = path_list();
+    let given = list.path().to_str().unwrap();
+    // stdin from the file (mapped) answers as the file named does, envelope aside
+    for q in ["auth", "atuh_middleware", "main"] {
+        let (code, doc) = path_from_stdin_file(q, list.path(), 0);
+        let (named_code, named, _) = run(&["find", "path", q, "--paths-from", given]);
+        assert_eq!(
+            (code, &doc["matches"]),
+            (named_code, &named["matches"]),
+            "{q}"
+        );
+        assert_eq!(doc["summary"], named["summary"], "{q}");
+    }
+    // stdin already past the first line: the listing starts where stdin stands
+    let first = "src/auth_middleware.py\n".len() as u64;
+    let (_, doc) = path_from_stdin_file("auth_middleware", list.path(), first);
+    let p = paths(&doc);
+    assert!(!p.contains(&"src/auth_middleware.py".to_string()), "{p:?}");
+    assert!(
+        p.contains(&"tests/test_auth_middleware.py".to_string()),
+        "{p:?}"
+    );
+    // an empty file is an empty listing: no match
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    assert_eq!(path_from_stdin_file("auth", empty.path(), 0).0, 100);
+    // bytes that are not UTF-8 are shown lossily, as from a pipe
+    let odd = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(odd.path(), b"src/caf\xe9.rs\nsrc/main.rs\n").unwrap();
+    let (code, doc) = path_from_stdin_file("caf", odd.path(), 0);
+    assert_eq!(code, 0);
+    assert_eq!(doc["matches"][0]["path"], "src/caf\u{fffd}.rs");
+}
+
 #[test]
 fn text_format_prints_one_aligned_line_per_match() {
     let list = path_list();

@@ -285,18 +285,61 @@ fn load(fixture: &FixtureRef, options: &TreeOptions) -> Result<Fixture, EngineEr
 /// Reads a path list from a file, or from stdin for `-`.
 fn load_path_list(path: &std::path::Path, options: &TreeOptions) -> Result<Fixture, EngineError> {
     if path.as_os_str() == "-" {
+        let stdin_error = |e: std::io::Error| EngineError::File {
+            path: path.to_path_buf(),
+            message: format!("cannot read paths from stdin: {e}"),
+            hint: None,
+        };
+        #[cfg(unix)]
+        if let Some(mapped) = map_stdin().map_err(stdin_error)? {
+            let list = PathList::from_shared("-", Arc::new(mapped));
+            return Ok(Fixture::Paths(Arc::new(list)));
+        }
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|e| {
-            EngineError::File {
-                path: path.to_path_buf(),
-                message: format!("cannot read paths from stdin: {e}"),
-                hint: None,
-            }
-        })?;
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+            .map_err(stdin_error)?;
         let list = PathList::from_bytes("-", bytes);
         return Ok(Fixture::Paths(Arc::new(list)));
     }
     call::load_fixture(FixtureKind::Paths, path, options)
+}
+
+/// Stdin redirected from a non-empty file, mapped from where stdin stands to its end
+/// (`None` for a pipe, a terminal or an empty file: those are read). Mapping indexes the
+/// listing where the page cache holds it: no copy into a buffer of fresh pages, which is
+/// most of the cost of reading a large listing. Stdin is left at the file's end, as
+/// reading it would.
+#[cfg(unix)]
+fn map_stdin() -> std::io::Result<Option<MappedTail>> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::fd::AsFd;
+    let mut file = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.len() == 0 {
+        return Ok(None);
+    }
+    let start = file.stream_position()?;
+    // SAFETY: the mapping is read-only and private. Like any reader of a mapped file
+    // (ripgrep, for one), it assumes the file is not truncated while the command runs;
+    // a file changed under it is a race a read would lose too.
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    file.seek(SeekFrom::End(0))?;
+    let start = usize::try_from(start).map_or(map.len(), |s| s.min(map.len()));
+    Ok(Some(MappedTail { map, start }))
+}
+
+/// A mapped file from an offset on.
+#[cfg(unix)]
+struct MappedTail {
+    map: memmap2::Mmap,
+    start: usize,
+}
+
+#[cfg(unix)]
+impl AsRef<[u8]> for MappedTail {
+    fn as_ref(&self) -> &[u8] {
+        &self.map[self.start..]
+    }
 }
 
 /// Prints an answer (or its error) in the requested format and returns the exit code.
