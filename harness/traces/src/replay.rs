@@ -204,6 +204,25 @@ fn explain(r: &AskResponse) -> Explanation {
     }
 }
 
+/// Bytes of `value` as JSON, counted as they are written (nothing is kept).
+pub(crate) fn json_len(value: &impl serde::Serialize) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 /// Replays one trace against an already loaded fixture (or the reason it could not load):
 /// a case of the shared results model, with the recording beside the replay.
 pub fn replay_trace(
@@ -258,7 +277,7 @@ pub fn replay_trace(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            case.output_bytes = serde_json::to_vec(&r).map_or(0, |v| v.len() as u64);
+            case.output_bytes = json_len(&r);
             if options.explain {
                 case.explain = Some(explain(&r));
             }
@@ -459,13 +478,24 @@ impl ReplayTotals {
     }
 }
 
-/// Streams `stream` through `ask`, hands every case to `sink` in input order, and returns
-/// the totals. `on_bad` sees each bad line (and may stop the replay, as `--strict` does).
+/// How far a replay is, as each batch is handed on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayProgress {
+    /// Traces replayed so far.
+    pub replayed: usize,
+    /// Bytes read from the trace files, and their sizes summed (none when one is stdin).
+    pub bytes_read: u64,
+    pub bytes_total: Option<u64>,
+}
+
+/// Streams `stream` through `ask`, hands the cases to `sink` a batch at a time in input
+/// order (counted in the totals first), and returns the totals. `on_bad` sees each bad
+/// line (and may stop the replay, as `--strict` does).
 pub fn replay_stream(
     stream: &mut TraceStream,
     options: &ReplayOptions,
     mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
-    mut sink: impl FnMut(&CaseResult) -> Result<(), TracesError>,
+    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError>,
 ) -> Result<ReplayTotals, TracesError> {
     let engine = Engine::new(options.profile.clone());
     let mut fixtures = Fixtures {
@@ -520,10 +550,21 @@ pub fn replay_stream(
                 case
             })
             .collect();
+        if cases.is_empty() {
+            continue;
+        }
         for case in &cases {
             totals.add(case);
-            sink(case)?;
         }
+        let (bytes_read, bytes_total) = stream.bytes();
+        sink(
+            cases,
+            ReplayProgress {
+                replayed: totals.replayed,
+                bytes_read,
+                bytes_total,
+            },
+        )?;
     }
     let counts = stream.counts();
     totals.files = counts.files;
@@ -624,8 +665,9 @@ mod tests {
                 bad.push(b.line);
                 Ok(())
             },
-            |c| {
-                cases.push(c.clone());
+            |batch, progress| {
+                cases.extend(batch);
+                assert_eq!(progress.replayed, cases.len());
                 Ok(())
             },
         )
@@ -700,7 +742,7 @@ mod tests {
             shard: None,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
-        let err = replay_stream(&mut stream, &options, |_| Ok(()), |_| Ok(())).unwrap_err();
+        let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();
         assert_eq!(err.exit_code(), 3);
         let message = err.to_string();
         assert!(message.contains("fixture `absent` not found"), "{message}");
