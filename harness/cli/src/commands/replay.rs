@@ -14,7 +14,7 @@ use findbench_traces::error::TracesError;
 use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
 use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
 use findbench_traces::trace::{TraceOutcome, TraceStream};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use findbench_eval::runner::{progress_bar, ProgressBar};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -132,7 +132,7 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
     };
     let strict = args.strict;
     let quiet = args.output.quiet;
-    let bar = Progress(progress_bar(
+    let bar = Progress(replay_bar(
         !args.no_progress && !quiet && std::io::stderr().is_terminal(),
         stream.bytes().1,
     ));
@@ -267,26 +267,14 @@ impl Drop for Progress {
     }
 }
 
-/// The progress bar of a replay, on stderr (hidden unless `shown`): bytes of the trace
-/// files read against their size, or a spinner when one input is stdin.
-fn progress_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
-    if !shown {
-        return ProgressBar::hidden();
-    }
-    let (bar, template) = match total_bytes {
-        Some(total) => (
-            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()),
-            "{spinner} {bar:40} {bytes}/{total_bytes}  {msg}  {elapsed}",
-        ),
-        None => (
-            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-            "{spinner} {bytes}  {msg}  {elapsed}",
-        ),
+/// The progress bar of a replay (hidden unless `shown`): bytes of the trace files read
+/// against their size, or a spinner when one input is stdin.
+fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
+    let template = match total_bytes {
+        Some(_) => "{spinner} {bar:40} {bytes}/{total_bytes}  {msg}  {elapsed}",
+        None => "{spinner} {bytes}  {msg}  {elapsed}",
     };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
+    progress_bar(shown, total_bytes, template)
 }
 
 fn text(
