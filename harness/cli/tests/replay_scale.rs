@@ -38,7 +38,10 @@ fn generated_traces(dir: &Path, lines: usize) -> PathBuf {
 fn verbose_twin(compact_dir: &Path, verbose_dir: &Path) {
     let mut doc = read_json(&compact_dir.join("results.json"));
     let map = doc.as_object_mut().unwrap();
-    assert!(map.remove("case_defaults").is_some(), "not the compact form");
+    assert!(
+        map.remove("case_defaults").is_some(),
+        "not the compact form"
+    );
     assert!(map.remove("answers").is_some());
     map.insert(
         "cases".into(),
@@ -136,7 +139,10 @@ fn compact_results_compare_gate_and_merge_as_their_verbose_form() {
             "json",
         ])
     };
-    assert_eq!(gate("default", "legacy"), gate("default-verbose", "legacy-verbose"));
+    assert_eq!(
+        gate("default", "legacy"),
+        gate("default-verbose", "legacy-verbose")
+    );
 
     // merge: shards in the compact form, and the same shards in the verbose form
     for k in 1..=2 {
@@ -274,9 +280,7 @@ fn masked(path: &Path) -> String {
                 out.push_str(&rest[..rest.len() - value.len()]);
                 let end = match value.strip_prefix('"') {
                     Some(quoted) => quoted.find('"').map_or(value.len(), |i| i + 2),
-                    None => value
-                        .find([',', '}', ']', ' '])
-                        .unwrap_or(value.len()),
+                    None => value.find([',', '}', ']', ' ']).unwrap_or(value.len()),
                 };
                 out.push('#');
                 rest = &value[end..];
@@ -358,7 +362,11 @@ fn the_progress_bar_is_drawn_on_a_terminal_stderr_and_nowhere_else() {
         "text",
     ]);
     assert_exit(&o, 0);
-    assert!(!has_bar(&o.stderr, false), "{:?}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        !has_bar(&o.stderr, false),
+        "{:?}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(!has_bar(&o.stdout, false));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -391,8 +399,16 @@ fn the_progress_bar_is_drawn_on_a_terminal_stderr_and_nowhere_else() {
         (o.stdout, std::fs::read(stdout).unwrap())
     };
     let (terminal, stdout) = on_terminal("tty", "");
-    assert!(has_bar(&terminal, true), "{:?}", String::from_utf8_lossy(&terminal));
-    assert!(!has_bar(&stdout, false), "{:?}", String::from_utf8_lossy(&stdout));
+    assert!(
+        has_bar(&terminal, true),
+        "{:?}",
+        String::from_utf8_lossy(&terminal)
+    );
+    assert!(
+        !has_bar(&stdout, false),
+        "{:?}",
+        String::from_utf8_lossy(&stdout)
+    );
     assert!(String::from_utf8_lossy(&stdout).contains("replayed 3000 traces"));
     for flag in ["--no-progress", "-q"] {
         let (terminal, stdout) = on_terminal(&format!("tty{flag}"), flag);

@@ -271,7 +271,11 @@ fn write_part(
     if let Some(i) = answer {
         m.serialize_entry("answer", &i)?;
     }
-    field!(answers, status, case.status != derived_status(&case.outcome));
+    field!(
+        answers,
+        status,
+        case.status != derived_status(&case.outcome)
+    );
     field!(answers, outcome, true);
     field!(own, expected_outcome, case.expected_outcome.is_some());
     field!(answers, candidates, case.candidates != 0);
@@ -283,7 +287,11 @@ fn write_part(
     field!(own, dump_bytes, case.dump_bytes != d.dump_bytes);
     field!(own, evidence_bytes, case.evidence_bytes.is_some());
     field!(own, items, case.items != d.items);
-    field!(answers, tools, !tools_follow_calls(&case.tools, &case.calls));
+    field!(
+        answers,
+        tools,
+        !tools_follow_calls(&case.tools, &case.calls)
+    );
     field!(
         answers,
         iterations,
@@ -311,7 +319,11 @@ fn write_part(
         recorded_iterations,
         case.recorded_iterations != derived_recorded_iterations(case.recorded_tools.as_ref())
     );
-    field!(own, recorded_duration_ms, case.recorded_duration_ms.is_some());
+    field!(
+        own,
+        recorded_duration_ms,
+        case.recorded_duration_ms.is_some()
+    );
     field!(
         answers,
         selected,
@@ -399,7 +411,11 @@ impl CaseWire {
                 compact,
                 derived_selected(&calls).map(str::to_string),
             ),
-            input_index: derive(self.input_index, compact, derived_input_index(previous_index)),
+            input_index: derive(
+                self.input_index,
+                compact,
+                derived_input_index(previous_index),
+            ),
             recorded_outcome,
             recorded_tools,
             fixture: self.fixture.flatten(),
@@ -585,8 +601,7 @@ mod tests {
             r#"{"id":"a","query":"where is replay implemented","answer":0,"duration_ms":0.088,"output_bytes":1657,"recorded_outcome":"insufficient_evidence","timestamp":"2026-06-19T03:26:29Z","recorded_candidates":0,"recorded_tools":["find","grep"],"recorded_duration_ms":162.2}"#
         );
         // what differs is written, null included
-        let second: serde_json::Value =
-            serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        let second: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
         assert_eq!(second["fixture"], serde_json::Value::Null);
         assert_eq!(second["items"], 0);
         assert_eq!(second["suite"], "other");
@@ -624,6 +639,9 @@ mod tests {
         let wire: CaseWire =
             serde_json::from_str(r#"{"id":"z","answer":4,"duration_ms":1.0}"#).unwrap();
         let err = decode_cases(Some(CaseWire::default()), Vec::new(), vec![wire]).unwrap_err();
-        assert_eq!(err, "case 1 (`z`): answer 4 is not in `answers` (0 of them)");
+        assert_eq!(
+            err,
+            "case 1 (`z`): answer 4 is not in `answers` (0 of them)"
+        );
     }
 }

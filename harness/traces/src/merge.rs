@@ -7,9 +7,9 @@
 use crate::error::{Result, TracesError};
 use crate::replay::ReplayTotals;
 use crate::replay_report::{ReplayHeader, ReportWriter};
+use findbench_eval::case_codec::{decode_cases, CaseWire};
 use findbench_eval::error::HarnessError;
 use findbench_eval::merge::{check_same, check_shards};
-use findbench_eval::case_codec::{decode_cases, CaseWire};
 use findbench_eval::results::CaseResult;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

@@ -488,44 +488,44 @@ pub struct ReplayProgress {
     pub bytes_total: Option<u64>,
 }
 
-/// Streams `stream` through `ask`, hands the cases to `sink` a batch at a time in input
-/// order (counted in the totals first), and returns the totals. `on_bad` sees each bad
-/// line (and may stop the replay, as `--strict` does).
-pub fn replay_stream(
-    stream: &mut TraceStream,
-    options: &ReplayOptions,
-    mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
-    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError>,
-) -> Result<ReplayTotals, TracesError> {
-    let engine = Engine::new(options.profile.clone());
-    let mut fixtures = Fixtures {
-        loaded: HashMap::new(),
-    };
-    let filter = options.query.as_deref().map(normalise_question);
-    let mut totals = ReplayTotals::default();
-    let mut batch: Vec<(Trace, Result<ReplayFixture, String>, u64)> = Vec::with_capacity(BATCH);
-    let mut done = false;
-    while !done {
-        batch.clear();
+/// Traces read for one batch, each with its fixture and its position in the input.
+type Batch = Vec<(Trace, Result<ReplayFixture, String>, u64)>;
+
+/// Reads batches of traces: filtered (`--query`, `--shard`), bad lines handed to `on_bad`
+/// (the first kept as examples), fixtures loaded once each.
+struct BatchReader<'a, B> {
+    stream: &'a mut TraceStream,
+    options: &'a ReplayOptions,
+    filter: Option<String>,
+    fixtures: Fixtures,
+    on_bad: B,
+    bad_examples: Vec<String>,
+}
+
+impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
+    /// The next batch of up to [`BATCH`] traces; empty at the end of the input.
+    fn next_batch(&mut self) -> Result<Batch, TracesError> {
+        let mut batch = Vec::with_capacity(BATCH);
         while batch.len() < BATCH {
-            let Some(item) = stream.next() else {
-                done = true;
+            let Some(item) = self.stream.next() else {
                 break;
             };
             match item? {
                 TraceItem::Bad(bad) => {
-                    if totals.bad_examples.len() < BAD_EXAMPLES {
-                        totals.bad_examples.push(bad.to_string());
+                    if self.bad_examples.len() < BAD_EXAMPLES {
+                        self.bad_examples.push(bad.to_string());
                     }
-                    on_bad(bad)?;
+                    (self.on_bad)(bad)?;
                 }
                 TraceItem::Trace(trace) => {
                     // every shard reads every line, so positions agree across shards
-                    let position = stream.counts().traces as u64;
-                    if filter
+                    let position = self.stream.counts().traces as u64;
+                    if self
+                        .filter
                         .as_ref()
                         .is_some_and(|f| *f != normalise_question(&trace.query))
-                        || options
+                        || self
+                            .options
                             .shard
                             .is_some_and(|s| !s.holds_trace(&trace.trace_id))
                     {
@@ -537,26 +537,56 @@ pub fn replay_stream(
                         .as_ref()
                         .and_then(|c| c.fixture_kind)
                         .unwrap_or(FixtureKind::Root);
-                    let fixture = fixtures.resolve(options, &trace, kind)?;
+                    let fixture = self.fixtures.resolve(self.options, &trace, kind)?;
                     batch.push((*trace, fixture, position));
                 }
             }
         }
-        let cases: Vec<CaseResult> = batch
-            .par_iter()
-            .map(|(trace, fixture, position)| {
-                let mut case = replay_trace(&engine, fixture, trace, options);
-                case.input_index = Some(*position);
-                case
-            })
-            .collect();
-        if cases.is_empty() {
-            continue;
-        }
+        Ok(batch)
+    }
+}
+
+/// Streams `stream` through `ask`, hands the cases to `sink` a batch at a time in input
+/// order (counted in the totals first), and returns the totals. `on_bad` sees each bad
+/// line (and may stop the replay, as `--strict` does). The next batch is read while one is
+/// replayed (`rayon::join`), so reading the traces takes no core from the replay for long.
+pub fn replay_stream(
+    stream: &mut TraceStream,
+    options: &ReplayOptions,
+    on_bad: impl FnMut(BadLine) -> Result<(), TracesError> + Send,
+    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError>,
+) -> Result<ReplayTotals, TracesError> {
+    let engine = Engine::new(options.profile.clone());
+    let mut reader = BatchReader {
+        stream,
+        options,
+        filter: options.query.as_deref().map(normalise_question),
+        fixtures: Fixtures {
+            loaded: HashMap::new(),
+        },
+        on_bad,
+        bad_examples: Vec::new(),
+    };
+    let mut totals = ReplayTotals::default();
+    let mut batch = reader.next_batch()?;
+    while !batch.is_empty() {
+        let (cases, next) = rayon::join(
+            || {
+                batch
+                    .par_iter()
+                    .map(|(trace, fixture, position)| {
+                        let mut case = replay_trace(&engine, fixture, trace, options);
+                        case.input_index = Some(*position);
+                        case
+                    })
+                    .collect::<Vec<CaseResult>>()
+            },
+            || reader.next_batch(),
+        );
         for case in &cases {
             totals.add(case);
         }
-        let (bytes_read, bytes_total) = stream.bytes();
+        let (bytes_read, bytes_total) = reader.stream.bytes();
         sink(
             cases,
             ReplayProgress {
@@ -565,8 +595,10 @@ pub fn replay_stream(
                 bytes_total,
             },
         )?;
+        batch = next?;
     }
-    let counts = stream.counts();
+    let counts = reader.stream.counts();
+    totals.bad_examples = reader.bad_examples;
     totals.files = counts.files;
     totals.lines = counts.lines;
     totals.traces = counts.traces;

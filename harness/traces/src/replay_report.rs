@@ -106,8 +106,12 @@ impl Spools {
         }
         let (p, w) = &mut self.cases_csv;
         for case in cases {
-            w.write_record(report::csv::replay_case_row(case))
-                .map_err(csv_err(p))?;
+            w.write_record(
+                report::csv::replay_case_row(case)
+                    .iter()
+                    .map(|f| f.as_bytes()),
+            )
+            .map_err(csv_err(p))?;
         }
         let (p, w) = &mut self.junit;
         w.write_all(junit::streamed_cases(cases)?.as_bytes())
@@ -206,7 +210,15 @@ impl ReportWriter {
         let spools = self.join()?;
         let dir = self.dir.clone();
         let (cases_json, cases_csv, junit_spool, encoder) = spools.close()?;
-        let written = write_reports(&dir, header, totals, &cases_json, &cases_csv, &junit_spool, &encoder);
+        let written = write_reports(
+            &dir,
+            header,
+            totals,
+            &cases_json,
+            &cases_csv,
+            &junit_spool,
+            &encoder,
+        );
         for spool in [cases_json, cases_csv, junit_spool] {
             let _ = std::fs::remove_file(spool);
         }

@@ -221,9 +221,7 @@ impl TraceStream {
     pub fn new(files: Vec<PathBuf>) -> TraceStream {
         let bytes_total = files
             .iter()
-            .map(|f| {
-                (f.as_os_str() != "-").then(|| std::fs::metadata(f).map_or(0, |m| m.len()))
-            })
+            .map(|f| (f.as_os_str() != "-").then(|| std::fs::metadata(f).map_or(0, |m| m.len())))
             .sum();
         TraceStream {
             bytes_read: Arc::new(AtomicU64::new(0)),
