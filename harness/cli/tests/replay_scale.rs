@@ -269,9 +269,7 @@ fn masked(path: &Path) -> String {
             json.into_iter().chain(xml).min()
         };
         while let Some((key_end, value_at)) = next(rest) {
-            let key_start = rest[..key_end]
-                .rfind(|c: char| c == '"' || c == ' ')
-                .map_or(0, |i| i + 1);
+            let key_start = rest[..key_end].rfind(['"', ' ']).map_or(0, |i| i + 1);
             let key = &rest[key_start..key_end];
             out.push_str(&rest[..value_at]);
             rest = &rest[value_at..];
