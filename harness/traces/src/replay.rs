@@ -3,10 +3,10 @@
 //! unchanged).
 //!
 //! Memory stays bounded whatever the size of the trace set: traces are read as a stream
-//! and replayed in batches (in parallel inside a batch, in input order across batches);
-//! each replayed case goes straight to the report spools, and only aggregates stay in
-//! memory (counts, per-question transition groups, and one `f32` per trace for the
-//! latency and candidate quantiles).
+//! and replayed in batches (in parallel inside a batch, in input order across batches, the
+//! next batch read while one is replayed); each batch of replayed cases goes on to the
+//! report writer, and only aggregates stay in memory (counts, per-question transition
+//! groups, and one `f32` per trace for the latency and candidate quantiles).
 
 use crate::error::TracesError;
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
