@@ -132,11 +132,11 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
     };
     let strict = args.strict;
     let quiet = args.output.quiet;
-    let bar = Progress(replay_bar(
+    let progress = Progress(replay_bar(
         !args.no_progress && !quiet && std::io::stderr().is_terminal(),
         stream.bytes().1,
     ));
-    let bar = &bar.0;
+    let bar = &progress.0;
     let replayed = pool.install(|| {
         replay_stream(
             &mut stream,
@@ -268,11 +268,11 @@ impl Drop for Progress {
 }
 
 /// The progress bar of a replay (hidden unless `shown`): bytes of the trace files read
-/// against their size, or a spinner when one input is stdin.
+/// against their size, or a spinner and the traces replayed when one input is stdin.
 fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
     let template = match total_bytes {
         Some(_) => "{spinner} {bar:40} {bytes}/{total_bytes}  {msg}  {elapsed}",
-        None => "{spinner} {bytes}  {msg}  {elapsed}",
+        None => "{spinner} {msg}  {elapsed}",
     };
     progress_bar(shown, total_bytes, template)
 }
