@@ -151,8 +151,8 @@ fn replay(args: &ReplayArgs, started: SystemTime, clock: Instant) -> Result<i32,
                 Ok(())
             },
             |cases, progress| {
-                bar.set_position(progress.bytes_read);
                 bar.set_message(format!("{} traces", progress.replayed));
+                bar.set_position(progress.bytes_read);
                 match writer.as_mut() {
                     Some(w) => w.push(cases),
                     None => Ok(()),
