@@ -16,7 +16,11 @@ What is set aside before comparing:
 - table layout: markdown table rows are compared cell by cell (stripped), so the padding a
   table crate adds to align columns is not a difference;
 - files that exist on one side only are listed (a new `report.html` is expected);
-- `report.html` itself: it is new (nothing to compare against).
+- `report.html` itself: it is new (nothing to compare against);
+- the form of a replay's results.json cases: the compact form (`case_defaults`, `answers`,
+  derived fields left out; harness/eval/src/case_codec.rs) is expanded to every field
+  written out before comparing, so a verbose and a compact results.json of the same cases
+  are equal.
 Exit 0 when equal, 1 with a diff otherwise.
 """
 import csv
@@ -43,6 +47,56 @@ BYTES_DERIVED = ("output_bytes", "tokens", "reduction", "cost_find", "saved", "o
 def timing_key(k):
     return (k in TIMING_KEYS or k.endswith("_ms") or "latency" in k
             or any(b in k for b in BYTES_DERIVED))
+
+
+def expand_cases(doc):
+    """A compact results.json (it has `case_defaults`) with every case filled back in, as
+    findbench's readers do: answer, defaults, derived fields, then type defaults."""
+    if not isinstance(doc, dict) or "case_defaults" not in doc:
+        return doc
+    defaults, answers = doc.pop("case_defaults"), doc.pop("answers", [])
+    previous, cases = None, []
+    for raw in doc.get("cases", []):
+        c = dict(raw)
+        answer = c.pop("answer", None)
+        for layer in ([answers[answer]] if answer is not None else []) + [defaults]:
+            for k, v in layer.items():
+                c.setdefault(k, v)
+        calls = c.setdefault("calls", [])
+        c.setdefault("tools", [k["tool"] for k in calls])
+        c.setdefault("iterations", len(c["tools"]))
+        c.setdefault("status", "pass" if c["outcome"] == "success" else "fail")
+        ro = c.get("recorded_outcome")
+        if "transition" not in c and ro is not None and c["outcome"] in ("success", "insufficient_evidence", "failure"):
+            ok_r, ok_o = ro == "success", c["outcome"] == "success"
+            c["transition"] = "fixed" if ok_o and not ok_r else "regressed" if ok_r and not ok_o else "unchanged"
+        if "recorded_iterations" not in c and c.get("recorded_tools") is not None:
+            c["recorded_iterations"] = len(c["recorded_tools"])
+        if "selected" not in c:
+            reads = [k["input"] for k in calls if k["tool"] == "read" and k["candidates"] > 0]
+            c["selected"] = reads[-1] if reads else None
+        c.setdefault("input_index", (previous or 0) + 1)
+        previous = c["input_index"]
+        for k, v in {"suite": "", "mode": "", "query": "", "expected_outcome": None, "candidates": 0,
+                     "ranked": [], "expected": [], "rank": None, "output_bytes": 0, "dump_bytes": 0,
+                     "items": 0, "failed_tools": 0, "reason": None, "known_failure": None,
+                     "tags": []}.items():
+            c.setdefault(k, v)
+        # what the verbose form leaves out when empty
+        for k in ("engine", "file", "calls"):
+            if not c.get(k):
+                c.pop(k, None)
+        for k in ("line",):
+            if c.get(k) == 0:
+                c.pop(k)
+        for k in ("evidence_bytes", "recorded_outcome", "transition", "fixture", "timestamp",
+                  "recorded_candidates", "recorded_tools", "recorded_iterations",
+                  "recorded_duration_ms", "selected", "explain", "input_index"):
+            if c.get(k) is None:
+                c.pop(k, None)
+        cases.append(c)
+    doc["cases"] = cases
+    return doc
 
 
 def scrub_json(v):
@@ -125,7 +179,7 @@ def scrub_text(text):
 def scrub(path):
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
-        return json.dumps(scrub_json(json.loads(text)), indent=1, sort_keys=False)
+        return json.dumps(scrub_json(expand_cases(json.loads(text))), indent=1, sort_keys=True)
     if path.suffix == ".csv":
         return scrub_csv(text)
     if path.suffix == ".md":

@@ -403,16 +403,13 @@ async fn a_thousand_recorded_calls_replay_to_the_same_outcomes() {
     let summary = &stdout_json(&out)["summary"];
     assert_eq!(summary["total"], 1000);
     assert_eq!(summary["bad_lines"], 0);
-    let results: Value =
-        serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
-            .unwrap();
-    let cases = results["cases"].as_array().unwrap();
+    let cases = common::results_cases(&out_dir);
     assert_eq!(cases.len(), 1000);
-    for case in cases {
+    for case in &cases {
         assert_eq!(case["recorded_outcome"], case["outcome"], "{case:#}");
     }
     let mut recorded = std::collections::BTreeMap::new();
-    for case in cases {
+    for case in &cases {
         *recorded
             .entry(case["recorded_outcome"].as_str().unwrap().to_string())
             .or_insert(0usize) += 1;

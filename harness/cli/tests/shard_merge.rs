@@ -128,11 +128,7 @@ fn path_str(p: &Path) -> &str {
 }
 
 fn case_ids(dir: &Path) -> Vec<String> {
-    let v: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("results.json")).unwrap()).unwrap();
-    v["cases"]
-        .as_array()
-        .unwrap()
+    common::results_cases(dir)
         .iter()
         .map(|c| {
             format!(

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_exit, assert_schema, findbench, findbench_in, repo_root, stdout_json};
+use common::{
+    assert_exit, assert_schema, findbench, findbench_in, repo_root, results_cases, stdout_json,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -412,9 +414,18 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         a["summary"]["recorded_outcomes"]["insufficient_evidence"],
         14
     );
-    let cases = a["cases"].as_array().unwrap();
+    // the compact form: the run's constants once, answers once, derived fields left out
+    assert_eq!(a["case_defaults"]["suite"], "replay");
+    assert_eq!(a["case_defaults"]["mode"], "ask");
+    let raw = a["cases"].as_array().unwrap();
+    assert_eq!(raw.len(), 217);
+    assert!(raw.iter().all(|c| c.get("suite").is_none()
+        && c.get("status").is_none()
+        && c["answer"].as_u64().is_some()));
+    assert!(a["answers"].as_array().unwrap().len() < 217);
+    let cases = results_cases(&out_a);
     assert_eq!(cases.len(), 217);
-    for c in cases {
+    for c in &cases {
         for k in [
             "id",
             "suite",
@@ -432,19 +443,17 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         }
     }
     // the cursor-binary questions fail under the legacy profile and succeed by default
-    let outcome_of = |doc: &Value, q: &str| -> Vec<String> {
-        doc["cases"]
-            .as_array()
-            .unwrap()
+    let outcome_of = |dir: &Path, q: &str| -> Vec<String> {
+        results_cases(dir)
             .iter()
             .filter(|c| c["query"] == q)
             .map(|c| c["outcome"].as_str().unwrap().to_string())
             .collect()
     };
-    assert!(outcome_of(&a, "find cursor binary")
+    assert!(outcome_of(&out_a, "find cursor binary")
         .iter()
         .all(|o| o == "insufficient_evidence"));
-    assert!(outcome_of(&b, "find cursor binary")
+    assert!(outcome_of(&out_b, "find cursor binary")
         .iter()
         .all(|o| o == "success"));
     let ie = |doc: &Value| {
@@ -509,12 +518,7 @@ fn replay_explains_a_cluster_and_same_inputs_give_same_cases_whatever_jobs() {
             "text",
         ]);
         assert_eq!(o.status.code(), Some(0));
-        let v: Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap())
-                .unwrap();
-        let cases: Vec<(String, String, String)> = v["cases"]
-            .as_array()
-            .unwrap()
+        let cases: Vec<(String, String, String)> = results_cases(&out)
             .iter()
             .map(|c| {
                 (

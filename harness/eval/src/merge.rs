@@ -17,14 +17,20 @@ use std::path::{Path, PathBuf};
 /// The `kind` of a results directory (`run` or `replay`), read from its results.json.
 pub fn results_kind(dir: &Path) -> Result<String> {
     let file = dir.join("results.json");
-    let text = std::fs::read_to_string(&file)
+    let reader = std::fs::File::open(&file)
+        .map(|f| std::io::BufReader::with_capacity(256 * 1024, f))
         .map_err(|e| HarnessError::file(&file, format!("cannot read shard results: {e}")))?;
     #[derive(serde::Deserialize)]
     struct Kind {
         kind: Option<String>,
     }
-    let kind: Kind = serde_json::from_str(&text).map_err(|e| {
-        HarnessError::invalid(format!("{}: not a results.json: {e}", file.display()))
+    // read through, the rest skipped: a replay shard's results.json may be hundreds of MB
+    let kind: Kind = serde_json::from_reader(reader).map_err(|e| {
+        if e.is_io() {
+            HarnessError::file(&file, format!("cannot read shard results: {e}"))
+        } else {
+            HarnessError::invalid(format!("{}: not a results.json: {e}", file.display()))
+        }
     })?;
     Ok(kind.kind.unwrap_or_else(|| "run".into()))
 }

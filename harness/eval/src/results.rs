@@ -398,7 +398,10 @@ impl RunResults {
 /// the shared case model, the run's identity, and the summary as a JSON object (a run
 /// summarises corpora with [`GroupMetrics`], a replay recorded beside replayed outcomes;
 /// both have `total`, `passed`, `failed`, `pass_rate` and `insufficient_evidence_rate`).
+/// Cases are read in either form ([`crate::case_codec`]: a replay's compact cases, or every
+/// field written out).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(try_from = "DocumentWire")]
 pub struct ResultsDocument {
     /// `run` or `replay`.
     #[serde(default)]
@@ -422,6 +425,54 @@ pub struct ResultsDocument {
     /// The engines of a `run --engine` (engines::select picks one).
     #[serde(default)]
     pub engines: Vec<EngineDocument>,
+}
+
+/// A results document as written: cases in either form, not yet filled in.
+#[derive(Deserialize)]
+struct DocumentWire {
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    profile: Option<String>,
+    #[serde(default)]
+    engine_version: Option<String>,
+    #[serde(default)]
+    git_revision: Option<String>,
+    #[serde(default)]
+    machine: Option<Machine>,
+    #[serde(default)]
+    build: Option<String>,
+    #[serde(default)]
+    summary: Map<String, Value>,
+    #[serde(default)]
+    case_defaults: Option<crate::case_codec::CaseWire>,
+    #[serde(default)]
+    answers: Vec<crate::case_codec::CaseWire>,
+    #[serde(default)]
+    cases: Vec<crate::case_codec::CaseWire>,
+    #[serde(default)]
+    engines: Vec<EngineDocument>,
+}
+
+impl TryFrom<DocumentWire> for ResultsDocument {
+    type Error = String;
+
+    fn try_from(w: DocumentWire) -> Result<ResultsDocument, String> {
+        Ok(ResultsDocument {
+            cases: crate::case_codec::decode_cases(w.case_defaults, w.answers, w.cases)?,
+            kind: w.kind,
+            command: w.command,
+            profile: w.profile,
+            engine_version: w.engine_version,
+            git_revision: w.git_revision,
+            machine: w.machine,
+            build: w.build,
+            summary: w.summary,
+            engines: w.engines,
+        })
+    }
 }
 
 /// One engine of a results document, as `compare` reads it.

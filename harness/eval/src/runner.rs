@@ -8,7 +8,8 @@ use crate::error::{HarnessError, Result};
 use crate::results::{Call, CaseResult, Status};
 use findbench_engine::modes::ask::Tool;
 use findbench_engine::{Engine, EngineError, Mode, Outcome, Response};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+pub use indicatif::ProgressBar;
+use indicatif::{ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -29,18 +30,11 @@ pub fn run_cases(engine: &Engine, cases: &[&Case], options: RunOptions) -> Resul
         .map_err(|e| {
             HarnessError::Internal(format!("cannot start {} threads: {e}", options.jobs))
         })?;
-    let bar = if options.progress {
-        let bar =
-            ProgressBar::with_draw_target(Some(cases.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} cases  {elapsed}  {msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(
+        options.progress,
+        Some(cases.len() as u64),
+        "{spinner} {bar:40} {pos}/{len} cases  {elapsed}  {msg}",
+    );
     let results = pool.install(|| {
         cases
             .par_iter()
@@ -53,6 +47,20 @@ pub fn run_cases(engine: &Engine, cases: &[&Case], options: RunOptions) -> Resul
     });
     bar.finish_and_clear();
     Ok(results)
+}
+
+/// The progress bar of `run` and `replay`: drawn on stderr (never stdout) with `template`
+/// when `shown` (the commands show it only when stderr is a terminal, without `-q` or
+/// `--no-progress`), hidden otherwise; `len` none for a spinner.
+pub fn progress_bar(shown: bool, len: Option<u64>, template: &str) -> ProgressBar {
+    if !shown {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Runs one case: executes the request, measures it, judges it.

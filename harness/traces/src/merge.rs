@@ -7,32 +7,55 @@
 use crate::error::{Result, TracesError};
 use crate::replay::ReplayTotals;
 use crate::replay_report::{ReplayHeader, ReportWriter};
+use findbench_eval::case_codec::{decode_cases, CaseWire};
 use findbench_eval::error::HarnessError;
 use findbench_eval::merge::{check_same, check_shards};
 use findbench_eval::results::CaseResult;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// One shard's results.json of a replay.
+/// One shard's results.json of a replay, its cases in either form (findbench-eval's
+/// `case_codec`).
 #[derive(Debug, Deserialize)]
-struct ReplayDocument {
+struct DocumentWire {
     #[serde(flatten)]
     header: ReplayHeader,
     summary: serde_json::Value,
     #[serde(default)]
+    bad_lines: Vec<String>,
+    #[serde(default)]
+    case_defaults: Option<CaseWire>,
+    #[serde(default)]
+    answers: Vec<CaseWire>,
+    cases: Vec<CaseWire>,
+}
+
+/// One shard's results.json of a replay.
+#[derive(Debug)]
+struct ReplayDocument {
+    header: ReplayHeader,
+    summary: serde_json::Value,
     bad_lines: Vec<String>,
     cases: Vec<CaseResult>,
 }
 
 fn read(dir: &Path) -> Result<ReplayDocument> {
     let file = dir.join("results.json");
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| TracesError::file(&file, format!("cannot read shard results: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let invalid = |e: String| {
         TracesError::Eval(HarnessError::invalid(format!(
             "{}: not a replay results.json: {e}",
             file.display()
         )))
+    };
+    let bytes = std::fs::read(&file)
+        .map_err(|e| TracesError::file(&file, format!("cannot read shard results: {e}")))?;
+    let wire: DocumentWire = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
+    drop(bytes);
+    Ok(ReplayDocument {
+        cases: decode_cases(wire.case_defaults, wire.answers, wire.cases).map_err(invalid)?,
+        header: wire.header,
+        summary: wire.summary,
+        bad_lines: wire.bad_lines,
     })
 }
 
@@ -102,9 +125,13 @@ pub fn merge_replays(
     // input order, as one replay would have written them
     cases.sort_by_key(|c| c.input_index);
     let mut writer = ReportWriter::create(out)?;
-    for case in &cases {
-        totals.add(case);
-        writer.push(case)?;
+    let mut cases = cases.into_iter().peekable();
+    while cases.peek().is_some() {
+        let batch: Vec<CaseResult> = cases.by_ref().take(crate::replay::BATCH).collect();
+        for case in &batch {
+            totals.add(case);
+        }
+        writer.push(batch)?;
     }
     totals.traces = totals.replayed;
     let written = writer.finish(&header, &totals)?;

@@ -3,10 +3,10 @@
 //! unchanged).
 //!
 //! Memory stays bounded whatever the size of the trace set: traces are read as a stream
-//! and replayed in batches (in parallel inside a batch, in input order across batches);
-//! each replayed case goes straight to the report spools, and only aggregates stay in
-//! memory (counts, per-question transition groups, and one `f32` per trace for the
-//! latency and candidate quantiles).
+//! and replayed in batches (in parallel inside a batch, in input order across batches, the
+//! next batch read while one is replayed); each batch of replayed cases goes on to the
+//! report writer, and only aggregates stay in memory (counts, per-question transition
+//! groups, and one `f32` per trace for the latency and candidate quantiles).
 
 use crate::error::TracesError;
 use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
@@ -207,6 +207,25 @@ fn explain(r: &AskResponse) -> Explanation {
     }
 }
 
+/// Bytes of `value` as JSON, counted as they are written (nothing is kept).
+pub(crate) fn json_len(value: &impl serde::Serialize) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 /// Replays one trace against an already loaded fixture (or the reason it could not load):
 /// a case of the shared results model, with the recording beside the replay.
 pub fn replay_trace(
@@ -261,7 +280,7 @@ pub fn replay_trace(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            case.output_bytes = serde_json::to_vec(&r).map_or(0, |v| v.len() as u64);
+            case.output_bytes = json_len(&r);
             if options.explain {
                 case.explain = Some(explain(&r));
             }
@@ -462,43 +481,54 @@ impl ReplayTotals {
     }
 }
 
-/// Streams `stream` through `ask`, hands every case to `sink` in input order, and returns
-/// the totals. `on_bad` sees each bad line (and may stop the replay, as `--strict` does).
-pub fn replay_stream(
-    stream: &mut TraceStream,
-    options: &ReplayOptions,
-    mut on_bad: impl FnMut(BadLine) -> Result<(), TracesError>,
-    mut sink: impl FnMut(&CaseResult) -> Result<(), TracesError>,
-) -> Result<ReplayTotals, TracesError> {
-    let engine = Engine::new(options.profile.clone());
-    let mut fixtures = Fixtures {
-        loaded: HashMap::new(),
-    };
-    let filter = options.query.as_deref().map(normalise_question);
-    let mut totals = ReplayTotals::default();
-    let mut batch: Vec<(Trace, Result<ReplayFixture, String>, u64)> = Vec::with_capacity(BATCH);
-    let mut done = false;
-    while !done {
-        batch.clear();
+/// How far a replay is, as each batch is handed on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayProgress {
+    /// Traces replayed so far.
+    pub replayed: usize,
+    /// Bytes read from the trace files, and their sizes summed (none when one is stdin).
+    pub bytes_read: u64,
+    pub bytes_total: Option<u64>,
+}
+
+/// Traces read for one batch, each with its fixture and its position in the input.
+type Batch = Vec<(Trace, Result<ReplayFixture, String>, u64)>;
+
+/// Reads batches of traces: filtered (`--query`, `--shard`), bad lines handed to `on_bad`
+/// (the first kept as examples), fixtures loaded once each.
+struct BatchReader<'a, B> {
+    stream: &'a mut TraceStream,
+    options: &'a ReplayOptions,
+    filter: Option<String>,
+    fixtures: Fixtures,
+    on_bad: B,
+    bad_examples: Vec<String>,
+}
+
+impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
+    /// The next batch of up to [`BATCH`] traces; empty at the end of the input.
+    fn next_batch(&mut self) -> Result<Batch, TracesError> {
+        let mut batch = Vec::with_capacity(BATCH);
         while batch.len() < BATCH {
-            let Some(item) = stream.next() else {
-                done = true;
+            let Some(item) = self.stream.next() else {
                 break;
             };
             match item? {
                 TraceItem::Bad(bad) => {
-                    if totals.bad_examples.len() < BAD_EXAMPLES {
-                        totals.bad_examples.push(bad.to_string());
+                    if self.bad_examples.len() < BAD_EXAMPLES {
+                        self.bad_examples.push(bad.to_string());
                     }
-                    on_bad(bad)?;
+                    (self.on_bad)(bad)?;
                 }
                 TraceItem::Trace(trace) => {
                     // every shard reads every line, so positions agree across shards
-                    let position = stream.counts().traces as u64;
-                    if filter
+                    let position = self.stream.counts().traces as u64;
+                    if self
+                        .filter
                         .as_ref()
                         .is_some_and(|f| *f != normalise_question(&trace.query))
-                        || options
+                        || self
+                            .options
                             .shard
                             .is_some_and(|s| !s.holds_trace(&trace.trace_id))
                     {
@@ -510,25 +540,68 @@ pub fn replay_stream(
                         .as_ref()
                         .and_then(|c| c.fixture_kind)
                         .unwrap_or(FixtureKind::Root);
-                    let fixture = fixtures.resolve(options, &trace, kind)?;
+                    let fixture = self.fixtures.resolve(self.options, &trace, kind)?;
                     batch.push((*trace, fixture, position));
                 }
             }
         }
-        let cases: Vec<CaseResult> = batch
-            .par_iter()
-            .map(|(trace, fixture, position)| {
-                let mut case = replay_trace(&engine, fixture, trace, options);
-                case.input_index = Some(*position);
-                case
-            })
-            .collect();
+        Ok(batch)
+    }
+}
+
+/// Streams `stream` through `ask`, hands the cases to `sink` a batch at a time in input
+/// order (counted in the totals first), and returns the totals. `on_bad` sees each bad
+/// line (and may stop the replay, as `--strict` does). The next batch is read while one is
+/// replayed (`rayon::join`), so reading the traces takes no core from the replay for long.
+pub fn replay_stream(
+    stream: &mut TraceStream,
+    options: &ReplayOptions,
+    on_bad: impl FnMut(BadLine) -> Result<(), TracesError> + Send,
+    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError>,
+) -> Result<ReplayTotals, TracesError> {
+    let engine = Engine::new(options.profile.clone());
+    let mut reader = BatchReader {
+        stream,
+        options,
+        filter: options.query.as_deref().map(normalise_question),
+        fixtures: Fixtures {
+            loaded: HashMap::new(),
+        },
+        on_bad,
+        bad_examples: Vec::new(),
+    };
+    let mut totals = ReplayTotals::default();
+    let mut batch = reader.next_batch()?;
+    while !batch.is_empty() {
+        let (cases, next) = rayon::join(
+            || {
+                batch
+                    .par_iter()
+                    .map(|(trace, fixture, position)| {
+                        let mut case = replay_trace(&engine, fixture, trace, options);
+                        case.input_index = Some(*position);
+                        case
+                    })
+                    .collect::<Vec<CaseResult>>()
+            },
+            || reader.next_batch(),
+        );
         for case in &cases {
             totals.add(case);
-            sink(case)?;
         }
+        let (bytes_read, bytes_total) = reader.stream.bytes();
+        sink(
+            cases,
+            ReplayProgress {
+                replayed: totals.replayed,
+                bytes_read,
+                bytes_total,
+            },
+        )?;
+        batch = next?;
     }
-    let counts = stream.counts();
+    let counts = reader.stream.counts();
+    totals.bad_examples = reader.bad_examples;
     totals.files = counts.files;
     totals.lines = counts.lines;
     totals.traces = counts.traces;
@@ -628,8 +701,9 @@ mod tests {
                 bad.push(b.line);
                 Ok(())
             },
-            |c| {
-                cases.push(c.clone());
+            |batch, progress| {
+                cases.extend(batch);
+                assert_eq!(progress.replayed, cases.len());
                 Ok(())
             },
         )
@@ -705,7 +779,7 @@ mod tests {
             tree: TreeOptions::default(),
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
-        let err = replay_stream(&mut stream, &options, |_| Ok(()), |_| Ok(())).unwrap_err();
+        let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();
         assert_eq!(err.exit_code(), 3);
         let message = err.to_string();
         assert!(message.contains("fixture `absent` not found"), "{message}");

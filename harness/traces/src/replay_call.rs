@@ -86,7 +86,7 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            case.output_bytes = serde_json::to_vec(response).map_or(0, |v| v.len() as u64);
+            case.output_bytes = crate::replay::json_len(response);
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),

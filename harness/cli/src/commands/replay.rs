@@ -10,12 +10,14 @@ use findbench_eval::report::markdown::replay_outcome_table;
 use findbench_eval::report_set::ReportSet;
 use findbench_eval::results::Transition;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
+use findbench_eval::runner::{progress_bar, ProgressBar};
 use findbench_traces::error::TracesError;
 use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
 use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -72,6 +74,10 @@ pub struct ReplayArgs {
     /// Report, and exit 0 even when a threshold above is not met.
     #[arg(long)]
     pub exit_zero: bool,
+    /// Never draw a progress bar (it is drawn on stderr, and only when stderr is a
+    /// terminal and -q is not given).
+    #[arg(long)]
+    pub no_progress: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -132,7 +138,12 @@ fn replay(
     };
     let strict = args.strict;
     let quiet = args.output.quiet;
-    let totals = pool.install(|| {
+    let progress = Progress(replay_bar(
+        !args.no_progress && !quiet && std::io::stderr().is_terminal(),
+        stream.bytes().1,
+    ));
+    let bar = &progress.0;
+    let replayed = pool.install(|| {
         replay_stream(
             &mut stream,
             &options,
@@ -141,16 +152,21 @@ fn replay(
                     return Err(bad.into_error());
                 }
                 if !quiet {
-                    eprintln!("{bad}");
+                    bar.suspend(|| eprintln!("{bad}"));
                 }
                 Ok(())
             },
-            |case| match writer.as_mut() {
-                Some(w) => w.push(case),
-                None => Ok(()),
+            |cases, progress| {
+                bar.set_message(format!("{} traces", progress.replayed));
+                bar.set_position(progress.bytes_read);
+                match writer.as_mut() {
+                    Some(w) => w.push(cases),
+                    None => Ok(()),
+                }
             },
         )
-    })?;
+    });
+    let totals = replayed?;
     // a shard may hold none of a small input's traces; its empty reports still merge
     if totals.replayed == 0 && args.shard.is_none() {
         let what = match &args.query {
@@ -187,12 +203,17 @@ fn replay(
     };
     let written = match (writer, set) {
         (Some(w), Some(set)) => {
-            let staged = w.finish(&header, &totals)?;
-            let written = staged.iter().map(|p| set.final_path(p)).collect();
+            bar.set_message(format!("{} traces; writing the reports", totals.replayed));
+            let staged = w.finish(&header, &totals);
+            bar.finish_and_clear();
+            let written = staged?.iter().map(|p| set.final_path(p)).collect();
             set.commit()?;
             written
         }
-        _ => Vec::new(),
+        _ => {
+            bar.finish_and_clear();
+            Vec::new()
+        }
     };
     let groups = totals.groups();
     // a replay is gated only on the thresholds it is given: a trace that does not succeed
@@ -241,6 +262,25 @@ fn replay(
         Some(v) if !args.exit_zero => v.exit_code(),
         _ => 0,
     })
+}
+
+/// A progress bar cleared from the terminal however the command ends.
+struct Progress(ProgressBar);
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// The progress bar of a replay (hidden unless `shown`): bytes of the trace files read
+/// against their size, or a spinner and the traces replayed when one input is stdin.
+fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
+    let template = match total_bytes {
+        Some(_) => "{spinner} {bar:40} {bytes}/{total_bytes}  {msg}  {elapsed}",
+        None => "{spinner} {msg}  {elapsed}",
+    };
+    progress_bar(shown, total_bytes, template)
 }
 
 fn text(

@@ -98,3 +98,14 @@ pub fn squeeze_tables(md: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The cases of a results.json (or of the one in a directory) as every reader sees them:
+/// a replay's compact form filled back in, each case as JSON.
+pub fn results_cases(path: &Path) -> Vec<Value> {
+    let doc = findbench_eval::results::ResultsDocument::read(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    doc.cases
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap())
+        .collect()
+}

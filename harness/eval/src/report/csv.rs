@@ -8,6 +8,7 @@ use crate::compare::Comparison;
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
 use crate::results::{CaseResult, RunResults};
+use std::borrow::Cow;
 
 pub struct CasesCsv;
 pub struct SummaryCsv;
@@ -233,28 +234,36 @@ pub const REPLAY_CASE_COLUMNS: [&str; 18] = [
     "reason",
 ];
 
-/// One replayed case as its cases.csv row (the replay streams rows as cases come).
-pub fn replay_case_row(case: &CaseResult) -> [String; 18] {
-    let opt = |o: Option<String>| o.unwrap_or_default();
+/// One replayed case as its cases.csv row (the replay streams rows as cases come); the
+/// case's texts are borrowed, not copied.
+pub fn replay_case_row(case: &CaseResult) -> [Cow<'_, str>; 18] {
+    fn opt(o: Option<&str>) -> Cow<'_, str> {
+        Cow::Borrowed(o.unwrap_or_default())
+    }
+    let num = |n: &dyn std::fmt::Display| Cow::Owned(n.to_string());
     [
-        case.id.clone(),
-        case.suite.clone(),
-        case.mode.clone(),
-        case.status.to_string(),
-        case.outcome.clone(),
-        opt(case.recorded_outcome.map(|o| o.as_str().to_string())),
-        opt(case.transition.map(|t| t.as_str().to_string())),
-        case.candidates.to_string(),
-        opt(case.recorded_candidates.map(|n| n.to_string())),
-        case.tools.join(" "),
-        opt(case.recorded_tools.as_ref().map(|t| t.join(" "))),
-        case.iterations.to_string(),
-        opt(case.selected.clone()),
-        format!("{}", case.duration_ms),
-        opt(case.recorded_duration_ms.map(|d| format!("{d}"))),
-        case.output_bytes.to_string(),
-        case.query.clone(),
-        opt(case.reason.clone()),
+        Cow::Borrowed(case.id.as_str()),
+        Cow::Borrowed(case.suite.as_str()),
+        Cow::Borrowed(case.mode.as_str()),
+        Cow::Borrowed(case.status.as_str()),
+        Cow::Borrowed(case.outcome.as_str()),
+        opt(case.recorded_outcome.map(|o| o.as_str())),
+        opt(case.transition.map(|t| t.as_str())),
+        num(&case.candidates),
+        case.recorded_candidates
+            .map_or(Cow::Borrowed(""), |n| num(&n)),
+        Cow::Owned(case.tools.join(" ")),
+        case.recorded_tools
+            .as_ref()
+            .map_or(Cow::Borrowed(""), |t| Cow::Owned(t.join(" "))),
+        num(&case.iterations),
+        opt(case.selected.as_deref()),
+        num(&case.duration_ms),
+        case.recorded_duration_ms
+            .map_or(Cow::Borrowed(""), |d| num(&d)),
+        num(&case.output_bytes),
+        Cow::Borrowed(case.query.as_str()),
+        opt(case.reason.as_deref()),
     ]
 }
 

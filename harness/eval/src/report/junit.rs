@@ -7,6 +7,7 @@ use crate::error::{HarnessError, Result};
 use crate::results::{CaseResult, RunResults, Status};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::time::Duration;
 
 pub struct JunitXml;
@@ -146,8 +147,37 @@ pub fn streamed_frame(
 /// One case's `<testcase>` element as it sits inside [`streamed_frame`], with its
 /// indentation and a final line break.
 pub fn streamed_case(case: &CaseResult) -> Result<String> {
+    streamed_cases(std::slice::from_ref(case))
+}
+
+/// The `<testcase>` elements of `cases`, in order, as they sit inside [`streamed_frame`]:
+/// the same text as [`streamed_case`] of each, rendered by quick-junit in one go.
+pub fn streamed_cases(cases: &[CaseResult]) -> Result<String> {
+    let mut out = String::with_capacity(cases.len() * 128);
+    let mut i = 0;
+    while i < cases.len() {
+        if plain_passing_replay(&cases[i]) {
+            write_plain_passing_replay(&cases[i], &mut out);
+            i += 1;
+            continue;
+        }
+        // a run of cases quick-junit writes, up to the next plain one
+        let start = i;
+        while i < cases.len() && !plain_passing_replay(&cases[i]) {
+            i += 1;
+        }
+        out.push_str(&through_quick_junit(cases[start..i].iter())?);
+    }
+    Ok(out)
+}
+
+/// The `<testcase>` elements of `cases` as quick-junit writes them inside one suite.
+fn through_quick_junit<'a>(cases: impl Iterator<Item = &'a CaseResult>) -> Result<String> {
     let mut suite = TestSuite::new("");
-    suite.add_test_case(test_case(case));
+    suite.add_test_cases(cases.map(test_case));
+    if suite.test_cases.is_empty() {
+        return Ok(String::new());
+    }
     let mut report = Report::new("");
     report.add_test_suite(suite);
     let text = serialize(&report, "junit.xml")?;
@@ -160,4 +190,115 @@ pub fn streamed_case(case: &CaseResult) -> Result<String> {
         .and_then(|at| text[..at].rfind('\n'))
         .map_or(text.len(), |i| i + 1);
     Ok(text[start..end].to_string())
+}
+
+/// Whether quick-junit's `<testcase>` for `case` is written without building it there: a
+/// passing replayed case (a self-closing element) whose texts hold no control character
+/// (quick-junit strips those and ANSI escapes, so such a case goes through it). Most
+/// replayed cases are these; `cases_streamed_together_are_the_cases_streamed_one_by_one`
+/// holds the bytes equal to quick-junit's.
+fn plain_passing_replay(case: &CaseResult) -> bool {
+    let clean = |s: &str| !s.chars().any(char::is_control);
+    case.status == Status::Pass
+        && case.recorded_outcome.is_some()
+        && clean(&case.id)
+        && clean(&case.query)
+        && clean(&case.suite)
+}
+
+/// The element quick-junit writes for a [`plain_passing_replay`] case, attribute values
+/// escaped as quick-xml escapes them.
+fn write_plain_passing_replay(case: &CaseResult, out: &mut String) {
+    let time = Duration::from_secs_f64(case.duration_ms.max(0.0) / 1000.0);
+    out.push_str("        <testcase name=\"");
+    escape_attribute(out, &case.id);
+    out.push(' ');
+    escape_attribute(out, &case.query);
+    out.push_str("\" classname=\"");
+    escape_attribute(out, &case.suite);
+    let _ = writeln!(out, "\" time=\"{:.3}\"/>", time.as_secs_f64());
+}
+
+/// quick-xml's escaping of an attribute value.
+fn escape_attribute(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\'' => out.push_str("&apos;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cases_streamed_together_are_the_cases_streamed_one_by_one() {
+        let case = |id: &str, status: Status, reason: Option<&str>| CaseResult {
+            id: id.into(),
+            suite: "replay".into(),
+            query: "where is <a> & \"b\"".into(),
+            status,
+            outcome: "insufficient_evidence".into(),
+            duration_ms: 1.5,
+            reason: reason.map(str::to_string),
+            recorded_outcome: Some(crate::results::TraceOutcome::Success),
+            ..CaseResult::default()
+        };
+        let mut cases = vec![
+            case("a", Status::Pass, None),
+            case("b", Status::Fail, Some("no <candidates>")),
+            case("c", Status::Pass, Some("x")),
+            case("d", Status::Xpass, Some("x")),
+        ];
+        // every text quick-junit escapes, strips or keeps, in a passing replayed case
+        for (i, text) in [
+            "plain words",
+            "a & b < c > d ' e \" f",
+            "ünïcödé 日本語 😀",
+            "tab\there",
+            "new\nline",
+            "bell\x07",
+            "\x1b[31mred\x1b[0m",
+            "del\x7f",
+            "c1\u{9b}31m",
+            "",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut c = case(&format!("t{i} {text}"), Status::Pass, None);
+            c.query = text.to_string();
+            c.suite = format!("suite {text}");
+            c.duration_ms = i as f64 * 1.2345;
+            cases.push(c);
+        }
+        let mut unrecorded = case("u", Status::Pass, None);
+        unrecorded.recorded_outcome = None;
+        cases.push(unrecorded);
+        let quick_junit: String = cases
+            .iter()
+            .map(|c| through_quick_junit(std::iter::once(c)).unwrap())
+            .collect();
+        let one_by_one: String = cases.iter().map(|c| streamed_case(c).unwrap()).collect();
+        let together = streamed_cases(&cases).unwrap();
+        assert_eq!(one_by_one, quick_junit);
+        assert_eq!(together, quick_junit);
+        assert_eq!(
+            together.matches("<testcase").count(),
+            cases.len(),
+            "{together}"
+        );
+        assert!(together.contains("no &lt;candidates&gt;"), "{together}");
+        assert!(
+            together.contains("a &amp; b &lt; c &gt; d &apos; e &quot; f"),
+            "{together}"
+        );
+        assert_eq!(streamed_cases(&[]).unwrap(), "");
+    }
 }

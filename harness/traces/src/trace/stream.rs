@@ -6,8 +6,10 @@ use super::record::Trace;
 use crate::error::TracesError;
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// A line that did not parse: reported as `file:line: reason`, counted, and skipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,13 +137,31 @@ fn file_error(path: &Path, message: &str) -> TracesError {
     }
 }
 
+/// A file counting the bytes read from it (compressed bytes for a .gz), for progress.
+struct Counted {
+    file: File,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// Opens a trace file for line reading, decompressing gzip when the file starts with its
-/// magic bytes (whatever its name).
-fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, TracesError> {
+/// magic bytes (whatever its name); the bytes read from the file are added to `read`.
+fn open(path: &Path, read: &Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send>, TracesError> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
     let file = File::open(path).map_err(|e| file_error(path, &format!("cannot read: {e}")))?;
+    let file = Counted {
+        file,
+        read: Arc::clone(read),
+    };
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     let magic = reader
         .fill_buf()
@@ -192,11 +212,20 @@ pub struct TraceStream {
     format: TraceFormat,
     /// Items of an OTLP file read whole, yielded before the next line.
     pending: std::collections::VecDeque<TraceItem>,
+    /// Bytes read from the files so far, and their sizes summed (none when stdin is one).
+    bytes_read: Arc<AtomicU64>,
+    bytes_total: Option<u64>,
 }
 
 impl TraceStream {
     pub fn new(files: Vec<PathBuf>) -> TraceStream {
+        let bytes_total = files
+            .iter()
+            .map(|f| (f.as_os_str() != "-").then(|| std::fs::metadata(f).map_or(0, |m| m.len())))
+            .sum();
         TraceStream {
+            bytes_read: Arc::new(AtomicU64::new(0)),
+            bytes_total,
             files: files.into_iter(),
             current: None,
             buf: Vec::with_capacity(4096),
@@ -255,13 +284,20 @@ impl TraceStream {
         self.counts
     }
 
+    /// Bytes read from the trace files so far (compressed bytes of a .gz), and the files'
+    /// sizes summed: how far the stream is, for a progress bar. No total when one input is
+    /// stdin.
+    pub fn bytes(&self) -> (u64, Option<u64>) {
+        (self.bytes_read.load(Ordering::Relaxed), self.bytes_total)
+    }
+
     /// Reads the next non-blank line, opening the next file when one ends; `Ok(None)` when
     /// an OTLP file filled `pending` instead.
     fn next_line(&mut self) -> Option<Result<Option<(PathBuf, usize)>, TracesError>> {
         loop {
             if self.current.is_none() {
                 let path = self.files.next()?;
-                match open(&path).and_then(|r| self.take_otlp(&path, r)) {
+                match open(&path, &self.bytes_read).and_then(|r| self.take_otlp(&path, r)) {
                     Ok(Some(reader)) => {
                         self.counts.files += 1;
                         self.current = Some((path, reader, 0));
