@@ -372,22 +372,20 @@ impl ReplayTotals {
         self.iterations += case.iterations as usize;
         self.output_bytes += case.output_bytes;
         let key = (normalise_question(&case.query), recorded, outcome);
-        let order = self.groups.len();
-        let entry = self.groups.entry(key.clone()).or_insert_with(|| {
-            (
-                order,
-                TransitionGroup {
-                    question: key.0.clone(),
-                    transition,
-                    recorded_outcome: recorded,
-                    outcome,
-                    traces: 0,
-                    example_trace_id: case.id.clone(),
-                    explain: case.explain.clone(),
-                },
-            )
-        });
-        entry.1.traces += 1;
+        if let Some((_, group)) = self.groups.get_mut(&key) {
+            group.traces += 1;
+            return;
+        }
+        let group = TransitionGroup {
+            question: key.0.clone(),
+            transition,
+            recorded_outcome: recorded,
+            outcome,
+            traces: 1,
+            example_trace_id: case.id.clone(),
+            explain: case.explain.clone(),
+        };
+        self.groups.insert(key, (self.groups.len(), group));
     }
 
     fn rate(n: usize, of: usize) -> f64 {
