@@ -372,22 +372,20 @@ impl ReplayTotals {
         self.iterations += case.iterations as usize;
         self.output_bytes += case.output_bytes;
         let key = (normalise_question(&case.query), recorded, outcome);
-        let order = self.groups.len();
-        let entry = self.groups.entry(key.clone()).or_insert_with(|| {
-            (
-                order,
-                TransitionGroup {
-                    question: key.0.clone(),
-                    transition,
-                    recorded_outcome: recorded,
-                    outcome,
-                    traces: 0,
-                    example_trace_id: case.id.clone(),
-                    explain: case.explain.clone(),
-                },
-            )
-        });
-        entry.1.traces += 1;
+        if let Some((_, group)) = self.groups.get_mut(&key) {
+            group.traces += 1;
+            return;
+        }
+        let group = TransitionGroup {
+            question: key.0.clone(),
+            transition,
+            recorded_outcome: recorded,
+            outcome,
+            traces: 1,
+            example_trace_id: case.id.clone(),
+            explain: case.explain.clone(),
+        };
+        self.groups.insert(key, (self.groups.len(), group));
     }
 
     fn rate(n: usize, of: usize) -> f64 {
@@ -551,13 +549,14 @@ impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
 
 /// Streams `stream` through `ask`, hands the cases to `sink` a batch at a time in input
 /// order (counted in the totals first), and returns the totals. `on_bad` sees each bad
-/// line (and may stop the replay, as `--strict` does). The next batch is read while one is
-/// replayed (`rayon::join`), so reading the traces takes no core from the replay for long.
+/// line (and may stop the replay, as `--strict` does). While one batch is replayed on the
+/// pool, the one before it is counted and handed on and the next one read (`rayon::join`),
+/// so neither takes a core from the replay for long.
 pub fn replay_stream(
     stream: &mut TraceStream,
     options: &ReplayOptions,
     on_bad: impl FnMut(BadLine) -> Result<(), TracesError> + Send,
-    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError>,
+    mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError> + Send,
 ) -> Result<ReplayTotals, TracesError> {
     let engine = Engine::new(options.profile.clone());
     let mut reader = BatchReader {
@@ -572,7 +571,9 @@ pub fn replay_stream(
     };
     let mut totals = ReplayTotals::default();
     let mut batch = reader.next_batch()?;
-    while !batch.is_empty() {
+    // replayed, not yet counted nor handed on
+    let mut replayed: Option<Vec<CaseResult>> = None;
+    while !batch.is_empty() || replayed.is_some() {
         let (cases, next) = rayon::join(
             || {
                 batch
@@ -584,21 +585,30 @@ pub fn replay_stream(
                     })
                     .collect::<Vec<CaseResult>>()
             },
-            || reader.next_batch(),
-        );
-        for case in &cases {
-            totals.add(case);
-        }
-        let (bytes_read, bytes_total) = reader.stream.bytes();
-        sink(
-            cases,
-            ReplayProgress {
-                replayed: totals.replayed,
-                bytes_read,
-                bytes_total,
+            || -> Result<Batch, TracesError> {
+                if let Some(cases) = replayed.take() {
+                    for case in &cases {
+                        totals.add(case);
+                    }
+                    let (bytes_read, bytes_total) = reader.stream.bytes();
+                    sink(
+                        cases,
+                        ReplayProgress {
+                            replayed: totals.replayed,
+                            bytes_read,
+                            bytes_total,
+                        },
+                    )?;
+                }
+                if batch.is_empty() {
+                    Ok(Vec::new())
+                } else {
+                    reader.next_batch()
+                }
             },
-        )?;
+        );
         batch = next?;
+        replayed = Some(cases).filter(|c| !c.is_empty());
     }
     let counts = reader.stream.counts();
     totals.bad_examples = reader.bad_examples;

@@ -250,44 +250,60 @@ fn write_reports(
     encoder: &CaseEncoder,
 ) -> Result<Vec<PathBuf>> {
     let summary = replay_summary(header, totals);
-    let mut written = Vec::new();
-
-    // results.json: header fields, summary, groups, bad lines and case defaults, the
-    // answers, then the spooled cases (copied file to file)
-    let results = dir.join("results.json");
     let head = report::json::replay_head(&summary, &encoder.defaults())?;
-    write_atomic_with(&results, |w| {
-        w.write_all(head.as_bytes())?;
-        report::json::replay_answers(w, &encoder.answers())?;
-        w.write_all(report::json::REPLAY_CASES_OPEN)?;
-        w.flush()?;
-        std::io::copy(&mut File::open(cases_json)?, w.get_mut())?;
-        w.write_all(report::json::REPLAY_TAIL)
-    })?;
-    written.push(results);
-
-    let csv = dir.join("cases.csv");
-    File::open(cases_csv)
-        .and_then(|f| f.sync_all())
-        .and_then(|()| std::fs::rename(cases_csv, &csv))
-        .map_err(io_err(&csv))?;
-    written.push(csv);
-
-    let junit_path = dir.join("junit.xml");
     let failures = totals.replayed - totals.outcome_count(TraceOutcome::Success);
-    let (head, tail) = junit::streamed_frame(
+    let (junit_head, junit_tail) = junit::streamed_frame(
         "findbench replay",
         &format!("replay ({})", header.profile),
         totals.replayed,
         failures,
     )?;
-    write_atomic_with(&junit_path, |w| {
-        w.write_all(head.as_bytes())?;
-        w.flush()?;
-        std::io::copy(&mut File::open(junit_spool)?, w.get_mut())?;
-        w.write_all(tail.as_bytes())
-    })?;
-    written.push(junit_path);
+    let results = dir.join("results.json");
+    let csv = dir.join("cases.csv");
+    let junit_path = dir.join("junit.xml");
+    // header fields, summary, groups, bad lines and case defaults, the answers, then the
+    // spooled cases (copied file to file)
+    let write_results = || {
+        write_atomic_with(&results, |w| {
+            w.write_all(head.as_bytes())?;
+            report::json::replay_answers(w, &encoder.answers())?;
+            w.write_all(report::json::REPLAY_CASES_OPEN)?;
+            w.flush()?;
+            std::io::copy(&mut File::open(cases_json)?, w.get_mut())?;
+            w.write_all(report::json::REPLAY_TAIL)
+        })
+    };
+    let write_rest = || -> Result<()> {
+        write_atomic_with(&junit_path, |w| {
+            w.write_all(junit_head.as_bytes())?;
+            w.flush()?;
+            std::io::copy(&mut File::open(junit_spool)?, w.get_mut())?;
+            w.write_all(junit_tail.as_bytes())
+        })?;
+        File::open(cases_csv)
+            .and_then(|f| f.sync_all())
+            .and_then(|()| std::fs::rename(cases_csv, &csv))
+            .map_err(io_err(&csv))
+    };
+    // results.json beside the other two: each is mostly copying and waiting on the disk (a
+    // thread that cannot start leaves results.json to this one)
+    let (results_written, rest_written) = std::thread::scope(|s| match std::thread::Builder::new()
+        .spawn_scoped(s, write_results)
+    {
+        Ok(handle) => {
+            let rest = write_rest();
+            let results = handle.join().unwrap_or_else(|_| {
+                Err(findbench_eval::error::HarnessError::Internal(
+                    "the results.json writer stopped unexpectedly".into(),
+                ))
+            });
+            (results, rest)
+        }
+        Err(_) => (write_results(), write_rest()),
+    });
+    results_written?;
+    rest_written?;
+    let mut written = vec![results, csv, junit_path];
 
     written.extend(report::write_files(
         dir,
