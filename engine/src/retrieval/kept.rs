@@ -18,6 +18,8 @@
 //! name and renamed, as the tree index is.
 
 use super::bm25f::{Posting, NF};
+pub(crate) use crate::tree::cache::fnv;
+use crate::tree::postings::{get_varint, put_varint};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -43,44 +45,9 @@ fn fingerprint() -> u64 {
     ])
 }
 
-/// FNV-1a, 64 bits, with a separator after each part (a stable hash, not for security).
-pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// The file of the statistics kept beside the tree index at `index_path`.
 pub fn path_beside(index_path: &Path) -> PathBuf {
     index_path.with_extension("fields")
-}
-
-fn put_varint(out: &mut Vec<u8>, mut value: u32) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
-    let mut value: u32 = 0;
-    for shift in (0..35).step_by(7) {
-        let b = *bytes.get(*at)?;
-        *at += 1;
-        value |= u32::from(b & 0x7f).checked_shl(shift)?;
-        if b & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
 }
 
 /// What the statistics hold, to be written: every term's postings in term order.

@@ -154,7 +154,7 @@ pub(crate) fn trusted(mtime: i64, built_ns: i64) -> bool {
 }
 
 /// FNV-1a, 64 bits: a stable hash for file names and the fingerprint (not for security).
-fn fnv(parts: &[&[u8]]) -> u64 {
+pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for &b in *part {

@@ -10,7 +10,7 @@
 //! only for the files [`Tree::candidates`] names. With [`TreeOptions::no_cache`] (or no
 //! cache directory) every file is read and kept in memory, as a one-off walk needs.
 
-mod cache;
+pub(crate) mod cache;
 pub mod paths;
 pub(crate) mod postings;
 pub mod symbols;

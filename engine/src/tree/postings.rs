@@ -108,7 +108,7 @@ pub(crate) fn pieces_of(needle: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Appends `value` as a LEB128 varint.
-fn put_varint(out: &mut Vec<u8>, mut value: u32) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut value: u32) {
     while value >= 0x80 {
         out.push((value as u8) | 0x80);
         value >>= 7;
@@ -117,7 +117,7 @@ fn put_varint(out: &mut Vec<u8>, mut value: u32) {
 }
 
 /// Reads a LEB128 varint at `*at`; `None` past the end or on an overlong value.
-fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
+pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
     let mut value: u32 = 0;
     for shift in (0..35).step_by(7) {
         let b = *bytes.get(*at)?;

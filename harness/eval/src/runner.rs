@@ -477,7 +477,7 @@ mod tests {
     fn the_per_word_finds_of_ask_are_not_duplicates() {
         let c = record(asked(
             "find cursor binary",
-            &[("DESIGN.md", "The cursor binary is built from tools.\n")],
+            &[("NOTES.md", "The cursor binary is built from tools.\n")],
         ));
         assert_eq!(c.tools, ["find", "find", "find", "grep", "read"]);
         let inputs: Vec<&str> = c.calls.iter().map(|c| c.input.as_str()).collect();
@@ -488,7 +488,7 @@ mod tests {
                 "cursor",
                 "binary",
                 "cursor[ _-]?binary",
-                "DESIGN.md"
+                "NOTES.md"
             ]
         );
         assert_eq!((c.duplicate_tools(), c.failed_tools), (0, 0));
