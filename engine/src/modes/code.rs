@@ -471,13 +471,11 @@ pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
     if in_dir(&w.generated_dirs) {
         return Some(Secondary::Generated);
     }
-    let head = f.folded().map_or("", |t| {
-        let mut end = t.len().min(w.generated_header_bytes);
-        while !t.is_char_boundary(end) {
-            end -= 1;
-        }
-        &t[..end]
-    });
+    if w.generated_markers.iter().all(String::is_empty) {
+        return None;
+    }
+    // only the header is read: a candidate's whole text is not needed, nor kept
+    let head = f.folded_head(w.generated_header_bytes).unwrap_or_default();
     w.generated_markers
         .iter()
         .any(|m| !m.is_empty() && head.contains(m.as_str()))

@@ -302,6 +302,27 @@ impl TreeFile {
         }
     }
 
+    /// The first `n` bytes of [`TreeFile::folded`] (cut back to a character boundary),
+    /// reading only the start of the file when its text is not kept: what a check of a
+    /// file's header needs, without holding every candidate's text.
+    pub fn folded_head(&self, n: usize) -> Option<std::borrow::Cow<'_, str>> {
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return loaded.as_ref().map(|l| {
+                let mut end = l.folded.len().min(n);
+                while !l.folded.is_char_boundary(end) {
+                    end -= 1;
+                }
+                std::borrow::Cow::Borrowed(&l.folded[..end])
+            });
+        }
+        let source = self.source.as_ref()?;
+        walk::read_folded_head(&source.root.join(&self.path), source.max_file_bytes, n)
+            .map(std::borrow::Cow::Owned)
+    }
+
     /// The file's text, when it is a readable text file (read on first use and kept). Code
     /// outside `tree/` reads text only through this, [`TreeFile::folded`] and
     /// [`TreeFile::read`], so that how text is kept can change here alone.
