@@ -108,7 +108,7 @@ fn contents(tree: &Tree) -> Vec<(String, u64, ContentKind, Option<String>, Strin
                 f.size,
                 f.content_kind().clone(),
                 f.text().map(str::to_string),
-                serde_json::to_string(&f.symbols).unwrap(),
+                serde_json::to_string(f.symbols()).unwrap(),
             )
         })
         .collect()
@@ -268,13 +268,20 @@ fn a_truncated_garbage_or_foreign_index_is_rebuilt_not_trusted() {
     let file = scene.index_file();
     let good = fs::read(&file).unwrap();
     let expected = contents(&scene.uncached());
-    let damages: [(&str, Vec<u8>); 5] = [
+    // the header is 80 bytes; the head's length is its first part length, at 20
+    let head_len = u64::from_le_bytes(good[20..28].try_into().unwrap()) as usize;
+    let damages: [(&str, Vec<u8>); 6] = [
         ("truncated", good[..good.len() / 2].to_vec()),
         ("truncated", good[..10].to_vec()),
         ("bad magic", b"not an index, just garbage bytes. ".repeat(8)),
         ("checksum", {
             let mut b = good.clone();
-            b[68 + 3] ^= 0x55; // inside the head, after the 68-byte header
+            b[80 + 3] ^= 0x55; // inside the head, after the header
+            b
+        }),
+        ("symbol table", {
+            let mut b = good.clone();
+            b[80 + head_len + 30] ^= 0x55; // inside the symbol table, after the head
             b
         }),
         ("another version", {

@@ -8,11 +8,10 @@
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
-use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
 use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
-use crate::tree::{Tree, TreeFile};
+use crate::tree::{SymbolTable, Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -112,10 +111,28 @@ pub fn rank_top(
 ) -> (usize, Vec<CodeMatch>) {
     let query = Query::new(&request.term, weights);
     let files = tree.files();
+    let symbols = tree.symbol_table();
+    // the symbols whose name holds the term, or that it qualifies, found in the dictionary
+    // of names: a file's symbols are not walked one by one
+    let named = if weights.symbol_scan && !query.key.is_empty() {
+        symbols.containing(&query.key, &query.key_finder)
+    } else {
+        Vec::new()
+    };
     let mut candidates: Vec<Candidate> = files
         .par_iter()
         .enumerate()
-        .filter_map(|(i, f)| score_file(i, f, &query, request.impl_query, weights))
+        .filter_map(|(i, f)| {
+            let range = symbols.file_range(i);
+            let from = named.partition_point(|&s| s < range.start);
+            let to = named.partition_point(|&s| s < range.end);
+            let found = FoundSymbols {
+                table: symbols,
+                first: range.start,
+                named: &named[from..to],
+            };
+            score_file(i, f, &found, &query, request.impl_query, weights)
+        })
         .collect();
     let total = candidates.len();
     let order = |a: &Candidate, b: &Candidate| -> Ordering {
@@ -135,7 +152,7 @@ pub fn rank_top(
     candidates.sort_by(order);
     let matches = candidates
         .iter()
-        .map(|c| describe(&files[c.file as usize], c, &query, weights))
+        .map(|c| describe(&files[c.file as usize], symbols, c, &query, weights))
         .collect();
     (total, matches)
 }
@@ -274,10 +291,20 @@ impl Best {
     }
 }
 
+/// A file's symbols that may match the term: indices into the tree's symbol table,
+/// ascending, all of this file.
+struct FoundSymbols<'t> {
+    table: &'t SymbolTable,
+    /// The table index of the file's first symbol.
+    first: u32,
+    named: &'t [u32],
+}
+
 /// One file's best step, or `None` when it reaches none.
 fn score_file(
     index: usize,
     f: &TreeFile,
+    symbols: &FoundSymbols<'_>,
     q: &Query,
     impl_query: bool,
     w: &CodeWeights,
@@ -300,30 +327,34 @@ fn score_file(
         w.exact_stem
     };
     if w.symbol_scan {
-        for (i, sym) in f.symbols.iter().enumerate() {
-            let (score, how) = if sym.snake == q.key {
-                let s = match sym.kind.class() {
+        let table = symbols.table;
+        // in line order, as the file declares them: of equal scores the first one counts
+        for &sym in symbols.named {
+            let (kind, definition) = (table.kind(sym), table.definition(sym));
+            let snake = table.snake(sym);
+            let (score, how) = if snake == q.key {
+                let s = match kind.class() {
                     SymbolClass::Type => w.symbol_type,
                     SymbolClass::Function => w.symbol_function,
                     SymbolClass::Other => w.symbol_other,
                 };
-                let s = if sym.definition {
+                let s = if definition {
                     s
-                } else if sym.kind == SymbolKind::Module {
+                } else if kind == SymbolKind::Module {
                     // `mod name;` points at the file that defines the module
                     w.symbol_partial
                 } else {
                     s - w.symbol_declaration_penalty
                 };
                 (s, SymbolMatch::Exact)
-            } else if sym.definition && is_member_of(&sym.name, q) {
+            } else if definition && table.qualified_by(sym, &q.key) {
                 (w.symbol_member, SymbolMatch::Member)
-            } else if q.in_text(&sym.snake) {
+            } else if q.in_text(snake) {
                 (w.symbol_partial, SymbolMatch::Partial)
             } else {
                 continue;
             };
-            let index = i as u32;
+            let index = sym - symbols.first;
             best.offer(score, Why::Symbol { index, how });
         }
     }
@@ -352,7 +383,8 @@ fn score_file(
     if boosted {
         score += w.impl_boost;
     }
-    let test_symbol = matches!(why, Why::Symbol { index, .. } if f.symbols[index as usize].test);
+    let test_symbol =
+        matches!(why, Why::Symbol { index, .. } if symbols.table.test(symbols.first + index));
     let secondary = if w.test_penalty == 0.0 {
         None
     } else if test_symbol {
@@ -383,22 +415,14 @@ fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
     base == w.module_file && w.module_file != w.exact_stem
 }
 
-/// True when `name` is qualified (`Type::member`) and its qualifier's last segment is the
-/// term: the file defines members of the type asked for.
-fn is_member_of(name: &str, q: &Query) -> bool {
-    // most names are not qualified: one memchr, no substring searcher
-    if !name.contains(':') {
-        return false;
-    }
-    let Some((qualifier, _)) = name.rsplit_once("::") else {
-        return false;
-    };
-    let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
-    snake(last) == q.key
-}
-
 /// The words of a candidate: which step, which symbol, boost and penalty.
-fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatch {
+fn describe(
+    f: &TreeFile,
+    symbols: &SymbolTable,
+    c: &Candidate,
+    q: &Query,
+    w: &CodeWeights,
+) -> CodeMatch {
     let mut line = None;
     let mut reason = match c.why {
         Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
@@ -408,7 +432,8 @@ fn describe(f: &TreeFile, c: &Candidate, q: &Query, w: &CodeWeights) -> CodeMatc
         Why::ExactStem => format!("exact stem `{}`", f.stem),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
-            let sym = &f.symbols[index as usize];
+            // the one symbol, not the file's every symbol
+            let sym = &symbols.symbol(symbols.file_range(c.file as usize).start + index);
             line = Some(sym.line);
             let what = match how {
                 SymbolMatch::Exact if sym.definition => "definition",

@@ -162,8 +162,10 @@ pub fn rank(tree: &Tree, term: &str, code: &CodeWeights, weights: &GrepWeights) 
 }
 
 fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMatch> {
-    let folded = f.folded()?;
-    let text = f.text()?;
+    // read for this search only: holding every candidate's text would hold most of a
+    // large tree for a common word
+    let (text, folded) = f.text_and_folded_once()?;
+    let (text, folded): (&str, &str) = (&text, &folded);
     let bytes = folded.as_bytes();
     let phrase = pattern.phrase_lines(bytes);
     let (tier, starts) = if !phrase.is_empty() {
@@ -287,7 +289,7 @@ fn declaration_of<'f>(f: &'f TreeFile, pattern: &Pattern) -> Option<(&'f Symbol,
     };
     let segments: Vec<Vec<u8>> = pattern.segments.iter().map(|s| compact(s)).collect();
     let whole: Vec<u8> = segments.concat();
-    f.symbols
+    f.symbols()
         .iter()
         .filter_map(|sym| {
             let name = compact(sym.snake.as_bytes());

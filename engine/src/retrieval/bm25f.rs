@@ -68,7 +68,7 @@ fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> 
     let source = is_source(file, profile);
     if file.language.is_some() {
         // the tree's symbols are the whole-file scan of the symbol reader
-        for symbol in &file.symbols {
+        for symbol in file.symbols_once().iter() {
             for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
         }
     }

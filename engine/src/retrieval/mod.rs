@@ -123,7 +123,8 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     let depth = w.rerank_depth.max(limit);
     let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
     for entry in ranked.iter_mut().take(depth) {
-        let best = best_lines(files[entry.0 as usize].text(), &terms);
+        // read for this pass only, as the candidates' texts together may be large
+        let best = best_lines(files[entry.0 as usize].text_once().as_deref(), &terms);
         let top = best.first().map_or(0, |l| l.1);
         if terms.len() > 1 && top > 1 {
             let share = (top - 1) as f64 / (terms.len() - 1) as f64;

@@ -11,33 +11,38 @@
 //! build is not trusted (it may have changed in the same clock tick as it was read; git's
 //! "racily clean" rule) and is looked at again.
 //!
-//! The file: a 68-byte header (magic, format number, a fingerprint of this engine's version
-//! and of the sources that decide what the index holds, the lengths of the five parts, a
-//! CRC-32 of the head and one of the posting tables), then the parts: the head
-//! (postcard-encoded records) and the four posting tables, read only when a search first
-//! needs them. Anything that does not check out (short, foreign, another version, a
+//! The file: an 80-byte header (magic, format number, a fingerprint of this engine's version
+//! and of the sources that decide what the index holds, the lengths of the six parts, a
+//! CRC-32 each of the head, the symbol table and the posting tables), then the parts: the
+//! head (postcard-encoded file records), the symbol table ([`super::symbol_table`]) and the
+//! four posting tables. The file is mapped, not read: the symbol table and the posting lists
+//! are used in place, so a call brings into memory only the pages it looks at (their
+//! checksums are computed through a small buffer, the posting tables' only when a search
+//! first needs them). Anything that does not check out (short, foreign, another version, a
 //! checksum or decoding error, another root) is reported and rebuilt, never trusted (posting
 //! tables that fail their checksum when read are not used, and the file is removed so that
 //! the next call rebuilds it). It is
 //! written to a temporary name in the same directory and renamed, so that a reader never
 //! sees half a file and two processes building at once each write a whole one.
 
+use super::blob::{self, Blob};
 use super::postings::{Builder, Encoded, Lazy};
 use super::walk::{self, Found};
-use super::{ContentKind, Source, Symbol, Tree, TreeFile, TreeOptions, WalkReport};
+use super::{ContentKind, Source, Symbol, SymbolTable, Tree, TreeFile, TreeOptions, WalkReport};
 use crate::error::{EngineError, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 const MAGIC: &[u8; 8] = b"FBTREEIX";
 /// Bumped when the layout changes; the fingerprint covers the rest.
-const FORMAT: u32 = 1;
-const HEADER_BYTES: usize = 8 + 4 + 8 + 5 * 8 + 4 + 4;
+const FORMAT: u32 = 2;
+const PARTS: usize = 6;
+const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
 /// How close (in nanoseconds) to the last build an mtime may be before it is not trusted:
 /// coarse file systems keep mtimes to the second or two.
 pub(crate) const RACY_NS: i64 = 2_000_000_000;
@@ -50,6 +55,8 @@ pub(crate) struct FileRecord {
     /// Nanoseconds since the Unix epoch.
     pub mtime: i64,
     pub kind: ContentKind,
+    /// Kept in the symbol table, not in the head: empty in a record read back.
+    #[serde(skip)]
     pub symbols: Vec<Symbol>,
     /// [`super::TreeFile::name_bag`], counted when the file was read.
     pub name_bag: u64,
@@ -178,6 +185,7 @@ fn fingerprint() -> u64 {
         include_str!("postings.rs").as_bytes(),
         include_str!("walk.rs").as_bytes(),
         include_str!("symbols.rs").as_bytes(),
+        include_str!("symbol_table.rs").as_bytes(),
         include_str!("../text/camel.rs").as_bytes(),
     ])
 }
@@ -228,7 +236,7 @@ pub(super) fn open(
                 .iter()
                 .filter(|f| f.kind == ContentKind::Text)
                 .count(),
-            symbols: tree.files().iter().map(|f| f.symbols.len()).sum(),
+            symbols: tree.symbol_table().len(),
             words: enc_words,
             postings_bytes: enc_bytes,
             index_bytes,
@@ -240,7 +248,7 @@ pub(super) fn open(
     };
     let old = match old {
         Some(old) if unchanged(root, &old.head) => {
-            let tree = tree_of(root, options, &path, old.head, old.postings);
+            let tree = tree_of(root, options, &path, old.head, old.symbols, old.postings);
             let s = stats(
                 &tree,
                 None,
@@ -257,7 +265,7 @@ pub(super) fn open(
     };
     // the old words are needed to keep unchanged files' words; damaged, they cannot be
     let old = old.and_then(|old| match old.postings.into_inner() {
-        Some(enc) => Some((old.head, enc)),
+        Some(enc) => Some((old.head, old.symbols, enc)),
         None => {
             rebuilt_because = Some("damaged index (posting lists)".into());
             None
@@ -270,9 +278,9 @@ pub(super) fn open(
     };
     // taken before the walk: a file written while it runs has a later mtime
     let built_ns = system_ns(SystemTime::now());
-    let (old_files, old_built, old_enc) = match old {
-        Some((head, enc)) => (head.files, head.built_ns, enc),
-        None => (Vec::new(), 0, Encoded::default()),
+    let (old_files, old_built, old_symbols, old_enc) = match old {
+        Some((head, symbols, enc)) => (head.files, head.built_ns, symbols, enc),
+        None => (Vec::new(), 0, Arc::default(), Encoded::default()),
     };
     let walked = walk::walk_for_index(root, options, &old_files, old_built)?;
     let reused = walked.found.iter().any(|f| matches!(f, Found::Reused(_)));
@@ -301,8 +309,22 @@ pub(super) fn open(
         .into_iter()
         .filter_map(|found| match found {
             Found::Read(record, _) => Some(record),
-            Found::Reused(j) => old_files.get_mut(j).and_then(Option::take),
+            Found::Reused(j) => old_files.get_mut(j).and_then(Option::take).map(|mut r| {
+                r.symbols = old_symbols.symbols_of(j);
+                r
+            }),
             Found::Kept(_) => None,
+        })
+        .collect();
+    drop(old_symbols);
+    let symbols = Arc::new(SymbolTable::build(
+        files.iter().map(|r| r.symbols.as_slice()),
+    ));
+    let files: Vec<FileRecord> = files
+        .into_iter()
+        .map(|r| FileRecord {
+            symbols: Vec::new(),
+            ..r
         })
         .collect();
     let head = Head {
@@ -314,12 +336,12 @@ pub(super) fn open(
         messages: walked.report.messages,
         files,
     };
-    let (index_bytes, write_error) = match write(&path, &head, &enc) {
+    let (index_bytes, write_error) = match write(&path, &head, &symbols, &enc) {
         Ok(bytes) => (bytes, None),
         Err(e) => (0, Some(e)),
     };
     let (words, enc_bytes) = (enc.words(), enc.bytes());
-    let tree = tree_of(root, options, &path, head, Lazy::ready(enc));
+    let tree = tree_of(root, options, &path, head, symbols, Lazy::ready(enc));
     let s = stats(
         &tree,
         rebuilt_because,
@@ -354,6 +376,7 @@ fn tree_of(
     options: &TreeOptions,
     index_path: &Path,
     head: Head,
+    symbols: Arc<SymbolTable>,
     postings: Lazy,
 ) -> Tree {
     // what is derived from the tree is kept only while every file's mtime is trusted: a
@@ -383,13 +406,14 @@ fn tree_of(
     let files = head
         .files
         .into_iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             TreeFile::indexed(
                 r.path,
                 r.size,
                 r.kind,
-                r.symbols,
-                Some(r.name_bag),
+                (symbols.clone(), i as u32),
+                r.name_bag,
                 source.clone(),
             )
         })
@@ -399,7 +423,13 @@ fn tree_of(
         messages: head.messages,
         ..WalkReport::default()
     };
-    let mut tree = Tree::from_files(root.to_path_buf(), files, report, Some(postings));
+    let mut tree = Tree::from_files(
+        root.to_path_buf(),
+        files,
+        report,
+        Some(postings),
+        Some(symbols),
+    );
     tree.kept = kept;
     tree
 }
@@ -407,17 +437,18 @@ fn tree_of(
 /// An index read from disk: its head, and its posting lists to read on first use.
 struct OldIndex {
     head: Head,
+    symbols: Arc<SymbolTable>,
     postings: Lazy,
     bytes: u64,
     words: usize,
     postings_bytes: usize,
 }
 
-/// Reads and checks the index at `path`: the head now, the posting lists when first needed
-/// (from the file already open, so that an index renamed over this one meanwhile cannot mix
-/// with it), or why it cannot be used.
+/// Reads and checks the index at `path`: the head and the symbol table now, the posting
+/// lists when first needed (from the file already open and mapped, so that an index renamed
+/// over this one meanwhile cannot mix with it), or why it cannot be used.
 fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldIndex, String> {
-    let mut file = match File::open(path) {
+    let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("no index yet".into()),
         Err(e) => return Err(format!("cannot open the index: {e}")),
@@ -426,10 +457,11 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
         .metadata()
         .map_err(|e| format!("cannot read the index: {e}"))?
         .len();
-    let mut header = [0u8; HEADER_BYTES];
-    if len < HEADER_BYTES as u64 || file.read_exact(&mut header).is_err() {
+    if len < HEADER_BYTES as u64 {
         return Err("truncated index (shorter than its header)".into());
     }
+    let map = Blob::map(&file).map_err(|e| format!("cannot map the index: {e}"))?;
+    let header = &map[..HEADER_BYTES];
     if &header[..8] != MAGIC {
         return Err("not an index file (bad magic)".into());
     }
@@ -438,17 +470,24 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     if u32_at(8) != FORMAT || u64_at(12) != fingerprint() {
         return Err("written by another version of findbench".into());
     }
-    let lens: Vec<u64> = (0..5).map(|i| u64_at(20 + i * 8)).collect();
-    let (head_crc, postings_crc) = (u32_at(60), u32_at(64));
+    let lens: Vec<u64> = (0..PARTS).map(|i| u64_at(20 + i * 8)).collect();
+    let crc_at = 20 + PARTS * 8;
+    let (head_crc, symbols_crc, postings_crc) =
+        (u32_at(crc_at), u32_at(crc_at + 4), u32_at(crc_at + 8));
     let body = lens.iter().try_fold(0u64, |a, &b| a.checked_add(b));
-    if body.and_then(|b| b.checked_add(HEADER_BYTES as u64)) != Some(len) {
+    if body.and_then(|b| b.checked_add(HEADER_BYTES as u64)) != Some(len) || map.len() as u64 != len
+    {
         return Err(format!(
             "truncated or padded index ({len} bytes, the header says otherwise)"
         ));
     }
-    let mut head_bytes = vec![0u8; lens[0] as usize];
-    file.read_exact(&mut head_bytes)
-        .map_err(|e| format!("cannot read the index: {e}"))?;
+    // where each part starts: all within the map, as the lengths add up to it
+    let mut starts = [HEADER_BYTES; PARTS + 1];
+    for i in 0..PARTS {
+        starts[i + 1] = starts[i] + lens[i] as usize;
+    }
+    let part = |i: usize| map.slice(starts[i]..starts[i + 1]);
+    let head_bytes = part(0);
     if crc32fast::hash(&head_bytes) != head_crc {
         return Err("damaged index (checksum mismatch)".into());
     }
@@ -461,27 +500,29 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
         return Err("damaged index (files out of order)".into());
     }
-    let table_lens = [lens[1], lens[2], lens[3], lens[4]];
+    if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
+        return Err("damaged index (symbol table checksum mismatch)".into());
+    }
+    let symbols = SymbolTable::from_bytes(part(1))
+        .filter(|t| t.file_range(head.files.len().saturating_sub(1)).end as usize == t.len())
+        .ok_or("damaged index (symbol table)")?;
+    let tables = [part(2), part(3), part(4), part(5)];
+    let (postings_start, postings_len) = (starts[2] as u64, lens[2..].iter().sum::<u64>());
     let index_path = path.to_path_buf();
     let reader = move || {
-        let mut hasher = crc32fast::Hasher::new();
-        let mut parts = Vec::with_capacity(4);
-        for n in table_lens {
-            let mut part = vec![0u8; n as usize];
-            file.read_exact(&mut part).ok()?;
-            hasher.update(&part);
-            parts.push(part);
-        }
-        let mut parts = parts.into_iter();
-        let mut next = || parts.next().unwrap_or_default();
-        let enc = Encoded {
-            vocab: next(),
-            starts: next(),
-            offsets: next(),
-            lists: next(),
-        };
-        if hasher.finalize() != postings_crc || !enc.validate() {
+        if blob::crc_of(&file, postings_start, postings_len).ok() != Some(postings_crc) {
             // answered without narrowing; the next call finds no index and rebuilds it
+            let _ = std::fs::remove_file(&index_path);
+            return None;
+        }
+        let [vocab, starts, offsets, lists] = tables;
+        let enc = Encoded {
+            vocab,
+            starts,
+            offsets,
+            lists,
+        };
+        if !enc.validate() {
             let _ = std::fs::remove_file(&index_path);
             return None;
         }
@@ -489,21 +530,28 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     };
     Ok(OldIndex {
         head,
+        symbols: Arc::new(symbols),
         postings: Lazy::on_demand(Box::new(reader)),
         bytes: len,
-        words: (lens[2] / 4) as usize,
-        postings_bytes: lens[1..].iter().sum::<u64>() as usize,
+        words: (lens[3] / 4) as usize,
+        postings_bytes: postings_len as usize,
     })
 }
 
 /// Writes the index to a temporary file beside `path` and renames it over `path`; the
 /// bytes written, or why not.
-fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, String> {
+fn write(
+    path: &Path,
+    head: &Head,
+    symbols: &SymbolTable,
+    enc: &Encoded,
+) -> std::result::Result<u64, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let head_bytes = postcard::to_allocvec(head).map_err(|e| e.to_string())?;
-    let parts: [&[u8]; 5] = [
+    let parts: [&[u8]; PARTS] = [
         &head_bytes,
+        symbols.bytes(),
         &enc.vocab,
         &enc.starts,
         &enc.offsets,
@@ -516,10 +564,12 @@ fn write(path: &Path, head: &Head, enc: &Encoded) -> std::result::Result<u64, St
     for part in parts {
         header.extend_from_slice(&(part.len() as u64).to_le_bytes());
     }
-    // the head and the posting lists are checked apart: the lists are read only when needed
+    // the head, the symbols and the posting lists are checked apart: the lists are checked
+    // only when a search needs them
     header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
+    header.extend_from_slice(&crc32fast::hash(symbols.bytes()).to_le_bytes());
     let mut hasher = crc32fast::Hasher::new();
-    parts[1..].iter().for_each(|part| hasher.update(part));
+    parts[2..].iter().for_each(|part| hasher.update(part));
     header.extend_from_slice(&hasher.finalize().to_le_bytes());
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let nanos = system_ns(SystemTime::now());

@@ -10,15 +10,18 @@
 //! only for the files [`Tree::candidates`] names. With [`TreeOptions::no_cache`] (or no
 //! cache directory) every file is read and kept in memory, as a one-off walk needs.
 
+mod blob;
 pub(crate) mod cache;
 pub mod paths;
 pub(crate) mod postings;
+pub mod symbol_table;
 pub mod symbols;
 mod walk;
 
 pub use cache::{IndexState, IndexStats};
 
 pub use paths::PathList;
+pub use symbol_table::SymbolTable;
 pub use symbols::{Language, Symbol, SymbolKind};
 
 use crate::error::Result;
@@ -178,7 +181,10 @@ pub struct TreeFile {
     pub language: Option<Language>,
     /// Bytes on disk (for a file built in memory, of its text).
     pub size: u64,
-    pub symbols: Vec<Symbol>,
+    /// The symbols, once decoded (set at construction for a file built in memory).
+    symbols: OnceLock<Vec<Symbol>>,
+    /// The tree's symbol table and this file's place in it, to decode them from.
+    symbol_slot: Option<(Arc<SymbolTable>, u32)>,
     /// The letters and digits of the stem, directory and symbol names
     /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
     /// no step of this file, so the file is skipped without a string search.
@@ -205,35 +211,36 @@ impl TreeFile {
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
-        TreeFile::with_symbols(path, size, kind, symbols, None, loaded, None)
+        let name_bag = {
+            let p = PathParts::of(&path);
+            name_bag_of(&p.stem, &p.stem_snake, &p.dir, &symbols)
+        };
+        let file = TreeFile::with_parts(path, size, kind, name_bag, loaded, None);
+        let _ = file.symbols.set(symbols);
+        file
     }
 
     /// A file of the kept index: its text is read from `source` when first asked for.
+    /// Its symbols are decoded from `symbols` (where it is file `slot`) when first asked for.
     pub(crate) fn indexed(
         path: String,
         size: u64,
         kind: ContentKind,
-        symbols: Vec<Symbol>,
-        name_bag: Option<u64>,
+        symbols: (Arc<SymbolTable>, u32),
+        name_bag: u64,
         source: Arc<Source>,
     ) -> TreeFile {
-        TreeFile::with_symbols(
-            path,
-            size,
-            kind,
-            symbols,
-            name_bag,
-            OnceLock::new(),
-            Some(source),
-        )
+        let mut file =
+            TreeFile::with_parts(path, size, kind, name_bag, OnceLock::new(), Some(source));
+        file.symbol_slot = Some(symbols);
+        file
     }
 
-    fn with_symbols(
+    fn with_parts(
         path: String,
         size: u64,
         kind: ContentKind,
-        symbols: Vec<Symbol>,
-        name_bag: Option<u64>,
+        name_bag: u64,
         loaded: OnceLock<Option<Loaded>>,
         source: Option<Arc<Source>>,
     ) -> TreeFile {
@@ -244,7 +251,6 @@ impl TreeFile {
             ext,
         } = PathParts::of(&path);
         let language = Language::from_extension(&ext);
-        let name_bag = name_bag.unwrap_or_else(|| name_bag_of(&stem, &stem_snake, &dir, &symbols));
         TreeFile {
             stem,
             stem_snake,
@@ -254,11 +260,34 @@ impl TreeFile {
             language,
             size,
             kind,
-            symbols,
+            symbols: OnceLock::new(),
+            symbol_slot: None,
             path,
             loaded,
             source,
         }
+    }
+
+    /// The file's declarations, in line order (decoded from the tree's symbol table on
+    /// first use, and kept).
+    pub fn symbols(&self) -> &[Symbol] {
+        self.symbols.get_or_init(|| self.decode_symbols())
+    }
+
+    /// The declarations for one pass over the whole tree: the kept ones when they were
+    /// decoded already, else decoded now and not kept.
+    pub fn symbols_once(&self) -> std::borrow::Cow<'_, [Symbol]> {
+        match self.symbols.get() {
+            Some(symbols) => std::borrow::Cow::Borrowed(symbols),
+            None => std::borrow::Cow::Owned(self.decode_symbols()),
+        }
+    }
+
+    fn decode_symbols(&self) -> Vec<Symbol> {
+        self.symbol_slot
+            .as_ref()
+            .map(|(table, slot)| table.symbols_of(*slot as usize))
+            .unwrap_or_default()
     }
 
     /// What kind of content the file has (known without reading it).
@@ -298,6 +327,30 @@ impl TreeFile {
         let source = self.source.as_ref()?;
         match walk::read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
             Content::Text { text, .. } => Some(std::borrow::Cow::Owned(text)),
+            _ => None,
+        }
+    }
+
+    /// The text and its folded copy for one use: borrowed when kept, else read now and not
+    /// kept (a search over many candidates holds one file at a time, not all of them).
+    pub fn text_and_folded_once(
+        &self,
+    ) -> Option<(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)> {
+        use std::borrow::Cow;
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return loaded.as_ref().map(|l| {
+                (
+                    Cow::Borrowed(l.text.as_str()),
+                    Cow::Borrowed(l.folded.as_str()),
+                )
+            });
+        }
+        let source = self.source.as_ref()?;
+        match walk::read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
+            Content::Text { text, folded } => Some((Cow::Owned(text), Cow::Owned(folded))),
             _ => None,
         }
     }
@@ -380,6 +433,8 @@ pub struct Tree {
     paths: PathList,
     report: WalkReport,
     dump_bytes: usize,
+    /// Every file's symbols, files in order.
+    symbols: Arc<SymbolTable>,
     /// The kept index's word lists; `None` for a tree held in memory.
     postings: Option<postings::Lazy>,
     /// Where derived statistics of this tree may be kept, and the stamp of the content
@@ -412,7 +467,13 @@ impl Tree {
             }
         }
         let (files, report) = walk::walk_in_memory(root, options)?;
-        Ok(Tree::from_files(root.to_path_buf(), files, report, None))
+        Ok(Tree::from_files(
+            root.to_path_buf(),
+            files,
+            report,
+            None,
+            None,
+        ))
     }
 
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench
@@ -472,26 +533,36 @@ impl Tree {
             })
             .collect();
         let report = WalkReport::default();
-        Tree::from_files(PathBuf::from(name), files, report, None)
+        Tree::from_files(PathBuf::from(name), files, report, None, None)
     }
 
     /// Indexes file records built by the caller (for tests of unreadable or binary files).
     pub fn from_parts(name: &str, files: Vec<TreeFile>) -> Tree {
-        Tree::from_files(PathBuf::from(name), files, WalkReport::default(), None)
+        Tree::from_files(
+            PathBuf::from(name),
+            files,
+            WalkReport::default(),
+            None,
+            None,
+        )
     }
 
-    /// `files` must be sorted by path when `postings` is given (its file numbers are
-    /// positions in that order).
+    /// `files` must be sorted by path when `postings` or `symbols` is given (their file
+    /// numbers are positions in that order); without `symbols`, the table is built from the
+    /// files' own.
     fn from_files(
         root: PathBuf,
         mut files: Vec<TreeFile>,
         mut report: WalkReport,
         postings: Option<postings::Lazy>,
+        symbols: Option<Arc<SymbolTable>>,
     ) -> Tree {
         // byte order of the shown path: stable whatever order the walker threads finished in
-        if postings.is_none() {
+        if postings.is_none() && symbols.is_none() {
             files.sort_by(|a, b| a.path.cmp(&b.path));
         }
+        let symbols = symbols
+            .unwrap_or_else(|| Arc::new(SymbolTable::build(files.iter().map(TreeFile::symbols))));
         let total: usize = files.iter().map(|f| f.path.len()).sum();
         let mut paths = PathList::with_capacity(&root.display().to_string(), total, files.len());
         for f in &files {
@@ -524,6 +595,7 @@ impl Tree {
             paths,
             report,
             dump_bytes,
+            symbols,
             postings,
             kept: None,
         }
@@ -537,6 +609,11 @@ impl Tree {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's).
+    pub fn symbol_table(&self) -> &SymbolTable {
+        &self.symbols
     }
 
     /// Every file, ordered by path.

@@ -12,6 +12,7 @@
 //! every [`STEP`] bytes, and a query piece is cut to [`STEP`] bytes, so that any piece of a
 //! long word still lies whole inside one window (a minified line does not bloat the list).
 
+use super::blob::Blob;
 use memchr::memmem;
 
 /// Longest word kept whole.
@@ -135,10 +136,10 @@ pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
 /// numbers as ascending deltas in varints. Integers are little-endian `u32`.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub(crate) struct Encoded {
-    pub vocab: Vec<u8>,
-    pub starts: Vec<u8>,
-    pub offsets: Vec<u8>,
-    pub lists: Vec<u8>,
+    pub vocab: Blob,
+    pub starts: Blob,
+    pub offsets: Blob,
+    pub lists: Blob,
 }
 
 impl std::fmt::Debug for Encoded {
@@ -439,10 +440,10 @@ impl<'a> Builder<'a> {
         }
         offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
         Encoded {
-            vocab,
-            starts,
-            offsets,
-            lists,
+            vocab: Blob::owned(vocab),
+            starts: Blob::owned(starts),
+            offsets: Blob::owned(offsets),
+            lists: Blob::owned(lists),
         }
     }
 }
@@ -536,18 +537,28 @@ mod tests {
     fn damaged_tables_are_refused() {
         let p = build(&["alpha beta", "beta gamma"]);
         assert!(p.validate());
+        // one table edited: a copy of its bytes, changed
+        let edit = |table: &Blob, change: &dyn Fn(&mut Vec<u8>)| {
+            let mut bytes = table.to_vec();
+            change(&mut bytes);
+            Blob::owned(bytes)
+        };
         let mut bad = p.clone();
-        bad.offsets.pop();
+        bad.offsets = edit(&p.offsets, &|b| {
+            b.pop();
+        });
         assert!(!bad.validate());
         let mut bad = p.clone();
-        bad.lists.push(0x80);
+        bad.lists = edit(&p.lists, &|b| b.push(0x80));
         assert!(!bad.validate());
         let mut bad = p.clone();
-        bad.vocab.pop();
+        bad.vocab = edit(&p.vocab, &|b| {
+            b.pop();
+        });
         assert!(!bad.validate());
         // damaged values with consistent sizes never panic and never lose a file
         let mut bad = p.clone();
-        bad.lists.iter_mut().for_each(|b| *b = 0xff);
+        bad.lists = edit(&p.lists, &|b| b.iter_mut().for_each(|b| *b = 0xff));
         assert!(bad.validate());
         let _ = bad.candidates(&["beta"], 2);
         let _ = bad.per_file(2);

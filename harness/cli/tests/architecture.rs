@@ -120,12 +120,14 @@ fn non_test(text: &str) -> &str {
 #[test]
 fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load() {
     // the loaders: the walk (which also reads a tree file's text on first use), the store,
-    // the path list, profile files, and the kept store cache and tree index
+    // the path list, profile files, and the kept store cache and tree index (mapped and
+    // checked by tree/blob.rs)
     let loaders = [
         "profile.rs",
         "retrieval/kept.rs",
         "store/cache.rs",
         "store/mod.rs",
+        "tree/blob.rs",
         "tree/cache.rs",
         "tree/paths.rs",
         "tree/walk.rs",

@@ -108,9 +108,14 @@ fn first_named<'c>(
     if candidates.is_empty() {
         return None;
     }
-    let named = |f: &TreeFile, key: &str, bag: u64| {
-        bag & !f.name_bag == 0 && (f.stem_snake == key || f.symbols.iter().any(|s| s.snake == key))
-    };
+    // a symbol named exactly by a candidate is found in the tree's symbol table; a stem, by
+    // a pass over the files
+    let symbols = tree.symbol_table();
+    let by_symbol: Vec<bool> = candidates
+        .iter()
+        .map(|(key, _, _)| symbols.names(key))
+        .collect();
+    let named = |f: &TreeFile, key: &str, bag: u64| bag & !f.name_bag == 0 && f.stem_snake == key;
     let found: Vec<bool> = tree
         .files()
         .par_iter()
@@ -131,7 +136,7 @@ fn first_named<'c>(
         );
     candidates
         .iter()
-        .zip(&found)
-        .find(|(_, f)| **f)
+        .zip(found.iter().zip(&by_symbol))
+        .find(|(_, (stem, symbol))| **stem || **symbol)
         .map(|(c, _)| c)
 }

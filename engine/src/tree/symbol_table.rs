@@ -1,0 +1,559 @@
+//! Every symbol of a tree in one table, read in place from the kept index: what `find code`
+//! and `ask` search without turning a million declarations into a million pairs of strings.
+//!
+//! The declared names' snake forms (and the snake forms of the qualifiers of qualified
+//! names, `command_router` of `CommandRouter::route`) are interned in one sorted dictionary,
+//! each string followed by `\n`. A term is looked up in the dictionary, not in the symbols:
+//! the symbols named exactly by it by binary search, the ones whose name contains it by one
+//! `memmem` pass over the dictionary's few megabytes, the members qualified by it through
+//! the qualifier lists. Only the symbols found are then read, and a file's symbols become
+//! [`Symbol`]s only when a mode asks for them ([`super::TreeFile::symbols`]).
+//!
+//! Layout (little-endian `u32` unless said): the counts `files`, `symbols`, `strings`,
+//! `qualified`, `dictionary bytes`, `name bytes`; then the arrays
+//! `file_start[files + 1]` (each file's symbols are a range, in file order),
+//! `snake[symbols]` and `qualifier[symbols]` (string ids, [`NONE`] for no qualifier),
+//! `line[symbols]`, `name_start[symbols + 1]`, `string_start[strings + 1]`,
+//! `snake_list_start[strings + 1]`, `snake_list[symbols]` (the symbols of each string, by
+//! index), `qualifier_list_start[strings + 1]`, `qualifier_list[qualified]`, then
+//! `flags[symbols]` (one byte: the kind, definition, test), the dictionary and the names.
+//! Reading never panics on a damaged table (an entry out of bounds reads as empty); the
+//! index file's checksum guards the values.
+
+use super::blob::Blob;
+use super::symbols::{Symbol, SymbolKind};
+use crate::text::camel::snake;
+use memchr::memmem::Finder;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// No string: a symbol whose name is not qualified.
+const NONE: u32 = u32::MAX;
+const COUNTS: usize = 6;
+const DEFINITION: u8 = 0x40;
+const TEST: u8 = 0x80;
+const KINDS: [SymbolKind; 14] = [
+    SymbolKind::Class,
+    SymbolKind::Struct,
+    SymbolKind::Enum,
+    SymbolKind::Union,
+    SymbolKind::Trait,
+    SymbolKind::Interface,
+    SymbolKind::Record,
+    SymbolKind::Type,
+    SymbolKind::Namespace,
+    SymbolKind::Module,
+    SymbolKind::Function,
+    SymbolKind::Method,
+    SymbolKind::Macro,
+    SymbolKind::Const,
+];
+
+fn kind_code(kind: SymbolKind) -> u8 {
+    KINDS.iter().position(|&k| k == kind).unwrap_or(0) as u8
+}
+
+/// The snake form of the last segment of a qualified name's qualifier
+/// (`command_router` of `app::CommandRouter::route`); `None` for a name that is not
+/// qualified.
+pub(crate) fn qualifier_of(name: &str) -> Option<String> {
+    // most names are not qualified: one memchr
+    if !name.contains(':') {
+        return None;
+    }
+    let (qualifier, _) = name.rsplit_once("::")?;
+    let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
+    Some(snake(last))
+}
+
+/// Where each array starts in the table's bytes.
+#[derive(Debug, Clone, Default)]
+struct Layout {
+    files: usize,
+    symbols: usize,
+    strings: usize,
+    qualified: usize,
+    file_start: usize,
+    snake: usize,
+    qualifier: usize,
+    line: usize,
+    name_start: usize,
+    string_start: usize,
+    snake_list_start: usize,
+    snake_list: usize,
+    qualifier_list_start: usize,
+    qualifier_list: usize,
+    flags: usize,
+    dictionary: Range<usize>,
+    names: Range<usize>,
+}
+
+impl Layout {
+    /// The layout of a table with these counts; its length is `names.end`.
+    fn of(counts: [usize; COUNTS]) -> Option<Layout> {
+        let [files, symbols, strings, qualified, dictionary, names] = counts;
+        let mut at = COUNTS * 4;
+        let mut array = |n: usize| -> Option<usize> {
+            let start = at;
+            at = at.checked_add(n.checked_mul(4)?)?;
+            Some(start)
+        };
+        let mut l = Layout {
+            files,
+            symbols,
+            strings,
+            qualified,
+            file_start: array(files.checked_add(1)?)?,
+            snake: array(symbols)?,
+            qualifier: array(symbols)?,
+            line: array(symbols)?,
+            name_start: array(symbols.checked_add(1)?)?,
+            string_start: array(strings.checked_add(1)?)?,
+            snake_list_start: array(strings.checked_add(1)?)?,
+            snake_list: array(symbols)?,
+            qualifier_list_start: array(strings.checked_add(1)?)?,
+            qualifier_list: array(qualified)?,
+            ..Layout::default()
+        };
+        l.flags = at;
+        let dictionary_start = at.checked_add(symbols)?;
+        let names_start = dictionary_start.checked_add(dictionary)?;
+        l.dictionary = dictionary_start..names_start;
+        l.names = names_start..names_start.checked_add(names)?;
+        Some(l)
+    }
+}
+
+/// The symbols of a tree.
+#[derive(Clone)]
+pub struct SymbolTable {
+    bytes: Blob,
+    layout: Layout,
+}
+
+impl std::fmt::Debug for SymbolTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SymbolTable")
+            .field("symbols", &self.layout.symbols)
+            .field("strings", &self.layout.strings)
+            .field("bytes", &self.bytes.len())
+            .finish()
+    }
+}
+
+impl Default for SymbolTable {
+    fn default() -> Self {
+        SymbolTable::build(std::iter::empty::<&[Symbol]>())
+    }
+}
+
+impl SymbolTable {
+    /// The table of every file's symbols, files in order.
+    pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a [Symbol]>) -> SymbolTable {
+        let files: Vec<&[Symbol]> = files.into_iter().collect();
+        // intern the snakes and qualifiers, then number them in sorted order
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let mut intern = |s: String| -> u32 {
+            let next = ids.len() as u32;
+            *ids.entry(s).or_insert(next)
+        };
+        let mut snakes = Vec::new();
+        let mut qualifiers = Vec::new();
+        for sym in files.iter().flat_map(|f| f.iter()) {
+            snakes.push(intern(sym.snake.clone()));
+            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, &mut intern));
+        }
+        let mut strings: Vec<(String, u32)> = ids.into_iter().collect();
+        strings.sort_unstable();
+        let mut rank = vec![0u32; strings.len()];
+        for (place, (_, id)) in strings.iter().enumerate() {
+            rank[*id as usize] = place as u32;
+        }
+        let snakes: Vec<u32> = snakes.iter().map(|&id| rank[id as usize]).collect();
+        let qualifiers: Vec<u32> = qualifiers
+            .iter()
+            .map(|&id| if id == NONE { NONE } else { rank[id as usize] })
+            .collect();
+        let symbols = snakes.len();
+        let mut dictionary = Vec::new();
+        let mut string_start = Vec::with_capacity(strings.len() + 1);
+        for (s, _) in &strings {
+            string_start.push(dictionary.len() as u32);
+            dictionary.extend_from_slice(s.as_bytes());
+            dictionary.push(b'\n');
+        }
+        string_start.push(dictionary.len() as u32);
+        let mut names = Vec::new();
+        let mut name_start = Vec::with_capacity(symbols + 1);
+        let (mut file_start, mut line, mut flags) = (Vec::new(), Vec::new(), Vec::new());
+        for f in &files {
+            file_start.push(line.len() as u32);
+            for sym in f.iter() {
+                name_start.push(names.len() as u32);
+                names.extend_from_slice(sym.name.as_bytes());
+                line.push(sym.line);
+                flags.push(
+                    kind_code(sym.kind)
+                        | if sym.definition { DEFINITION } else { 0 }
+                        | if sym.test { TEST } else { 0 },
+                );
+            }
+        }
+        file_start.push(line.len() as u32);
+        name_start.push(names.len() as u32);
+        // each string's symbols, ascending (counting sort)
+        let lists = |of: &[u32]| -> (Vec<u32>, Vec<u32>) {
+            let mut start = vec![0u32; strings.len() + 1];
+            for &id in of.iter().filter(|&&id| id != NONE) {
+                start[id as usize + 1] += 1;
+            }
+            for i in 1..start.len() {
+                start[i] += start[i - 1];
+            }
+            let mut fill = start.clone();
+            let mut list = vec![0u32; start[strings.len()] as usize];
+            for (sym, &id) in of.iter().enumerate().filter(|(_, &id)| id != NONE) {
+                list[fill[id as usize] as usize] = sym as u32;
+                fill[id as usize] += 1;
+            }
+            (start, list)
+        };
+        let (snake_list_start, snake_list) = lists(&snakes);
+        let (qualifier_list_start, qualifier_list) = lists(&qualifiers);
+        let counts = [
+            files.len(),
+            symbols,
+            strings.len(),
+            qualifier_list.len(),
+            dictionary.len(),
+            names.len(),
+        ];
+        let mut out = Vec::new();
+        let mut put = |values: &[u32]| values.iter().for_each(|v| out.extend(v.to_le_bytes()));
+        put(&counts.map(|c| c as u32));
+        for array in [
+            &file_start,
+            &snakes,
+            &qualifiers,
+            &line,
+            &name_start,
+            &string_start,
+            &snake_list_start,
+            &snake_list,
+            &qualifier_list_start,
+            &qualifier_list,
+        ] {
+            put(array);
+        }
+        out.extend_from_slice(&flags);
+        out.extend_from_slice(&dictionary);
+        out.extend_from_slice(&names);
+        SymbolTable::from_bytes(Blob::owned(out)).unwrap_or_else(|| SymbolTable {
+            bytes: Blob::default(),
+            layout: Layout::default(),
+        })
+    }
+
+    /// The table in `bytes`, or `None` when its counts do not fit its length.
+    pub(crate) fn from_bytes(bytes: Blob) -> Option<SymbolTable> {
+        if bytes.len() < COUNTS * 4 {
+            return None;
+        }
+        let mut counts = [0usize; COUNTS];
+        for (i, c) in counts.iter_mut().enumerate() {
+            *c = u32_at(&bytes, i * 4) as usize;
+        }
+        let layout = Layout::of(counts)?;
+        (layout.names.end == bytes.len()).then_some(SymbolTable { bytes, layout })
+    }
+
+    /// The encoded table, as the index file keeps it.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Number of symbols.
+    pub fn len(&self) -> usize {
+        self.layout.symbols
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.layout.symbols == 0
+    }
+
+    fn at(&self, array: usize, i: usize) -> u32 {
+        u32_at(&self.bytes, array + i * 4)
+    }
+
+    /// The symbols of file `file`, as indices into the table.
+    pub fn file_range(&self, file: usize) -> Range<u32> {
+        if file >= self.layout.files {
+            return 0..0;
+        }
+        let l = &self.layout;
+        let all = l.symbols as u32;
+        let start = self.at(l.file_start, file).min(all);
+        let end = self.at(l.file_start, file + 1).min(all);
+        start..end.max(start)
+    }
+
+    fn string(&self, id: u32) -> &str {
+        let l = &self.layout;
+        if id as usize >= l.strings {
+            return "";
+        }
+        let start = self.at(l.string_start, id as usize) as usize;
+        let end = self.at(l.string_start, id as usize + 1) as usize;
+        let dictionary = &self.bytes[l.dictionary.clone()];
+        dictionary
+            .get(start..end.saturating_sub(1).max(start))
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+
+    /// The id of `s` in the dictionary.
+    fn id_of(&self, s: &str) -> Option<u32> {
+        let (mut lo, mut hi) = (0u32, self.layout.strings as u32);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.string(mid).cmp(s) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    fn list(&self, starts: usize, list: usize, len: usize, id: u32) -> Vec<u32> {
+        if id as usize >= self.layout.strings {
+            return Vec::new();
+        }
+        let (from, to) = (
+            self.at(starts, id as usize) as usize,
+            self.at(starts, id as usize + 1) as usize,
+        );
+        (from..to.min(len))
+            .map(|i| self.at(list, i))
+            .filter(|&sym| (sym as usize) < self.layout.symbols)
+            .collect()
+    }
+
+    /// True when some symbol's snake form is `key`.
+    pub fn names(&self, key: &str) -> bool {
+        let l = &self.layout;
+        self.id_of(key).is_some_and(|id| {
+            !self
+                .list(l.snake_list_start, l.snake_list, l.symbols, id)
+                .is_empty()
+        })
+    }
+
+    /// The symbols whose snake form contains `key` (found by `finder`, built from `key`) and
+    /// the members qualified by `key`: indices into the table, ascending. Each is a
+    /// candidate for [`SymbolTable::matched`].
+    pub fn containing(&self, key: &str, finder: &Finder<'_>) -> Vec<u32> {
+        let l = &self.layout;
+        if key.is_empty() || key.contains('\n') {
+            return Vec::new();
+        }
+        let dictionary = &self.bytes[l.dictionary.clone()];
+        let mut ids: Vec<u32> = Vec::new();
+        for at in finder.find_iter(dictionary) {
+            // the string holding this hit: the last start at or before it
+            let (mut lo, mut hi) = (0usize, l.strings);
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                if self.at(l.string_start, mid) as usize <= at {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            if ids.last() != Some(&(lo as u32)) {
+                ids.push(lo as u32);
+            }
+        }
+        let mut out: Vec<u32> = ids
+            .iter()
+            .flat_map(|&id| self.list(l.snake_list_start, l.snake_list, l.symbols, id))
+            .collect();
+        if let Some(id) = self.id_of(key) {
+            out.extend(self.list(l.qualifier_list_start, l.qualifier_list, l.qualified, id));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The snake form of symbol `sym`'s name.
+    pub fn snake(&self, sym: u32) -> &str {
+        self.string(self.field(self.layout.snake, sym))
+    }
+
+    /// True when `sym`'s name is qualified by `key` (its qualifier's last segment, in snake
+    /// form, is `key`).
+    pub fn qualified_by(&self, sym: u32, key: &str) -> bool {
+        let id = self.field(self.layout.qualifier, sym);
+        id != NONE && self.string(id) == key
+    }
+
+    fn field(&self, array: usize, sym: u32) -> u32 {
+        if sym as usize >= self.layout.symbols {
+            return NONE;
+        }
+        self.at(array, sym as usize)
+    }
+
+    fn flags(&self, sym: u32) -> u8 {
+        self.bytes
+            .get(self.layout.flags + sym as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub fn kind(&self, sym: u32) -> SymbolKind {
+        KINDS
+            .get((self.flags(sym) & 0x3f) as usize)
+            .copied()
+            .unwrap_or(SymbolKind::Const)
+    }
+
+    pub fn definition(&self, sym: u32) -> bool {
+        self.flags(sym) & DEFINITION != 0
+    }
+
+    pub fn test(&self, sym: u32) -> bool {
+        self.flags(sym) & TEST != 0
+    }
+
+    fn name(&self, sym: u32) -> &str {
+        let l = &self.layout;
+        let (start, end) = (
+            self.field(l.name_start, sym) as usize,
+            self.at(l.name_start, sym as usize + 1) as usize,
+        );
+        self.bytes[l.names.clone()]
+            .get(start..end.max(start))
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+
+    /// Symbol `sym`, decoded.
+    pub fn symbol(&self, sym: u32) -> Symbol {
+        Symbol {
+            kind: self.kind(sym),
+            name: self.name(sym).to_string(),
+            snake: self.snake(sym).to_string(),
+            line: self.field(self.layout.line, sym),
+            definition: self.definition(sym),
+            test: self.test(sym),
+        }
+    }
+
+    /// The symbols of file `file`, in line order.
+    pub fn symbols_of(&self, file: usize) -> Vec<Symbol> {
+        self.file_range(file).map(|sym| self.symbol(sym)).collect()
+    }
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    bytes
+        .get(at..at + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(kind: SymbolKind, name: &str, line: u32, definition: bool, test: bool) -> Symbol {
+        let last = name.rsplit("::").next().unwrap_or(name);
+        Symbol {
+            kind,
+            name: name.to_string(),
+            snake: snake(last),
+            line,
+            definition,
+            test,
+        }
+    }
+
+    fn files() -> Vec<Vec<Symbol>> {
+        vec![
+            vec![
+                sym(SymbolKind::Struct, "CommandRouter", 2, true, false),
+                sym(SymbolKind::Method, "CommandRouter::route", 5, true, false),
+                sym(SymbolKind::Function, "route_test", 9, true, true),
+            ],
+            vec![],
+            vec![
+                sym(SymbolKind::Function, "route", 1, false, false),
+                sym(SymbolKind::Const, "ROUTER_LIMIT_é", 3, true, false),
+            ],
+        ]
+    }
+
+    #[test]
+    fn every_file_reads_back_its_symbols() {
+        let files = files();
+        let table = SymbolTable::build(files.iter().map(Vec::as_slice));
+        assert_eq!(table.len(), 5);
+        for (i, f) in files.iter().enumerate() {
+            assert_eq!(&table.symbols_of(i), f, "file {i}");
+        }
+        assert!(table.symbols_of(3).is_empty(), "no such file");
+        let again = SymbolTable::from_bytes(Blob::owned(table.bytes().to_vec())).unwrap();
+        assert_eq!(again.symbols_of(2), files[2]);
+    }
+
+    #[test]
+    fn a_key_finds_the_names_that_hold_it_and_the_members_it_qualifies() {
+        let files = files();
+        let table = SymbolTable::build(files.iter().map(Vec::as_slice));
+        let find = |key: &str| table.containing(key, &Finder::new(key.as_bytes()));
+        // every name holds `route` (command_router, router_limit_é too)
+        assert_eq!(find("route"), vec![0, 1, 2, 3, 4]);
+        assert_eq!(find("route_test"), vec![2]);
+        // command_router, and the member it qualifies
+        assert_eq!(find("command_router"), vec![0, 1]);
+        assert_eq!(find("router"), vec![0, 4]);
+        // a name with a non-ASCII letter: found by any piece of its snake form
+        let non_ascii = snake("ROUTER_LIMIT_é");
+        assert_eq!(find(&non_ascii[7..]), vec![4], "{non_ascii}");
+        assert!(find("routes").is_empty());
+        assert!(find("").is_empty());
+        assert!(
+            find("route\nroute").is_empty(),
+            "a hit never spans two names"
+        );
+        assert!(table.names("route") && table.names("command_router"));
+        assert!(!table.names("rout") && table.names(&non_ascii));
+        assert!(
+            table.qualified_by(1, "command_router") && !table.qualified_by(0, "command_router")
+        );
+        assert_eq!(table.snake(4), non_ascii);
+        assert!(table.test(2) && !table.definition(3) && table.kind(1) == SymbolKind::Method);
+    }
+
+    #[test]
+    fn a_table_that_does_not_fit_its_counts_is_refused_and_damage_never_panics() {
+        let files = files();
+        let table = SymbolTable::build(files.iter().map(Vec::as_slice));
+        let bytes = table.bytes().to_vec();
+        assert!(SymbolTable::from_bytes(Blob::owned(bytes[..bytes.len() - 1].to_vec())).is_none());
+        assert!(SymbolTable::from_bytes(Blob::owned(vec![0xff; 30])).is_none());
+        // any byte flipped: reading may give other symbols, never a panic
+        for at in 0..bytes.len() {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0xa5;
+            if let Some(t) = SymbolTable::from_bytes(Blob::owned(damaged)) {
+                for f in 0..4 {
+                    let _ = t.symbols_of(f);
+                }
+                let _ = t.containing("route", &Finder::new(b"route"));
+                let _ = t.names("router_limit_é");
+            }
+        }
+    }
+}
