@@ -114,10 +114,13 @@ pub fn rank_top(
     let symbols = tree.symbol_table();
     // the symbols whose name holds the term, or that it qualifies, found in the dictionary
     // of names: a file's symbols are not walked one by one
-    let named = if weights.symbol_scan && !query.key.is_empty() {
-        symbols.containing(&query.key, &query.key_finder)
+    let (named, members) = if weights.symbol_scan && !query.key.is_empty() {
+        (
+            symbols.containing(&query.key, &query.key_finder),
+            symbols.members(&query.key),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let mut candidates: Vec<Candidate> = files
         .par_iter()
@@ -130,6 +133,7 @@ pub fn rank_top(
                 table: symbols,
                 first: range.start,
                 named: &named[from..to],
+                members: &members,
             };
             score_file(i, f, &found, &query, request.impl_query, weights)
         })
@@ -298,6 +302,8 @@ struct FoundSymbols<'t> {
     /// The table index of the file's first symbol.
     first: u32,
     named: &'t [u32],
+    /// The symbols the term qualifies (of the whole tree), ascending.
+    members: &'t [u32],
 }
 
 /// One file's best step, or `None` when it reaches none.
@@ -347,7 +353,7 @@ fn score_file(
                     s - w.symbol_declaration_penalty
                 };
                 (s, SymbolMatch::Exact)
-            } else if definition && table.qualified_by(sym, &q.key) {
+            } else if definition && symbols.members.binary_search(&sym).is_ok() {
                 (w.symbol_member, SymbolMatch::Member)
             } else if q.in_text(snake) {
                 (w.symbol_partial, SymbolMatch::Partial)

@@ -12,11 +12,12 @@
 //! Layout (little-endian `u32` unless said): the counts `files`, `symbols`, `strings`,
 //! `qualified`, `dictionary bytes`, `name bytes`; then the arrays
 //! `file_start[files + 1]` (each file's symbols are a range, in file order),
-//! `snake[symbols]` and `qualifier[symbols]` (string ids, [`NONE`] for no qualifier),
-//! `line[symbols]`, `name_start[symbols + 1]`, `string_start[strings + 1]`,
+//! `record[symbols]` (16 bytes each: the snake form's string id, the line, where the name
+//! starts in the names, and one byte of kind, definition and test: a symbol found is one
+//! read, and a file's symbols sit side by side), `string_start[strings + 1]`,
 //! `snake_list_start[strings + 1]`, `snake_list[symbols]` (the symbols of each string, by
-//! index), `qualifier_list_start[strings + 1]`, `qualifier_list[qualified]`, then
-//! `flags[symbols]` (one byte: the kind, definition, test), the dictionary and the names.
+//! index), `qualifier_list_start[strings + 1]`, `qualifier_list[qualified]` (the symbols
+//! each string qualifies), then the dictionary and the names.
 //! Reading never panics on a damaged table (an entry out of bounds reads as empty); the
 //! index file's checksum guards the values.
 
@@ -30,6 +31,7 @@ use std::ops::Range;
 /// No string: a symbol whose name is not qualified.
 const NONE: u32 = u32::MAX;
 const COUNTS: usize = 6;
+const RECORD: usize = 16;
 const DEFINITION: u8 = 0x40;
 const TEST: u8 = 0x80;
 const KINDS: [SymbolKind; 14] = [
@@ -74,16 +76,12 @@ struct Layout {
     strings: usize,
     qualified: usize,
     file_start: usize,
-    snake: usize,
-    qualifier: usize,
-    line: usize,
-    name_start: usize,
+    record: usize,
     string_start: usize,
     snake_list_start: usize,
     snake_list: usize,
     qualifier_list_start: usize,
     qualifier_list: usize,
-    flags: usize,
     dictionary: Range<usize>,
     names: Range<usize>,
 }
@@ -93,21 +91,21 @@ impl Layout {
     fn of(counts: [usize; COUNTS]) -> Option<Layout> {
         let [files, symbols, strings, qualified, dictionary, names] = counts;
         let mut at = COUNTS * 4;
-        let mut array = |n: usize| -> Option<usize> {
+        let mut array_of = |n: usize, width: usize| -> Option<usize> {
             let start = at;
-            at = at.checked_add(n.checked_mul(4)?)?;
+            at = at.checked_add(n.checked_mul(width)?)?;
             Some(start)
         };
+        let file_start = array_of(files.checked_add(1)?, 4)?;
+        let record = array_of(symbols, RECORD)?;
+        let mut array = |n: usize| array_of(n, 4);
         let mut l = Layout {
             files,
             symbols,
             strings,
             qualified,
-            file_start: array(files.checked_add(1)?)?,
-            snake: array(symbols)?,
-            qualifier: array(symbols)?,
-            line: array(symbols)?,
-            name_start: array(symbols.checked_add(1)?)?,
+            file_start,
+            record,
             string_start: array(strings.checked_add(1)?)?,
             snake_list_start: array(strings.checked_add(1)?)?,
             snake_list: array(symbols)?,
@@ -115,8 +113,7 @@ impl Layout {
             qualifier_list: array(qualified)?,
             ..Layout::default()
         };
-        l.flags = at;
-        let dictionary_start = at.checked_add(symbols)?;
+        let dictionary_start = at;
         let names_start = dictionary_start.checked_add(dictionary)?;
         l.dictionary = dictionary_start..names_start;
         l.names = names_start..names_start.checked_add(names)?;
@@ -184,23 +181,28 @@ impl SymbolTable {
         }
         string_start.push(dictionary.len() as u32);
         let mut names = Vec::new();
-        let mut name_start = Vec::with_capacity(symbols + 1);
-        let (mut file_start, mut line, mut flags) = (Vec::new(), Vec::new(), Vec::new());
+        let mut records = Vec::with_capacity(symbols * RECORD);
+        let mut file_start = Vec::with_capacity(files.len() + 1);
+        let mut at = 0u32;
         for f in &files {
-            file_start.push(line.len() as u32);
+            file_start.push(at);
             for sym in f.iter() {
-                name_start.push(names.len() as u32);
-                names.extend_from_slice(sym.name.as_bytes());
-                line.push(sym.line);
-                flags.push(
+                records.extend(snakes[at as usize].to_le_bytes());
+                records.extend(sym.line.to_le_bytes());
+                records.extend((names.len() as u32).to_le_bytes());
+                records.extend([
                     kind_code(sym.kind)
                         | if sym.definition { DEFINITION } else { 0 }
                         | if sym.test { TEST } else { 0 },
-                );
+                    0,
+                    0,
+                    0,
+                ]);
+                names.extend_from_slice(sym.name.as_bytes());
+                at += 1;
             }
         }
-        file_start.push(line.len() as u32);
-        name_start.push(names.len() as u32);
+        file_start.push(at);
         // each string's symbols, ascending (counting sort)
         let lists = |of: &[u32]| -> (Vec<u32>, Vec<u32>) {
             let mut start = vec![0u32; strings.len() + 1];
@@ -231,12 +233,10 @@ impl SymbolTable {
         let mut out = Vec::new();
         let mut put = |values: &[u32]| values.iter().for_each(|v| out.extend(v.to_le_bytes()));
         put(&counts.map(|c| c as u32));
+        put(&file_start);
+        out.extend_from_slice(&records);
+        let mut put = |values: &[u32]| values.iter().for_each(|v| out.extend(v.to_le_bytes()));
         for array in [
-            &file_start,
-            &snakes,
-            &qualifiers,
-            &line,
-            &name_start,
             &string_start,
             &snake_list_start,
             &snake_list,
@@ -245,7 +245,6 @@ impl SymbolTable {
         ] {
             put(array);
         }
-        out.extend_from_slice(&flags);
         out.extend_from_slice(&dictionary);
         out.extend_from_slice(&names);
         SymbolTable::from_bytes(Blob::owned(out)).unwrap_or_else(|| SymbolTable {
@@ -386,30 +385,36 @@ impl SymbolTable {
         out
     }
 
+    /// The symbols whose name `key` qualifies (`CommandRouter::route` for
+    /// `command_router`), ascending.
+    pub fn members(&self, key: &str) -> Vec<u32> {
+        let l = &self.layout;
+        self.id_of(key).map_or_else(Vec::new, |id| {
+            self.list(l.qualifier_list_start, l.qualifier_list, l.qualified, id)
+        })
+    }
+
     /// The snake form of symbol `sym`'s name.
     pub fn snake(&self, sym: u32) -> &str {
-        self.string(self.field(self.layout.snake, sym))
+        self.string(self.field(sym, 0))
     }
 
-    /// True when `sym`'s name is qualified by `key` (its qualifier's last segment, in snake
-    /// form, is `key`).
-    pub fn qualified_by(&self, sym: u32, key: &str) -> bool {
-        let id = self.field(self.layout.qualifier, sym);
-        id != NONE && self.string(id) == key
-    }
-
-    fn field(&self, array: usize, sym: u32) -> u32 {
+    /// Word `word` (0: snake id, 1: line, 2: name start, 3: flags) of `sym`'s record.
+    fn field(&self, sym: u32, word: usize) -> u32 {
         if sym as usize >= self.layout.symbols {
             return NONE;
         }
-        self.at(array, sym as usize)
+        u32_at(
+            &self.bytes,
+            self.layout.record + sym as usize * RECORD + word * 4,
+        )
     }
 
     fn flags(&self, sym: u32) -> u8 {
-        self.bytes
-            .get(self.layout.flags + sym as usize)
-            .copied()
-            .unwrap_or(0)
+        if sym as usize >= self.layout.symbols {
+            return 0;
+        }
+        self.bytes[self.layout.record + sym as usize * RECORD + 12]
     }
 
     pub fn kind(&self, sym: u32) -> SymbolKind {
@@ -429,10 +434,12 @@ impl SymbolTable {
 
     fn name(&self, sym: u32) -> &str {
         let l = &self.layout;
-        let (start, end) = (
-            self.field(l.name_start, sym) as usize,
-            self.at(l.name_start, sym as usize + 1) as usize,
-        );
+        let start = self.field(sym, 2) as usize;
+        let end = if sym as usize + 1 < l.symbols {
+            self.field(sym + 1, 2) as usize
+        } else {
+            l.names.len()
+        };
         self.bytes[l.names.clone()]
             .get(start..end.max(start))
             .and_then(|s| std::str::from_utf8(s).ok())
@@ -445,7 +452,7 @@ impl SymbolTable {
             kind: self.kind(sym),
             name: self.name(sym).to_string(),
             snake: self.snake(sym).to_string(),
-            line: self.field(self.layout.line, sym),
+            line: self.field(sym, 1),
             definition: self.definition(sym),
             test: self.test(sym),
         }
@@ -529,9 +536,8 @@ mod tests {
         );
         assert!(table.names("route") && table.names("command_router"));
         assert!(!table.names("rout") && table.names(&non_ascii));
-        assert!(
-            table.qualified_by(1, "command_router") && !table.qualified_by(0, "command_router")
-        );
+        assert_eq!(table.members("command_router"), vec![1]);
+        assert!(table.members("route").is_empty() && table.members("nothing").is_empty());
         assert_eq!(table.snake(4), non_ascii);
         assert!(table.test(2) && !table.definition(3) && table.kind(1) == SymbolKind::Method);
     }
