@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 enum Backing {
     Owned(Vec<u8>),
-    Mapped(memmap2::Mmap),
+    /// The map, and the file it maps (read through a buffer by [`Blob::find_in_lines`]).
+    Mapped(memmap2::Mmap, File),
 }
 
 impl Deref for Backing {
@@ -18,7 +19,7 @@ impl Deref for Backing {
     fn deref(&self) -> &[u8] {
         match self {
             Backing::Owned(v) => v,
-            Backing::Mapped(m) => m,
+            Backing::Mapped(m, _) => m,
         }
     }
 }
@@ -47,7 +48,7 @@ impl Blob {
         let map = unsafe { memmap2::Mmap::map(file)? };
         let range = 0..map.len();
         Ok(Blob {
-            backing: Arc::new(Backing::Mapped(map)),
+            backing: Arc::new(Backing::Mapped(map, file.try_clone()?)),
             range,
         })
     }
@@ -61,6 +62,75 @@ impl Blob {
             range: self.range.start + start..self.range.start + end.max(start),
         }
     }
+}
+
+impl Blob {
+    /// Calls `hit` with the offset of every match of `finder` in this blob of `\n`-ended
+    /// entries (a needle without `\n` never spans two), in order, until it returns false. A mapped blob is read through a
+    /// buffer, in pieces cut after a `\n`, so that a scan of a whole dictionary or
+    /// vocabulary does not bring all of its pages into the process's memory as a scan
+    /// through the map would.
+    pub fn find_in_lines(
+        &self,
+        finder: &memchr::memmem::Finder<'_>,
+        mut hit: impl FnMut(usize) -> bool,
+    ) {
+        const PIECE: usize = 1 << 20;
+        let whole: &[u8] = self;
+        let Backing::Mapped(_, file) = &*self.backing else {
+            for i in finder.find_iter(whole) {
+                if !hit(i) {
+                    return;
+                }
+            }
+            return;
+        };
+        let mut buf = vec![0u8; PIECE.min(whole.len())];
+        let mut at = 0;
+        while at < whole.len() {
+            let want = PIECE.min(whole.len() - at);
+            let piece: &[u8] = match read_at(file, &mut buf[..want], (self.range.start + at) as u64)
+            {
+                Ok(()) => &buf[..want],
+                // unreadable now: the map still has the bytes
+                Err(_) => &whole[at..at + want],
+            };
+            // up to the piece's last `\n`, or (an entry longer than a piece) to the
+            // entry's end, read through the map
+            let len = if at + want == whole.len() {
+                want
+            } else if let Some(i) = memchr::memrchr(b'\n', piece) {
+                i + 1
+            } else {
+                let end = memchr::memchr(b'\n', &whole[at..]).map_or(whole.len(), |i| at + i + 1);
+                for i in finder.find_iter(&whole[at..end]) {
+                    if !hit(at + i) {
+                        return;
+                    }
+                }
+                at = end;
+                continue;
+            };
+            for i in finder.find_iter(&piece[..len]) {
+                if !hit(at + i) {
+                    return;
+                }
+            }
+            at += len;
+        }
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    let mut reader = file;
+    reader.seek(SeekFrom::Start(offset))?;
+    reader.read_exact(buf)
 }
 
 impl Deref for Blob {
@@ -133,5 +203,42 @@ mod tests {
             "the streamed checksum is the checksum of the bytes"
         );
         assert!(crc_of(&file, 8, 4).is_err(), "past the end is an error");
+    }
+
+    /// A scan through the buffer finds what a scan of the bytes finds, across pieces and
+    /// in entries longer than a piece.
+    #[test]
+    fn a_scan_in_pieces_finds_every_match_of_a_scan_of_the_bytes() {
+        let mut text = Vec::new();
+        for i in 0..200_000 {
+            text.extend_from_slice(format!("word{i}_cursor_{}\n", i % 7).as_bytes());
+        }
+        // one entry longer than a piece, with matches inside and at its end
+        text.extend_from_slice(&b"x".repeat(3 << 20));
+        text.extend_from_slice(b"cursor_9\ntail_cursor_9\n");
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(b"HEAD").unwrap();
+        file.write_all(&text).unwrap();
+        let mapped = Blob::map(&file).unwrap().slice(4..4 + text.len());
+        let owned = Blob::owned(text.clone());
+        for needle in ["cursor_9", "cursor_", "d19999", "xcursor", "nothing"] {
+            let finder = memchr::memmem::Finder::new(needle.as_bytes());
+            let want: Vec<usize> = finder.find_iter(&text).collect();
+            for blob in [&mapped, &owned] {
+                let mut got = Vec::new();
+                blob.find_in_lines(&finder, |i| {
+                    got.push(i);
+                    true
+                });
+                assert_eq!(got, want, "{needle}");
+                // stopped after the first
+                let mut first = Vec::new();
+                blob.find_in_lines(&finder, |i| {
+                    first.push(i);
+                    false
+                });
+                assert_eq!(first, want.iter().copied().take(1).collect::<Vec<_>>());
+            }
+        }
     }
 }

@@ -269,7 +269,8 @@ impl Encoded {
     fn files_with(&self, piece: &[u8], files: usize) -> Option<Vec<u64>> {
         let mut bits = vec![0u64; files.div_ceil(64)];
         let mut words = Vec::new();
-        for at in memmem::find_iter(&self.vocab, piece) {
+        let mut too_many = false;
+        self.vocab.find_in_lines(&memmem::Finder::new(piece), |at| {
             // the word holding this hit: the last start at or before it
             let (mut lo, mut hi) = (0, self.words());
             while lo + 1 < hi {
@@ -282,10 +283,12 @@ impl Encoded {
             }
             if words.last() != Some(&lo) {
                 words.push(lo);
-                if words.len() > MAX_WORDS_PER_PIECE {
-                    return None;
-                }
+                too_many = words.len() > MAX_WORDS_PER_PIECE;
             }
+            !too_many
+        });
+        if too_many {
+            return None;
         }
         let mut ok = true;
         for w in words {

@@ -356,23 +356,25 @@ impl SymbolTable {
         if key.is_empty() || key.contains('\n') {
             return Vec::new();
         }
-        let dictionary = &self.bytes[l.dictionary.clone()];
         let mut ids: Vec<u32> = Vec::new();
-        for at in finder.find_iter(dictionary) {
-            // the string holding this hit: the last start at or before it
-            let (mut lo, mut hi) = (0usize, l.strings);
-            while lo + 1 < hi {
-                let mid = (lo + hi) / 2;
-                if self.at(l.string_start, mid) as usize <= at {
-                    lo = mid;
-                } else {
-                    hi = mid;
+        self.bytes
+            .slice(l.dictionary.clone())
+            .find_in_lines(finder, |at| {
+                // the string holding this hit: the last start at or before it
+                let (mut lo, mut hi) = (0usize, l.strings);
+                while lo + 1 < hi {
+                    let mid = (lo + hi) / 2;
+                    if self.at(l.string_start, mid) as usize <= at {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
                 }
-            }
-            if ids.last() != Some(&(lo as u32)) {
-                ids.push(lo as u32);
-            }
-        }
+                if ids.last() != Some(&(lo as u32)) {
+                    ids.push(lo as u32);
+                }
+                true
+            });
         let mut out: Vec<u32> = ids
             .iter()
             .flat_map(|&id| self.list(l.snake_list_start, l.snake_list, l.symbols, id))
