@@ -241,7 +241,7 @@ fn run(
             None => None,
         };
         let (score, fields) = if request.exact {
-            (item.title_collapsed() == query.exact_title())
+            item.title_collapsed_is(query.exact_title())
                 .then(|| (weights.exact_title, vec![TaskField::Title]))?
         } else if query.is_empty() {
             (id_score?, Vec::new())
@@ -541,6 +541,17 @@ mod tests {
             } else {
                 title
             })
+        } else if seq.chance(10) {
+            // a phrase of a title: two or three of its words, in order
+            let title = (0..50)
+                .map(|_| store.item(seq.below(store.len())).title())
+                .find(|t| t.split_whitespace().count() > 2)
+                .unwrap_or("auth middleware")
+                .to_string();
+            let words: Vec<&str> = title.split_whitespace().collect();
+            let from = seq.below(words.len() - 1);
+            let to = (from + 2 + seq.below(2)).min(words.len());
+            TaskRequest::new(words[from..to].join(" "))
         } else {
             let terms: Vec<String> = (0..1 + seq.below(3)).map(|_| query_term(seq)).collect();
             TaskRequest::new(terms.join(" "))
@@ -566,16 +577,25 @@ mod tests {
     }
 
     /// The word index only narrows the items a query scores: on generated stores, many
-    /// random queries (typos, parts of words, several terms, exact titles, ids, Unicode,
+    /// random queries (typos, parts of words, several terms, exact titles and phrases of
+    /// titles, ids, Unicode,
     /// punctuation, no match) answer byte for byte as when every item is scored, under the
-    /// default weights and under weights that tolerate shorter typos and rank a typo at
-    /// the start of a word above one on a whole word.
+    /// default weights, under weights that tolerate shorter typos and rank a typo at the
+    /// start of a word above one on a whole word, and under weights that rank an
+    /// occurrence inside a word above a whole word.
     #[test]
     fn candidates_answer_as_every_item_does() {
         let loose = TaskWeights {
             min_typo_len: 2,
             typo_prefix: 1.2,
             threshold: 0.0,
+            ..TaskWeights::default()
+        };
+        let inverted = TaskWeights {
+            whole_word: 0.7,
+            word_prefix: 0.8,
+            mid_word: 0.9,
+            typo_prefix: 1.0,
             ..TaskWeights::default()
         };
         let mut narrowed = 0;
@@ -586,7 +606,7 @@ mod tests {
             let mut seq = Seq(seed * 31 + 1);
             for _ in 0..if n > 1000 { 150 } else { 400 } {
                 let request = random_request(&mut seq, &store);
-                for weights in [&TaskWeights::default(), &loose] {
+                for weights in [&TaskWeights::default(), &loose, &inverted] {
                     queries += 1;
                     let fast = run(&store, &request, weights, Scan::Candidates);
                     let plain = run(&store, &request, weights, Scan::All);

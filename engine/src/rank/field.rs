@@ -71,6 +71,12 @@ impl TaskField {
         }
     }
 
+    /// The characters of the item's folded text of this field, without reading it.
+    #[inline]
+    pub(crate) fn bag(self, item: ItemRef<'_>) -> u64 {
+        item.folded_bag(self.column())
+    }
+
     /// The field's column in the store's word index (`store/word_index.rs`).
     pub(crate) fn column(self) -> usize {
         match self {

@@ -55,6 +55,12 @@ impl FoldedColumn {
         }
     }
 
+    /// The characters of item `i`'s text, without reading the text.
+    #[inline]
+    pub(crate) fn bag(&self, i: usize) -> u64 {
+        self.bags[i]
+    }
+
     fn len(&self) -> usize {
         self.texts.len()
     }
@@ -171,6 +177,17 @@ impl SearchIndex {
             .unwrap_or_else(|| self.title.texts.get(i))
     }
 
+    /// True when item `i`'s title folded with whitespace collapsed is `s`; compares lengths
+    /// before reading the title.
+    #[inline]
+    pub(crate) fn title_collapsed_is(&self, i: usize, s: &str) -> bool {
+        let (start, end) = match self.title_collapsed.range(i) {
+            Some(range) => range,
+            None => self.title.texts.range(i),
+        };
+        end - start == s.len() && self.title_collapsed(i) == s
+    }
+
     /// The folded title of item `i` as characters when it is not ASCII.
     #[inline]
     pub(crate) fn title_wide(&self, i: usize) -> Option<&[char]> {
@@ -206,7 +223,7 @@ impl SearchIndex {
             id_folded: Texts::decode(r)?,
             status_folded: Texts::decode(r)?,
             priority_rank: r.u32s()?,
-            words: WordIndex::decode(r, n)?,
+            words: WordIndex::decode(r)?,
             ..SearchIndex::default()
         };
         let same = [

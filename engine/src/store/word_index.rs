@@ -9,6 +9,11 @@
 //! union of the posting lists of the words it can match, and a query's candidates are the
 //! intersection of its terms' unions: `rank/term_query.rs` computes them, and the full
 //! term matching then runs on those items only.
+//!
+//! Each list is kept as the gaps between its items, one varint each (a byte for most), so
+//! the lists add about a quarter of what four bytes an item would to memory and to the
+//! cache, and loading a kept store copies them in one piece: a list is decoded only when a
+//! query reads it.
 
 use super::codec::{Reader, Writer};
 use super::texts::Texts;
@@ -28,11 +33,11 @@ pub(crate) struct WordIndex {
     words: Texts,
     /// The characters of each word (see [`char_bag`]); derived, not cached.
     bags: Vec<u64>,
-    /// The items of word `w` in column `c` are `items[ends[k - 1]..ends[k]]`, with
+    /// The list of word `w` in column `c` is `lists[ends[k - 1]..ends[k]]`, with
     /// `k = w * COLUMNS + c`.
     ends: Vec<u32>,
-    /// Item positions, ascending within each list.
-    items: Vec<u32>,
+    /// Each list's item positions, ascending, as varint gaps (the first from 0).
+    lists: Vec<u8>,
 }
 
 impl WordIndex {
@@ -76,21 +81,33 @@ impl WordIndex {
             item_ends.push(entries.len());
         }
         let mut cursor: Vec<u32> = Vec::with_capacity(counts.len());
+        let mut ends: Vec<u32> = Vec::with_capacity(counts.len());
         let mut end = 0u32;
         for &count in &counts {
             cursor.push(end);
             end = end.checked_add(count)?;
-            index.ends.push(end);
+            ends.push(end);
         }
-        index.items = vec![0; end as usize];
+        let mut items = vec![0u32; end as usize];
         let mut start = 0;
         for (i, &stop) in item_ends.iter().enumerate() {
             for &list in &entries[start..stop] {
                 let at = &mut cursor[list as usize];
-                index.items[*at as usize] = i as u32;
+                items[*at as usize] = i as u32;
                 *at += 1;
             }
             start = stop;
+        }
+        drop(entries);
+        let mut start = 0;
+        for &end in &ends {
+            let mut previous = 0;
+            for &item in &items[start as usize..end as usize] {
+                push_varint(&mut index.lists, item - previous);
+                previous = item;
+            }
+            index.ends.push(u32::try_from(index.lists.len()).ok()?);
+            start = end;
         }
         Some(index)
     }
@@ -106,40 +123,41 @@ impl WordIndex {
         (self.words.get(w), self.bags[w])
     }
 
-    /// The items whose column `c` holds word `w`, ascending.
+    /// The items whose column `c` holds word `w`, ascending. Read from a kept store, a
+    /// damaged list may name items past the store: callers skip those.
     #[inline]
-    pub(crate) fn postings(&self, w: usize, c: usize) -> &[u32] {
+    pub(crate) fn postings(&self, w: usize, c: usize) -> Postings<'_> {
         let k = w * COLUMNS + c;
         let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
-        &self.items[start..self.ends[k] as usize]
+        Postings {
+            bytes: &self.lists[start..self.ends[k] as usize],
+            previous: 0,
+        }
     }
 
     pub(crate) fn encode(&self, w: &mut Writer) {
         self.words.encode(w);
         w.u32s(&self.ends);
-        w.u32s(&self.items);
+        w.bytes(&self.lists);
     }
 
-    /// Reads the lists back for `n` items; `None` unless every list is ascending, inside
-    /// `items` and names an item below `n`, and every word is one word.
-    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>, n: usize) -> Option<WordIndex> {
+    /// Reads the lists back; `None` unless the lists' bounds rise and stay inside them, and
+    /// every word is one word. The lists themselves are decoded as queries read them.
+    pub(crate) fn decode<R: std::io::Read>(r: &mut Reader<R>) -> Option<WordIndex> {
         let vocab = Texts::decode(r)?;
         let ends = r.u32s()?;
-        let items = r.u32s()?;
+        let lists = r.bytes()?;
         if ends.len() != vocab.len().checked_mul(COLUMNS)? {
             return None;
         }
-        let mut start = 0usize;
+        let mut start = 0;
         for &end in &ends {
-            let end = end as usize;
-            let list = items.get(start..end)?;
-            let ascending = list.windows(2).all(|p| p[0] < p[1]);
-            if !ascending || list.last().is_some_and(|&i| i as usize >= n) {
+            if end < start {
                 return None;
             }
             start = end;
         }
-        if start != items.len() {
+        if start as usize != lists.len() {
             return None;
         }
         let mut bags = Vec::with_capacity(vocab.len());
@@ -154,8 +172,49 @@ impl WordIndex {
             words: vocab,
             bags,
             ends,
-            items,
+            lists,
         })
+    }
+}
+
+/// Appends `v` as a little-endian base-128 varint.
+fn push_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The items of one posting list, decoded as read. A damaged list ends at its first
+/// malformed varint or overflow instead of failing.
+pub(crate) struct Postings<'a> {
+    bytes: &'a [u8],
+    previous: u32,
+}
+
+impl Postings<'_> {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+impl Iterator for Postings<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        let mut gap = 0u32;
+        for (k, &b) in self.bytes.iter().enumerate().take(5) {
+            gap |= u32::from(b & 0x7f).checked_shl(7 * k as u32)?;
+            if b < 0x80 {
+                self.bytes = &self.bytes[k + 1..];
+                self.previous = self.previous.checked_add(gap)?;
+                return Some(self.previous);
+            }
+        }
+        self.bytes = &[];
+        None
     }
 }
 
@@ -219,25 +278,52 @@ mod tests {
             ["", "", "auth\nux", "straße ok"],
             ["auth", "", "", "ok"],
         ]);
-        let auth = find(&index, "auth");
-        assert_eq!(index.postings(auth, 0), [0, 2]);
-        assert_eq!(index.postings(auth, 1), [0]);
-        assert_eq!(index.postings(auth, 2), [1]);
-        assert!(index.postings(auth, 3).is_empty());
-        assert_eq!(index.postings(find(&index, "ok"), 3), [1, 2]);
-        assert_eq!(index.postings(find(&index, "straße"), 3), [1]);
+        let list = |word: &str, c: usize| index.postings(find(&index, word), c).collect::<Vec<_>>();
+        assert_eq!(list("auth", 0), [0, 2]);
+        assert_eq!(list("auth", 1), [0]);
+        assert_eq!(list("auth", 2), [1]);
+        assert!(index.postings(find(&index, "auth"), 3).is_empty());
+        assert_eq!(list("ok", 3), [1, 2]);
+        assert_eq!(list("straße", 3), [1]);
         assert_eq!(index.len(), 7);
 
         let mut w = Writer::default();
         index.encode(&mut w);
-        let back = WordIndex::decode(&mut Reader::new(&w.buf), 3).unwrap();
+        let back = WordIndex::decode(&mut Reader::new(&w.buf)).unwrap();
         assert_eq!(back, index);
-        // an item past the store, or a list out of order, is refused
-        assert_eq!(WordIndex::decode(&mut Reader::new(&w.buf), 2), None);
+        // bounds that fall, or a word that is two, are refused
         let mut bad = index.clone();
-        bad.items.swap(1, 2); // auth in titles: [2, 0]
+        bad.ends.swap(4, 5);
         let mut w = Writer::default();
         bad.encode(&mut w);
-        assert_eq!(WordIndex::decode(&mut Reader::new(&w.buf), 3), None);
+        assert_eq!(WordIndex::decode(&mut Reader::new(&w.buf)), None);
+        let mut bad = index.clone();
+        bad.words = Texts::default();
+        assert!(["auth bug", "x"].iter().all(|word| bad.words.push(word)));
+        bad.ends.truncate(2 * COLUMNS);
+        bad.lists.truncate(bad.ends[2 * COLUMNS - 1] as usize);
+        let mut w = Writer::default();
+        bad.encode(&mut w);
+        assert_eq!(WordIndex::decode(&mut Reader::new(&w.buf)), None);
+    }
+
+    #[test]
+    fn gaps_round_trip_and_damage_ends_a_list() {
+        let items = [0u32, 1, 127, 128, 300, 16_384, 2_000_000, u32::MAX];
+        let mut bytes = Vec::new();
+        let mut previous = 0;
+        for &i in &items {
+            push_varint(&mut bytes, i - previous);
+            previous = i;
+        }
+        let read = |bytes: &[u8]| Postings { bytes, previous: 0 }.collect::<Vec<_>>();
+        assert_eq!(read(&bytes), items);
+        // a varint cut short, one of six bytes, or a sum past u32 ends the list
+        assert_eq!(read(&bytes[..bytes.len() - 1]), items[..items.len() - 1]);
+        assert_eq!(
+            read(&[0x85, 0x80, 0x80, 0x80, 0x80, 0x01]),
+            Vec::<u32>::new()
+        );
+        assert_eq!(read(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]), [u32::MAX]);
     }
 }
