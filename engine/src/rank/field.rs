@@ -71,6 +71,22 @@ impl TaskField {
         }
     }
 
+    /// The characters of the item's folded text of this field, without reading it.
+    #[inline]
+    pub(crate) fn bag(self, item: ItemRef<'_>) -> u64 {
+        item.folded_bag(self.column())
+    }
+
+    /// The field's column in the store's word index (`store/word_index.rs`).
+    pub(crate) fn column(self) -> usize {
+        match self {
+            TaskField::Title => 0,
+            TaskField::Description => 1,
+            TaskField::Labels => 2,
+            TaskField::Notes => 3,
+        }
+    }
+
     pub(crate) fn weight(self, w: &TaskWeights) -> f64 {
         match self {
             TaskField::Title => w.title,

@@ -20,7 +20,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 const MAGIC: &[u8; 16] = b"findbench-store\n";
 const END: &[u8; 4] = b"end\n";
 /// Bumped whenever the layout of the file changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// A store modified this recently is not cached: a second write within the filesystem's
 /// timestamp granularity could leave size and modification time unchanged.
 const SETTLE: Duration = Duration::from_secs(2);

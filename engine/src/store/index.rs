@@ -6,6 +6,7 @@
 use super::codec::{Reader, Writer};
 use super::fields::ItemFields;
 use super::texts::{Lists, OptTexts, Texts};
+use super::word_index::WordIndex;
 use crate::item::priority_rank;
 use crate::text::char_bag::char_bag;
 use crate::text::fold::{fold, fold_collapsed};
@@ -54,6 +55,12 @@ impl FoldedColumn {
         }
     }
 
+    /// The characters of item `i`'s text, without reading the text.
+    #[inline]
+    pub(crate) fn bag(&self, i: usize) -> u64 {
+        self.bags[i]
+    }
+
     fn len(&self) -> usize {
         self.texts.len()
     }
@@ -85,6 +92,8 @@ pub(crate) struct SearchIndex {
     pub(crate) status_folded: Texts,
     /// [`priority_rank`] of each item: the first tie-break of `find task`.
     pub(crate) priority_rank: Vec<u32>,
+    /// The words of title, description, labels and notes, with the items holding each.
+    pub(crate) words: WordIndex,
     /// The folded titles that are not ASCII, as characters (an ASCII title is scored on its
     /// bytes): what `find name` scores with partial_ratio. Derived at load, not cached.
     wide: Vec<char>,
@@ -130,6 +139,17 @@ impl SearchIndex {
                 return None;
             }
         }
+        index.words = {
+            let columns = [
+                &index.title,
+                &index.description,
+                &index.labels,
+                &index.notes,
+            ];
+            let text = |c: usize| move |i: usize| columns[c].get(i).text;
+            let (t, d, l, o) = (text(0), text(1), text(2), text(3));
+            WordIndex::build(n, [&t, &d, &l, &o])?
+        };
         index.derive_wide()?;
         Some(index)
     }
@@ -157,6 +177,17 @@ impl SearchIndex {
             .unwrap_or_else(|| self.title.texts.get(i))
     }
 
+    /// True when item `i`'s title folded with whitespace collapsed is `s`; compares lengths
+    /// before reading the title.
+    #[inline]
+    pub(crate) fn title_collapsed_is(&self, i: usize, s: &str) -> bool {
+        let (start, end) = match self.title_collapsed.range(i) {
+            Some(range) => range,
+            None => self.title.texts.range(i),
+        };
+        end - start == s.len() && self.title_collapsed(i) == s
+    }
+
     /// The folded title of item `i` as characters when it is not ASCII.
     #[inline]
     pub(crate) fn title_wide(&self, i: usize) -> Option<&[char]> {
@@ -178,6 +209,7 @@ impl SearchIndex {
             texts.encode(w);
         }
         w.u32s(&self.priority_rank);
+        self.words.encode(w);
     }
 
     /// Reads the index back for `n` items; `None` unless every column holds `n`.
@@ -191,6 +223,7 @@ impl SearchIndex {
             id_folded: Texts::decode(r)?,
             status_folded: Texts::decode(r)?,
             priority_rank: r.u32s()?,
+            words: WordIndex::decode(r)?,
             ..SearchIndex::default()
         };
         let same = [

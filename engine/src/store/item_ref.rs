@@ -103,6 +103,27 @@ impl<'a> ItemRef<'a> {
         self.store.index.notes.get(self.index)
     }
 
+    /// The characters of the folded field in index column `column` (title, description,
+    /// labels, notes), without reading its text.
+    #[inline]
+    pub(crate) fn folded_bag(&self, column: usize) -> u64 {
+        let index = &self.store.index;
+        [
+            &index.title,
+            &index.description,
+            &index.labels,
+            &index.notes,
+        ][column]
+            .bag(self.index)
+    }
+
+    /// True when [`ItemRef::title_collapsed`] is `s`, reading the title only when the
+    /// lengths agree.
+    #[inline]
+    pub(crate) fn title_collapsed_is(&self, s: &str) -> bool {
+        self.store.index.title_collapsed_is(self.index, s)
+    }
+
     /// Title folded with whitespace collapsed: the form `--exact` compares.
     pub fn title_collapsed(&self) -> &'a str {
         self.store.index.title_collapsed(self.index)

@@ -9,6 +9,7 @@ mod index;
 mod item_ref;
 mod load;
 mod texts;
+mod word_index;
 
 pub use hierarchy::{
     Breadcrumb, BreadcrumbCut, Hierarchy, Lineage, Subtree, SubtreeNode, MAX_BREADCRUMB_DEPTH,
@@ -16,6 +17,7 @@ pub use hierarchy::{
 pub use index::FoldedText;
 pub use item_ref::ItemRef;
 pub use load::StoreFormat;
+pub(crate) use word_index::{WordIndex, COLUMNS};
 
 use crate::error::{EngineError, Result};
 use crate::item::Item;
@@ -180,6 +182,11 @@ impl Store {
     /// The position of the item with exactly this id.
     pub fn position(&self, id: &str) -> Option<usize> {
         position_in(&self.fields, &self.id_order, id)
+    }
+
+    /// The words of the searchable fields and the items holding each (`word_index.rs`).
+    pub(crate) fn word_index(&self) -> &WordIndex {
+        &self.index.words
     }
 
     pub fn hierarchy(&self) -> &Hierarchy {

@@ -91,6 +91,12 @@ impl OptTexts {
         self.present[i].then(|| self.texts.get(i))
     }
 
+    /// The byte range of string `i` when present, without reading it.
+    #[inline]
+    pub(crate) fn range(&self, i: usize) -> Option<(usize, usize)> {
+        self.present[i].then(|| self.texts.range(i))
+    }
+
     pub(crate) fn encode(&self, w: &mut Writer) {
         self.texts.encode(w);
         w.bools(&self.present);
