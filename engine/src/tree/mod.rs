@@ -479,6 +479,12 @@ impl Tree {
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench
     /// index DIR`). An error when caching is off or no cache directory is known.
     pub fn index(root: &Path, options: &TreeOptions) -> Result<IndexStats> {
+        Tree::index_and_load(root, options).map(|(_, stats)| stats)
+    }
+
+    /// [`Tree::index`], and the tree it now holds (what is derived from the tree can then be
+    /// kept beside the index without loading it again).
+    pub fn index_and_load(root: &Path, options: &TreeOptions) -> Result<(Tree, IndexStats)> {
         if options.no_cache {
             return Err(crate::error::EngineError::invalid(
                 "the index is not kept with --no-cache",
@@ -494,7 +500,7 @@ impl Tree {
                     "set FINDBENCH_CACHE to a writable directory",
                 )
             })?;
-        cache::open(root, options, &dir).map(|(_, stats)| stats)
+        cache::open(root, options, &dir)
     }
 
     /// The files that may contain every one of `needles` (strings matched case-insensitively

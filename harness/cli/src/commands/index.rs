@@ -71,7 +71,7 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
     }
     findbench_eval::call::check_root(&args.root, "pass a directory: findbench index DIR")?;
     let profile = Profile::resolve(&args.profile.profile)?;
-    let stats = Tree::index(&args.root, &cache.tree_options())?;
+    let (tree, stats) = Tree::index_and_load(&args.root, &cache.tree_options())?;
     if let Some(why) = &stats.write_error {
         return Err(EngineError::File {
             path: stats.cache_path.clone(),
@@ -79,9 +79,7 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
             hint: Some("set FINDBENCH_CACHE to a writable directory".into()),
         });
     }
-    // the ranking statistics too, so that the first word-ranked question is warm: the
-    // tree now loads from the index just written, reading no file
-    let tree = Tree::load(&args.root, &cache.tree_options())?;
+    // the ranking statistics too, so that the first word-ranked question is warm
     let ranking_kept = findbench_engine::retrieval::keep_statistics(&tree, &profile);
     Ok(Indexed {
         stats,
