@@ -161,6 +161,29 @@ impl std::fmt::Debug for Blob {
     }
 }
 
+/// Entry `i` of a table of little-endian `u32`s (0 past its end: a damaged table reads as
+/// empty entries, never a panic).
+pub(crate) fn u32_at(table: &[u8], i: usize) -> u32 {
+    table
+        .get(i * 4..i * 4 + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Which of `count` entries holds byte `at` of their text, given `starts` (a `u32` table
+/// of where each entry begins, ascending): the last start at or before `at`.
+pub(crate) fn entry_holding(starts: &[u8], count: usize, at: usize) -> usize {
+    let (mut lo, mut hi) = (0, count);
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        if u32_at(starts, mid) as usize <= at {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// The CRC-32 of `len` bytes of `file` from `start`, read through a small buffer: checking
 /// a part does not bring the whole of it into the memory of the process, as reading it
 /// through the map would.

@@ -304,7 +304,7 @@ pub(super) fn open(
     let enc = builder.finish();
     drop(old_words);
     let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
-    let files: Vec<FileRecord> = walked
+    let mut files: Vec<FileRecord> = walked
         .found
         .into_iter()
         .filter_map(|found| match found {
@@ -320,13 +320,8 @@ pub(super) fn open(
     let symbols = Arc::new(SymbolTable::build(
         files.iter().map(|r| r.symbols.as_slice()),
     ));
-    let files: Vec<FileRecord> = files
-        .into_iter()
-        .map(|r| FileRecord {
-            symbols: Vec::new(),
-            ..r
-        })
-        .collect();
+    // the table holds them now
+    files.iter_mut().for_each(|r| r.symbols = Vec::new());
     let head = Head {
         root: root_shown,
         options: key,

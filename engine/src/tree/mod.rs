@@ -199,10 +199,8 @@ pub struct TreeFile {
 impl TreeFile {
     /// Builds the file record for `path` (relative, `/`-separated) with its content.
     pub fn new(path: String, size: u64, content: Content) -> TreeFile {
-        let symbols = match (
-            Language::from_extension(&fold(extension(&path))),
-            content.text(),
-        ) {
+        let parts = PathParts::of(&path);
+        let symbols = match (Language::from_extension(&parts.ext), content.text()) {
             (Some(lang), Some(text)) => symbols::scan_file(lang, text),
             _ => Vec::new(),
         };
@@ -211,11 +209,8 @@ impl TreeFile {
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
-        let name_bag = {
-            let p = PathParts::of(&path);
-            name_bag_of(&p.stem, &p.stem_snake, &p.dir, &symbols)
-        };
-        let file = TreeFile::with_parts(path, size, kind, name_bag, loaded, None);
+        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
+        let file = TreeFile::with_parts(path, parts, size, kind, name_bag, loaded, None);
         let _ = file.symbols.set(symbols);
         file
     }
@@ -230,14 +225,23 @@ impl TreeFile {
         name_bag: u64,
         source: Arc<Source>,
     ) -> TreeFile {
-        let mut file =
-            TreeFile::with_parts(path, size, kind, name_bag, OnceLock::new(), Some(source));
+        let parts = PathParts::of(&path);
+        let mut file = TreeFile::with_parts(
+            path,
+            parts,
+            size,
+            kind,
+            name_bag,
+            OnceLock::new(),
+            Some(source),
+        );
         file.symbol_slot = Some(symbols);
         file
     }
 
     fn with_parts(
         path: String,
+        parts: PathParts,
         size: u64,
         kind: ContentKind,
         name_bag: u64,
@@ -249,7 +253,7 @@ impl TreeFile {
             stem_snake,
             dir,
             ext,
-        } = PathParts::of(&path);
+        } = parts;
         let language = Language::from_extension(&ext);
         TreeFile {
             stem,
@@ -316,19 +320,7 @@ impl TreeFile {
     /// already, else read now and not kept (so that a pass over every file does not hold
     /// the whole tree in memory).
     pub fn text_once(&self) -> Option<std::borrow::Cow<'_, str>> {
-        if self.kind != ContentKind::Text {
-            return None;
-        }
-        if let Some(loaded) = self.loaded.get() {
-            return loaded
-                .as_ref()
-                .map(|l| std::borrow::Cow::Borrowed(l.text.as_str()));
-        }
-        let source = self.source.as_ref()?;
-        match walk::read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
-            Content::Text { text, .. } => Some(std::borrow::Cow::Owned(text)),
-            _ => None,
-        }
+        self.text_and_folded_once().map(|(text, _)| text)
     }
 
     /// The text and its folded copy for one use: borrowed when kept, else read now and not

@@ -12,7 +12,7 @@
 //! every [`STEP`] bytes, and a query piece is cut to [`STEP`] bytes, so that any piece of a
 //! long word still lies whole inside one window (a minified line does not bloat the list).
 
-use super::blob::Blob;
+use super::blob::{self, Blob};
 use memchr::memmem;
 
 /// Longest word kept whole.
@@ -162,8 +162,7 @@ impl Encoded {
     }
 
     fn u32_at(table: &[u8], i: usize) -> u32 {
-        let b = &table[i * 4..i * 4 + 4];
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        blob::u32_at(table, i)
     }
 
     /// Checks the tables' sizes against each other, so that a damaged file is refused.
@@ -271,18 +270,9 @@ impl Encoded {
         let mut words = Vec::new();
         let mut too_many = false;
         self.vocab.find_in_lines(&memmem::Finder::new(piece), |at| {
-            // the word holding this hit: the last start at or before it
-            let (mut lo, mut hi) = (0, self.words());
-            while lo + 1 < hi {
-                let mid = (lo + hi) / 2;
-                if Self::u32_at(&self.starts, mid) as usize <= at {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            if words.last() != Some(&lo) {
-                words.push(lo);
+            let word = blob::entry_holding(&self.starts, self.words(), at);
+            if words.last() != Some(&word) {
+                words.push(word);
                 too_many = words.len() > MAX_WORDS_PER_PIECE;
             }
             !too_many

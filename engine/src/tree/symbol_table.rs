@@ -21,7 +21,7 @@
 //! Reading never panics on a damaged table (an entry out of bounds reads as empty); the
 //! index file's checksum guards the values.
 
-use super::blob::Blob;
+use super::blob::{self, Blob};
 use super::symbols::{Symbol, SymbolKind};
 use crate::text::camel::snake;
 use memchr::memmem::Finder;
@@ -360,18 +360,9 @@ impl SymbolTable {
         self.bytes
             .slice(l.dictionary.clone())
             .find_in_lines(finder, |at| {
-                // the string holding this hit: the last start at or before it
-                let (mut lo, mut hi) = (0usize, l.strings);
-                while lo + 1 < hi {
-                    let mid = (lo + hi) / 2;
-                    if self.at(l.string_start, mid) as usize <= at {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                if ids.last() != Some(&(lo as u32)) {
-                    ids.push(lo as u32);
+                let id = blob::entry_holding(&self.bytes[l.string_start..], l.strings, at) as u32;
+                if ids.last() != Some(&id) {
+                    ids.push(id);
                 }
                 true
             });
@@ -466,10 +457,9 @@ impl SymbolTable {
     }
 }
 
+/// The `u32` at byte `at` of `bytes` (0 past the end).
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    bytes
-        .get(at..at + 4)
-        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    blob::u32_at(&bytes[at.min(bytes.len())..], 0)
 }
 
 #[cfg(test)]
