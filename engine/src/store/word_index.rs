@@ -20,7 +20,8 @@ use super::texts::Texts;
 use crate::text::char_bag::char_bag;
 use crate::text::words::words;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+// the tree index's varints and hasher: the same encoding, one implementation
+use crate::tree::postings::{put_varint, FxBuild};
 
 /// Number of indexed fields: title, description, labels, notes (the columns of
 /// `index.rs`, in that order).
@@ -47,7 +48,7 @@ impl WordIndex {
         n: usize,
         columns: [&dyn Fn(usize) -> &'a str; COLUMNS],
     ) -> Option<Self> {
-        let mut ids: HashMap<&'a str, u32, BuildHasherDefault<FxHasher>> = HashMap::default();
+        let mut ids: HashMap<&'a str, u32, FxBuild> = HashMap::default();
         let mut index = WordIndex::default();
         // per list: its length, and the last item added plus one (a word is listed once
         // per item and field however often it occurs there)
@@ -103,7 +104,7 @@ impl WordIndex {
         for &end in &ends {
             let mut previous = 0;
             for &item in &items[start as usize..end as usize] {
-                push_varint(&mut index.lists, item - previous);
+                put_varint(&mut index.lists, item - previous);
                 previous = item;
             }
             index.ends.push(u32::try_from(index.lists.len()).ok()?);
@@ -177,15 +178,6 @@ impl WordIndex {
     }
 }
 
-/// Appends `v` as a little-endian base-128 varint.
-fn push_varint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
 /// The items of one posting list, decoded as read. A damaged list ends at its first
 /// malformed varint or overflow instead of failing.
 pub(crate) struct Postings<'a> {
@@ -215,45 +207,6 @@ impl Iterator for Postings<'_> {
         }
         self.bytes = &[];
         None
-    }
-}
-
-/// The multiply-rotate hash of rustc (FxHash), for the word table while building: std's
-/// default hasher is several times slower on short keys, and nothing here is adversarial
-/// (a collision costs time, never an answer).
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in chunks.by_ref() {
-            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut tail = [0u8; 8];
-            tail[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(tail));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -313,7 +266,7 @@ mod tests {
         let mut bytes = Vec::new();
         let mut previous = 0;
         for &i in &items {
-            push_varint(&mut bytes, i - previous);
+            put_varint(&mut bytes, i - previous);
             previous = i;
         }
         let read = |bytes: &[u8]| Postings { bytes, previous: 0 }.collect::<Vec<_>>();

@@ -96,7 +96,7 @@ impl std::hash::Hasher for FxHasher {
     }
 }
 
-type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
 
 /// The word pieces of a search string, folded and cut to [`STEP`] bytes: what each
 /// matching file must hold inside its words.
