@@ -1,5 +1,7 @@
-//! The README's examples are part of the contract: every fenced block marked runnable is
-//! run as written against the built binary, and must exit as its marker says.
+//! The examples of README.md and docs/guide.md are part of the contract: every fenced block
+//! marked runnable is run as written against the built binary, and must exit as its marker
+//! says. Every relative link of both files must lead to a file of the repository, and a link
+//! to a heading (`#anchor`) to a heading that exists.
 //!
 //! Marker convention (an HTML comment, invisible on GitHub, on the line before the fence):
 //!
@@ -23,7 +25,10 @@ use common::repo_root;
 use std::path::Path;
 use std::process::Command;
 
-/// One runnable block: the README line of its marker, its commands and expectations.
+/// The documents whose examples run and whose links are checked, relative to the repository.
+const DOCUMENTS: [&str; 2] = ["README.md", "docs/guide.md"];
+
+/// One runnable block: the line of its marker, its commands and expectations.
 struct Block {
     line: usize,
     commands: Vec<Example>,
@@ -42,7 +47,7 @@ enum Expect {
     Ci,
 }
 
-fn parse_readme(text: &str) -> Vec<Block> {
+fn parse_doc(doc: &str, text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     let mut blocks = Vec::new();
     let mut i = 0;
@@ -55,22 +60,22 @@ fn parse_readme(text: &str) -> Vec<Block> {
             i += 1;
             continue;
         };
-        let tokens: Vec<Expect> =
-            marker
-                .trim()
-                .trim_start_matches(':')
-                .split_whitespace()
-                .map(|t| match t {
-                    "-" => Expect::Setup,
-                    "ci" => Expect::Ci,
-                    n => Expect::Exit(n.parse().unwrap_or_else(|_| {
-                        panic!("README.md:{}: bad runnable token `{t}`", i + 1)
-                    })),
-                })
-                .collect();
+        let tokens: Vec<Expect> = marker
+            .trim()
+            .trim_start_matches(':')
+            .split_whitespace()
+            .map(|t| match t {
+                "-" => Expect::Setup,
+                "ci" => Expect::Ci,
+                n => Expect::Exit(
+                    n.parse()
+                        .unwrap_or_else(|_| panic!("{doc}:{}: bad runnable token `{t}`", i + 1)),
+                ),
+            })
+            .collect();
         assert!(
             lines.get(i + 1).is_some_and(|l| l.starts_with("```")),
-            "README.md:{}: a runnable marker must be right before a fenced block",
+            "{doc}:{}: a runnable marker must be right before a fenced block",
             i + 1
         );
         let mut body = Vec::new();
@@ -107,7 +112,7 @@ fn parse_readme(text: &str) -> Vec<Block> {
             assert_eq!(
                 tokens.len(),
                 commands.len(),
-                "README.md:{}: {} tokens for {} commands",
+                "{doc}:{}: {} tokens for {} commands",
                 i + 1,
                 tokens.len(),
                 commands.len()
@@ -184,20 +189,22 @@ fn run_example(dir: &Path, command: &str) -> std::process::Output {
         .expect("sh runs")
 }
 
-#[test]
+/// Runs every runnable block of `doc` in a scratch directory of its own; `min_blocks` guards
+/// against a marker convention the parser no longer recognises (nothing would run).
 #[cfg(unix)]
-fn every_runnable_readme_example_runs_as_written() {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+fn run_examples_of(doc: &str, min_blocks: usize) {
+    let text = std::fs::read_to_string(repo_root().join(doc)).unwrap();
     let ci = std::fs::read_to_string(repo_root().join(".ci/run")).unwrap();
-    let blocks = parse_readme(&readme);
+    let blocks = parse_doc(doc, &text);
     assert!(
-        blocks.len() >= 4,
-        "the README's runnable blocks were not found"
+        blocks.len() >= min_blocks,
+        "{doc}: {} runnable blocks found, expected at least {min_blocks}",
+        blocks.len()
     );
     let dir = scratch();
     for block in &blocks {
         for ex in &block.commands {
-            let at = format!("README.md:{} `{}`", block.line, ex.command);
+            let at = format!("{doc}:{} `{}`", block.line, ex.command);
             let code = match ex.expect {
                 Expect::Setup => {
                     assert!(
@@ -210,7 +217,7 @@ fn every_runnable_readme_example_runs_as_written() {
                 Expect::Ci => {
                     assert!(
                         ci.lines().any(|l| l.trim() == ex.command.trim()),
-                        "{at}: not a line of .ci/run, so CI does not run what the README says"
+                        "{at}: not a line of .ci/run, so CI does not run what {doc} says"
                     );
                     continue;
                 }
@@ -239,11 +246,178 @@ fn every_runnable_readme_example_runs_as_written() {
 }
 
 #[test]
+#[cfg(unix)]
+fn every_runnable_readme_example_runs_as_written() {
+    run_examples_of(DOCUMENTS[0], 4);
+}
+
+#[test]
+#[cfg(unix)]
+fn every_runnable_guide_example_runs_as_written() {
+    run_examples_of(DOCUMENTS[1], 4);
+}
+
+/// The lines of `text` outside fenced blocks, numbered from 1.
+fn prose_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut fenced = false;
+    text.lines().enumerate().filter_map(move |(i, l)| {
+        if l.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return None;
+        }
+        (!fenced).then_some((i + 1, l))
+    })
+}
+
+/// The anchor GitHub gives a heading: lower-cased, spaces to `-`, punctuation dropped.
+fn heading_anchor(title: &str) -> String {
+    title
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Every heading anchor of a markdown text; a repeated heading gets `-1`, `-2`, as on GitHub.
+fn heading_anchors(text: &str) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut anchors = Vec::new();
+    for (_, line) in prose_lines(text) {
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        if hashes == 0 || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let base = heading_anchor(&line[hashes..]);
+        let times = seen.entry(base.clone()).or_default();
+        anchors.push(match *times {
+            0 => base,
+            n => format!("{base}-{n}"),
+        });
+        *times += 1;
+    }
+    anchors
+}
+
+/// The targets of the inline links `[text](target)` of a markdown text, with their lines.
+fn link_targets(text: &str) -> Vec<(usize, String)> {
+    let mut links = Vec::new();
+    for (n, line) in prose_lines(text) {
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            links.push((n, rest[..end].to_string()));
+            rest = &rest[end..];
+        }
+    }
+    links
+}
+
+/// Each relative link of `doc` (a path inside `root`, its text `text`) that leads nowhere:
+/// to no file, out of the repository, or to a heading its file does not have.
+fn broken_links(root: &Path, doc: &str, text: &str) -> Vec<String> {
+    let base = Path::new(doc).parent().unwrap_or(Path::new(""));
+    let root = root.canonicalize().unwrap();
+    let mut broken = Vec::new();
+    for (line, target) in link_targets(text) {
+        if target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        let (path, anchor) = match target.split_once('#') {
+            Some((p, a)) => (p, Some(a)),
+            None => (target.as_str(), None),
+        };
+        let at = format!("{doc}:{line}: link `{target}`");
+        let file = if path.is_empty() {
+            root.join(doc)
+        } else {
+            match root.join(base).join(path).canonicalize() {
+                Ok(f) if f.starts_with(&root) => f,
+                Ok(_) => {
+                    broken.push(format!("{at} leaves the repository"));
+                    continue;
+                }
+                Err(_) => {
+                    broken.push(format!("{at}: no such file"));
+                    continue;
+                }
+            }
+        };
+        let Some(anchor) = anchor else { continue };
+        let headings = if path.is_empty() {
+            heading_anchors(text)
+        } else {
+            heading_anchors(&std::fs::read_to_string(&file).unwrap_or_default())
+        };
+        if !headings.iter().any(|h| h == anchor) {
+            broken.push(format!("{at}: no heading with anchor `{anchor}`"));
+        }
+    }
+    broken
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file_or_heading() {
+    let root = repo_root();
+    let mut broken = Vec::new();
+    for doc in DOCUMENTS {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        assert!(
+            !link_targets(&text).is_empty(),
+            "{doc}: no links found, so none were checked"
+        );
+        broken.extend(broken_links(&root, doc, &text));
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn broken_links_and_anchors_are_named() {
+    let text = "# Set up: `run --engine`\n\n## Set up: `run --engine`\n\
+        [ok](#set-up-run---engine) [twice](#set-up-run---engine-1) [file](ARCHITECTURE.md)\n\
+        [guide](docs/guide.md#contents) [web](https://example.com/x)\n\
+        [gone](#nowhere) [missing](docs/missing.md) [out](..)\n\
+        [bad heading](docs/guide.md#no-such-heading)\n\
+        ```\n[in a fence](nowhere.md)\n```\n";
+    let broken = broken_links(&repo_root(), "README.md", text);
+    assert_eq!(broken.len(), 4, "{broken:#?}");
+    assert!(
+        broken[0].starts_with("README.md:6: link `#nowhere`: no heading"),
+        "{broken:#?}"
+    );
+    assert!(
+        broken[1].contains("`docs/missing.md`: no such file"),
+        "{broken:#?}"
+    );
+    assert!(
+        broken[2].contains("`..` leaves the repository"),
+        "{broken:#?}"
+    );
+    assert!(
+        broken[3].starts_with("README.md:7: link `docs/guide.md#no-such-heading`"),
+        "{broken:#?}"
+    );
+    assert_eq!(
+        heading_anchor("`find name`, `find outline`, `get`"),
+        "find-name-find-outline-get"
+    );
+    assert_eq!(
+        heading_anchor("How does my tool compare? `run --engine`"),
+        "how-does-my-tool-compare-run---engine"
+    );
+}
+
+#[test]
 fn markers_parse_and_wildcards_match() {
     let text = "x\n<!-- runnable: 0 100 - -->\n```sh\ncargo build --release\n# a comment\nfindbench a\nfindbench b\n```\n\n```sh\nnot run\n```\n<!-- runnable -->\n```\n$ findbench c\nline one\n...\nseen ... .. ...Z\n```\n";
     // the marker lists tokens in line order
     let text = text.replace("0 100 -", "- 0 100");
-    let blocks = parse_readme(&text);
+    let blocks = parse_doc("test.md", &text);
     assert_eq!(blocks.len(), 2);
     let expects: Vec<Expect> = blocks[0]
         .commands
