@@ -3,7 +3,7 @@
 //! whatever the thread count; the caller sorts cases by (suite, id) first.
 
 use crate::corpus::{Case, ExpectedOutcome};
-use crate::envelope::{self, Meta};
+use findbench_tools::envelope::{self, Meta};
 use crate::error::{HarnessError, Result};
 use crate::results::{Call, CaseResult, Status};
 use findbench_engine::modes::ask::Tool;

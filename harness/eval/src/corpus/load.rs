@@ -235,7 +235,7 @@ fn load_fixture(
 ) -> Result<LoadedFixture> {
     let fixture = match kind {
         FixtureKind::Store => Fixture::Store(Arc::new(
-            Store::load_with(path, &crate::call::store_options(options))
+            Store::load_with(path, &findbench_tools::call::store_options(options))
                 .map_err(|e| engine_error(origin, e))?,
         )),
         FixtureKind::Root => {
