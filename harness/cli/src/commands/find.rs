@@ -216,3 +216,68 @@ fn jsonl_lines(response: &Response) -> String {
         .unwrap_or_else(|| vec![value.clone()]);
     list.iter().map(json_line).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Cli;
+    use clap::CommandFactory;
+    use findbench_tools::TOOLS;
+    use std::collections::BTreeSet;
+
+    /// Options of a find command that are not the tool's: how to print (`--format`,
+    /// `--quiet`), the global `--no-cache`, and clap's own `--help` and `--version`.
+    const CLI_ONLY: &[&str] = &["format", "quiet", "no-cache", "help", "version"];
+
+    fn kebab(names: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+        names.into_iter().map(|n| n.replace('_', "-")).collect()
+    }
+
+    /// A tool's arguments on the command line (`findbench find task`, `findbench get`),
+    /// the names its struct deserialises (what corpora and MCP calls give), and the
+    /// properties of the MCP tool's input schema are one set: an option added in one place
+    /// reaches the other two, or this fails.
+    #[test]
+    fn cli_options_struct_fields_and_mcp_schema_properties_are_one_set() {
+        let mut cli = Cli::command();
+        cli.build();
+        let served = findbench_mcp::server::tool_list();
+        assert_eq!(served.len(), TOOLS.len());
+        for spec in TOOLS {
+            let mut command = &cli;
+            for word in spec.command.split(' ') {
+                command = command
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("no `findbench {}`", spec.command));
+            }
+            let on_the_line = kebab(
+                command
+                    .get_arguments()
+                    .map(|a| match a.get_long() {
+                        Some(long) if !a.is_positional() => long.to_string(),
+                        _ => a.get_id().to_string(),
+                    })
+                    .filter(|n| !CLI_ONLY.contains(&n.as_str())),
+            );
+            let positional: Vec<String> = command
+                .get_positionals()
+                .map(|a| a.get_id().to_string())
+                .collect();
+            assert_eq!(positional, [spec.query_field], "{}", spec.command);
+            let fields = kebab(spec.fields().iter().map(|f| f.to_string()));
+            let tool = served
+                .iter()
+                .find(|t| t.name == spec.name)
+                .unwrap_or_else(|| panic!("the server lists no `{}`", spec.name));
+            let properties = kebab(
+                tool.input_schema["properties"]
+                    .as_object()
+                    .expect("properties")
+                    .keys()
+                    .cloned(),
+            );
+            assert_eq!(on_the_line, fields, "`findbench {}` against the struct", spec.command);
+            assert_eq!(properties, fields, "MCP `{}` against the struct", spec.name);
+            assert!(fields.len() >= 3, "{}: {fields:?}", spec.name);
+        }
+    }
+}
