@@ -181,6 +181,16 @@ mod tests {
         assert!(err.hint().unwrap().contains("find_task"));
         let err = ToolCall::parse("ask", &json!(["q"])).unwrap_err();
         assert!(err.to_string().contains("JSON object"));
+        let err = ToolCall::parse("find_path", &json!({"query": "x", "limit": -1})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool `find_path`: argument `limit` takes a whole number of 1 or more; got `-1`"
+        );
+        let err = ToolCall::parse("find_code", &json!({})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool `find_code`: bad arguments: missing field `term`"
+        );
         let call = ToolCall::parse("find_name", &json!({"domain": "films"})).unwrap();
         assert!(call.request().unwrap_err().to_string().contains("films"));
     }
