@@ -122,7 +122,10 @@ fn clap_violations(packages: &[Value]) -> Vec<String> {
         if name == CLI {
             continue;
         }
-        if features_enabling_clap(packages, p).iter().any(|f| f == "default") {
+        if features_enabling_clap(packages, p)
+            .iter()
+            .any(|f| f == "default")
+        {
             out.push(format!("{name}: its default features enable clap"));
         }
         for d in p["dependencies"].as_array().into_iter().flatten() {
@@ -137,11 +140,15 @@ fn clap_violations(packages: &[Value]) -> Vec<String> {
             for f in d["features"].as_array().into_iter().flatten() {
                 let f = f.as_str().unwrap_or_default();
                 if enabling.iter().any(|e| e == f) {
-                    out.push(format!("{name} turns on {dep}'s feature `{f}`, which enables clap"));
+                    out.push(format!(
+                        "{name} turns on {dep}'s feature `{f}`, which enables clap"
+                    ));
                 }
             }
             if d["uses_default_features"] != false && enabling.iter().any(|e| e == "default") {
-                out.push(format!("{name} takes {dep}'s default features, which enable clap"));
+                out.push(format!(
+                    "{name} takes {dep}'s default features, which enable clap"
+                ));
             }
         }
     }
@@ -190,7 +197,10 @@ fn no_crate_below_the_cli_depends_on_clap() {
     let eval_turns_it_on = broken(&|ps| {
         let eval = find(ps, "findbench-eval");
         let deps = ps[eval]["dependencies"].as_array_mut().unwrap();
-        let tools = deps.iter_mut().find(|d| d["name"] == "findbench-tools").unwrap();
+        let tools = deps
+            .iter_mut()
+            .find(|d| d["name"] == "findbench-tools")
+            .unwrap();
         tools["features"] = serde_json::json!(["clap"]);
     });
     assert_eq!(
@@ -203,7 +213,10 @@ fn no_crate_below_the_cli_depends_on_clap() {
         let clap = deps.iter_mut().find(|d| d["name"] == "clap").unwrap();
         clap["optional"] = Value::Bool(false);
     });
-    assert_eq!(not_optional, ["findbench-tools depends on clap (not optional)"]);
+    assert_eq!(
+        not_optional,
+        ["findbench-tools depends on clap (not optional)"]
+    );
     let by_default = broken(&|ps| {
         let tools = find(ps, "findbench-tools");
         ps[tools]["features"]["default"] = serde_json::json!(["clap"]);

@@ -31,7 +31,9 @@ fn a_bad_number_on_the_command_line_says_what_the_option_takes() {
             "--limit takes a whole number of 1 or more; got `2.5`",
         ),
         (
-            &["find", "outline", "x", "--limit", "many", "--store", OUTLINE],
+            &[
+                "find", "outline", "x", "--limit", "many", "--store", OUTLINE,
+            ],
             "--limit takes a whole number of 1 or more; got `many`",
         ),
         (
@@ -78,10 +80,19 @@ fn a_bad_number_on_the_command_line_says_what_the_option_takes() {
         assert_eq!(doc["error"]["exit_code"], 2);
     }
     // a good number still runs, and 0 is the engine's to reject, naming the default
-    assert_exit(&findbench(&["get", "ENG-3", "--depth", "0", "--store", OUTLINE]), 0);
-    let out = findbench(&["find", "task", "auth", "--limit", "0", "--store", TODO, "-f", "text"]);
+    assert_exit(
+        &findbench(&["get", "ENG-3", "--depth", "0", "--store", OUTLINE]),
+        0,
+    );
+    let out = findbench(&[
+        "find", "task", "auth", "--limit", "0", "--store", TODO, "-f", "text",
+    ]);
     assert_exit(&out, 2);
-    assert!(stderr(&out).contains("--limit must be at least 1"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--limit must be at least 1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -93,7 +104,10 @@ fn a_bad_number_in_a_corpus_names_the_file_line_case_and_what_the_arg_takes() {
         store.display()
     );
     std::fs::write(dir.path().join("c.yaml"), &corpus).unwrap();
-    let out = findbench_in(dir.path(), &["run", "c.yaml", "--out", "out", "--no-progress"]);
+    let out = findbench_in(
+        dir.path(),
+        &["run", "c.yaml", "--out", "out", "--no-progress"],
+    );
     assert_exit(&out, 2);
     assert!(
         stderr(&out).contains(
@@ -102,9 +116,14 @@ fn a_bad_number_in_a_corpus_names_the_file_line_case_and_what_the_arg_takes() {
         "{}",
         stderr(&out)
     );
-    let corpus = corpus.replace("mode: task", "mode: get").replace("limit: ten", "depth: -3");
+    let corpus = corpus
+        .replace("mode: task", "mode: get")
+        .replace("limit: ten", "depth: -3");
     std::fs::write(dir.path().join("c.yaml"), &corpus).unwrap();
-    let out = findbench_in(dir.path(), &["run", "c.yaml", "--out", "out", "--no-progress"]);
+    let out = findbench_in(
+        dir.path(),
+        &["run", "c.yaml", "--out", "out", "--no-progress"],
+    );
     assert_exit(&out, 2);
     assert!(
         stderr(&out).contains(

@@ -22,8 +22,8 @@ pub mod runner;
 pub mod shard;
 pub mod stats;
 
-// The tool-call layer lives in findbench-tools; these paths stay for the modules and crates
-// that still name it through findbench-eval (engines/, findbench-traces).
-pub use findbench_tools::{call, envelope};
-/// The tools by their former path, `findbench_eval::tools`.
+// The tool-call layer lives in findbench-tools; its former paths here (`tools`, `call`,
+// `envelope`) stay for the modules and crates that still name it so (engines/,
+// findbench-traces).
 pub use findbench_tools as tools;
+pub use findbench_tools::{call, envelope};

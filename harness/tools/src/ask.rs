@@ -1,8 +1,8 @@
 //! `ask` (`findbench ask`): the retrieval cascade for a question.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::ask::AskRequest;

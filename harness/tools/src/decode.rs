@@ -107,7 +107,8 @@ impl<'de> MapAccess<'de> for Fields<'de> {
             .value
             .take()
             .ok_or_else(|| de::Error::custom("a value without its key"))?;
-        seed.deserialize(value).inspect_err(|_| self.failed_at.set(Some(key)))
+        seed.deserialize(value)
+            .inspect_err(|_| self.failed_at.set(Some(key)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -198,10 +199,7 @@ mod tests {
         let e = from_object::<Probe>(&object(json!({"term": "x", "impl": "yes"}))).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("impl"));
         assert_eq!(e.problem, "takes a boolean; got string \"yes\"");
-        assert_eq!(
-            e.to_string(),
-            "`impl` takes a boolean; got string \"yes\""
-        );
+        assert_eq!(e.to_string(), "`impl` takes a boolean; got string \"yes\"");
         let e = from_object::<Probe>(&object(json!({"limit": 3}))).unwrap_err();
         assert_eq!(e.field, None, "a missing argument belongs to none: {e}");
         assert!(e.problem.contains("missing field `term`"), "{e}");

@@ -1,8 +1,8 @@
 //! `get_item` (`findbench get`): the zoom, one item in full, optionally with its subtree.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::get::GetRequest;
@@ -49,7 +49,10 @@ pub struct GetItemArgs {
     /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
     /// server's start store ($FINDBENCH_STORE on the command line).
     #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, env = "FINDBENCH_STORE", value_name = "PATH"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
+    )]
     pub store: Option<PathBuf>,
     /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
     #[serde(default)]

@@ -1,8 +1,8 @@
 //! `grep` (`findbench grep`): files whose contents hold a term.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::grep::GrepRequest;

@@ -1,8 +1,8 @@
 //! `find_name` (`findbench find name`): the item meant by an approximate name.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::{domain_name, Number, WholeNumber};
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::name::NameRequest;
@@ -56,7 +56,10 @@ pub struct FindNameArgs {
     /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
     /// server's start store ($FINDBENCH_STORE on the command line).
     #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, env = "FINDBENCH_STORE", value_name = "PATH"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
+    )]
     pub store: Option<PathBuf>,
     /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
     #[serde(default)]

@@ -1,8 +1,8 @@
 //! `find_outline` (`findbench find outline`): the map, matches placed in their outline.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::outline::OutlineRequest;
@@ -49,7 +49,10 @@ pub struct FindOutlineArgs {
     /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
     /// server's start store ($FINDBENCH_STORE on the command line).
     #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, env = "FINDBENCH_STORE", value_name = "PATH"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
+    )]
     pub store: Option<PathBuf>,
     /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
     #[serde(default)]

@@ -1,8 +1,8 @@
 //! `find_path` (`findbench find path`): fuzzy subsequence search over paths.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::path::PathRequest;
@@ -44,7 +44,10 @@ pub struct FindPathArgs {
     /// The source tree whose paths to search; default: the server's start root or path
     /// list (the current directory on the command line).
     #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR", conflicts_with = "paths_from"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "DIR", conflicts_with = "paths_from")
+    )]
     pub root: Option<PathBuf>,
     /// A file with one path per line (`-` reads stdin on the command line) instead of
     /// walking a tree.

@@ -1,9 +1,9 @@
 //! `find_task` (`findbench find task`): fuzzy search of tasks by title, description, labels
 //! or notes, or by id.
 
-use crate::fixture::FixtureRef;
 #[cfg(feature = "clap")]
 use crate::cli_values::{Number, WholeNumber};
+use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
@@ -92,7 +92,10 @@ pub struct FindTaskArgs {
     /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
     /// server's start store ($FINDBENCH_STORE on the command line).
     #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, env = "FINDBENCH_STORE", value_name = "PATH"))]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
+    )]
     pub store: Option<PathBuf>,
     /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
     #[serde(default)]

@@ -162,13 +162,19 @@ mod tests {
             "takes a whole number of 0 or more; got `-3`"
         );
         assert_eq!(number_opt(json!(1)).unwrap(), Some(1.0));
-        assert_eq!(err(number_opt(json!("x"))), "takes a number; got the string \"x\"");
+        assert_eq!(
+            err(number_opt(json!("x"))),
+            "takes a number; got the string \"x\""
+        );
     }
 
     #[test]
     fn strings_lists_and_flags_take_what_corpora_write() {
         assert!(!flag(json!(null)).unwrap());
-        assert_eq!(err(flag(json!("yes"))), "takes true or false; got the string \"yes\"");
+        assert_eq!(
+            err(flag(json!("yes"))),
+            "takes true or false; got the string \"yes\""
+        );
         assert_eq!(text_opt(json!(37)).unwrap().as_deref(), Some("37"));
         assert_eq!(err(text_opt(json!([1]))), "takes a string; got a list");
         assert_eq!(comma_list(json!("a, b,,c")).unwrap(), ["a", "b", "c"]);
@@ -177,7 +183,10 @@ mod tests {
             err(comma_list(json!([1]))),
             "takes a string or a list of strings; got `1`"
         );
-        assert_eq!(comma_joined(json!(["title", "labels"])).unwrap(), "title,labels");
+        assert_eq!(
+            comma_joined(json!(["title", "labels"])).unwrap(),
+            "title,labels"
+        );
         assert_eq!(comma_joined(json!("title")).unwrap(), "title");
     }
 }

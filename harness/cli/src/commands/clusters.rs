@@ -4,9 +4,9 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_tools::envelope::{self, Meta};
 use findbench_eval::error::HarnessError;
 use findbench_tools::cli_values::WholeNumber;
+use findbench_tools::envelope::{self, Meta};
 use findbench_traces::clusters::{cluster_traces, export_clusters, replay_command, ClusterOptions};
 use findbench_traces::error::TracesError;
 use findbench_traces::trace::{TraceOutcome, TraceStream};

@@ -275,7 +275,11 @@ mod tests {
                     .keys()
                     .cloned(),
             );
-            assert_eq!(on_the_line, fields, "`findbench {}` against the struct", spec.command);
+            assert_eq!(
+                on_the_line, fields,
+                "`findbench {}` against the struct",
+                spec.command
+            );
             assert_eq!(properties, fields, "MCP `{}` against the struct", spec.name);
             assert!(fields.len() >= 3, "{}: {fields:?}", spec.name);
         }

@@ -60,7 +60,10 @@ pub fn case_call(
     let spec = ToolSpec::of_mode(mode);
     let allowed = allowed_args(mode);
     let mut object = Map::new();
-    object.insert(spec.query_field.to_string(), Value::String(query.to_string()));
+    object.insert(
+        spec.query_field.to_string(),
+        Value::String(query.to_string()),
+    );
     let mut given: Vec<String> = Vec::new();
     for (name, value) in args {
         let canonical = name.trim_start_matches("--").replace('_', "-");
@@ -219,8 +222,8 @@ mod tests {
             e,
             "arg `depth` of mode `get` takes a whole number of 0 or more; got `-3`"
         );
-        let e = case_request(Mode::Task, "x", &args(json!({"include_archive": "yes"})))
-            .unwrap_err();
+        let e =
+            case_request(Mode::Task, "x", &args(json!({"include_archive": "yes"}))).unwrap_err();
         assert_eq!(
             e,
             "arg `include-archive` of mode `task` takes true or false; got the string \"yes\""
