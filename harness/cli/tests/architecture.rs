@@ -70,23 +70,161 @@ fn the_engine_depends_on_no_other_workspace_crate() {
     }
 }
 
+/// The package that parses arguments, and so the only one that may turn clap on.
+const CLI: &str = "findbench";
+
+/// A package's features that turn clap on: through `dep:clap` (or `clap/...`), another of
+/// its features that does, or a feature of a workspace dependency that does.
+fn features_enabling_clap(packages: &[Value], p: &Value) -> Vec<String> {
+    let Some(features) = p["features"].as_object() else {
+        return Vec::new();
+    };
+    let mut enabling: Vec<String> = Vec::new();
+    loop {
+        let before = enabling.len();
+        for (feature, turns_on) in features {
+            if enabling.contains(feature) {
+                continue;
+            }
+            let enables = turns_on.as_array().into_iter().flatten().any(|e| {
+                let e = e.as_str().unwrap_or_default();
+                let (dep, dep_feature) = e.split_once('/').unwrap_or((e, ""));
+                let dep = dep.trim_start_matches("dep:").trim_end_matches('?');
+                dep.starts_with("clap")
+                    || enabling.iter().any(|f| f == e)
+                    || (!dep_feature.is_empty()
+                        && dep != p["name"]
+                        && packages.iter().any(|q| {
+                            q["name"] == dep
+                                && features_enabling_clap(packages, q)
+                                    .iter()
+                                    .any(|f| f == dep_feature)
+                        }))
+            });
+            if enables {
+                enabling.push(feature.clone());
+            }
+        }
+        if enabling.len() == before {
+            return enabling;
+        }
+    }
+}
+
+/// Why a workspace breaks "nothing below the CLI depends on clap": a crate other than the
+/// CLI that depends on clap other than optionally, enables clap by default, or turns on a
+/// feature of a workspace crate that enables clap. A crate may offer clap derives behind an
+/// optional feature (findbench-tools does), for the CLI alone to turn on.
+fn clap_violations(packages: &[Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in packages {
+        let name = p["name"].as_str().unwrap_or_default();
+        if name == CLI {
+            continue;
+        }
+        if features_enabling_clap(packages, p)
+            .iter()
+            .any(|f| f == "default")
+        {
+            out.push(format!("{name}: its default features enable clap"));
+        }
+        for d in p["dependencies"].as_array().into_iter().flatten() {
+            let dep = d["name"].as_str().unwrap_or_default();
+            if dep.starts_with("clap") && d["optional"] != true {
+                out.push(format!("{name} depends on {dep} (not optional)"));
+            }
+            let Some(target) = packages.iter().find(|q| q["name"] == dep) else {
+                continue;
+            };
+            let enabling = features_enabling_clap(packages, target);
+            for f in d["features"].as_array().into_iter().flatten() {
+                let f = f.as_str().unwrap_or_default();
+                if enabling.iter().any(|e| e == f) {
+                    out.push(format!(
+                        "{name} turns on {dep}'s feature `{f}`, which enables clap"
+                    ));
+                }
+            }
+            if d["uses_default_features"] != false && enabling.iter().any(|e| e == "default") {
+                out.push(format!(
+                    "{name} takes {dep}'s default features, which enable clap"
+                ));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn no_crate_below_the_cli_depends_on_clap() {
     let packages = workspace_packages();
     for name in [
         "findbench-engine",
+        "findbench-tools",
         "findbench-eval",
         "findbench-traces",
+        "findbench-mcp",
         "findbench-benches",
     ] {
-        let deps = dependencies(package(&packages, name));
-        assert!(
-            !deps.iter().any(|d| d.starts_with("clap")),
-            "{name} depends on clap ({deps:?}): only the findbench CLI crate parses arguments"
-        );
+        package(&packages, name);
     }
-    // the CLI is where clap belongs: the check above is about something real
-    assert!(dependencies(package(&packages, "findbench")).contains(&"clap".to_string()));
+    let violations = clap_violations(&packages);
+    assert!(
+        violations.is_empty(),
+        "only the findbench CLI crate parses arguments: {violations:?}"
+    );
+    // the CLI is where clap belongs, and it alone turns on findbench-tools' clap derives:
+    // the checks above are about something real
+    let cli = package(&packages, CLI);
+    assert!(dependencies(cli).contains(&"clap".to_string()));
+    let tools = package(&packages, "findbench-tools");
+    assert_eq!(features_enabling_clap(&packages, tools), ["clap"]);
+    let tools_dep = cli["dependencies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "findbench-tools")
+        .expect("the CLI depends on findbench-tools");
+    assert_eq!(tools_dep["features"], serde_json::json!(["clap"]));
+
+    // and each way of breaking the rule is caught
+    let broken = |edit: &dyn Fn(&mut Vec<Value>)| {
+        let mut copy = packages.clone();
+        edit(&mut copy);
+        clap_violations(&copy)
+    };
+    let find = |ps: &mut Vec<Value>, name: &str| ps.iter().position(|p| p["name"] == name).unwrap();
+    let eval_turns_it_on = broken(&|ps| {
+        let eval = find(ps, "findbench-eval");
+        let deps = ps[eval]["dependencies"].as_array_mut().unwrap();
+        let tools = deps
+            .iter_mut()
+            .find(|d| d["name"] == "findbench-tools")
+            .unwrap();
+        tools["features"] = serde_json::json!(["clap"]);
+    });
+    assert_eq!(
+        eval_turns_it_on,
+        ["findbench-eval turns on findbench-tools's feature `clap`, which enables clap"]
+    );
+    let not_optional = broken(&|ps| {
+        let tools = find(ps, "findbench-tools");
+        let deps = ps[tools]["dependencies"].as_array_mut().unwrap();
+        let clap = deps.iter_mut().find(|d| d["name"] == "clap").unwrap();
+        clap["optional"] = Value::Bool(false);
+    });
+    assert_eq!(
+        not_optional,
+        ["findbench-tools depends on clap (not optional)"]
+    );
+    let by_default = broken(&|ps| {
+        let tools = find(ps, "findbench-tools");
+        ps[tools]["features"]["default"] = serde_json::json!(["clap"]);
+    });
+    assert!(
+        by_default.contains(&"findbench-tools: its default features enable clap".to_string()),
+        "{by_default:?}"
+    );
 }
 
 /// Engine source files, as (path relative to engine/src, text).

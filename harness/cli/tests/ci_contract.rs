@@ -285,9 +285,9 @@ fn usage_errors_are_exit_2_and_json_when_json_was_asked() {
     let doc = stdout_json(&out);
     assert_schema("error.schema.json", &doc);
     let message = doc["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("invalid value '-1' for '--limit"),
-        "{message}"
+    assert_eq!(
+        message,
+        "--limit takes a whole number of 1 or more; got `-1`"
     );
     assert!(!text(&out.stdout).contains("-- -1"), "no `-- -1` tip");
     let out = findbench(&["find", "task", "x", "--limit", "-1", "--store", store]);

@@ -581,7 +581,9 @@ fn corpus_errors_name_file_line_and_case() {
     ));
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("case `archived`: arg `include-archive` of mode `task` must be true or false"),
+        err.contains(
+            "case `archived`: arg `include-archive` of mode `task` takes true or false; got the string \"sure\""
+        ),
         "{err}"
     );
     // malformed YAML

@@ -18,27 +18,10 @@ pub mod exit {
     pub const NO_MATCH: i32 = 100;
 }
 
-/// An error a command reports: its envelope code, exit code and hint.
-pub trait CodedError: std::error::Error {
-    /// The stable code of the JSON error envelope (`E_INVALID_INPUT`, `E_FILE`, ...).
-    fn code(&self) -> &'static str;
-    /// One of the [`exit`] codes.
-    fn exit_code(&self) -> i32;
-    /// A short suggestion for the person or agent who ran the command.
-    fn hint(&self) -> Option<String>;
-}
+/// An error a command reports: its envelope code, exit code (one of [`exit`]) and hint;
+/// defined beside the envelope that prints it.
+pub use findbench_tools::CodedError;
 
-impl CodedError for findbench_engine::EngineError {
-    fn code(&self) -> &'static str {
-        findbench_engine::EngineError::code(self)
-    }
-    fn exit_code(&self) -> i32 {
-        findbench_engine::EngineError::exit_code(self)
-    }
-    fn hint(&self) -> Option<String> {
-        findbench_engine::EngineError::hint(self)
-    }
-}
 use std::path::{Path, PathBuf};
 
 /// Where in a corpus something went wrong: file, 1-based line (0 when unknown) and case id.

@@ -5,12 +5,10 @@
 
 pub mod atomic_file;
 pub mod baseline;
-pub mod call;
 pub mod case_codec;
 pub mod compare;
 pub mod corpus;
 pub mod engines;
-pub mod envelope;
 pub mod error;
 pub mod gate;
 pub mod merge;
@@ -23,4 +21,9 @@ pub mod results;
 pub mod runner;
 pub mod shard;
 pub mod stats;
-pub mod tools;
+
+// The tool-call layer lives in findbench-tools; its former paths here (`tools`, `call`,
+// `envelope`) stay for the modules and crates that still name it so (engines/,
+// findbench-traces).
+pub use findbench_tools as tools;
+pub use findbench_tools::{call, envelope};

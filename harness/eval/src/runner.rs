@@ -3,11 +3,11 @@
 //! whatever the thread count; the caller sorts cases by (suite, id) first.
 
 use crate::corpus::{Case, ExpectedOutcome};
-use crate::envelope::{self, Meta};
 use crate::error::{HarnessError, Result};
 use crate::results::{Call, CaseResult, Status};
 use findbench_engine::modes::ask::Tool;
 use findbench_engine::{Engine, EngineError, Mode, Outcome, Response};
+use findbench_tools::envelope::{self, Meta};
 pub use indicatif::ProgressBar;
 use indicatif::{ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;

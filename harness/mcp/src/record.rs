@@ -10,8 +10,8 @@
 
 use findbench_engine::modes::ask::AskResponse;
 use findbench_engine::{Outcome, Response};
-use findbench_eval::call::Answer;
-use findbench_eval::tools::{FixtureKind, ToolCall};
+use findbench_tools::call::Answer;
+use findbench_tools::{FixtureKind, ToolCall};
 use findbench_traces::trace::{RecordedCall, ToolCall as TraceTool, Trace, TraceOutcome};
 use serde_json::{json, Value};
 use std::fs::{File, OpenOptions};
@@ -145,7 +145,7 @@ impl Recorder {
     }
 
     fn trace(&self, rec: &CallRecord<'_>, n: u64) -> Trace {
-        let duration_ms = findbench_eval::envelope::round_ms(rec.elapsed);
+        let duration_ms = findbench_tools::envelope::round_ms(rec.elapsed);
         let outcome = trace_outcome(rec.answer.outcome());
         let query = rec.call.map(ToolCall::query).unwrap_or_default();
         let (tools, iterations) = match &rec.answer.result {
@@ -276,7 +276,7 @@ fn ask_tools(ask: &AskResponse) -> (Vec<TraceTool>, u32) {
 mod tests {
     use super::*;
     use findbench_engine::EngineError;
-    use findbench_eval::envelope::Meta;
+    use findbench_tools::envelope::Meta;
 
     fn refused(at: SystemTime) -> Answer {
         Answer {

@@ -5,7 +5,7 @@
 //! symbolic links (so a link inside a root that points outside is refused too).
 
 use findbench_engine::EngineError;
-use findbench_eval::tools::FixtureKind;
+use findbench_tools::FixtureKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::RwLock;
 

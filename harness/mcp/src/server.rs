@@ -5,7 +5,7 @@
 //! protocol error and never a crashed server.
 
 use crate::service::{CallOutput, Service};
-use findbench_eval::tools::TOOLS;
+use findbench_tools::TOOLS;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,

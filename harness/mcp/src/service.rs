@@ -4,9 +4,9 @@
 use crate::record::{CallRecord, Recorder};
 use crate::sandbox::Sandbox;
 use findbench_engine::{EngineError, Fixture, Mode, Profile, TreeOptions};
-use findbench_eval::call::{self, Answer};
-use findbench_eval::envelope::Meta;
-use findbench_eval::tools::{FixtureKind, FixtureRef, ToolCall};
+use findbench_tools::call::{self, Answer};
+use findbench_tools::envelope::Meta;
+use findbench_tools::{FixtureKind, FixtureRef, ToolCall};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ impl Service {
 
 /// The answer of a call refused before it ran.
 fn refused(tool: &str, started: SystemTime, clock: Instant, err: EngineError) -> Answer {
-    let (command, schema) = match findbench_eval::tools::ToolSpec::named(tool) {
+    let (command, schema) = match findbench_tools::ToolSpec::named(tool) {
         Some(spec) => (spec.command, spec.schema),
         None => (tool, "error.schema.json"),
     };

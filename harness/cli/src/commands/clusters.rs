@@ -4,8 +4,9 @@
 use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
-use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::HarnessError;
+use findbench_tools::cli_values::WholeNumber;
+use findbench_tools::envelope::{self, Meta};
 use findbench_traces::clusters::{cluster_traces, export_clusters, replay_command, ClusterOptions};
 use findbench_traces::error::TracesError;
 use findbench_traces::trace::{TraceOutcome, TraceStream};
@@ -24,7 +25,7 @@ pub struct ClustersArgs {
     #[arg(long, value_delimiter = ',', value_name = "OUTCOME")]
     pub outcome: Vec<String>,
     /// List only clusters seen at least this many times.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = WholeNumber::zero_or_more())]
     pub min: usize,
     /// Write each listed cluster as a YAML corpus (`findbench run` accepts it) into DIR.
     #[arg(long, value_name = "DIR")]

@@ -1,239 +1,65 @@
-//! `findbench find <mode>`: one request, one response, printed in the chosen format.
+//! The find commands (`findbench find <mode>`, `get`, `grep`, `ask`): one tool call, its
+//! answer printed in the chosen format. Each command's arguments are the tool's argument
+//! struct of findbench-tools, flattened as it is declared there, plus the output options.
 
-use super::{OutputArgs, EXIT_NO_MATCH};
+use super::OutputArgs;
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
-use findbench_engine::{Domain, EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
-use findbench_eval::call;
-
-use findbench_eval::tools::{self, FixtureKind, FixtureRef, ToolCall};
+use findbench_engine::{EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
+use findbench_eval::error::exit;
+use findbench_tools::{call, FixtureKind, FixtureRef, ToolCall};
+use findbench_tools::{FindCodeArgs, FindNameArgs, FindOutlineArgs, FindPathArgs, FindTaskArgs};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 #[derive(Debug, Subcommand)]
 pub enum FindCommand {
     /// Fuzzy search of tasks by title, description, labels or notes, or by id pattern.
-    Task(TaskArgs),
+    Task(ToolCommand<FindTaskArgs>),
     /// The item meant by an approximate name: partial_ratio scores 0-100, quality good or weak.
-    Name(NameArgs),
+    Name(ToolCommand<FindNameArgs>),
     /// The map: matches placed in their outline, with breadcrumb and indicators
     /// ([N] notes, [C] comments, [F: n] children).
-    Outline(OutlineArgs),
+    Outline(ToolCommand<FindOutlineArgs>),
     /// Source files for a term: exact stem, symbol, all words, partial stem, directory.
-    Code(CodeArgs),
+    Code(ToolCommand<FindCodeArgs>),
     /// Fuzzy subsequence search over paths, typo-tolerant, with matched positions.
-    Path(PathArgs),
+    Path(ToolCommand<FindPathArgs>),
 }
 
+/// A find command: the tool's arguments, then how to print the answer.
 #[derive(Debug, Args)]
-pub struct RootArg {
-    /// The source tree to search (walked once, honouring .gitignore).
-    #[arg(long, default_value = ".", value_name = "DIR")]
-    pub root: PathBuf,
+pub struct ToolCommand<A: Args> {
+    #[command(flatten)]
+    pub args: A,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
+impl<A: Args + Into<ToolCall>> ToolCommand<A> {
+    /// Answers the call and prints it; returns the exit code.
+    pub fn run(self, cache: &super::CacheArgs) -> i32 {
+        Call::start(cache).answer(self.args.into(), &self.output)
+    }
+}
+
+/// `--profile` of a command that is not a tool call (`index`); a tool's own is its
+/// argument struct's.
 #[derive(Debug, Args)]
 pub struct ProfileArg {
     /// Ranking profile: a built-in name (default, legacy) or a profile JSON file.
-    #[arg(long, default_value = tools::DEFAULT_PROFILE, value_name = "NAME|FILE")]
+    #[arg(long, default_value = findbench_tools::DEFAULT_PROFILE, value_name = "NAME|FILE")]
     pub profile: String,
 }
 
-#[derive(Debug, Args)]
-pub struct CodeArgs {
-    /// The term: a stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
-    pub term: String,
-    /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
-    #[arg(long = "impl")]
-    pub impl_query: bool,
-    #[command(flatten)]
-    pub root: RootArg,
-    /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
-    pub limit: usize,
-    #[command(flatten)]
-    pub profile: ProfileArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct PathArgs {
-    /// Characters of the path, in order (`authmw` finds src/auth_middleware.py).
-    pub query: String,
-    /// The source tree whose paths to search.
-    #[arg(long, value_name = "DIR", conflicts_with = "paths_from")]
-    pub root: Option<PathBuf>,
-    /// A file with one path per line (`-` reads stdin) instead of walking a tree.
-    #[arg(long, value_name = "FILE")]
-    pub paths_from: Option<PathBuf>,
-    /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
-    pub limit: usize,
-    #[command(flatten)]
-    pub profile: ProfileArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct StoreArg {
-    /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines.
-    #[arg(long, env = "FINDBENCH_STORE", value_name = "PATH")]
-    pub store: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct TaskArgs {
-    /// Search query (terms are ANDed); optional when --id is given.
-    pub query: Option<String>,
-    #[command(flatten)]
-    pub store: StoreArg,
-    /// Id pattern: prefix by default, `*37` suffix, `*37*` contains.
-    #[arg(long, short = 'i', value_name = "PATTERN")]
-    pub id: Option<String>,
-    /// Fields to search: title, description, labels, notes, all (comma-separated).
-    #[arg(long, default_value = tools::DEFAULT_TASK_FIELDS)]
-    pub field: String,
-    /// Keep only items with this status (repeat or comma-separate for several).
-    #[arg(long, short = 's', value_delimiter = ',')]
-    pub status: Vec<String>,
-    /// Maximum results to return.
-    #[arg(long, short = 'n', default_value_t = tools::DEFAULT_LIMIT)]
-    pub limit: usize,
-    /// Minimum match score (0-1) [default: the profile's task.threshold, 0.3 in the
-    /// built-in profiles].
-    #[arg(long, short = 't', allow_negative_numbers = true)]
-    pub threshold: Option<f64>,
-    /// Exact title match instead of fuzzy (for duplicate checks).
-    #[arg(long, short = 'e')]
-    pub exact: bool,
-    /// Search archived tasks too.
-    #[arg(long)]
-    pub include_archive: bool,
-    /// Include labels and description in each match.
-    #[arg(long, short = 'v')]
-    pub verbose: bool,
-    #[command(flatten)]
-    pub profile: ProfileArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct NameArgs {
-    /// The approximate name; omit it to list the domain's items unfiltered.
-    pub query: Option<String>,
-    #[command(flatten)]
-    pub store: StoreArg,
-    /// Which items: tasks, goals or reading.
-    #[arg(long, default_value = "tasks", value_parser = parse_domain)]
-    pub domain: Domain,
-    /// Keep finished items (tasks Done, goals Complete, reading Read) and archived ones.
-    #[arg(long, visible_aliases = ["include-complete", "include-read"])]
-    pub include_done: bool,
-    /// Maximum results to return [default: 5].
-    #[arg(long, short = 'n')]
-    pub limit: Option<usize>,
-    /// Score (0-100) a match needs for quality `good` [default: 60].
-    #[arg(long, short = 't', allow_negative_numbers = true)]
-    pub threshold: Option<f64>,
-    #[command(flatten)]
-    pub profile: ProfileArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-fn parse_domain(name: &str) -> Result<Domain, String> {
-    Domain::parse(name)
-        .ok_or_else(|| format!("unknown domain `{name}`; domains are: tasks, goals, reading"))
-}
-
-#[derive(Debug, Args)]
-pub struct OutlineArgs {
-    /// Words to look for in titles, descriptions and notes (all must match).
-    pub query: String,
-    #[command(flatten)]
-    pub store: StoreArg,
-    /// Maximum matches to return [default: 10].
-    #[arg(long, short = 'n')]
-    pub limit: Option<usize>,
-    /// Only items of this list (case-insensitive).
-    #[arg(long, value_name = "NAME")]
-    pub list: Option<String>,
-    /// Search archived items too.
-    #[arg(long)]
-    pub include_archive: bool,
-    #[command(flatten)]
-    pub profile: ProfileArg,
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
 pub fn run(cmd: FindCommand, cache: &super::CacheArgs) -> i32 {
-    let call = Call::start(cache);
     match cmd {
-        FindCommand::Task(args) => call.answer(
-            ToolCall::FindTask(tools::FindTaskArgs {
-                query: args.query,
-                id: args.id,
-                field: args.field,
-                status: args.status,
-                limit: args.limit,
-                threshold: args.threshold,
-                exact: args.exact,
-                include_archive: args.include_archive,
-                verbose: args.verbose,
-                store: args.store.store,
-                profile: Some(args.profile.profile),
-            }),
-            &args.output,
-        ),
-        FindCommand::Name(args) => call.answer(
-            ToolCall::FindName(tools::FindNameArgs {
-                query: args.query,
-                domain: Some(args.domain.as_str().to_string()),
-                include_done: args.include_done,
-                limit: args.limit,
-                threshold: args.threshold,
-                store: args.store.store,
-                profile: Some(args.profile.profile),
-            }),
-            &args.output,
-        ),
-        FindCommand::Outline(args) => call.answer(
-            ToolCall::FindOutline(tools::FindOutlineArgs {
-                query: args.query,
-                limit: args.limit,
-                list: args.list,
-                include_archive: args.include_archive,
-                store: args.store.store,
-                profile: Some(args.profile.profile),
-            }),
-            &args.output,
-        ),
-        FindCommand::Code(args) => call.answer(
-            ToolCall::FindCode(tools::FindCodeArgs {
-                term: args.term,
-                impl_query: args.impl_query,
-                limit: args.limit,
-                root: Some(args.root.root),
-                profile: Some(args.profile.profile),
-            }),
-            &args.output,
-        ),
-        FindCommand::Path(args) => call.answer(
-            ToolCall::FindPath(tools::FindPathArgs {
-                query: args.query,
-                limit: args.limit,
-                root: args.root,
-                paths_from: args.paths_from,
-                profile: Some(args.profile.profile),
-            }),
-            &args.output,
-        ),
+        FindCommand::Task(cmd) => cmd.run(cache),
+        FindCommand::Name(cmd) => cmd.run(cache),
+        FindCommand::Outline(cmd) => cmd.run(cache),
+        FindCommand::Code(cmd) => cmd.run(cache),
+        FindCommand::Path(cmd) => cmd.run(cache),
     }
 }
 
@@ -366,8 +192,8 @@ pub(crate) fn emit(answer: call::Answer, output: &OutputArgs) -> i32 {
     let code = match &answer.result {
         Ok(response) => match response.outcome() {
             Outcome::Success => 0,
-            Outcome::NoMatch | Outcome::InsufficientEvidence => EXIT_NO_MATCH,
-            Outcome::Failure => 1,
+            Outcome::NoMatch | Outcome::InsufficientEvidence => super::EXIT_NO_MATCH,
+            Outcome::Failure => exit::FAILED,
         },
         Err(err) => err.exit_code(),
     };
@@ -389,4 +215,73 @@ fn jsonl_lines(response: &Response) -> String {
         .find_map(|k| value.get(*k).and_then(Value::as_array).cloned())
         .unwrap_or_else(|| vec![value.clone()]);
     list.iter().map(json_line).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Cli;
+    use clap::CommandFactory;
+    use findbench_tools::TOOLS;
+    use std::collections::BTreeSet;
+
+    /// Options of a find command that are not the tool's: how to print (`--format`,
+    /// `--quiet`), the global `--no-cache`, and clap's own `--help` and `--version`.
+    const CLI_ONLY: &[&str] = &["format", "quiet", "no-cache", "help", "version"];
+
+    fn kebab(names: impl IntoIterator<Item = String>) -> BTreeSet<String> {
+        names.into_iter().map(|n| n.replace('_', "-")).collect()
+    }
+
+    /// A tool's arguments on the command line (`findbench find task`, `findbench get`),
+    /// the names its struct deserialises (what corpora and MCP calls give), and the
+    /// properties of the MCP tool's input schema are one set: an option added in one place
+    /// reaches the other two, or this fails.
+    #[test]
+    fn cli_options_struct_fields_and_mcp_schema_properties_are_one_set() {
+        let mut cli = Cli::command();
+        cli.build();
+        let served = findbench_mcp::server::tool_list();
+        assert_eq!(served.len(), TOOLS.len());
+        for spec in TOOLS {
+            let mut command = &cli;
+            for word in spec.command.split(' ') {
+                command = command
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("no `findbench {}`", spec.command));
+            }
+            let on_the_line = kebab(
+                command
+                    .get_arguments()
+                    .map(|a| match a.get_long() {
+                        Some(long) if !a.is_positional() => long.to_string(),
+                        _ => a.get_id().to_string(),
+                    })
+                    .filter(|n| !CLI_ONLY.contains(&n.as_str())),
+            );
+            let positional: Vec<String> = command
+                .get_positionals()
+                .map(|a| a.get_id().to_string())
+                .collect();
+            assert_eq!(positional, [spec.query_field], "{}", spec.command);
+            let fields = kebab(spec.fields().iter().map(|f| f.to_string()));
+            let tool = served
+                .iter()
+                .find(|t| t.name == spec.name)
+                .unwrap_or_else(|| panic!("the server lists no `{}`", spec.name));
+            let properties = kebab(
+                tool.input_schema["properties"]
+                    .as_object()
+                    .expect("properties")
+                    .keys()
+                    .cloned(),
+            );
+            assert_eq!(
+                on_the_line, fields,
+                "`findbench {}` against the struct",
+                spec.command
+            );
+            assert_eq!(properties, fields, "MCP `{}` against the struct", spec.name);
+            assert!(fields.len() >= 3, "{}: {fields:?}", spec.name);
+        }
+    }
 }

@@ -1,13 +1,10 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
-mod ask;
 mod clusters;
 mod compare;
 mod corpus;
 mod find;
 pub mod gate;
-mod get;
-mod grep;
 mod index;
 mod merge;
 mod replay;
@@ -59,11 +56,11 @@ pub enum Command {
     #[command(subcommand)]
     Find(find::FindCommand),
     /// The zoom: one item in full (breadcrumb, notes, comments), with --children its subtree.
-    Get(get::GetArgs),
+    Get(find::ToolCommand<findbench_tools::GetItemArgs>),
     /// Files whose contents hold a term (literal, case-insensitive, `[ _-]?` honoured).
-    Grep(grep::GrepArgs),
+    Grep(find::ToolCommand<findbench_tools::GrepArgs>),
     /// Run the retrieval cascade for a question: plan, find, grep, read, outcome.
-    Ask(ask::AskArgs),
+    Ask(find::ToolCommand<findbench_tools::AskArgs>),
     /// Build or refresh the kept index of a source tree (what `find code`, `grep` and
     /// `ask` read) and print what it holds.
     Index(index::IndexArgs),
@@ -218,9 +215,9 @@ pub fn run(cli: Cli) -> i32 {
     let cache = &cli.cache;
     match cli.command {
         Command::Find(cmd) => find::run(cmd, cache),
-        Command::Get(args) => get::run(args, cache),
-        Command::Grep(args) => grep::run(args, cache),
-        Command::Ask(args) => ask::run(args, cache),
+        Command::Get(cmd) => cmd.run(cache),
+        Command::Grep(cmd) => cmd.run(cache),
+        Command::Ask(cmd) => cmd.run(cache),
         Command::Index(args) => index::run(args, cache),
         Command::Run(args) => run::run(args, cache),
         Command::Gate(args) => gate::run(args),

@@ -1,40 +1,26 @@
-//! Corpus `args` (named as on the command line) to an engine [`Request`], for every mode.
+//! A corpus case's `mode`, `query` and `args` (named as on the command line) to the tool's
+//! argument struct of findbench-tools, and so to the engine [`Request`], as the command line
+//! and the MCP server build it.
 //!
-//! This is the one place that knows how a case's `mode`, `query` and `args` become a request;
-//! a new mode adds one arm to [`build_request`] and its entry in [`allowed_args`].
+//! The args a mode takes are its struct's fields, less the one the case's `query` fills
+//! and those a corpus names once for all its cases ([`CALL_FIELDS`]: the fixture, and the
+//! profile of `run --profile`): no list is kept here, so an option added to a tool's struct
+//! is a corpus arg too.
 
-use findbench_engine::modes::ask::AskRequest;
-use findbench_engine::modes::code::CodeRequest;
-use findbench_engine::modes::get::GetRequest;
-use findbench_engine::modes::grep::GrepRequest;
-use findbench_engine::modes::name::NameRequest;
-use findbench_engine::modes::outline::OutlineRequest;
-use findbench_engine::modes::path::PathRequest;
-use findbench_engine::modes::task::{TaskField, TaskRequest};
-use findbench_engine::{Domain, Mode, Profile, Request};
-use serde_json::Value;
+use findbench_engine::{EngineError, Mode, Profile, Request};
+use findbench_tools::{ToolCall, ToolSpec, CALL_FIELDS};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The args a mode accepts, as on the command line (`include-archive`; `include_archive` is
-/// accepted too).
-pub fn allowed_args(mode: Mode) -> &'static [&'static str] {
-    match mode {
-        Mode::Task => &[
-            "id",
-            "field",
-            "status",
-            "limit",
-            "threshold",
-            "exact",
-            "include-archive",
-            "verbose",
-        ],
-        Mode::Name => &["domain", "include-done", "limit", "threshold"],
-        Mode::Outline => &["limit", "list", "include-archive"],
-        Mode::Get => &["children", "depth", "list"],
-        Mode::Code => &["impl", "limit"],
-        Mode::Path | Mode::Grep | Mode::Ask => &["limit"],
-    }
+/// accepted too), in the order its struct declares them.
+pub fn allowed_args(mode: Mode) -> Vec<String> {
+    let spec = ToolSpec::of_mode(mode);
+    spec.fields()
+        .iter()
+        .filter(|f| **f != spec.query_field && !CALL_FIELDS.contains(f))
+        .map(|f| f.replace('_', "-"))
+        .collect()
 }
 
 /// How many results the request returns at most under `profile` (a name or outline
@@ -52,213 +38,77 @@ pub fn result_limit(request: &Request, profile: &Profile) -> usize {
     }
 }
 
-/// Builds the request of one case. The error is a message for the person who wrote the
-/// corpus; the caller adds file, line and case.
-pub fn build_request(
+/// The request of one case. The error is a message for the person who wrote the corpus;
+/// the caller adds file, line and case.
+pub fn case_request(
     mode: Mode,
     query: &str,
     args: &BTreeMap<String, Value>,
 ) -> Result<Request, String> {
-    let mut args = Args::new(mode, args)?;
-    let request = match mode {
-        Mode::Task => {
-            let mut r = TaskRequest::new(query);
-            r.id = args.string("id")?;
-            if let Some(fields) = args.list("field")? {
-                r.fields = TaskField::parse_list(&fields.join(",")).map_err(|e| e.to_string())?;
-            }
-            if let Some(status) = args.list("status")? {
-                r.status = status;
-            }
-            if let Some(limit) = args.count("limit")? {
-                r.limit = limit;
-            }
-            if let Some(threshold) = args.number("threshold")? {
-                r.threshold = Some(threshold);
-            }
-            r.exact = args.flag("exact")?;
-            r.include_archive = args.flag("include-archive")?;
-            r.verbose = args.flag("verbose")?;
-            Request::Task(r)
-        }
-        Mode::Name => {
-            let mut r = NameRequest::new(query);
-            if let Some(d) = args.string("domain")? {
-                r.domain = Domain::parse(&d).ok_or_else(|| {
-                    format!(
-                        "unknown domain `{d}` in arg `domain`; domains are: tasks, goals, reading"
-                    )
-                })?;
-            }
-            r.include_done = args.flag("include-done")?;
-            r.limit = args.count("limit")?;
-            r.threshold = args.number("threshold")?;
-            Request::Name(r)
-        }
-        Mode::Outline => {
-            let mut r = OutlineRequest::new(query);
-            r.limit = args.count("limit")?;
-            r.list = args.string("list")?;
-            r.include_archive = args.flag("include-archive")?;
-            Request::Outline(r)
-        }
-        Mode::Get => {
-            // the case's query is the id to get
-            let mut r = GetRequest::new(query);
-            r.children = args.flag("children")?;
-            r.depth = args.count("depth")?;
-            r.list = args.string("list")?;
-            Request::Get(r)
-        }
-        Mode::Code => {
-            let mut r = CodeRequest::new(query);
-            r.impl_query = args.flag("impl")?;
-            if let Some(limit) = args.count("limit")? {
-                r.limit = limit;
-            }
-            Request::Code(r)
-        }
-        Mode::Path => {
-            let mut r = PathRequest::new(query);
-            if let Some(limit) = args.count("limit")? {
-                r.limit = limit;
-            }
-            Request::Path(r)
-        }
-        Mode::Grep => {
-            let mut r = GrepRequest::new(query);
-            if let Some(limit) = args.count("limit")? {
-                r.limit = limit;
-            }
-            Request::Grep(r)
-        }
-        Mode::Ask => {
-            let mut r = AskRequest::new(query);
-            if let Some(limit) = args.count("limit")? {
-                r.limit = limit;
-            }
-            Request::Ask(r)
-        }
-    };
-    Ok(request)
+    case_call(mode, query, args)?
+        .request()
+        .map_err(|e| in_words(&e))
 }
 
-/// Typed access to one case's args; rejects names the mode does not take.
-struct Args {
+/// The tool call of one case: its `query` in the field the tool asks with, its `args` in
+/// the others. A null arg is one not given.
+pub fn case_call(
     mode: Mode,
-    values: BTreeMap<String, Value>,
-}
-
-impl Args {
-    fn new(mode: Mode, raw: &BTreeMap<String, Value>) -> Result<Args, String> {
-        let allowed = allowed_args(mode);
-        let mut values = BTreeMap::new();
-        for (name, value) in raw {
-            let canonical = name.trim_start_matches("--").replace('_', "-");
-            if !allowed.contains(&canonical.as_str()) {
-                return Err(format!(
-                    "unknown arg `{name}` for mode `{}`; allowed: {}",
-                    mode.as_str(),
-                    if allowed.is_empty() {
-                        "none".to_string()
-                    } else {
-                        allowed.join(", ")
-                    }
-                ));
-            }
-            if values.insert(canonical.clone(), value.clone()).is_some() {
-                return Err(format!("arg `{canonical}` is given twice"));
-            }
-        }
-        Ok(Args { mode, values })
-    }
-
-    fn wrong_type(&self, name: &str, want: &str, got: &Value) -> String {
-        format!(
-            "arg `{name}` of mode `{}` must be {want}, got {}",
-            self.mode.as_str(),
-            describe(got)
-        )
-    }
-
-    fn string(&mut self, name: &str) -> Result<Option<String>, String> {
-        match self.values.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
-            Some(other) => Err(self.wrong_type(name, "a string", other)),
-        }
-    }
-
-    /// A string, a comma-separated string, or a list of strings.
-    fn list(&mut self, name: &str) -> Result<Option<Vec<String>>, String> {
-        let split = |s: &str| -> Vec<String> {
-            s.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect()
-        };
-        match self.values.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(split(s))),
-            Some(Value::Array(items)) => {
-                let mut out = Vec::new();
-                for item in items {
-                    match item {
-                        Value::String(s) => out.extend(split(s)),
-                        other => {
-                            return Err(self.wrong_type(name, "a list of strings", other));
-                        }
-                    }
+    query: &str,
+    args: &BTreeMap<String, Value>,
+) -> Result<ToolCall, String> {
+    let spec = ToolSpec::of_mode(mode);
+    let allowed = allowed_args(mode);
+    let mut object = Map::new();
+    object.insert(
+        spec.query_field.to_string(),
+        Value::String(query.to_string()),
+    );
+    let mut given: Vec<String> = Vec::new();
+    for (name, value) in args {
+        let canonical = name.trim_start_matches("--").replace('_', "-");
+        if !allowed.contains(&canonical) {
+            return Err(format!(
+                "unknown arg `{name}` for mode `{}`; allowed: {}",
+                mode.as_str(),
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
                 }
-                Ok(Some(out))
-            }
-            Some(other) => Err(self.wrong_type(name, "a string or a list of strings", other)),
+            ));
+        }
+        if given.contains(&canonical) {
+            return Err(format!("arg `{canonical}` is given twice"));
+        }
+        given.push(canonical.clone());
+        if !value.is_null() {
+            object.insert(canonical.replace('-', "_"), value.clone());
         }
     }
-
-    fn count(&mut self, name: &str) -> Result<Option<usize>, String> {
-        match self.values.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if n.as_u64().is_some() => {
-                Ok(n.as_u64().and_then(|n| usize::try_from(n).ok()))
-            }
-            Some(other) => Err(self.wrong_type(name, "a whole number", other)),
-        }
-    }
-
-    fn number(&mut self, name: &str) -> Result<Option<f64>, String> {
-        match self.values.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => Ok(n.as_f64()),
-            Some(other) => Err(self.wrong_type(name, "a number", other)),
-        }
-    }
-
-    fn flag(&mut self, name: &str) -> Result<bool, String> {
-        match self.values.get(name) {
-            None | Some(Value::Null) => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => Err(self.wrong_type(name, "true or false", other)),
-        }
-    }
+    spec.parse_object(&object).map_err(|e| match &e.field {
+        Some(field) => e.said_of(&format!(
+            "arg `{}` of mode `{}`",
+            field.replace('_', "-"),
+            mode.as_str()
+        )),
+        None => e.problem,
+    })
 }
 
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("`{b}`"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "a mapping".into(),
+/// An engine's rejection of a case's args, with its hint: `unknown domain `films`;
+/// domains are: tasks, goals, reading`.
+fn in_words(err: &EngineError) -> String {
+    match err.hint() {
+        Some(hint) => format!("{err}; {hint}"),
+        None => err.to_string(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use findbench_engine::modes::task::TaskField;
     use serde_json::json;
 
     fn args(v: Value) -> BTreeMap<String, Value> {
@@ -267,28 +117,41 @@ mod tests {
 
     #[test]
     fn task_args_become_a_request() {
-        let r = build_request(
+        let r = case_request(
             Mode::Task,
             "auth",
             &args(
                 json!({"status": ["pending", "active"], "limit": 3, "include_archive": true,
-                          "field": "title,labels", "threshold": 0.5}),
+                          "field": "title,labels", "threshold": 0.5, "--exact": null}),
             ),
         )
         .unwrap();
         let Request::Task(r) = r else {
             panic!("not a task request")
         };
+        assert_eq!(r.query, "auth");
         assert_eq!(r.status, ["pending", "active"]);
         assert_eq!(r.limit, 3);
-        assert!(r.include_archive);
+        assert!(r.include_archive && !r.exact);
         assert_eq!(r.fields, [TaskField::Title, TaskField::Labels]);
         assert_eq!(r.threshold, Some(0.5));
+        let r = case_request(
+            Mode::Task,
+            "",
+            &args(json!({"id": 37, "status": "a, b", "field": ["title", "notes"]})),
+        )
+        .unwrap();
+        let Request::Task(r) = r else {
+            panic!("not a task request")
+        };
+        assert_eq!(r.id.as_deref(), Some("37"));
+        assert_eq!(r.status, ["a", "b"]);
+        assert_eq!(r.fields, [TaskField::Title, TaskField::Notes]);
     }
 
     #[test]
     fn file_mode_args() {
-        let r = build_request(
+        let r = case_request(
             Mode::Code,
             "replay",
             &args(json!({"impl": true, "limit": 3})),
@@ -300,23 +163,89 @@ mod tests {
         };
         assert!(r.impl_query);
         assert_eq!(r.term, "replay");
-        let r = build_request(Mode::Ask, "where is replay implemented", &BTreeMap::new()).unwrap();
+        let r = case_request(Mode::Ask, "where is replay implemented", &BTreeMap::new()).unwrap();
         assert_eq!(result_limit(&r, &Profile::default()), 5);
+        let r = case_request(Mode::Get, "ENG-3", &args(json!({"depth": 0}))).unwrap();
+        let Request::Get(r) = r else {
+            panic!("not a get request")
+        };
+        assert_eq!((r.id.as_str(), r.depth), ("ENG-3", Some(0)));
+    }
+
+    #[test]
+    fn the_allowed_args_are_the_struct_fields_less_query_fixture_and_profile() {
+        assert_eq!(
+            allowed_args(Mode::Task),
+            [
+                "id",
+                "field",
+                "status",
+                "limit",
+                "threshold",
+                "exact",
+                "include-archive",
+                "verbose"
+            ]
+        );
+        assert_eq!(
+            allowed_args(Mode::Name),
+            ["domain", "include-done", "limit", "threshold"]
+        );
+        assert_eq!(
+            allowed_args(Mode::Outline),
+            ["limit", "list", "include-archive"]
+        );
+        assert_eq!(allowed_args(Mode::Get), ["children", "depth", "list"]);
+        assert_eq!(allowed_args(Mode::Code), ["impl", "limit"]);
+        for mode in [Mode::Path, Mode::Grep, Mode::Ask] {
+            assert_eq!(allowed_args(mode), ["limit"]);
+        }
     }
 
     #[test]
     fn unknown_and_mistyped_args_are_named() {
-        let e = build_request(Mode::Task, "x", &args(json!({"limt": 3}))).unwrap_err();
+        let e = case_request(Mode::Task, "x", &args(json!({"limt": 3}))).unwrap_err();
         assert!(e.contains("unknown arg `limt`"), "{e}");
         assert!(e.contains("limit"), "{e}");
-        let e = build_request(Mode::Task, "x", &args(json!({"limit": "three"}))).unwrap_err();
-        assert!(e.contains("`limit`") && e.contains("whole number"), "{e}");
-        let e = build_request(Mode::Task, "x", &args(json!({"exact": "yes"}))).unwrap_err();
-        assert!(e.contains("true or false"), "{e}");
-        let e = build_request(Mode::Ask, "x", &args(json!({"impl": true}))).unwrap_err();
+        let e = case_request(Mode::Task, "x", &args(json!({"limit": "three"}))).unwrap_err();
+        assert_eq!(
+            e,
+            "arg `limit` of mode `task` takes a whole number of 1 or more; got the string \"three\""
+        );
+        let e = case_request(Mode::Task, "x", &args(json!({"limit": -1}))).unwrap_err();
+        assert_eq!(
+            e,
+            "arg `limit` of mode `task` takes a whole number of 1 or more; got `-1`"
+        );
+        let e = case_request(Mode::Get, "x", &args(json!({"depth": -3}))).unwrap_err();
+        assert_eq!(
+            e,
+            "arg `depth` of mode `get` takes a whole number of 0 or more; got `-3`"
+        );
+        let e =
+            case_request(Mode::Task, "x", &args(json!({"include_archive": "yes"}))).unwrap_err();
+        assert_eq!(
+            e,
+            "arg `include-archive` of mode `task` takes true or false; got the string \"yes\""
+        );
+        let e = case_request(Mode::Ask, "x", &args(json!({"impl": true}))).unwrap_err();
         assert!(
             e.contains("unknown arg `impl` for mode `ask`; allowed: limit"),
             "{e}"
+        );
+        let e = case_request(Mode::Ask, "x", &args(json!({"root": "."}))).unwrap_err();
+        assert!(e.contains("unknown arg `root`"), "{e}");
+        let e = case_request(
+            Mode::Task,
+            "x",
+            &args(json!({"include_archive": true, "include-archive": true})),
+        )
+        .unwrap_err();
+        assert_eq!(e, "arg `include-archive` is given twice");
+        let e = case_request(Mode::Name, "x", &args(json!({"domain": "films"}))).unwrap_err();
+        assert_eq!(
+            e,
+            "unknown domain `films`; domains are: tasks, goals, reading"
         );
     }
 }

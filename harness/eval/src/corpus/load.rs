@@ -3,7 +3,7 @@
 //! Everything is checked before anything runs: a schema error, an unknown arg, a duplicate
 //! case id or a missing fixture stops the run with a message naming file, line and case.
 
-use super::args::{build_request, result_limit};
+use super::args::{case_request, result_limit};
 use super::schema::{CaseSpec, CorpusFile, ExpectSpec, ExpectedOutcome, FixtureSpec};
 use super::yaml_error;
 use super::{Case, Corpus, Expect, FixtureKind, LoadedFixture};
@@ -235,7 +235,7 @@ fn load_fixture(
 ) -> Result<LoadedFixture> {
     let fixture = match kind {
         FixtureKind::Store => Fixture::Store(Arc::new(
-            Store::load_with(path, &crate::call::store_options(options))
+            Store::load_with(path, &findbench_tools::call::store_options(options))
                 .map_err(|e| engine_error(origin, e))?,
         )),
         FixtureKind::Root => {
@@ -429,7 +429,7 @@ fn parse_case(path: &Path, spec: CaseSpec) -> Result<ParsedCase> {
         Some(a) => (a.value.clone(), a.referenced.line() as usize),
         None => (BTreeMap::new(), line),
     };
-    let request = build_request(mode, &spec.query, &args)
+    let request = case_request(mode, &spec.query, &args)
         .map_err(|m| HarnessError::invalid_at(origin(args_line), m))?;
     let (expect_spec, expect_line) = match spec.expect {
         Some(e) => {

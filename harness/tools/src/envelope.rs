@@ -78,7 +78,7 @@ pub fn engine_failure(meta: &Meta, err: &EngineError) -> Value {
 }
 
 /// The error envelope of any command's error (engine, evaluation or traces).
-pub fn error_failure(meta: &Meta, err: &dyn crate::error::CodedError) -> Value {
+pub fn error_failure(meta: &Meta, err: &dyn crate::coded_error::CodedError) -> Value {
     failure(
         meta,
         err.code(),

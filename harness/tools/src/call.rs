@@ -3,7 +3,8 @@
 //! result, so both doors give the same answer to the same input.
 
 use crate::envelope::{self, Meta};
-use crate::tools::{FixtureRef, ToolCall};
+use crate::fixture::FixtureRef;
+use crate::tool_call::ToolCall;
 use findbench_engine::tree::WalkReport;
 use findbench_engine::{Engine, EngineError, Fixture, Outcome, Profile, Response, TreeOptions};
 use serde_json::Value;
@@ -159,11 +160,11 @@ pub fn response_value(response: &Response) -> Value {
 /// list. `options.no_cache` and `options.cache_dir` also decide whether a store goes
 /// through the store cache.
 pub fn load_fixture(
-    kind: crate::tools::FixtureKind,
+    kind: crate::fixture::FixtureKind,
     path: &std::path::Path,
     options: &findbench_engine::TreeOptions,
 ) -> Result<Fixture, EngineError> {
-    use crate::tools::FixtureKind;
+    use crate::fixture::FixtureKind;
     use std::sync::Arc;
     Ok(match kind {
         FixtureKind::Root => {

@@ -1,0 +1,92 @@
+//! `find_code` (`findbench find code`): source files for a term.
+
+#[cfg(feature = "clap")]
+use crate::cli_values::WholeNumber;
+use crate::fixture::FixtureRef;
+use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::values;
+use findbench_engine::modes::code::CodeRequest;
+use findbench_engine::{EngineError, Mode, Request};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "find_code",
+    command: "find code",
+    schema: "find-code.schema.json",
+    mode: Mode::Code,
+    description: "Source files for a term: exact stem, defining symbol, all words, partial stem, directory; each with its score and the reason (which step, which symbol at which line).",
+    query_field: "term",
+    parse: parse_as::<FindCodeArgs>,
+    input: input_schema_of::<FindCodeArgs>,
+    fields: fields_of::<FindCodeArgs>,
+};
+
+fn default_limit() -> usize {
+    CodeRequest::new("").limit
+}
+
+/// `find_code`: source files for a term (exact stem, symbol, words, partial stem, directory).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(deny_unknown_fields)]
+pub struct FindCodeArgs {
+    /// A stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
+    pub term: String,
+    /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
+    #[serde(default, rename = "impl", deserialize_with = "values::flag")]
+    #[schemars(with = "bool")]
+    #[cfg_attr(feature = "clap", arg(long = "impl"))]
+    pub impl_query: bool,
+    /// Maximum results to return.
+    #[serde(default = "default_limit", deserialize_with = "values::limit")]
+    #[schemars(with = "usize")]
+    #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
+        value_parser = WholeNumber::one_or_more()))]
+    pub limit: usize,
+    /// The source tree (walked once, honouring .gitignore); default: the server's start
+    /// root (the current directory on the command line).
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
+    pub root: Option<PathBuf>,
+    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
+    #[serde(default)]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
+    pub profile: Option<String>,
+}
+
+impl ToolArgs for FindCodeArgs {
+    fn spec(&self) -> &'static ToolSpec {
+        &SPEC
+    }
+
+    fn request(&self) -> Result<Request, EngineError> {
+        Ok(Request::Code(CodeRequest {
+            term: self.term.clone(),
+            impl_query: self.impl_query,
+            limit: self.limit,
+        }))
+    }
+
+    fn fixture(&self) -> FixtureRef {
+        FixtureRef::Root(self.root.clone())
+    }
+
+    fn set_fixture_path(&mut self, path: PathBuf) {
+        self.root = Some(path);
+    }
+
+    fn profile(&self) -> Option<&str> {
+        self.profile.as_deref()
+    }
+
+    fn query(&self) -> String {
+        self.term.clone()
+    }
+
+    fn arguments(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
