@@ -30,11 +30,12 @@ impl FixtureSource {
         }
     }
 
-    /// The directory to load: the root, or the commit's tree materialized into the git
-    /// cache (`findbench_eval::corpus::git`).
+    /// The directory to load: the root (when it is a directory here), or the commit's
+    /// tree materialized into the git cache (`findbench_eval::corpus::git`).
     pub fn tree_dir(&self) -> Result<PathBuf, String> {
         match self {
-            FixtureSource::Root(root) => Ok(PathBuf::from(root)),
+            FixtureSource::Root(root) if Path::new(root).is_dir() => Ok(PathBuf::from(root)),
+            FixtureSource::Root(_) => Err("not a directory on this machine".into()),
             FixtureSource::Git { git, rev } => {
                 findbench_eval::corpus::git::materialize(Path::new(git), rev)
             }

@@ -139,7 +139,11 @@ impl Trace {
         if trace.trace_id.trim().is_empty() {
             return Err("empty `trace_id`".into());
         }
-        if let Some(problem) = trace.fixture_source.as_ref().and_then(FixtureSource::problem) {
+        if let Some(problem) = trace
+            .fixture_source
+            .as_ref()
+            .and_then(FixtureSource::problem)
+        {
             return Err(problem);
         }
         if trace.fixture.trim().is_empty() {
@@ -276,7 +280,10 @@ mod tests {
             .replace(r#":200,"#, ":200.5,")
             .replace(r#","agent":"x""#, "");
         let t = Trace::parse_line(&plain).unwrap();
-        assert_eq!((t.expected.as_ref(), t.fixture_source.as_ref()), (None, None));
+        assert_eq!(
+            (t.expected.as_ref(), t.fixture_source.as_ref()),
+            (None, None)
+        );
         assert_eq!(t.tools[0].output_bytes, None);
         assert_eq!(serde_json::to_string(&t).unwrap(), plain);
     }
