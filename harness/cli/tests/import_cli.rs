@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use std::process::Output;
 
 const LOGS: &str = "corpora/fixtures/agent-logs";
+const CODEX_NEW: &str = "corpora/fixtures/agent-logs/codex/2025/09/12/rollout-2025-09-12T10-00-00-0199a3f2-7c41-7d12-b3e5-2f9c0a6d8e41.jsonl";
 const CLAUDE: &str = "corpora/fixtures/agent-logs/claude-code/-home-dev-agent-cpp/5d1c2a7e-3b8f-4c1d-9e0a-6f2b8c4d1e93.jsonl";
 
 /// The trace lines on stdout, each checked against the schema and as replay reads it.
@@ -242,7 +243,10 @@ fn an_unknown_format_is_exit_2_naming_the_formats_and_a_missing_path_exit_3() {
     let out = findbench(&["import", "cursor", CLAUDE]);
     assert_exit(&out, 2);
     let err = stderr(&out);
-    assert!(err.contains("claude-code"), "{err}");
+    assert!(
+        err.contains("claude-code") && err.contains("codex"),
+        "{err}"
+    );
     let out = findbench(&["import", "claude-code", "no/such/logs"]);
     assert_exit(&out, 3);
     assert!(stderr(&out).contains("no/such/logs"), "{}", stderr(&out));
@@ -331,4 +335,101 @@ fn an_import_replays_over_the_code_fixture_it_names() {
     ]);
     assert_exit(&out, 3);
     assert!(stderr(&out).contains("--root"), "{}", stderr(&out));
+}
+
+#[test]
+fn codex_rollouts_new_and_old_become_traces_pinned_to_their_commit() {
+    let out = findbench(&["import", "codex", &format!("{LOGS}/codex")]);
+    assert_exit(&out, 0);
+    let traces = traces(&out);
+    let got: Vec<Value> = traces.iter().map(brief).collect();
+    let q1 = "where is the trace writer flushed?";
+    let q2 = "make it flush after every line";
+    assert_eq!(
+        got,
+        [
+            // the older rollout (2025/05/07) sorts first; its directory is the one its
+            // <environment_context> names
+            json!([
+                "call_fd_old",
+                "which file probes the terminal?",
+                "shell",
+                "fd probe",
+                2,
+                123,
+                "success",
+                ["src/cursor/terminal_probe.cpp"]
+            ]),
+            json!([
+                "call_rg1",
+                q1,
+                "shell",
+                "rg -n \"ofstream|flush\" src include",
+                1,
+                122,
+                "success",
+                ["src/telemetry/trace_writer.cpp"]
+            ]),
+            // exit code 1: nothing found; the patch before it is not after it
+            json!([
+                "call_gg1",
+                q2,
+                "shell",
+                "git grep -n TraceWriter",
+                0,
+                63,
+                "insufficient_evidence",
+                ["include/telemetry/trace.h"]
+            ]),
+            json!([
+                "call_find1",
+                q2,
+                "shell",
+                "find . -name '*trace*' -not -path './build/*'",
+                3,
+                155,
+                "success",
+                ["include/telemetry/trace.h"]
+            ]),
+        ]
+    );
+    assert_eq!(
+        traces[1]["fixture"],
+        json!({"git": "/home/dev/agent-cpp", "rev": "4f2c9a1e8b7d6c5f4a3b2c1d0e9f8a7b6c5d4e3f"})
+    );
+    assert_eq!(
+        traces[0]["fixture"],
+        json!({"git": "/home/dev/agent-cpp", "rev": "9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e"})
+    );
+    // metadata.duration_seconds, when the output gives it
+    assert_eq!(traces[1]["tools"][0]["duration_ms"], 400.0);
+    assert_eq!(traces[1]["timestamp"], "2025-09-12T10:00:03.000Z");
+    assert_eq!(traces[0]["timestamp"], "2025-05-07T17:24:21.123Z");
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "import codex: 2 files, 36 lines, 3 questions, 5 searches, 4 traces; 5 problems"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("problems by kind: bad_entry 1, no_result 1, not_json 1, unknown_type 2"),
+        "{err}"
+    );
+    assert_eq!(
+        listed(&out),
+        [
+            format!("{CODEX_NEW}:22: no_result"),
+            format!("{CODEX_NEW}:23: not_json"),
+            format!("{CODEX_NEW}:24: unknown_type"),
+            format!("{CODEX_NEW}:25: unknown_type"),
+            format!("{CODEX_NEW}:26: bad_entry"),
+        ]
+    );
+}
+
+#[test]
+fn a_codex_import_with_root_replays_over_the_code_fixture() {
+    let doc = import_and_replay("codex", &format!("{LOGS}/codex"), 4);
+    assert_eq!(doc["summary"]["recorded_outcomes"]["success"], 3, "{doc:#}");
 }

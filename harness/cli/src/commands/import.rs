@@ -42,12 +42,15 @@ pub struct ImportArgs {
 pub enum LogFormat {
     /// Claude Code transcripts (~/.claude/projects/<dir>/<session>.jsonl).
     ClaudeCode,
+    /// Codex CLI rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+    Codex,
 }
 
 impl From<LogFormat> for ImportFormat {
     fn from(format: LogFormat) -> Self {
         match format {
             LogFormat::ClaudeCode => ImportFormat::ClaudeCode,
+            LogFormat::Codex => ImportFormat::Codex,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! trace lines (one per search the agent ran) that `replay` and `clusters` read.
 //!
 //! - [`claude_code`]: Claude Code transcripts (`~/.claude/projects/<dir>/<session>.jsonl`);
+//! - [`codex`]: Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`);
 //!
 //! The readers fill one model ([`session`], [`turn`]); [`search_call`] recognises searches
 //! and file reads in shell commands; [`to_trace`] makes the lines. Tool output is never
@@ -9,6 +10,7 @@
 //! with its `file:line`, counted by kind, and the rest of the file goes on.
 
 pub mod claude_code;
+pub mod codex;
 mod log_lines;
 pub mod root_path;
 pub mod search_call;
@@ -28,14 +30,16 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportFormat {
     ClaudeCode,
+    Codex,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 1] = [ImportFormat::ClaudeCode];
+    pub const ALL: [ImportFormat; 2] = [ImportFormat::ClaudeCode, ImportFormat::Codex];
 
     pub fn name(self) -> &'static str {
         match self {
             ImportFormat::ClaudeCode => "claude-code",
+            ImportFormat::Codex => "codex",
         }
     }
 
@@ -168,6 +172,7 @@ pub fn import_reader(
 ) -> std::io::Result<FileImport> {
     Ok(match format {
         ImportFormat::ClaudeCode => to_trace::traces(claude_code::read(path, reader)?, options),
+        ImportFormat::Codex => to_trace::traces(codex::read(path, reader)?, options),
     })
 }
 
@@ -185,7 +190,7 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         assert_eq!(
             findbench_eval::error::CodedError::hint(&e).as_deref(),
-            Some("one of: claude-code")
+            Some("one of: claude-code, codex")
         );
     }
 
