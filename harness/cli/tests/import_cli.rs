@@ -12,6 +12,7 @@ use std::process::Output;
 
 const LOGS: &str = "corpora/fixtures/agent-logs";
 const CODEX_NEW: &str = "corpora/fixtures/agent-logs/codex/2025/09/12/rollout-2025-09-12T10-00-00-0199a3f2-7c41-7d12-b3e5-2f9c0a6d8e41.jsonl";
+const OTEL: &str = "corpora/fixtures/agent-logs/otel/agent-spans.jsonl";
 const CLAUDE: &str = "corpora/fixtures/agent-logs/claude-code/-home-dev-agent-cpp/5d1c2a7e-3b8f-4c1d-9e0a-6f2b8c4d1e93.jsonl";
 
 /// The trace lines on stdout, each checked against the schema and as replay reads it.
@@ -432,4 +433,70 @@ fn codex_rollouts_new_and_old_become_traces_pinned_to_their_commit() {
 fn a_codex_import_with_root_replays_over_the_code_fixture() {
     let doc = import_and_replay("codex", &format!("{LOGS}/codex"), 4);
     assert_eq!(doc["summary"]["recorded_outcomes"]["success"], 3, "{doc:#}");
+}
+
+#[test]
+fn otel_spans_come_out_as_the_same_trace_lines() {
+    let out = findbench(&["import", "otel", &format!("{LOGS}/otel")]);
+    assert_exit(&out, 0);
+    let traces = traces(&out);
+    assert_eq!(traces.len(), 2);
+    let t = &traces[0];
+    assert_eq!(
+        t["trace_id"],
+        "5b8efff798038103d269b633813fc60c/eee19b7ec3c1b174"
+    );
+    assert_eq!(t["query"], "cursor binary");
+    assert_eq!(t["fixture"], "agent-cpp");
+    assert_eq!(
+        t["tools"],
+        json!([
+            {"name": "find_code", "input": "cursor binary", "candidates": 2, "duration_ms": 32.0,
+             "output_bytes": 113},
+            {"name": "read_file", "input": "{\"path\":\"src/cursor/cursor_binary.cpp\"}",
+             "candidates": 0, "duration_ms": 5.0, "output_bytes": 18}
+        ])
+    );
+    assert_eq!(
+        (t["outcome"].as_str(), t["duration_ms"].as_f64()),
+        (Some("success"), Some(120.0))
+    );
+    // the spans name no files read after a search
+    assert!(t.get("expected").is_none());
+    assert_eq!(traces[1]["outcome"], "insufficient_evidence");
+    assert_eq!(
+        listed(&out),
+        [
+            format!("{OTEL}:3: not_json"),
+            format!("{OTEL}:5: unknown_type"),
+            format!("{OTEL}:6: bad_span"),
+        ]
+    );
+    // --redact and --root apply as to the other formats
+    let out = findbench(&[
+        "import",
+        "otel",
+        OTEL,
+        "--redact",
+        "--root",
+        "corpora/fixtures/agent-cpp",
+    ]);
+    assert_exit(&out, 0);
+    let traces = self::traces(&out);
+    assert!(traces[0]["query"].as_str().unwrap().starts_with("sha256:"));
+    assert!(traces[0]["fixture"]["root"]
+        .as_str()
+        .unwrap()
+        .ends_with("agent-cpp"));
+}
+
+#[test]
+fn an_otel_import_replays_like_the_spans_themselves() {
+    let doc = import_and_replay("otel", OTEL, 2);
+    let direct = findbench(&["replay", OTEL, "-f", "json", "--no-progress"]);
+    let direct = stdout_json(&direct);
+    assert_eq!(
+        doc["summary"]["recorded_outcomes"], direct["summary"]["recorded_outcomes"],
+        "{doc:#}"
+    );
 }

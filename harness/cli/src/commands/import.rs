@@ -44,6 +44,8 @@ pub enum LogFormat {
     ClaudeCode,
     /// Codex CLI rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
     Codex,
+    /// OTLP/JSON GenAI spans, as `replay --from otlp` reads them.
+    Otel,
 }
 
 impl From<LogFormat> for ImportFormat {
@@ -51,6 +53,7 @@ impl From<LogFormat> for ImportFormat {
         match format {
             LogFormat::ClaudeCode => ImportFormat::ClaudeCode,
             LogFormat::Codex => ImportFormat::Codex,
+            LogFormat::Otel => ImportFormat::Otel,
         }
     }
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`claude_code`]: Claude Code transcripts (`~/.claude/projects/<dir>/<session>.jsonl`);
 //! - [`codex`]: Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`);
+//! - [`otel`]: OTLP/JSON GenAI spans, through the reader `replay` uses ([`crate::trace::otlp`]).
 //!
 //! The readers fill one model ([`session`], [`turn`]); [`search_call`] recognises searches
 //! and file reads in shell commands; [`to_trace`] makes the lines. Tool output is never
@@ -12,6 +13,7 @@
 pub mod claude_code;
 pub mod codex;
 mod log_lines;
+pub mod otel;
 pub mod root_path;
 pub mod search_call;
 pub mod session;
@@ -31,15 +33,21 @@ use std::path::{Path, PathBuf};
 pub enum ImportFormat {
     ClaudeCode,
     Codex,
+    Otel,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 2] = [ImportFormat::ClaudeCode, ImportFormat::Codex];
+    pub const ALL: [ImportFormat; 3] = [
+        ImportFormat::ClaudeCode,
+        ImportFormat::Codex,
+        ImportFormat::Otel,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             ImportFormat::ClaudeCode => "claude-code",
             ImportFormat::Codex => "codex",
+            ImportFormat::Otel => "otel",
         }
     }
 
@@ -173,6 +181,7 @@ pub fn import_reader(
     Ok(match format {
         ImportFormat::ClaudeCode => to_trace::traces(claude_code::read(path, reader)?, options),
         ImportFormat::Codex => to_trace::traces(codex::read(path, reader)?, options),
+        ImportFormat::Otel => otel::read(path, reader, options)?,
     })
 }
 
@@ -190,7 +199,7 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         assert_eq!(
             findbench_eval::error::CodedError::hint(&e).as_deref(),
-            Some("one of: claude-code, codex")
+            Some("one of: claude-code, codex, otel")
         );
     }
 
