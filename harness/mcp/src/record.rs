@@ -156,6 +156,7 @@ impl Recorder {
                     input: query.clone(),
                     candidates: response.candidates() as u64,
                     duration_ms,
+                    output_bytes: None,
                 }],
                 1,
             ),
@@ -165,6 +166,7 @@ impl Recorder {
                     input: query.clone(),
                     candidates: 0,
                     duration_ms,
+                    output_bytes: None,
                 }],
                 1,
             ),
@@ -178,10 +180,12 @@ impl Recorder {
                 // refused before a fixture was resolved: nothing to replay against
                 None => NO_FIXTURE.to_string(),
             },
+            fixture_source: None,
             tools,
             outcome,
             iterations,
             duration_ms,
+            expected: None,
             call: Some(RecordedCall {
                 tool: rec.tool.to_string(),
                 arguments: rec.arguments.clone(),
@@ -267,6 +271,7 @@ fn ask_tools(ask: &AskResponse) -> (Vec<TraceTool>, u32) {
             input: c.input.clone(),
             candidates: c.candidates as u64,
             duration_ms: 0.0,
+            output_bytes: None,
         })
         .collect();
     (tools, u32::try_from(ask.iterations).unwrap_or(u32::MAX))

@@ -4,6 +4,7 @@
 
 pub mod clusters;
 pub mod error;
+pub mod import;
 pub mod merge;
 pub mod replay;
 pub mod replay_call;

@@ -90,9 +90,15 @@ impl Fixtures {
             self.loaded.insert(key, loaded.clone());
             return Ok(loaded);
         }
-        let dir = match &options.root {
-            Some(root) => root.clone(),
-            None => options.fixtures_dir.join(name),
+        let dir = match (&options.root, &trace.fixture_source) {
+            (Some(root), _) => root.clone(),
+            // a line that names its tree (`findbench import`): the root, or the commit's tree
+            (None, Some(source)) => source.tree_dir().map_err(|m| TracesError::File {
+                path: name.into(),
+                message: format!("fixture `{name}`: {m}"),
+                hint: Some("pass the tree to replay against with --root".into()),
+            })?,
+            (None, None) => options.fixtures_dir.join(name),
         };
         let file_error = |message: String| TracesError::File {
             path: dir.clone(),

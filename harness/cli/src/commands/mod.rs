@@ -5,6 +5,7 @@ mod compare;
 mod corpus;
 mod find;
 pub mod gate;
+mod import;
 mod index;
 mod merge;
 mod replay;
@@ -80,6 +81,9 @@ pub enum Command {
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.
     Replay(replay::ReplayArgs),
+    /// Turn the session logs coding agents write (Claude Code, Codex CLI, OpenTelemetry)
+    /// into trace lines, one per search, for `replay` and `clusters`.
+    Import(import::ImportArgs),
     /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
     /// into the reports one machine would have written.
     Merge(merge::MergeArgs),
@@ -224,6 +228,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Clusters(args) => clusters::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Replay(args) => replay::run(args, cache),
+        Command::Import(args) => import::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Serve(args) => serve::run(args, cache),
         Command::Corpus(cmd) => corpus::run(cmd, cache),

@@ -460,6 +460,7 @@ fn build(key: &str, agent: Option<&Span>, tools: &[&Span]) -> Result<Trace, Stri
                 .unwrap_or_default(),
             candidates: r.as_ref().map_or(0, candidates),
             duration_ms: ms(s.start.unwrap_or(0), s.end.unwrap_or(0)),
+            output_bytes: s.attr("gen_ai.tool.call.result").map(|r| r.len() as u64),
         })
         .collect();
     let last = tools
@@ -532,6 +533,8 @@ fn build(key: &str, agent: Option<&Span>, tools: &[&Span]) -> Result<Trace, Stri
         timestamp: rfc3339(start),
         query,
         fixture,
+        fixture_source: None,
+        expected: None,
         iterations: u32::try_from(calls.len()).unwrap_or(u32::MAX),
         tools: calls,
         outcome,

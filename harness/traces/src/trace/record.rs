@@ -1,32 +1,100 @@
 //! The trace line model: what one recorded agent retrieval looks like.
 
+use super::fixture::{FixtureField, FixtureSource};
 use serde::{Deserialize, Serialize};
 use std::time::SystemTime;
 
 /// One agent retrieval as recorded in production.
 ///
 /// Unknown fields are accepted and ignored: production emitters add fields freely, and a
-/// replay only needs the documented ones.
+/// replay only needs the documented ones. Read and written as a trace line whose `fixture` is
+/// a name or an object ([`FixtureSource`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "TraceLine", into = "TraceLine")]
 pub struct Trace {
     pub trace_id: String,
     /// RFC 3339 UTC, e.g. `2026-06-19T09:12:03Z`.
     pub timestamp: String,
     /// The agent's natural-language question.
     pub query: String,
-    /// The fixture the question was asked against, resolved under `--fixtures DIR`.
+    /// The fixture the question was asked against, resolved under `--fixtures DIR`; when the
+    /// line names its tree itself (`fixture_source`), that tree's label.
     pub fixture: String,
-    #[serde(default)]
+    /// Set when the line's `fixture` is an object: the tree it names.
+    pub fixture_source: Option<FixtureSource>,
     pub tools: Vec<ToolCall>,
     pub outcome: TraceOutcome,
-    #[serde(default)]
     pub iterations: u32,
-    #[serde(default)]
     pub duration_ms: f64,
+    /// The files the agent read or edited after this retrieval, relative to the fixture
+    /// (`findbench import` sets it from agent logs).
+    pub expected: Option<Vec<String>>,
     /// Set on calls recorded by `findbench serve --record`: the tool and its arguments as
     /// the agent sent them. Replay re-runs this call rather than `ask` on the query.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<RecordedCall>,
+}
+
+/// A trace line as written: [`Trace`] with its `fixture` a name or an object. The fields
+/// added after the first format are skipped when absent, so older lines stay byte for byte.
+#[derive(Serialize, Deserialize)]
+struct TraceLine {
+    trace_id: String,
+    timestamp: String,
+    query: String,
+    fixture: FixtureField,
+    #[serde(default)]
+    tools: Vec<ToolCall>,
+    outcome: TraceOutcome,
+    #[serde(default)]
+    iterations: u32,
+    #[serde(default)]
+    duration_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expected: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    call: Option<RecordedCall>,
+}
+
+impl From<TraceLine> for Trace {
+    fn from(line: TraceLine) -> Trace {
+        let (fixture, fixture_source) = match line.fixture {
+            FixtureField::Name(name) => (name, None),
+            FixtureField::Source(source) => (source.label(), Some(source)),
+        };
+        Trace {
+            trace_id: line.trace_id,
+            timestamp: line.timestamp,
+            query: line.query,
+            fixture,
+            fixture_source,
+            tools: line.tools,
+            outcome: line.outcome,
+            iterations: line.iterations,
+            duration_ms: line.duration_ms,
+            expected: line.expected,
+            call: line.call,
+        }
+    }
+}
+
+impl From<Trace> for TraceLine {
+    fn from(trace: Trace) -> TraceLine {
+        TraceLine {
+            trace_id: trace.trace_id,
+            timestamp: trace.timestamp,
+            query: trace.query,
+            fixture: match trace.fixture_source {
+                Some(source) => FixtureField::Source(source),
+                None => FixtureField::Name(trace.fixture),
+            },
+            tools: trace.tools,
+            outcome: trace.outcome,
+            iterations: trace.iterations,
+            duration_ms: trace.duration_ms,
+            expected: trace.expected,
+            call: trace.call,
+        }
+    }
 }
 
 /// One MCP tool call as received (see [`Trace::call`]).
@@ -54,6 +122,10 @@ pub struct ToolCall {
     pub candidates: u64,
     #[serde(default)]
     pub duration_ms: f64,
+    /// The bytes the tool gave back to the agent (`findbench import` keeps only this size,
+    /// never the output).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_bytes: Option<u64>,
 }
 
 pub use findbench_eval::results::TraceOutcome;
@@ -67,15 +139,23 @@ impl Trace {
         if trace.trace_id.trim().is_empty() {
             return Err("empty `trace_id`".into());
         }
+        if let Some(problem) = trace
+            .fixture_source
+            .as_ref()
+            .and_then(FixtureSource::problem)
+        {
+            return Err(problem);
+        }
         if trace.fixture.trim().is_empty() {
             return Err("empty `fixture`".into());
         }
-        // a fixture is a directory under --fixtures: `../x` or `/etc` would replay a tree
-        // outside it
+        // a fixture name is a directory under --fixtures: `../x` or `/etc` would replay a
+        // tree outside it (an object fixture names its tree outright, as --root does)
         let fixture = std::path::Path::new(&trace.fixture);
-        if !fixture
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        if trace.fixture_source.is_none()
+            && !fixture
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
         {
             return Err(format!(
                 "`fixture` `{}` must name a directory inside --fixtures (no `..`, no absolute \
@@ -191,6 +271,56 @@ mod tests {
     fn a_byte_order_mark_is_skipped() {
         let t = Trace::parse_line(&format!("\u{feff}{LINE}")).unwrap();
         assert_eq!(t.trace_id, "t1");
+    }
+
+    #[test]
+    fn a_line_without_the_added_fields_is_written_back_byte_for_byte() {
+        // f64 durations print with a fraction, as every writer gives them
+        let plain = LINE
+            .replace(r#":200,"#, ":200.5,")
+            .replace(r#","agent":"x""#, "");
+        let t = Trace::parse_line(&plain).unwrap();
+        assert_eq!(
+            (t.expected.as_ref(), t.fixture_source.as_ref()),
+            (None, None)
+        );
+        assert_eq!(t.tools[0].output_bytes, None);
+        assert_eq!(serde_json::to_string(&t).unwrap(), plain);
+    }
+
+    #[test]
+    fn an_imported_line_names_its_tree_and_what_the_agent_read() {
+        let line = LINE
+            .replace(r#":200,"#, ":200.5,")
+            .replace(r#""agent-cpp""#, r#"{"root":"/home/dev/agent-cpp"}"#)
+            .replace(
+                r#""duration_ms":80.5}"#,
+                r#""duration_ms":80.5,"output_bytes":412}"#,
+            )
+            .replace(
+                r#","agent":"x""#,
+                r#","expected":["src/cursor/cursor_binary.cpp"]"#,
+            );
+        let t = Trace::parse_line(&line).unwrap();
+        assert_eq!(t.fixture, "/home/dev/agent-cpp");
+        assert_eq!(
+            t.fixture_source,
+            Some(FixtureSource::Root("/home/dev/agent-cpp".into()))
+        );
+        assert_eq!(t.tools[0].output_bytes, Some(412));
+        assert_eq!(
+            t.expected.as_deref(),
+            Some(&["src/cursor/cursor_binary.cpp".to_string()][..])
+        );
+        assert_eq!(serde_json::to_string(&t).unwrap(), line);
+        let empty = line.replace("/home/dev/agent-cpp", "");
+        assert_eq!(
+            Trace::parse_line(&empty).unwrap_err(),
+            "empty `fixture.root`"
+        );
+        let git = LINE.replace(r#""agent-cpp""#, r#"{"git":"/r","rev":"4f2c"}"#);
+        let t = Trace::parse_line(&git).unwrap();
+        assert_eq!(t.fixture, "/r@4f2c");
     }
 
     #[test]
