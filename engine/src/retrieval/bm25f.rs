@@ -10,22 +10,13 @@
 use super::fields::{self, Field, Syntax, FIELDS};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
+use super::posting::{Posting, NF};
 use super::tokens::for_each_term;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
-
-/// How many fields a posting counts.
-pub(crate) const NF: usize = FIELDS.len();
-
-/// One file's frequencies of one term, per field.
-#[derive(Debug, Clone, Copy)]
-pub struct Posting {
-    pub file: u32,
-    pub tf: [u16; NF],
-}
 
 /// The statistics of one tree.
 #[derive(Debug)]

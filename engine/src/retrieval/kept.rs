@@ -17,7 +17,7 @@
 //! the caller rebuild the statistics in memory and remove the file. Written to a temporary
 //! name and renamed, as the tree index is.
 
-use super::bm25f::{Posting, NF};
+use super::posting::{Posting, NF};
 pub(crate) use crate::tree::cache::fnv;
 use crate::tree::postings::{get_varint, put_varint};
 use std::fs::File;
@@ -39,6 +39,7 @@ fn fingerprint() -> u64 {
         &FORMAT.to_le_bytes(),
         include_str!("kept.rs").as_bytes(),
         include_str!("bm25f.rs").as_bytes(),
+        include_str!("posting.rs").as_bytes(),
         include_str!("fields.rs").as_bytes(),
         include_str!("tokens.rs").as_bytes(),
         include_str!("../tree/symbols.rs").as_bytes(),
