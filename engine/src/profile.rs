@@ -3,7 +3,7 @@
 //! A profile is serialisable, so a user can write one to JSON, change a weight, and run the
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 
-use crate::rank::TaskField;
+use crate::store::TaskField;
 use serde::{Deserialize, Serialize};
 
 /// All tunable ranking data, one section per mode.
@@ -675,17 +675,6 @@ impl TaskRankingWeights {
             ..TaskRankingWeights::default()
         }
     }
-
-    /// The weights of one field.
-    pub fn field(&self, field: crate::retrieval::fields::Field) -> &FieldWeight {
-        use crate::retrieval::fields::Field;
-        match field {
-            Field::Path => &self.path,
-            Field::Symbols => &self.symbols,
-            Field::Prose => &self.prose,
-            Field::Code => &self.code,
-        }
-    }
 }
 
 impl Default for TaskRankingWeights {
@@ -826,13 +815,13 @@ impl Profile {
 
     /// A built-in profile by name, or a profile read from a JSON file (missing sections and
     /// fields take today's defaults).
-    pub fn resolve(name_or_path: &str) -> crate::Result<Profile> {
+    pub fn resolve(name_or_path: &str) -> crate::error::Result<Profile> {
         if let Some(p) = Profile::builtin(name_or_path) {
             return Ok(p);
         }
         let path = std::path::Path::new(name_or_path);
         if !name_or_path.ends_with(".json") && !path.is_file() {
-            return Err(crate::EngineError::invalid_with_hint(
+            return Err(crate::error::EngineError::invalid_with_hint(
                 format!("unknown profile `{name_or_path}`"),
                 format!(
                     "built-in profiles are: {}; or pass a profile JSON file",
@@ -840,12 +829,12 @@ impl Profile {
                 ),
             ));
         }
-        let bytes = std::fs::read(path).map_err(|e| crate::EngineError::File {
+        let bytes = std::fs::read(path).map_err(|e| crate::error::EngineError::File {
             path: path.to_path_buf(),
             message: format!("cannot read profile: {e}"),
             hint: None,
         })?;
-        serde_json::from_slice(&bytes).map_err(|e| crate::EngineError::Parse {
+        serde_json::from_slice(&bytes).map_err(|e| crate::error::EngineError::Parse {
             path: path.to_path_buf(),
             line: e.line(),
             column: e.column(),

@@ -35,7 +35,7 @@ const ENTRY_BYTES: usize = 8 + 8 + 4;
 /// This engine's version and the sources that decide the statistics.
 fn fingerprint() -> u64 {
     fnv(&[
-        crate::VERSION.as_bytes(),
+        crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
         include_str!("kept.rs").as_bytes(),
         include_str!("bm25f.rs").as_bytes(),

@@ -12,8 +12,8 @@ use super::codec::{Reader, Writer};
 use super::fields::ItemFields;
 use super::hierarchy::Hierarchy;
 use super::index::SearchIndex;
+use super::item_store::Store;
 use super::load::StoreFormat;
-use super::Store;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -55,7 +55,7 @@ impl Entry {
     fn header(&self, w: &mut Writer) {
         w.buf.extend_from_slice(MAGIC);
         w.u32(FORMAT);
-        w.bytes(crate::VERSION.as_bytes());
+        w.bytes(crate::version::VERSION.as_bytes());
         w.bytes(self.canonical.as_bytes());
         w.u64(self.size);
         w.u64(self.modified.as_secs());

@@ -142,7 +142,7 @@ pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
 /// by any other build of them is rebuilt, not trusted.
 fn fingerprint() -> u64 {
     fnv(&[
-        crate::VERSION.as_bytes(),
+        crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
         include_str!("cache.rs").as_bytes(),
         include_str!("postings.rs").as_bytes(),
