@@ -5,6 +5,7 @@
 //! fixture is loaded, except to read a tree file's text when a mode first asks for it.
 
 pub mod cache_dir;
+mod encoding;
 pub mod error;
 pub mod item;
 pub mod modes;

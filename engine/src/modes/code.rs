@@ -8,6 +8,7 @@
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
+pub use crate::retrieval::kind::{is_test_file, secondary_kind, Secondary};
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
 use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
@@ -259,24 +260,6 @@ struct Candidate {
     secondary: Option<Secondary>,
 }
 
-/// Files that are not the implementation: ranked below it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Secondary {
-    Test,
-    Example,
-    Generated,
-}
-
-impl Secondary {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Secondary::Test => "test",
-            Secondary::Example => "example or bench",
-            Secondary::Generated => "generated",
-        }
-    }
-}
-
 /// The highest step reached so far.
 #[derive(Default)]
 struct Best(Option<(f64, Why)>);
@@ -480,76 +463,6 @@ fn describe(
         line,
         secondary: c.secondary.map(|s| s.as_str().to_string()),
     }
-}
-
-/// What a file is when it is not the implementation: a test (by `test_dirs` or
-/// `test_names`), an example or bench (by `example_dirs`), or generated (by a directory in
-/// `generated_dirs`, or a marker of `generated_markers` in its first
-/// `generated_header_bytes`).
-pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
-    if is_test_file(f, w) {
-        return Some(Secondary::Test);
-    }
-    let in_dir = |dirs: &[String]| {
-        !f.dir.is_empty()
-            && f.dir
-                .split('/')
-                .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
-    };
-    if in_dir(&w.example_dirs) {
-        return Some(Secondary::Example);
-    }
-    if in_dir(&w.generated_dirs) {
-        return Some(Secondary::Generated);
-    }
-    if w.generated_markers.iter().all(String::is_empty) {
-        return None;
-    }
-    // only the header is read: a candidate's whole text is not needed, nor kept
-    let head = f.folded_head(w.generated_header_bytes).unwrap_or_default();
-    w.generated_markers
-        .iter()
-        .any(|m| !m.is_empty() && head.contains(m.as_str()))
-        .then_some(Secondary::Generated)
-}
-
-/// True when the file is a test by the profile's patterns: a directory component in
-/// `test_dirs`, or a file name matching one of `test_names`.
-pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
-    let in_test_dir = !f.dir.is_empty()
-        && f.dir
-            .split('/')
-            .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
-    if in_test_dir {
-        return true;
-    }
-    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
-    w.test_names
-        .iter()
-        .any(|p| glob_match(p.as_bytes(), name.as_bytes()))
-}
-
-/// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
-fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    // the last `*` seen, and where in `text` its run currently ends
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if p < pattern.len() && pattern[p] == b'*' {
-            star = Some((p, t));
-            p += 1;
-        } else if p < pattern.len() && pattern[p] == text[t] {
-            p += 1;
-            t += 1;
-        } else if let Some((sp, st)) = star {
-            p = sp + 1;
-            t = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|&b| b == b'*')
 }
 
 #[cfg(test)]
@@ -768,24 +681,6 @@ mod tests {
         assert!(find(&m, "web/replay_view.spec.ts")
             .reason
             .contains("test file"));
-    }
-
-    #[test]
-    fn glob_matches_stars_only() {
-        for (p, t, yes) in [
-            ("*_test.*", "replay_service_test.cpp", true),
-            ("*_test.*", "replay_service.cpp", false),
-            ("test_*.py", "test_replay.py", true),
-            ("test_*.py", "test_replay.pyc", false),
-            ("*Test.java", "ReplayTest.java", true),
-            ("*Test.java", "Latest.java", false),
-            ("*.spec.*", "a.spec.ts", true),
-            ("a*b*c", "aXbYbZc", true),
-            ("a*b*c", "aXbYc_", false),
-            ("*", "", true),
-        ] {
-            assert_eq!(glob_match(p.as_bytes(), t.as_bytes()), yes, "{p} ~ {t}");
-        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::posting::{Posting, NF};
 use super::tokens::for_each_term;
+use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
@@ -83,7 +84,7 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     for ext in &profile.grep.source_extensions {
         parts.push(ext.as_bytes());
     }
-    kept::fnv(&parts)
+    fnv(&parts)
 }
 
 impl FieldIndex {

@@ -18,8 +18,8 @@
 //! name and renamed, as the tree index is.
 
 use super::posting::{Posting, NF};
-pub(crate) use crate::tree::cache::fnv;
-use crate::tree::postings::{get_varint, put_varint};
+use crate::encoding::fnv::fnv;
+use crate::encoding::varint::{get_varint, put_varint};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -40,6 +40,7 @@ fn fingerprint() -> u64 {
         include_str!("kept.rs").as_bytes(),
         include_str!("bm25f.rs").as_bytes(),
         include_str!("posting.rs").as_bytes(),
+        include_str!("../encoding/varint.rs").as_bytes(),
         include_str!("fields.rs").as_bytes(),
         include_str!("tokens.rs").as_bytes(),
         include_str!("../tree/symbols.rs").as_bytes(),

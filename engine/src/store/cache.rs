@@ -14,6 +14,7 @@ use super::hierarchy::Hierarchy;
 use super::index::SearchIndex;
 use super::item_store::Store;
 use super::load::StoreFormat;
+use crate::encoding::fnv::fnv1a;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -157,13 +158,5 @@ fn is_permutation(order: &[u32]) -> bool {
             }
             _ => false,
         }
-    })
-}
-
-/// FNV-1a, 64 bits: a stable file name for a path (std's hashers may change between
-/// releases). A collision is harmless: the header's path is compared in full.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }

@@ -35,6 +35,7 @@ use super::source_tree::{KeptStamp, Tree};
 use super::stamp::{mtime_ns, system_ns, trusted, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
 use super::walk::{self, Found};
+use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -123,21 +124,6 @@ pub struct IndexStats {
     pub duration_ms: f64,
 }
 
-/// FNV-1a, 64 bits: a stable hash for file names and the fingerprint (not for security).
-pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        // a separator, so that ("ab", "c") and ("a", "bc") differ
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// This engine's version and the sources that decide what an index holds: an index written
 /// by any other build of them is rebuilt, not trusted.
 fn fingerprint() -> u64 {
@@ -146,6 +132,7 @@ fn fingerprint() -> u64 {
         &FORMAT.to_le_bytes(),
         include_str!("cache.rs").as_bytes(),
         include_str!("postings.rs").as_bytes(),
+        include_str!("../encoding/varint.rs").as_bytes(),
         include_str!("walk.rs").as_bytes(),
         include_str!("stamp.rs").as_bytes(),
         include_str!("content.rs").as_bytes(),
