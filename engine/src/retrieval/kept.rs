@@ -43,7 +43,18 @@ fn fingerprint() -> u64 {
         include_str!("../encoding/varint.rs").as_bytes(),
         include_str!("fields.rs").as_bytes(),
         include_str!("tokens.rs").as_bytes(),
-        include_str!("../tree/symbols.rs").as_bytes(),
+        include_str!("../tree/symbols/mod.rs").as_bytes(),
+        include_str!("../tree/symbols/language.rs").as_bytes(),
+        include_str!("../tree/symbols/symbol.rs").as_bytes(),
+        include_str!("../tree/symbols/lexical.rs").as_bytes(),
+        include_str!("../tree/symbols/c_like.rs").as_bytes(),
+        include_str!("../tree/symbols/scanner.rs").as_bytes(),
+        include_str!("../tree/symbols/c_family.rs").as_bytes(),
+        include_str!("../tree/symbols/rust.rs").as_bytes(),
+        include_str!("../tree/symbols/python.rs").as_bytes(),
+        include_str!("../tree/symbols/go.rs").as_bytes(),
+        include_str!("../tree/symbols/js.rs").as_bytes(),
+        include_str!("../tree/symbols/java.rs").as_bytes(),
     ])
 }
 
