@@ -30,6 +30,11 @@ pub struct PathWeights {
     pub max_path_len: usize,
     /// Highest score of a typo match: below every true subsequence match (0.5 and up).
     pub typo_ceiling: f64,
+    /// Relative slack added to a path's upper bound before it is compared with the scores
+    /// already kept: it covers the `f32` rounding of summing the same terms in another
+    /// order, so a path is skipped unaligned only when it certainly scores below. It changes
+    /// no result; too small a value could skip a path that ties.
+    pub bound_slack: f64,
 }
 
 impl Default for PathWeights {
@@ -47,6 +52,7 @@ impl Default for PathWeights {
             min_typo_len: 5,
             max_path_len: 1024,
             typo_ceiling: 0.49,
+            bound_slack: 1e-4,
         }
     }
 }

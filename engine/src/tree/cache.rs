@@ -31,6 +31,7 @@ use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded, Lazy};
 use super::report::WalkReport;
+use super::root::{check_root, ROOT_HINT};
 use super::source_tree::{KeptStamp, Tree};
 use super::stamp::{mtime_ns, system_ns, trusted, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
@@ -168,7 +169,7 @@ pub(super) fn open(
     cache_dir: &Path,
 ) -> Result<(Tree, IndexStats)> {
     let started = Instant::now();
-    walk::check_root(root)?;
+    check_root(root, ROOT_HINT)?;
     let canonical = root.canonicalize().map_err(|e| EngineError::File {
         path: root.to_path_buf(),
         message: format!("cannot resolve root: {e}"),

@@ -10,6 +10,7 @@ use super::file::{extension, name_bag_of, PathParts, TreeFile};
 use super::options::TreeOptions;
 use super::postings;
 use super::report::WalkReport;
+use super::root::{check_root, ROOT_HINT};
 use super::stamp::{self, FileRecord, Stamp};
 use super::symbols::{self, Language};
 use crate::error::{EngineError, Result};
@@ -23,23 +24,6 @@ use std::sync::Mutex;
 const MAX_MESSAGES: usize = 20;
 /// Files whose rules change what the walk sees, checked in every directory walked.
 const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
-
-/// Fails with a clear error when `root` is not a readable directory.
-pub(super) fn check_root(root: &Path) -> Result<()> {
-    let meta = std::fs::metadata(root).map_err(|e| EngineError::File {
-        path: root.to_path_buf(),
-        message: format!("cannot open root: {e}"),
-        hint: Some("pass an existing directory with --root".into()),
-    })?;
-    if !meta.is_dir() {
-        return Err(EngineError::File {
-            path: root.to_path_buf(),
-            message: "root is not a directory".into(),
-            hint: Some("pass a directory with --root, or a path list with --paths-from".into()),
-        });
-    }
-    Ok(())
-}
 
 /// Walks `root` and reads every file into memory.
 pub(super) fn walk_in_memory(
@@ -127,7 +111,7 @@ struct Walked {
 }
 
 fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walked> {
-    check_root(root)?;
+    check_root(root, ROOT_HINT)?;
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(!options.hidden)

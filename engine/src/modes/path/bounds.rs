@@ -5,11 +5,6 @@
 use super::pattern::{is_separator, Pat};
 use super::weights::Weights;
 
-/// Relative slack added to an alignment's upper bound ([`Scorer::bound`]) before comparing
-/// it with a kept score: it covers the `f32` rounding of summing the same terms in another
-/// order, so a path is skipped only when it certainly scores below. It changes no result.
-pub(super) const BOUND_SLACK: f32 = 1e-4;
-
 /// The parts of an alignment's upper bound that depend on the query alone ([`Scorer::bound`]).
 #[derive(Clone, Copy)]
 pub(super) struct Bound {
@@ -20,7 +15,7 @@ pub(super) struct Bound {
     pub(super) base: [f32; 2],
     /// The bonus per query character in the file name.
     pub(super) filename: f32,
-    /// Slack for rounding ([`BOUND_SLACK`] of the terms' magnitude).
+    /// Slack for rounding (the profile's `bound_slack` of the terms' magnitude).
     pub(super) slack: [f32; 2],
 }
 
@@ -61,7 +56,7 @@ impl Bound {
             enabled: w.gap >= 0.0,
             base,
             filename: w.filename.max(0.0),
-            slack: magnitude.map(|m| BOUND_SLACK * (1.0 + m)),
+            slack: magnitude.map(|m| w.bound_slack * (1.0 + m)),
         }
     }
 }

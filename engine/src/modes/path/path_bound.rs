@@ -2,7 +2,7 @@
 //! the tighter pair bound of an ASCII path), the file name's share of the query and the
 //! path's depth. A path is skipped only when its bound is below what the results need.
 
-use super::bounds::{Pairs, BOUND_SLACK};
+use super::bounds::Pairs;
 use super::pattern::is_separator;
 use super::scorer::Scorer;
 use super::scratch::Hit;
@@ -87,7 +87,7 @@ impl<'q> Scorer<'q> {
             raw += w.match_char + term;
             magnitude += w.match_char.abs() + term.abs() + w.filename.abs();
         }
-        raw + BOUND_SLACK * (1.0 + magnitude)
+        raw + w.bound_slack * (1.0 + magnitude)
     }
 
     /// An upper bound of the score of typo candidate `hit` ([`Scorer::bound`] for the best

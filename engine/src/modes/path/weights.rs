@@ -15,6 +15,8 @@ pub(super) struct Weights {
     pub(super) gap_max: f32,
     pub(super) depth: f32,
     pub(super) typo_ceiling: f32,
+    /// [`PathWeights::bound_slack`].
+    pub(super) bound_slack: f32,
     pub(super) max_len: usize,
 }
 
@@ -31,6 +33,7 @@ impl Weights {
             gap_max: w.gap_max as f32,
             depth: w.depth as f32,
             typo_ceiling: w.typo_ceiling as f32,
+            bound_slack: w.bound_slack as f32,
             max_len: w.max_path_len.max(1),
         }
     }
