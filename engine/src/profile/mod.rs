@@ -3,9 +3,9 @@
 //! A profile is serialisable, so a user can write one to JSON, change a weight, and run the
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 //!
-//! One file per section ([`task`], [`name`], [`outline`], [`code`], [`path`], [`grep`],
-//! [`planner`], [`task_ranking`]), the whole ([`sections`]), the built-ins ([`builtin`]) and
-//! reading one from a file ([`load`]).
+//! One file per section (`task.rs`, `name.rs`, `outline.rs`, `code.rs`, `path.rs`, `grep.rs`,
+//! `planner.rs`, `task_ranking.rs`), the whole (`sections.rs`), the built-ins (`builtin.rs`) and
+//! reading one from a file (`load.rs`).
 
 mod builtin;
 mod code;

@@ -15,7 +15,7 @@ pub enum Content {
     Text { text: String, folded: String },
     /// A NUL byte in the first 8 KiB.
     Binary,
-    /// Larger than [`TreeOptions::max_file_bytes`].
+    /// Larger than [`TreeOptions::max_file_bytes`](super::TreeOptions::max_file_bytes).
     TooLarge,
     /// Could not be read; the reason.
     Unreadable(String),

@@ -5,7 +5,7 @@
 use super::pattern::{is_separator, Pat};
 use super::weights::Weights;
 
-/// The parts of an alignment's upper bound that depend on the query alone ([`Scorer::bound`]).
+/// The parts of an alignment's upper bound that depend on the query alone ([`Scorer::bound`](super::scorer::Scorer::bound)).
 #[derive(Clone, Copy)]
 pub(super) struct Bound {
     /// Off for weights under which a gap can gain (a negative `gap`).
@@ -61,7 +61,7 @@ impl Bound {
     }
 }
 
-/// Per byte value, which query bytes it can stand for in a pair ([`Scorer::pair_bound`]):
+/// Per byte value, which query bytes it can stand for in a pair ([`Scorer::pair_bound`](super::scorer::Scorer::pair_bound)):
 /// bit `k` of `second[y]` when `y` matches query byte `k`; of `first[x]` when `x` matches
 /// query byte `k - 1`; of `capital[y]` when `y` is a capital matching query byte `k`; and
 /// `separator[x]` / `small[x]` all ones when `x` is a separator / a small letter.

@@ -7,12 +7,12 @@
 //! buffer), best bound first, skipping true matches that cannot reach the results. Scratch
 //! rows are per worker thread, so the scan allocates nothing per path.
 //!
-//! - [`find`]: the search; [`request`]: its request and response;
-//! - [`prefilter`]: which paths match, on [`pattern`] byte tests and [`typo`] rules;
-//! - [`bounds`], [`path_bound`], [`best_first`]: what a path can score at most, and skipping
+//! - `find.rs`: the search; `request.rs`: its request and response;
+//! - `prefilter.rs`: which paths match, on `pattern.rs` byte tests and `typo.rs` rules;
+//! - `bounds.rs`, `path_bound.rs`, `best_first.rs`: what a path can score at most, and skipping
 //!   the ones that cannot reach the results;
-//! - [`scorer`], [`align`], [`score`]: the prepared query, the alignment and the scores;
-//! - [`trace`]: positions and reasons of the results.
+//! - `scorer.rs`, `align.rs`, `score.rs`: the prepared query, the alignment and the scores;
+//! - `trace.rs`: positions and reasons of the results.
 
 mod align;
 mod best_first;

@@ -42,7 +42,7 @@ pub(super) struct Scratch {
     /// Per query character, the earliest and latest path position it can take.
     pub(super) lo: Vec<usize>,
     pub(super) hi: Vec<usize>,
-    /// The folded bytes of an ASCII path ([`PathList::view`]).
+    /// The folded bytes of an ASCII path ([`PathList::view`](crate::tree::PathList::view)).
     pub(super) fold: Vec<u8>,
     /// The best true-match scores this worker has seen (`f32` bits, all positive), at most
     /// the request's limit of them.

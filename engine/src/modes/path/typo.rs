@@ -8,7 +8,7 @@ pub(super) const MAX_TYPO_QUERY: usize = 64;
 
 /// True when the query without some one byte is a subsequence of `path`: [`droppable`] has
 /// an element, found without building its tables, from the greedy prefix `pre` of
-/// [`greedy_prefix`] (`matched` bytes long) and one greedy pass from the right.
+/// [`greedy_prefix`](super::prefilter::greedy_prefix) (`matched` bytes long) and one greedy pass from the right.
 pub(super) fn typo_matches(
     pattern: &[Pat],
     path: &[u8],

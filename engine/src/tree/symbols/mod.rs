@@ -10,8 +10,8 @@
 //! several lines is found by the line that holds its name; what follows the name (a body
 //! `{`, or `;`) says whether it defines the symbol or only declares it.
 //!
-//! One file per language family ([`c_family`], [`rust`], [`python`], [`go`], [`js`],
-//! [`java`]) on what they share ([`scanner`], [`lexical`], [`c_like`]); a new language is a
+//! One file per language family (`c_family.rs`, `rust.rs`, `python.rs`, `go.rs`, `js.rs`,
+//! `java.rs`) on what they share (`scanner.rs`, `lexical.rs`, `c_like.rs`); a new language is a
 //! [`Language`] with its extensions, a file, and its arm in the dispatch below.
 
 mod c_family;
