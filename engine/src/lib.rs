@@ -5,6 +5,7 @@
 //! fixture is loaded, except to read a tree file's text when a mode first asks for it.
 
 pub mod cache_dir;
+mod encoding;
 pub mod error;
 pub mod item;
 pub mod modes;
@@ -16,6 +17,7 @@ pub mod retrieval;
 pub mod store;
 pub mod text;
 pub mod tree;
+mod version;
 
 pub use error::{EngineError, Result};
 pub use item::{Domain, Item};
@@ -23,11 +25,9 @@ pub use profile::Profile;
 pub use request::{Mode, Outcome, Request, Response};
 pub use store::{Store, StoreOptions};
 pub use tree::{IndexStats, PathList, Tree, TreeOptions};
+pub use version::VERSION;
 
 use std::sync::Arc;
-
-/// The engine's version, reported in every envelope and report.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// What a request runs against, loaded and indexed once and shared between queries.
 #[derive(Debug, Clone)]

@@ -9,4 +9,3 @@ pub mod name;
 pub mod outline;
 pub mod path;
 pub mod task;
-pub mod task_search;

@@ -2,13 +2,13 @@
 //! (`find task` and `find outline` agree on what a match is), result summaries, the natural
 //! order of ids and score rounding. Weights come from [`crate::profile`].
 
-mod field;
+mod field_weight;
 mod natural;
 mod score;
 mod summary;
 mod term_query;
 
-pub use field::TaskField;
+pub use crate::store::TaskField;
 pub use natural::natural_cmp;
 pub use score::round3;
 pub use summary::Summary;

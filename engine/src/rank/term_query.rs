@@ -1,9 +1,8 @@
 //! Term matching: a free-text query's folded terms against an item's folded fields, exact
 //! (substring, weighted by where in a word it falls) or with one typo, every term required.
 
-use super::field::TaskField;
 use crate::profile::TaskWeights;
-use crate::store::{FoldedText, ItemRef, WordIndex, COLUMNS};
+use crate::store::{FoldedText, ItemRef, TaskField, WordIndex, COLUMNS};
 use crate::text::char_bag::{char_bag, missing};
 use crate::text::fold::{fold, fold_collapsed};
 use crate::text::typo::{may_be_within_one_edit, within_one_edit};

@@ -10,22 +10,14 @@
 use super::fields::{self, Field, Syntax, FIELDS};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
+use super::posting::{Posting, NF};
 use super::tokens::for_each_term;
+use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
-
-/// How many fields a posting counts.
-pub(crate) const NF: usize = FIELDS.len();
-
-/// One file's frequencies of one term, per field.
-#[derive(Debug, Clone, Copy)]
-pub struct Posting {
-    pub file: u32,
-    pub tf: [u16; NF],
-}
 
 /// The statistics of one tree.
 #[derive(Debug)]
@@ -92,7 +84,7 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     for ext in &profile.grep.source_extensions {
         parts.push(ext.as_bytes());
     }
-    kept::fnv(&parts)
+    fnv(&parts)
 }
 
 impl FieldIndex {

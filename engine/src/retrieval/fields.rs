@@ -6,6 +6,7 @@
 //! lexer misreads costs one line at most (strings end at the end of their line, except the
 //! multi-line forms a language has: Python's triple quotes, Go's and JavaScript's backticks).
 
+use crate::profile::{FieldWeight, TaskRankingWeights};
 use crate::tree::{Language, TreeFile};
 
 /// A field of a file, in the order of [`FIELDS`].
@@ -173,6 +174,18 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
     }
     if start < b.len() {
         emit(start, b.len(), field(state));
+    }
+}
+
+impl TaskRankingWeights {
+    /// The weights of one field.
+    pub fn field(&self, field: Field) -> &FieldWeight {
+        match field {
+            Field::Path => &self.path,
+            Field::Symbols => &self.symbols,
+            Field::Prose => &self.prose,
+            Field::Code => &self.code,
+        }
     }
 }
 

@@ -17,9 +17,9 @@
 //! the caller rebuild the statistics in memory and remove the file. Written to a temporary
 //! name and renamed, as the tree index is.
 
-use super::bm25f::{Posting, NF};
-pub(crate) use crate::tree::cache::fnv;
-use crate::tree::postings::{get_varint, put_varint};
+use super::posting::{Posting, NF};
+use crate::encoding::fnv::fnv;
+use crate::encoding::varint::{get_varint, put_varint};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -35,13 +35,26 @@ const ENTRY_BYTES: usize = 8 + 8 + 4;
 /// This engine's version and the sources that decide the statistics.
 fn fingerprint() -> u64 {
     fnv(&[
-        crate::VERSION.as_bytes(),
+        crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
         include_str!("kept.rs").as_bytes(),
         include_str!("bm25f.rs").as_bytes(),
+        include_str!("posting.rs").as_bytes(),
+        include_str!("../encoding/varint.rs").as_bytes(),
         include_str!("fields.rs").as_bytes(),
         include_str!("tokens.rs").as_bytes(),
-        include_str!("../tree/symbols.rs").as_bytes(),
+        include_str!("../tree/symbols/mod.rs").as_bytes(),
+        include_str!("../tree/symbols/language.rs").as_bytes(),
+        include_str!("../tree/symbols/symbol.rs").as_bytes(),
+        include_str!("../tree/symbols/lexical.rs").as_bytes(),
+        include_str!("../tree/symbols/c_like.rs").as_bytes(),
+        include_str!("../tree/symbols/scanner.rs").as_bytes(),
+        include_str!("../tree/symbols/c_family.rs").as_bytes(),
+        include_str!("../tree/symbols/rust.rs").as_bytes(),
+        include_str!("../tree/symbols/python.rs").as_bytes(),
+        include_str!("../tree/symbols/go.rs").as_bytes(),
+        include_str!("../tree/symbols/js.rs").as_bytes(),
+        include_str!("../tree/symbols/java.rs").as_bytes(),
     ])
 }
 

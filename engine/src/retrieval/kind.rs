@@ -3,9 +3,11 @@
 //! same words without being the place to change. Decided by the rules that already say what
 //! a file is: its language or source extension, the test patterns of `find code`, and the
 //! documentation and data extensions of `grep`.
+//!
+//! `find code` asks the same question in finer terms ([`Secondary`]): a test, an example or
+//! bench, or a generated file ranks below the implementation.
 
-use crate::modes::code::is_test_file;
-use crate::profile::{Profile, TaskRankingWeights};
+use crate::profile::{CodeWeights, Profile, TaskRankingWeights};
 use crate::tree::TreeFile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +58,117 @@ impl FileKind {
             FileKind::Docs => "docs",
             FileKind::Data => "data",
             FileKind::Other => "text",
+        }
+    }
+}
+
+/// Files that are not the implementation: ranked below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secondary {
+    Test,
+    Example,
+    Generated,
+}
+
+impl Secondary {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Secondary::Test => "test",
+            Secondary::Example => "example or bench",
+            Secondary::Generated => "generated",
+        }
+    }
+}
+
+/// What a file is when it is not the implementation: a test (by `test_dirs` or
+/// `test_names`), an example or bench (by `example_dirs`), or generated (by a directory in
+/// `generated_dirs`, or a marker of `generated_markers` in its first
+/// `generated_header_bytes`).
+pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
+    if is_test_file(f, w) {
+        return Some(Secondary::Test);
+    }
+    let in_dir = |dirs: &[String]| {
+        !f.dir.is_empty()
+            && f.dir
+                .split('/')
+                .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
+    };
+    if in_dir(&w.example_dirs) {
+        return Some(Secondary::Example);
+    }
+    if in_dir(&w.generated_dirs) {
+        return Some(Secondary::Generated);
+    }
+    if w.generated_markers.iter().all(String::is_empty) {
+        return None;
+    }
+    // only the header is read: a candidate's whole text is not needed, nor kept
+    let head = f.folded_head(w.generated_header_bytes).unwrap_or_default();
+    w.generated_markers
+        .iter()
+        .any(|m| !m.is_empty() && head.contains(m.as_str()))
+        .then_some(Secondary::Generated)
+}
+
+/// True when the file is a test by the profile's patterns: a directory component in
+/// `test_dirs`, or a file name matching one of `test_names`.
+pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
+    let in_test_dir = !f.dir.is_empty()
+        && f.dir
+            .split('/')
+            .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
+    if in_test_dir {
+        return true;
+    }
+    let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+    w.test_names
+        .iter()
+        .any(|p| glob_match(p.as_bytes(), name.as_bytes()))
+}
+
+/// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
+fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    // the last `*` seen, and where in `text` its run currently ends
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && pattern[p] == b'*' {
+            star = Some((p, t));
+            p += 1;
+        } else if p < pattern.len() && pattern[p] == text[t] {
+            p += 1;
+            t += 1;
+        } else if let Some((sp, st)) = star {
+            p = sp + 1;
+            t = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&b| b == b'*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_matches_stars_only() {
+        for (p, t, yes) in [
+            ("*_test.*", "replay_service_test.cpp", true),
+            ("*_test.*", "replay_service.cpp", false),
+            ("test_*.py", "test_replay.py", true),
+            ("test_*.py", "test_replay.pyc", false),
+            ("*Test.java", "ReplayTest.java", true),
+            ("*Test.java", "Latest.java", false),
+            ("*.spec.*", "a.spec.ts", true),
+            ("a*b*c", "aXbYbZc", true),
+            ("a*b*c", "aXbYc_", false),
+            ("*", "", true),
+        ] {
+            assert_eq!(glob_match(p.as_bytes(), t.as_bytes()), yes, "{p} ~ {t}");
         }
     }
 }

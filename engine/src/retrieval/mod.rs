@@ -17,6 +17,7 @@ pub mod bm25f;
 pub mod fields;
 pub mod kept;
 pub mod kind;
+pub mod posting;
 pub mod tokens;
 
 use crate::profile::Profile;

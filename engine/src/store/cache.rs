@@ -12,8 +12,9 @@ use super::codec::{Reader, Writer};
 use super::fields::ItemFields;
 use super::hierarchy::Hierarchy;
 use super::index::SearchIndex;
+use super::item_store::Store;
 use super::load::StoreFormat;
-use super::Store;
+use crate::encoding::fnv::fnv1a;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -55,7 +56,7 @@ impl Entry {
     fn header(&self, w: &mut Writer) {
         w.buf.extend_from_slice(MAGIC);
         w.u32(FORMAT);
-        w.bytes(crate::VERSION.as_bytes());
+        w.bytes(crate::version::VERSION.as_bytes());
         w.bytes(self.canonical.as_bytes());
         w.u64(self.size);
         w.u64(self.modified.as_secs());
@@ -157,13 +158,5 @@ fn is_permutation(order: &[u32]) -> bool {
             }
             _ => false,
         }
-    })
-}
-
-/// FNV-1a, 64 bits: a stable file name for a path (std's hashers may change between
-/// releases). A collision is harmless: the header's path is compared in full.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }

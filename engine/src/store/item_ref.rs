@@ -1,7 +1,8 @@
 //! One item of a store, read from its columns.
 
+use super::hierarchy::{Breadcrumb, BreadcrumbCut, Lineage};
 use super::index::FoldedText;
-use super::Store;
+use super::item_store::Store;
 use crate::item::{Domain, Item};
 
 /// An item of a [`Store`]: its fields as given and its folded forms, borrowed from the
@@ -147,5 +148,36 @@ impl<'a> ItemRef<'a> {
     /// The item as an owned [`Item`].
     pub fn to_item(&self) -> Item {
         self.store.fields.item(self.index)
+    }
+}
+
+/// How a store hands out its items.
+impl Store {
+    /// The item at `index` (file order, archived ones included).
+    #[inline]
+    pub fn item(&self, index: usize) -> ItemRef<'_> {
+        ItemRef::new(self, index)
+    }
+
+    /// Every item in file order (archived ones included).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = ItemRef<'_>> + '_ {
+        (0..self.len()).map(|i| self.item(i))
+    }
+
+    /// The breadcrumb (`Grandparent > Parent > Item`) of the item at `index`.
+    pub fn breadcrumb(&self, index: usize) -> Breadcrumb {
+        let Lineage { chain, cut } = self.hierarchy.lineage(index);
+        let missing_parent = match cut {
+            Some(BreadcrumbCut::MissingParent) => self.item(chain[0]).parent().map(String::from),
+            _ => None,
+        };
+        Breadcrumb {
+            titles: chain
+                .iter()
+                .map(|&i| self.item(i).title().to_string())
+                .collect(),
+            cut,
+            missing_parent,
+        }
     }
 }

@@ -17,11 +17,11 @@
 
 use super::codec::{Reader, Writer};
 use super::texts::Texts;
+use crate::encoding::fx_hash::FxBuild;
+use crate::encoding::varint::put_varint;
 use crate::text::char_bag::char_bag;
 use crate::text::words::words;
 use std::collections::HashMap;
-// the tree index's varints and hasher: the same encoding, one implementation
-use crate::tree::postings::{put_varint, FxBuild};
 
 /// Number of indexed fields: title, description, labels, notes (the columns of
 /// `index.rs`, in that order).

@@ -7,7 +7,7 @@
 //! and every file is `stat`ed (in parallel). When nothing moved, the index is the tree and no
 //! file is read. Otherwise the root is walked again and only the files whose size or mtime
 //! changed (or that are new) are read; the others keep their records and words, and the
-//! index is written again. A file or directory whose mtime is within [`RACY_NS`] of the last
+//! index is written again. A file or directory whose mtime is within [`super::stamp::RACY_NS`] of the last
 //! build is not trusted (it may have changed in the same clock tick as it was read; git's
 //! "racily clean" rule) and is looked at again.
 //!
@@ -26,9 +26,17 @@
 //! sees half a file and two processes building at once each write a whole one.
 
 use super::blob::{self, Blob};
+use super::content::ContentKind;
+use super::file::{Source, TreeFile};
+use super::options::TreeOptions;
 use super::postings::{Builder, Encoded, Lazy};
+use super::report::WalkReport;
+use super::root::{check_root, ROOT_HINT};
+use super::source_tree::{KeptStamp, Tree};
+use super::stamp::{mtime_ns, system_ns, trusted, FileRecord, Stamp};
+use super::symbol_table::SymbolTable;
 use super::walk::{self, Found};
-use super::{ContentKind, Source, Symbol, SymbolTable, Tree, TreeFile, TreeOptions, WalkReport};
+use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -36,39 +44,13 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime};
 
 const MAGIC: &[u8; 8] = b"FBTREEIX";
 /// Bumped when the layout changes; the fingerprint covers the rest.
 const FORMAT: u32 = 2;
 const PARTS: usize = 6;
 const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
-/// How close (in nanoseconds) to the last build an mtime may be before it is not trusted:
-/// coarse file systems keep mtimes to the second or two.
-pub(crate) const RACY_NS: i64 = 2_000_000_000;
-
-/// What the index keeps of a file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct FileRecord {
-    pub path: String,
-    pub size: u64,
-    /// Nanoseconds since the Unix epoch.
-    pub mtime: i64,
-    pub kind: ContentKind,
-    /// Kept in the symbol table, not in the head: empty in a record read back.
-    #[serde(skip)]
-    pub symbols: Vec<Symbol>,
-    /// [`super::TreeFile::name_bag`], counted when the file was read.
-    pub name_bag: u64,
-}
-
-/// A walked directory or ignore file, relative to the root (`""` is the root).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Stamp {
-    pub path: String,
-    pub size: u64,
-    pub mtime: i64,
-}
 
 /// The walk options that change what the index holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -143,48 +125,31 @@ pub struct IndexStats {
     pub duration_ms: f64,
 }
 
-/// Nanoseconds since the Unix epoch of a file's mtime (0 when the platform has none).
-pub(crate) fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
-    meta.modified().map(system_ns).unwrap_or(0)
-}
-
-fn system_ns(t: SystemTime) -> i64 {
-    match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
-        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
-    }
-}
-
-/// True when an mtime is far enough before the build that read it to trust it.
-pub(crate) fn trusted(mtime: i64, built_ns: i64) -> bool {
-    mtime.saturating_add(RACY_NS) < built_ns
-}
-
-/// FNV-1a, 64 bits: a stable hash for file names and the fingerprint (not for security).
-pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        // a separator, so that ("ab", "c") and ("a", "bc") differ
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// This engine's version and the sources that decide what an index holds: an index written
 /// by any other build of them is rebuilt, not trusted.
 fn fingerprint() -> u64 {
     fnv(&[
-        crate::VERSION.as_bytes(),
+        crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
         include_str!("cache.rs").as_bytes(),
         include_str!("postings.rs").as_bytes(),
+        include_str!("../encoding/varint.rs").as_bytes(),
         include_str!("walk.rs").as_bytes(),
-        include_str!("symbols.rs").as_bytes(),
+        include_str!("stamp.rs").as_bytes(),
+        include_str!("content.rs").as_bytes(),
+        include_str!("file.rs").as_bytes(),
+        include_str!("symbols/mod.rs").as_bytes(),
+        include_str!("symbols/language.rs").as_bytes(),
+        include_str!("symbols/symbol.rs").as_bytes(),
+        include_str!("symbols/lexical.rs").as_bytes(),
+        include_str!("symbols/c_like.rs").as_bytes(),
+        include_str!("symbols/scanner.rs").as_bytes(),
+        include_str!("symbols/c_family.rs").as_bytes(),
+        include_str!("symbols/rust.rs").as_bytes(),
+        include_str!("symbols/python.rs").as_bytes(),
+        include_str!("symbols/go.rs").as_bytes(),
+        include_str!("symbols/js.rs").as_bytes(),
+        include_str!("symbols/java.rs").as_bytes(),
         include_str!("symbol_table.rs").as_bytes(),
         include_str!("../text/camel.rs").as_bytes(),
     ])
@@ -204,7 +169,7 @@ pub(super) fn open(
     cache_dir: &Path,
 ) -> Result<(Tree, IndexStats)> {
     let started = Instant::now();
-    walk::check_root(root)?;
+    check_root(root, ROOT_HINT)?;
     let canonical = root.canonicalize().map_err(|e| EngineError::File {
         path: root.to_path_buf(),
         message: format!("cannot resolve root: {e}"),
@@ -389,7 +354,7 @@ fn tree_of(
                 parts.push(part);
             }
             let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-            super::KeptStamp {
+            KeptStamp {
                 index_path: index_path.to_path_buf(),
                 stamp: fnv(&refs),
             }

@@ -13,6 +13,8 @@
 //! long word still lies whole inside one window (a minified line does not bloat the list).
 
 use super::blob::{self, Blob};
+use crate::encoding::fx_hash::FxBuild;
+use crate::encoding::varint::{get_varint, put_varint};
 use memchr::memmem;
 
 /// Longest word kept whole.
@@ -65,39 +67,6 @@ pub(crate) fn words_of(folded: &[u8]) -> Vec<u8> {
     out
 }
 
-/// FxHash (rustc's): the vocabulary map hashes millions of short words, where SipHash's
-/// resistance to chosen keys buys nothing (a tree's words only slow its own index down).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-    }
-
-    fn write_u8(&mut self, b: u8) {
-        self.write(&[b]);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write(&(n as u64).to_le_bytes());
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
-
 /// The word pieces of a search string, folded and cut to [`STEP`] bytes: what each
 /// matching file must hold inside its words.
 pub(crate) fn pieces_of(needle: &[u8]) -> Vec<Vec<u8>> {
@@ -106,29 +75,6 @@ pub(crate) fn pieces_of(needle: &[u8]) -> Vec<Vec<u8>> {
         .filter(|p| !p.is_empty())
         .map(|p| p.iter().take(STEP).map(u8::to_ascii_lowercase).collect())
         .collect()
-}
-
-/// Appends `value` as a LEB128 varint.
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut value: u32) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-/// Reads a LEB128 varint at `*at`; `None` past the end or on an overlong value.
-pub(crate) fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
-    let mut value: u32 = 0;
-    for shift in (0..35).step_by(7) {
-        let b = *bytes.get(*at)?;
-        *at += 1;
-        value |= u32::from(b & 0x7f).checked_shl(shift)?;
-        if b < 0x80 {
-            return Some(value);
-        }
-    }
-    None
 }
 
 /// The encoded lists: `vocab` holds the sorted words each followed by `\n`; `starts[w]` is

@@ -5,40 +5,25 @@
 //! kept index, which keeps no text but each file's words, and reuses the record of a file
 //! whose size and mtime are those the last index saw.
 
-use super::cache::{self, FileRecord, Stamp};
+use super::content::{read_content, Content};
+use super::file::{extension, name_bag_of, PathParts, TreeFile};
+use super::options::TreeOptions;
 use super::postings;
-use super::{symbols, Content, Language, TreeFile, TreeOptions, WalkReport};
+use super::report::WalkReport;
+use super::root::{check_root, ROOT_HINT};
+use super::stamp::{self, FileRecord, Stamp};
+use super::symbols::{self, Language};
 use crate::error::{EngineError, Result};
 use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Bytes looked at for a NUL to call a file binary (what git and grep do).
-const BINARY_PROBE: usize = 8192;
 /// Walk errors kept verbatim in the report.
 const MAX_MESSAGES: usize = 20;
 /// Files whose rules change what the walk sees, checked in every directory walked.
 const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
-
-/// Fails with a clear error when `root` is not a readable directory.
-pub(super) fn check_root(root: &Path) -> Result<()> {
-    let meta = std::fs::metadata(root).map_err(|e| EngineError::File {
-        path: root.to_path_buf(),
-        message: format!("cannot open root: {e}"),
-        hint: Some("pass an existing directory with --root".into()),
-    })?;
-    if !meta.is_dir() {
-        return Err(EngineError::File {
-            path: root.to_path_buf(),
-            message: "root is not a directory".into(),
-            hint: Some("pass a directory with --root, or a path list with --paths-from".into()),
-        });
-    }
-    Ok(())
-}
 
 /// Walks `root` and reads every file into memory.
 pub(super) fn walk_in_memory(
@@ -87,7 +72,7 @@ impl Found {
 
 /// Walks `root` for the index. `old` is the last index's records with their build time: a
 /// file whose size and mtime match (and whose mtime is not too close to that build to
-/// trust, see [`cache::trusted`]) is reused, not read.
+/// trust, see [`stamp::trusted`]) is reused, not read.
 pub(super) fn walk_for_index(
     root: &Path,
     options: &TreeOptions,
@@ -97,7 +82,7 @@ pub(super) fn walk_for_index(
     let reuse: HashMap<&str, usize> = old
         .iter()
         .enumerate()
-        .filter(|(_, r)| cache::trusted(r.mtime, old_built_ns))
+        .filter(|(_, r)| stamp::trusted(r.mtime, old_built_ns))
         .map(|(i, r)| (r.path.as_str(), i))
         .collect();
     let mut walked = run(root, options, Purpose::Index { old, reuse: &reuse })?;
@@ -126,7 +111,7 @@ struct Walked {
 }
 
 fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walked> {
-    check_root(root)?;
+    check_root(root, ROOT_HINT)?;
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(!options.hidden)
@@ -177,7 +162,7 @@ fn stamp_of(root: &Path, rel: &str) -> Option<Stamp> {
     Some(Stamp {
         path: rel.to_string(),
         size: meta.len(),
-        mtime: cache::mtime_ns(&meta),
+        mtime: stamp::mtime_ns(&meta),
     })
 }
 
@@ -227,7 +212,7 @@ impl Worker<'_> {
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {
-                    Ok(m) => (m.len(), cache::mtime_ns(m)),
+                    Ok(m) => (m.len(), stamp::mtime_ns(m)),
                     Err(_) => (0, 0),
                 };
                 if let Some(&i) = reuse.get(shown.as_str()) {
@@ -240,7 +225,7 @@ impl Worker<'_> {
                     Ok(_) => read_content(path, self.options.max_file_bytes),
                     Err(e) => (0, Content::Unreadable(e.to_string())),
                 };
-                let language = Language::from_extension(&fold(super::extension(&shown)));
+                let language = Language::from_extension(&fold(extension(&shown)));
                 let (symbols, words) = match (&content, language) {
                     (Content::Text { text, folded }, Some(lang)) => (
                         symbols::scan_file(lang, text),
@@ -251,9 +236,8 @@ impl Worker<'_> {
                     }
                     _ => (Vec::new(), Vec::new()),
                 };
-                let parts = super::PathParts::of(&shown);
-                let name_bag =
-                    super::name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
+                let parts = PathParts::of(&shown);
+                let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
                 let record = FileRecord {
                     path: shown,
                     size,
@@ -303,110 +287,5 @@ impl Drop for Worker<'_> {
         r.errors += self.report.errors;
         let room = MAX_MESSAGES.saturating_sub(r.messages.len());
         r.messages.extend(self.report.messages.drain(..).take(room));
-    }
-}
-
-/// The first `n` bytes (cut back to a character boundary) of the folded text
-/// [`read_content`] would give for `path`, reading only the start of the file; `None` when
-/// it would give no text (too large, binary, unreadable).
-pub(super) fn read_folded_head(path: &Path, max_bytes: u64, n: usize) -> Option<String> {
-    let size = std::fs::metadata(path).ok()?.len();
-    if size > max_bytes {
-        return None;
-    }
-    // a character that begins before `n` may end up to 3 bytes after it; the binary probe
-    // looks at the first BINARY_PROBE bytes
-    let want = n.saturating_add(4).max(BINARY_PROBE) as u64;
-    let mut bytes = Vec::with_capacity(want.min(size) as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(want).read_to_end(&mut bytes))
-        .ok()?;
-    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
-        return None;
-    }
-    // lossy decoding never shrinks: the first `n` bytes of the text come from the first
-    // `n` bytes of the file (and the rest of a character cut at `n`)
-    let mut head = String::from_utf8_lossy(&bytes).into_owned();
-    head.make_ascii_lowercase();
-    let mut end = head.len().min(n);
-    while !head.is_char_boundary(end) {
-        end -= 1;
-    }
-    head.truncate(end);
-    Some(head)
-}
-
-/// Reads and classifies one file; never fails, an error becomes [`Content::Unreadable`].
-pub(super) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
-    let size = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(e) => return (0, Content::Unreadable(e.to_string())),
-    };
-    if size > max_bytes {
-        return (size, Content::TooLarge);
-    }
-    let mut bytes = Vec::with_capacity(size as usize);
-    let read =
-        std::fs::File::open(path).and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes));
-    if let Err(e) = read {
-        return (size, Content::Unreadable(e.to_string()));
-    }
-    if bytes.len() as u64 > max_bytes {
-        return (bytes.len() as u64, Content::TooLarge);
-    }
-    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
-        return (size, Content::Binary);
-    }
-    // the size on disk (what the index compares), even when invalid UTF-8 is replaced
-    let size = bytes.len() as u64;
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    let folded = text.to_ascii_lowercase();
-    (size, Content::Text { text, folded })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `read_folded_head` gives what cutting `read_content`'s folded text gives.
-    #[test]
-    fn a_folded_head_is_the_start_of_the_folded_text() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut long = b"// GENERATED by a tool\n".to_vec();
-        long.extend("é".repeat(5000).as_bytes());
-        let cases: Vec<(&str, Vec<u8>)> = vec![
-            ("plain.rs", b"// Code Generated\nfn main() {}\n".to_vec()),
-            // a two-byte character across every cut below
-            ("accents.rs", long),
-            // invalid UTF-8 (replaced by three bytes each) before the cut
-            (
-                "invalid.rs",
-                [b"A\xff\xfeB".as_slice(), &b"x".repeat(300)].concat(),
-            ),
-            ("binary.bin", b"abc\0def".to_vec()),
-            ("empty.rs", Vec::new()),
-        ];
-        for (name, bytes) in &cases {
-            let path = dir.path().join(name);
-            std::fs::write(&path, bytes).unwrap();
-            let folded = read_content(&path, 1 << 20).1.folded().map(str::to_string);
-            for n in [0, 1, 2, 3, 10, 24, 25, 26, 255, 256, 9000, 20000] {
-                let want = folded.as_ref().map(|t| {
-                    let mut end = t.len().min(n);
-                    while !t.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    t[..end].to_string()
-                });
-                assert_eq!(read_folded_head(&path, 1 << 20, n), want, "{name} at {n}");
-            }
-            // over the size limit: no text, as read_content says
-            if !bytes.is_empty() {
-                assert_eq!(read_folded_head(&path, 1, 10), None, "{name}");
-            }
-        }
     }
 }

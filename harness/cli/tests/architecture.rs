@@ -261,13 +261,16 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
     // the path list, profile files, and the kept store cache and tree index (mapped and
     // checked by tree/blob.rs)
     let loaders = [
-        "profile.rs",
+        "profile/load.rs",
         "retrieval/kept.rs",
         "store/cache.rs",
-        "store/mod.rs",
+        "store/open.rs",
         "tree/blob.rs",
         "tree/cache.rs",
+        "tree/content.rs",
         "tree/paths.rs",
+        "tree/root.rs",
+        "tree/stamp.rs",
         "tree/walk.rs",
     ];
     let sources = engine_sources();

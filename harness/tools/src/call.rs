@@ -179,22 +179,9 @@ pub fn load_fixture(
     })
 }
 
-/// The checks a tree root must pass before it is walked: it exists, is a directory and can
-/// be listed. A root that cannot be listed is a file error (exit 3) naming it, not a tree
-/// with nothing in it (which would read as "no match"). `hint` says what to pass instead.
-pub fn check_root(root: &std::path::Path, hint: &str) -> Result<(), EngineError> {
-    let file_error = |message: String| EngineError::File {
-        path: root.to_path_buf(),
-        message,
-        hint: Some(hint.to_string()),
-    };
-    let meta = std::fs::metadata(root).map_err(|e| file_error(format!("cannot open root: {e}")))?;
-    if !meta.is_dir() {
-        return Err(file_error("root is not a directory".into()));
-    }
-    std::fs::read_dir(root).map_err(|e| file_error(format!("cannot read root: {e}")))?;
-    Ok(())
-}
+/// The checks a tree root must pass before it is walked (the engine's own, so that every
+/// front end and the engine say the same).
+pub use findbench_engine::tree::check_root;
 
 /// The store cache settings that go with a tree's: off with `--no-cache`, in the same
 /// cache directory otherwise.

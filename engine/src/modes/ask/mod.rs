@@ -9,18 +9,19 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 mod calls;
+mod found;
 mod outcome;
 mod plan;
 mod read;
-pub(crate) mod search;
+mod search;
+mod task_search;
 
 pub use calls::{Tool, ToolCall};
+pub use found::AskMatch;
 pub use outcome::Outcome;
 pub use read::{Evidence, EvidenceLine, ReadResult};
-pub use search::AskMatch;
 
 use crate::error::{EngineError, Result};
-use crate::modes::task_search;
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
 use crate::text::term::Term;

@@ -1,7 +1,7 @@
 //! The `read` step of `ask`: open a candidate as an agent would and decide whether it
 //! holds evidence for the term.
 
-use super::search::AskMatch;
+use super::found::AskMatch;
 use crate::modes::code::CodeStep;
 use crate::modes::grep;
 use crate::profile::Profile;

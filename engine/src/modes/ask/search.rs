@@ -7,71 +7,15 @@
 //! spent, and a fallback that needs more calls than are left is skipped.
 
 use super::calls::{Calls, Tool};
-use crate::modes::code::{self, CodeMatch, CodeRequest, CodeStep};
+use super::found::{find_input, AskMatch, Found};
+use crate::modes::code::{self, CodeMatch, CodeRequest};
 use crate::modes::grep;
 use crate::planner::Plan;
 use crate::profile::Profile;
 use crate::text::fold::fold;
 use crate::text::term::SEPARATOR;
 use crate::tree::Tree;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// One ranked candidate, from whichever tool produced the candidates.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AskMatch {
-    pub path: String,
-    pub score: f64,
-    pub reason: String,
-    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
-    /// matching line (1-based).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// The `find` step the candidate reached (none for a `grep` candidate).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub step: Option<CodeStep>,
-}
-
-/// What the search found: ranked candidates, and how many the last search tool found.
-#[derive(Debug, Default)]
-pub struct Found {
-    pub matches: Vec<AskMatch>,
-    pub candidates: usize,
-}
-
-impl Found {
-    fn from_find(candidates: usize, found: Vec<CodeMatch>) -> Found {
-        Found {
-            candidates,
-            matches: found
-                .into_iter()
-                .map(|m| AskMatch {
-                    path: m.path,
-                    score: m.score,
-                    reason: format!("find: {}", m.reason),
-                    line: m.line,
-                    step: Some(m.step),
-                })
-                .collect(),
-        }
-    }
-
-    fn from_grep(found: Vec<grep::GrepMatch>) -> Found {
-        Found {
-            candidates: found.len(),
-            matches: found
-                .into_iter()
-                .map(|m| AskMatch {
-                    path: m.path,
-                    score: m.score,
-                    reason: format!("grep: {}", m.reason),
-                    line: Some(m.first.number),
-                    step: None,
-                })
-                .collect(),
-        }
-    }
-}
 
 /// Runs the search steps of the cascade for `plan`. `wanted` bounds the candidates a
 /// single `find` returns with their reasons (the count covers them all).
@@ -88,15 +32,7 @@ pub fn search(
         limit: usize::MAX,
     };
     let find_top = |term: &str| code::rank_top(tree, &request(term), &profile.code, wanted);
-    // a call's input as an agent would type it
-    let find_input = |term: &str| {
-        if plan.impl_query {
-            format!("{term} --impl")
-        } else {
-            term.to_string()
-        }
-    };
-    if !calls.take(Tool::Find, find_input(&plan.term)) {
+    if !calls.take(Tool::Find, find_input(&plan.term, plan.impl_query)) {
         return Found::default();
     }
     let (total, whole) = find_top(&plan.term);
@@ -130,13 +66,7 @@ fn fallbacks(
     // the per-word step combines every file each word finds
     let find_all = |term: &str| code::rank(tree, &request(term), &profile.code);
     let grep = |term: &str| grep::rank(tree, term, &profile.code, &profile.grep);
-    let find_input = |term: &str| {
-        if plan.impl_query {
-            format!("{term} --impl")
-        } else {
-            term.to_string()
-        }
-    };
+    let find_input = |term: &str| find_input(term, plan.impl_query);
     let mut found = Found::default();
     let fallback = profile.planner.word_fallback && !plan.words.is_empty();
     if fallback && plan.words.len() == 1 {

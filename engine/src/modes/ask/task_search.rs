@@ -8,8 +8,8 @@
 //! ([`crate::retrieval::rank_files`], recorded as the tool `rank`). A shorter question runs
 //! the cascade, and is ranked by every word only when the cascade finds nothing.
 
-use crate::modes::ask::search::Found;
-use crate::modes::ask::{AskMatch, Tool, ToolCall};
+use super::calls::{Calls, Tool, ToolCall};
+use super::found::{find_input, AskMatch, Found};
 use crate::modes::code::{self, CodeRequest};
 use crate::planner::Plan;
 use crate::profile::Profile;
@@ -38,12 +38,8 @@ pub fn search(
     calls: &mut Vec<ToolCall>,
     wanted: usize,
 ) -> Found {
-    let input = if plan.impl_query {
-        format!("{} --impl", plan.term)
-    } else {
-        plan.term.clone()
-    };
-    if !take(calls, profile, Tool::Find, input) {
+    let mut calls = rank_calls(calls, profile);
+    if !calls.take(Tool::Find, find_input(&plan.term, plan.impl_query)) {
         return Found::default();
     }
     let request = CodeRequest {
@@ -52,23 +48,11 @@ pub fn search(
         limit: usize::MAX,
     };
     let (total, found) = code::rank_top(tree, &request, &profile.code, wanted);
-    set_found(calls, total);
+    calls.found(total);
     if !found.is_empty() {
-        return Found {
-            candidates: total,
-            matches: found
-                .into_iter()
-                .map(|m| AskMatch {
-                    path: m.path,
-                    score: m.score,
-                    reason: format!("find: {}", m.reason),
-                    line: m.line,
-                    step: Some(m.step),
-                })
-                .collect(),
-        };
+        return Found::from_find(total, found);
     }
-    rank(tree, plan, profile, calls, wanted)
+    rank(tree, plan, profile, &mut calls, wanted)
 }
 
 /// What the cascade found for a question that names one subject, or, when it found
@@ -89,7 +73,7 @@ pub fn or_rank_subject(
     let w = &mut strict.task_ranking;
     w.min_coverage = w.min_coverage.max(w.subject_joint_coverage);
     w.min_joint_coverage = w.min_joint_coverage.max(w.subject_joint_coverage);
-    rank(tree, plan, &strict, calls, wanted)
+    rank(tree, plan, &strict, &mut rank_calls(calls, profile), wanted)
 }
 
 /// Tool calls the search of a one-subject question may make: one is kept for `read`, and
@@ -105,19 +89,13 @@ pub fn subject_search_calls(profile: &Profile) -> usize {
 
 /// One `rank` call: the files holding the words of the plan's term, best first, each
 /// pointing at the line where most of them meet.
-fn rank(
-    tree: &Tree,
-    plan: &Plan,
-    profile: &Profile,
-    calls: &mut Vec<ToolCall>,
-    wanted: usize,
-) -> Found {
+fn rank(tree: &Tree, plan: &Plan, profile: &Profile, calls: &mut Calls, wanted: usize) -> Found {
     let words = plan.term.split(SEPARATOR).collect::<Vec<_>>().join(" ");
-    if !take(calls, profile, Tool::Rank, words.clone()) {
+    if !calls.take(Tool::Rank, words.clone()) {
         return Found::default();
     }
     let ranked = rank_files(tree, &words, profile, wanted);
-    set_found(calls, ranked.len());
+    calls.found(ranked.len());
     Found {
         candidates: ranked.len(),
         matches: ranked
@@ -133,21 +111,10 @@ fn rank(
     }
 }
 
-/// Records a call when the budget (leaving one call for `read`) allows it.
-fn take(calls: &mut Vec<ToolCall>, profile: &Profile, tool: Tool, input: String) -> bool {
-    if calls.len() + 1 >= profile.planner.max_iterations.max(1) {
-        return false;
-    }
-    calls.push(ToolCall {
-        tool,
-        input,
-        candidates: 0,
-    });
-    true
-}
-
-fn set_found(calls: &mut [ToolCall], candidates: usize) {
-    if let Some(call) = calls.last_mut() {
-        call.candidates = candidates;
+/// The calls a task's search may make: all of the cascade's budget but one, kept for `read`.
+fn rank_calls<'a>(calls: &'a mut Vec<ToolCall>, profile: &Profile) -> Calls<'a> {
+    Calls {
+        calls,
+        limit: profile.planner.max_iterations.max(1) - 1,
     }
 }

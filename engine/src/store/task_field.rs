@@ -1,8 +1,10 @@
-//! The fields a term query searches.
+//! The fields of an item that `find task` and `find outline` search, as the store keeps
+//! them: each one's folded text, its character bag and its column in the word index. How
+//! much each weighs is the profile's (`rank/field_weight.rs`).
 
+use super::index::FoldedText;
+use super::item_ref::ItemRef;
 use crate::error::{EngineError, Result};
-use crate::profile::TaskWeights;
-use crate::store::{FoldedText, ItemRef};
 use serde::{Deserialize, Serialize};
 
 /// A field `find task` (and `find outline`) can search.
@@ -84,15 +86,6 @@ impl TaskField {
             TaskField::Description => 1,
             TaskField::Labels => 2,
             TaskField::Notes => 3,
-        }
-    }
-
-    pub(crate) fn weight(self, w: &TaskWeights) -> f64 {
-        match self {
-            TaskField::Title => w.title,
-            TaskField::Description => w.description,
-            TaskField::Labels => w.labels,
-            TaskField::Notes => w.notes,
         }
     }
 }

@@ -1,0 +1,72 @@
+//! What the search steps of `ask` hand on: ranked candidates ([`AskMatch`]) from whichever
+//! tool found them, and how many the last search tool found ([`Found`]).
+
+use crate::modes::code::{CodeMatch, CodeStep};
+use crate::modes::grep::GrepMatch;
+use serde::{Deserialize, Serialize};
+
+/// One ranked candidate, from whichever tool produced the candidates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AskMatch {
+    pub path: String,
+    pub score: f64,
+    pub reason: String,
+    /// The line the tool pointed at: the declaration `find` matched, or `grep`'s first
+    /// matching line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The `find` step the candidate reached (none for a `grep` candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<CodeStep>,
+}
+
+/// What the search found: ranked candidates, and how many the last search tool found.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub matches: Vec<AskMatch>,
+    pub candidates: usize,
+}
+
+impl Found {
+    pub(super) fn from_find(candidates: usize, found: Vec<CodeMatch>) -> Found {
+        Found {
+            candidates,
+            matches: found
+                .into_iter()
+                .map(|m| AskMatch {
+                    path: m.path,
+                    score: m.score,
+                    reason: format!("find: {}", m.reason),
+                    line: m.line,
+                    step: Some(m.step),
+                })
+                .collect(),
+        }
+    }
+
+    pub(super) fn from_grep(found: Vec<GrepMatch>) -> Found {
+        Found {
+            candidates: found.len(),
+            matches: found
+                .into_iter()
+                .map(|m| AskMatch {
+                    path: m.path,
+                    score: m.score,
+                    reason: format!("grep: {}", m.reason),
+                    line: Some(m.first.number),
+                    step: None,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A `find` call's input as an agent would type it: the term, with ` --impl` for an
+/// implementation question.
+pub(super) fn find_input(term: &str, impl_query: bool) -> String {
+    if impl_query {
+        format!("{term} --impl")
+    } else {
+        term.to_string()
+    }
+}

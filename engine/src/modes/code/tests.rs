@@ -1,0 +1,267 @@
+//! Tests of `find code`: the cascade's steps, weights as data, tests below implementations.
+
+use super::*;
+use crate::profile::Profile;
+
+fn tree() -> Tree {
+    Tree::from_memory(
+        "t",
+        [
+            (
+                "include/app/command_router.h",
+                "#pragma once\nclass CommandRouter {\n public:\n  void route(int c);\n};\n",
+            ),
+            (
+                "src/app/command_router.cpp",
+                "#include \"app/command_router.h\"\nvoid CommandRouter::route(int c) {\n}\n",
+            ),
+            (
+                "src/services/replay_service.cpp",
+                "#include \"x.h\"\nvoid ReplayService::replay(const Trace& t) {\n}\n",
+            ),
+            (
+                "src/services/replay_service.h",
+                "class ReplayService {\n  void replay(const Trace& t);\n};\n",
+            ),
+            (
+                "src/cursor/cursor_binary.cpp",
+                "int main(int argc, char** argv) {\n}\n",
+            ),
+            ("src/cursor/cursorbinary_notes.md", "notes\n"),
+            (
+                "src/engine/tool_runner.cpp",
+                "struct EvidenceGate {\n};\nbool gate_evidence(int x) {\n}\n",
+            ),
+            ("src/gating/policy.cpp", "int p;\n"),
+            ("docs/replay.md", "# replay\n"),
+            (
+                "tests/replay_service_test.cpp",
+                "void test_replay_counts(int n) {\n}\n",
+            ),
+            ("web/replay_view.spec.ts", "describe('replay', () => {});\n"),
+            ("web/replay_view.ts", "export const replayAll = 1;\n"),
+        ],
+    )
+}
+
+fn run(term: &str, impl_query: bool, profile: &Profile) -> Vec<CodeMatch> {
+    let mut r = CodeRequest::new(term);
+    r.impl_query = impl_query;
+    r.limit = 50;
+    find_code(&tree(), &r, &profile.code).unwrap().matches
+}
+
+fn find<'a>(m: &'a [CodeMatch], path: &str) -> &'a CodeMatch {
+    m.iter()
+        .find(|c| c.path == path)
+        .unwrap_or_else(|| panic!("{path} not in {m:?}"))
+}
+
+#[test]
+fn a_definition_outranks_members_which_outrank_the_file_named_like_the_term() {
+    let m = run("CommandRouter", false, &Profile::default());
+    let h = find(&m, "include/app/command_router.h");
+    assert_eq!((h.score, h.step), (32.0, CodeStep::Symbol));
+    assert_eq!(h.reason, "definition `class CommandRouter` at line 2");
+    let cpp = find(&m, "src/app/command_router.cpp");
+    assert_eq!(cpp.score, 30.0);
+    assert_eq!(
+        cpp.reason,
+        "member definition `method CommandRouter::route` at line 2"
+    );
+    assert_eq!(m[0].path, "include/app/command_router.h");
+    // asked for the implementation, the file that defines the members comes first
+    let m = run("CommandRouter", true, &Profile::default());
+    assert_eq!(m[0].path, "src/app/command_router.cpp");
+}
+
+#[test]
+fn exact_stem_scores_20_after_camel_case_normalisation() {
+    let m = run("CursorBinary", false, &Profile::default());
+    let c = find(&m, "src/cursor/cursor_binary.cpp");
+    assert_eq!((c.score, c.step), (20.0, CodeStep::ExactStem));
+    assert_eq!(c.reason, "exact stem after CamelCase normalisation");
+    let m = run("cursor_binary", false, &Profile::default());
+    assert_eq!(
+        find(&m, "src/cursor/cursor_binary.cpp").reason,
+        "exact stem `cursor_binary`"
+    );
+}
+
+#[test]
+fn symbol_steps_weigh_by_kind_and_definition() {
+    let p = Profile::default();
+    let m = run("EvidenceGate", false, &p);
+    let c = find(&m, "src/engine/tool_runner.cpp");
+    assert_eq!(c.score, 32.0);
+    assert_eq!(c.reason, "definition `struct EvidenceGate` at line 1");
+    let m = run("gate_evidence", false, &p);
+    assert_eq!(find(&m, "src/engine/tool_runner.cpp").score, 31.0);
+    let m = run("evidence", false, &p);
+    let c = find(&m, "src/engine/tool_runner.cpp");
+    assert_eq!(c.score, 15.0);
+    assert!(c.reason.contains("contains the term"), "{}", c.reason);
+    // the prototype in the class body declares: below the definition
+    let m = run("replay", false, &p);
+    let h = find(&m, "src/services/replay_service.h");
+    assert_eq!(h.score, 31.0 - 4.0);
+    assert_eq!(h.reason, "declaration `method replay` at line 2");
+    assert_eq!(m[0].path, "src/services/replay_service.cpp");
+}
+
+#[test]
+fn separator_pattern_reaches_exact_stem_and_partial() {
+    let m = run("cursor[ _-]?binary", false, &Profile::default());
+    assert_eq!(m[0].path, "src/cursor/cursor_binary.cpp");
+    assert_eq!(m[0].score, 20.0);
+    let m = run("cursor[ _-]?bin", false, &Profile::default());
+    let c = find(&m, "src/cursor/cursor_binary.cpp");
+    assert_eq!((c.score, c.step), (12.0, CodeStep::AllWords));
+    let m = run("binary", false, &Profile::default());
+    let c = find(&m, "src/cursor/cursor_binary.cpp");
+    assert_eq!((c.score, c.step), (10.0, CodeStep::PartialStem));
+    assert_eq!(c.reason, "stem `cursor_binary` contains `binary`");
+}
+
+#[test]
+fn all_words_step_scores_12() {
+    // `binary` and `cursor` both occur in the stem, not as the term
+    let m = run("binary[ _-]?cursor", false, &Profile::default());
+    let c = find(&m, "src/cursor/cursor_binary.cpp");
+    assert_eq!((c.score, c.step), (12.0, CodeStep::AllWords));
+    assert_eq!(c.reason, "all words `binary`, `cursor` in stem");
+}
+
+#[test]
+fn directory_step_scores_5() {
+    let m = run("gating", false, &Profile::default());
+    let c = find(&m, "src/gating/policy.cpp");
+    assert_eq!((c.score, c.step), (5.0, CodeStep::Directory));
+}
+
+#[test]
+fn impl_boost_adds_13_to_implementation_files_only() {
+    let m = run("replay", true, &Profile::default());
+    assert_eq!(m[0].path, "src/services/replay_service.cpp");
+    assert_eq!(m[0].score, 31.0 + 13.0);
+    assert!(
+        m[0].reason.ends_with("; +13 implementation file"),
+        "{}",
+        m[0].reason
+    );
+    assert_eq!(find(&m, "src/services/replay_service.h").score, 27.0);
+    assert_eq!(find(&m, "docs/replay.md").score, 20.0);
+}
+
+#[test]
+fn weights_are_data() {
+    let mut p = Profile::default();
+    p.code.impl_boost = 0.0;
+    p.code.partial_stem = 11.0;
+    let m = run("binary", true, &p);
+    assert_eq!(find(&m, "src/cursor/cursor_binary.cpp").score, 11.0);
+}
+
+#[test]
+fn legacy_matches_the_separator_pattern_literally() {
+    let legacy = Profile::builtin("legacy").unwrap();
+    assert!(run("cursor[ _-]?binary", true, &legacy).is_empty());
+    assert!(run("CommandRouter", true, &legacy).is_empty());
+    let m = run("replay", true, &legacy);
+    let c = find(&m, "src/services/replay_service.cpp");
+    assert_eq!(c.score, 18.0, "partial stem + impl, no symbol step");
+    assert_eq!(
+        find(&m, "src/services/replay_service.h").step,
+        CodeStep::PartialStem
+    );
+}
+
+#[test]
+fn tests_rank_below_implementations_for_impl_queries() {
+    for profile in [Profile::default(), Profile::builtin("legacy").unwrap()] {
+        let m = run("replay", true, &profile);
+        let (src, test) = (
+            find(&m, "src/services/replay_service.cpp"),
+            find(&m, "tests/replay_service_test.cpp"),
+        );
+        assert!(src.score > test.score, "{}: {m:?}", profile.name);
+        assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+        assert!(!src.reason.contains("test file"), "{}", src.reason);
+    }
+    // a test file by name, outside a test directory
+    let m = run("replay", true, &Profile::default());
+    assert!(find(&m, "web/replay_view.spec.ts").score < find(&m, "web/replay_view.ts").score);
+    // without --impl too: a test is not where a thing is defined
+    let m = run("replay_service", false, &Profile::default());
+    let test = find(&m, "tests/replay_service_test.cpp");
+    assert_eq!((test.score, test.step), (12.0 - 6.0, CodeStep::AllWords));
+    assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+}
+
+#[test]
+fn test_patterns_and_penalty_are_data() {
+    let mut p = Profile::default();
+    p.code.test_penalty = 2.5;
+    let m = run("replay", true, &p);
+    let test = find(&m, "tests/replay_service_test.cpp");
+    assert!(test.reason.ends_with("; -2.5 test file"), "{}", test.reason);
+    p.code.test_dirs.clear();
+    p.code.test_names = vec!["*.spec.*".into()];
+    let m = run("replay", true, &p);
+    assert!(!find(&m, "tests/replay_service_test.cpp")
+        .reason
+        .contains("test file"));
+    assert!(find(&m, "web/replay_view.spec.ts")
+        .reason
+        .contains("test file"));
+}
+
+#[test]
+fn top_n_equals_the_head_of_the_full_ranking() {
+    let t = tree();
+    let mut r = CodeRequest::new("replay");
+    r.impl_query = true;
+    let all = rank(&t, &r, &Profile::default().code);
+    for n in [1, 2, 3, all.len(), all.len() + 5] {
+        let (total, top) = rank_top(&t, &r, &Profile::default().code, n);
+        assert_eq!(total, all.len());
+        assert_eq!(top[..], all[..n.min(all.len())]);
+    }
+    // the symbol step names its line for the read step
+    assert_eq!(all[0].path, "src/services/replay_service.cpp");
+    assert_eq!(all[0].line, Some(2));
+}
+
+#[test]
+fn the_name_bag_skips_files_but_no_match() {
+    let t = Tree::from_memory(
+        "t",
+        [
+            ("src/straße.cpp", "int x;\n"),
+            ("src/größe/util.cpp", "int y;\n"),
+            ("src/other.cpp", "struct Größenordnung {};\n"),
+        ],
+    );
+    let mut r = CodeRequest::new("STRASSE");
+    r.limit = 10;
+    let w = &Profile::default().code;
+    let m = find_code(&t, &r, w).unwrap().matches;
+    assert_eq!(m.len(), 1);
+    assert_eq!(
+        (m[0].path.as_str(), m[0].step),
+        ("src/straße.cpp", CodeStep::ExactStem)
+    );
+    r.term = "größe".into();
+    let m = find_code(&t, &r, w).unwrap().matches;
+    let p: Vec<&str> = m.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(p, ["src/other.cpp", "src/größe/util.cpp"], "{m:?}");
+    let none = Tree::from_memory("t", [("src/abc.cpp", "int abc;\n")]);
+    r.term = "abd".into();
+    assert!(find_code(&none, &r, w).unwrap().matches.is_empty());
+}
+
+#[test]
+fn empty_term_is_invalid() {
+    let err = find_code(&tree(), &CodeRequest::new("  "), &CodeWeights::default()).unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+}

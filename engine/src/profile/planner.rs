@@ -1,0 +1,194 @@
+//! The section of `ask`'s planner: the word lists a question's term is planned with, and
+//! the budget of its cascade.
+
+use serde::{Deserialize, Serialize};
+
+/// The rules `ask` plans a term with, and the budget of its cascade.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlannerRules {
+    /// Words that never become part of the term.
+    pub stop_words: Vec<String>,
+    /// Words that ask to locate something; dropped from the term.
+    pub intent_words: Vec<String>,
+    /// Words that ask for the implementation; dropped from the term, and set `impl`.
+    pub impl_words: Vec<String>,
+    /// Words that name the kind of file or declaration asked for (`script`, `doc`,
+    /// `enum`): dropped from the term, unless nothing else is left to search for.
+    pub noise_words: Vec<String>,
+    /// Words after which the object of the question starts (`the`, `a`): an intent word
+    /// after one is content (`where is the search index`).
+    pub determiners: Vec<String>,
+    /// Intent words are dropped only before the first content word or determiner, and
+    /// only once each (`find find service` searches `find service`); off, every intent
+    /// word is dropped wherever it is.
+    pub leading_intent_only: bool,
+    /// Reduce the term's plain words to their stems for the fallback steps
+    /// (`replayed` -> `replay`).
+    pub stemming: bool,
+    /// When the whole term finds nothing, search its words one by one and rank the files
+    /// that hold them all (and grep the words when they are not adjacent).
+    pub word_fallback: bool,
+    /// Endings of a last word that describes what happens to the subject rather than
+    /// naming it (`rendered` in `how is the timeline rendered`): such a word ranks
+    /// candidates but is not required of them.
+    pub optional_suffixes: Vec<String>,
+    /// Before searching, take the longest phrase of the question around the term that
+    /// names a definition or a file of the tree exactly (`get used global args` for
+    /// `get_used_global_args`, where `get` and `used` would be dropped as filler).
+    pub subject_from_tree: bool,
+    /// Words that phrase may take beyond the term on each side.
+    pub subject_widen: usize,
+    /// Tool calls (find, grep, read) the cascade may make before it gives up.
+    pub max_iterations: usize,
+    /// Candidates `read` tries, best first, before the cascade gives up.
+    pub read_attempts: usize,
+    /// A read is evidence only when the file has a line that mentions a word of the term
+    /// (or the declaration `find` matched); off, any readable text is (the spec's read).
+    pub read_requires_mention: bool,
+    /// A file `find` matched by its exact stem (`runner.rs` for `runner`) is evidence even
+    /// when its text never repeats its own name: the file is named for the term.
+    pub exact_name_is_evidence: bool,
+    /// Lines of evidence the answer quotes from the selected file.
+    pub evidence_lines: usize,
+}
+
+impl PlannerRules {
+    /// The spec's planner: every intent word dropped, no noise words, no stems, no
+    /// fallback beyond grep of the whole term.
+    pub fn legacy() -> PlannerRules {
+        PlannerRules {
+            noise_words: Vec::new(),
+            determiners: Vec::new(),
+            leading_intent_only: false,
+            stemming: false,
+            word_fallback: false,
+            optional_suffixes: Vec::new(),
+            subject_from_tree: false,
+            ..PlannerRules::default()
+        }
+    }
+}
+
+impl Default for PlannerRules {
+    fn default() -> Self {
+        let words = |list: &[&str]| list.iter().map(|w| w.to_string()).collect();
+        PlannerRules {
+            stop_words: words(&[
+                "a",
+                "an",
+                "the",
+                "is",
+                "are",
+                "was",
+                "were",
+                "be",
+                "been",
+                "do",
+                "does",
+                "did",
+                "of",
+                "for",
+                "in",
+                "on",
+                "at",
+                "to",
+                "from",
+                "by",
+                "with",
+                "and",
+                "or",
+                "it",
+                "its",
+                "this",
+                "that",
+                "these",
+                "those",
+                "there",
+                "me",
+                "my",
+                "we",
+                "our",
+                "i",
+                "you",
+                "can",
+                "could",
+                "would",
+                "should",
+                "please",
+                "how",
+                "what",
+                "which",
+                "who",
+                "why",
+                "when",
+                "code",
+                "file",
+                "files",
+                "source",
+                "logic",
+                "configured",
+                "set",
+                "up",
+                "used",
+                "live",
+                "lives",
+                "kept",
+                "stored",
+                "happen",
+                "happens",
+                "done",
+                "work",
+                "works",
+            ]),
+            intent_words: words(&[
+                "where", "find", "locate", "show", "open", "search", "look", "lookup", "get",
+                "see", "read",
+            ]),
+            impl_words: words(&[
+                "implemented",
+                "implementation",
+                "implement",
+                "implements",
+                "implementing",
+                "defined",
+                "definition",
+                "declared",
+                "handled",
+                "built",
+            ]),
+            noise_words: words(&[
+                "script",
+                "scripts",
+                "doc",
+                "docs",
+                "documentation",
+                "enum",
+                "struct",
+                "class",
+                "trait",
+                "interface",
+                "function",
+                "method",
+                "module",
+                "constant",
+                "macro",
+                "declaration",
+            ]),
+            determiners: words(&[
+                "the", "a", "an", "this", "that", "these", "those", "my", "our",
+            ]),
+            leading_intent_only: true,
+            stemming: true,
+            word_fallback: true,
+            optional_suffixes: words(&["ed"]),
+            subject_from_tree: true,
+            subject_widen: 3,
+            max_iterations: 6,
+            read_attempts: 2,
+            read_requires_mention: true,
+            exact_name_is_evidence: true,
+            evidence_lines: 5,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The section of ranking files by every word of a task: BM25F field weights, kind
+//! priors, coverage and proximity.
+
+use serde::{Deserialize, Serialize};
+
+/// Weight and length normalisation (`b`, 0 none to 1 full) of one BM25F field.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldWeight {
+    pub weight: f64,
+    pub b: f64,
+}
+
+/// Ranking files by every word of a question (`crate::retrieval`): when `ask` is given a
+/// task ("Exit immediately when Ctrl-C has been pressed twice") rather than a name.
+///
+/// A file scores BM25F over its fields, times the prior of its kind, times
+/// `coverage_share ^ coverage` (the share of the question's terms it holds); the best
+/// `rerank_depth` files are then multiplied by `1 + proximity x s`, `s` the share of the
+/// other terms met on the file's best line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TaskRankingWeights {
+    /// Rank by every word when the cascade finds nothing, or when the question is a task.
+    pub enabled: bool,
+    /// A question with at least this many significant terms is a task: unless its whole
+    /// term names a file or a declaration (`find`'s first step), its files are ranked by
+    /// every word instead of the symbol cascade.
+    pub min_task_terms: usize,
+    /// BM25 term-frequency saturation.
+    pub k1: f64,
+    /// The words of the path (directories and file name, not the extension).
+    pub path: FieldWeight,
+    /// The names the file declares (every declaration of the languages the tree scans).
+    pub symbols: FieldWeight,
+    /// Comments, doc comments and string literals; all text of a file that is not source.
+    pub prose: FieldWeight,
+    /// Identifiers outside prose, split into words.
+    pub code: FieldWeight,
+    /// Priors by what the file is.
+    pub source_prior: f64,
+    pub test_prior: f64,
+    pub docs_prior: f64,
+    pub data_prior: f64,
+    pub other_prior: f64,
+    /// Exponent of the share of the question's terms a file holds.
+    pub coverage: f64,
+    /// Least share of the question's terms the tree must hold somewhere (rounded up, one
+    /// term at least) for any file to be ranked: when most words of the question occur
+    /// nowhere, the subject is absent and no file is evidence of it.
+    pub min_coverage: f64,
+    /// Least share of the question's terms one file must hold together (rounded up, one
+    /// term at least) for any file to be ranked: words scattered one per file are not a
+    /// subject the tree holds.
+    pub min_joint_coverage: f64,
+    /// Least share of its terms one file must hold together when a question that names one
+    /// subject (fewer than `min_task_terms` words) is ranked after the cascade found nothing:
+    /// 1.0, every word, so a file that shares one word with the subject is not an answer.
+    pub subject_joint_coverage: f64,
+    /// Weight of the share of the question's terms met on one line.
+    pub proximity: f64,
+    /// How many of the best files are read line by line for proximity and evidence.
+    pub rerank_depth: usize,
+    /// Function words (articles, pronouns, prepositions, conjunctions, auxiliaries) that
+    /// never count as a word of the question.
+    pub stop_words: Vec<String>,
+}
+
+impl TaskRankingWeights {
+    /// The before state: no ranking by every word.
+    pub fn legacy() -> TaskRankingWeights {
+        TaskRankingWeights {
+            enabled: false,
+            ..TaskRankingWeights::default()
+        }
+    }
+}
+
+impl Default for TaskRankingWeights {
+    fn default() -> Self {
+        TaskRankingWeights {
+            enabled: true,
+            min_task_terms: 3,
+            k1: 1.2,
+            path: FieldWeight {
+                weight: 3.0,
+                b: 0.3,
+            },
+            symbols: FieldWeight {
+                weight: 2.0,
+                b: 0.5,
+            },
+            prose: FieldWeight {
+                weight: 1.0,
+                b: 0.5,
+            },
+            code: FieldWeight {
+                weight: 1.0,
+                b: 0.5,
+            },
+            source_prior: 1.0,
+            test_prior: 0.4,
+            docs_prior: 0.3,
+            data_prior: 0.2,
+            other_prior: 0.3,
+            coverage: 1.0,
+            min_coverage: 0.5,
+            min_joint_coverage: 0.4,
+            subject_joint_coverage: 1.0,
+            proximity: 0.5,
+            rerank_depth: 50,
+            stop_words: [
+                "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
+                "all", "both", "no", "not", "is", "are", "was", "were", "be", "been", "being",
+                "am", "do", "does", "did", "has", "have", "had", "having", "will", "would",
+                "shall", "should", "can", "could", "may", "might", "must", "of", "in", "on", "at",
+                "to", "from", "by", "with", "without", "for", "into", "onto", "over", "under",
+                "about", "as", "than", "then", "and", "or", "but", "nor", "if", "so", "it", "its",
+                "they", "them", "their", "we", "our", "us", "you", "your", "he", "she", "his",
+                "her", "me", "my", "which", "what", "who", "whom", "whose", "where", "when", "why",
+                "how", "there", "here", "also", "just", "only", "very", "too",
+            ]
+            .map(String::from)
+            .to_vec(),
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! One file of a tree: its path and the folded parts that name it, its language and
+//! symbols, and its text, read on first use.
+
+use super::content::{read_content, read_folded_head, Content, ContentKind};
+use super::symbol_table::SymbolTable;
+use super::symbols::{self, Language, Symbol};
+use crate::text::camel::snake;
+use crate::text::char_bag::char_bag;
+use crate::text::fold::fold;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+/// A text file's text and its ASCII-folded copy, once read.
+#[derive(Debug, Clone)]
+struct Loaded {
+    text: String,
+    folded: String,
+}
+
+/// Where a file's text is read from on first use.
+#[derive(Debug)]
+pub(crate) struct Source {
+    pub(super) root: PathBuf,
+    pub(super) max_file_bytes: u64,
+}
+
+/// The folded parts of a relative path that name a file.
+pub(crate) struct PathParts {
+    pub stem: String,
+    pub stem_snake: String,
+    pub dir: String,
+    pub ext: String,
+}
+
+impl PathParts {
+    pub(crate) fn of(path: &str) -> PathParts {
+        let (dir, name) = match path.rfind('/') {
+            Some(i) => (&path[..i], &path[i + 1..]),
+            None => ("", path),
+        };
+        let (stem, ext) = match name.rfind('.') {
+            Some(i) if i > 0 => (&name[..i], &name[i + 1..]),
+            _ => (name, ""),
+        };
+        PathParts {
+            stem: fold(stem),
+            stem_snake: snake(stem),
+            dir: fold(dir),
+            ext: fold(ext),
+        }
+    }
+}
+
+/// [`TreeFile::name_bag`]: the characters of the stem, the directory and the symbols'
+/// names (kept in the index, so that a warm load does not count them again).
+pub(crate) fn name_bag_of(stem: &str, stem_snake: &str, dir: &str, symbols: &[Symbol]) -> u64 {
+    symbols.iter().fold(
+        char_bag(stem) | char_bag(stem_snake) | char_bag(dir),
+        |bag, s| bag | char_bag(&s.snake),
+    )
+}
+
+/// One file of the tree.
+#[derive(Debug, Clone)]
+pub struct TreeFile {
+    /// Relative to the root, `/`-separated; a non-UTF-8 name is shown lossily.
+    pub path: String,
+    /// Folded file name without its last extension (`find_service` of `find_service.h`).
+    pub stem: String,
+    /// The stem's words joined by `_` (`command_router` of `CommandRouter.h`).
+    pub stem_snake: String,
+    /// Folded directory part, without a trailing `/` (empty at the root).
+    pub dir: String,
+    /// Folded last extension, without the dot.
+    pub ext: String,
+    pub language: Option<Language>,
+    /// Bytes on disk (for a file built in memory, of its text).
+    pub size: u64,
+    /// The symbols, once decoded (set at construction for a file built in memory).
+    symbols: OnceLock<Vec<Symbol>>,
+    /// The tree's symbol table and this file's place in it, to decode them from.
+    symbol_slot: Option<(Arc<SymbolTable>, u32)>,
+    /// The letters and digits of the stem, directory and symbol names
+    /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
+    /// no step of this file, so the file is skipped without a string search.
+    pub name_bag: u64,
+    pub(super) kind: ContentKind,
+    /// The text, once read (set at construction for a tree held in memory).
+    loaded: OnceLock<Option<Loaded>>,
+    /// Where to read the text from; `None` for a file built in memory.
+    source: Option<Arc<Source>>,
+}
+
+impl TreeFile {
+    /// Builds the file record for `path` (relative, `/`-separated) with its content.
+    pub fn new(path: String, size: u64, content: Content) -> TreeFile {
+        let parts = PathParts::of(&path);
+        let symbols = match (Language::from_extension(&parts.ext), content.text()) {
+            (Some(lang), Some(text)) => symbols::scan_file(lang, text),
+            _ => Vec::new(),
+        };
+        let kind = content.kind();
+        let loaded = OnceLock::new();
+        if let Content::Text { text, folded } = content {
+            let _ = loaded.set(Some(Loaded { text, folded }));
+        }
+        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
+        let file = TreeFile::with_parts(path, parts, size, kind, name_bag, loaded, None);
+        let _ = file.symbols.set(symbols);
+        file
+    }
+
+    /// A file of the kept index: its text is read from `source` when first asked for.
+    /// Its symbols are decoded from `symbols` (where it is file `slot`) when first asked for.
+    pub(crate) fn indexed(
+        path: String,
+        size: u64,
+        kind: ContentKind,
+        symbols: (Arc<SymbolTable>, u32),
+        name_bag: u64,
+        source: Arc<Source>,
+    ) -> TreeFile {
+        let parts = PathParts::of(&path);
+        let mut file = TreeFile::with_parts(
+            path,
+            parts,
+            size,
+            kind,
+            name_bag,
+            OnceLock::new(),
+            Some(source),
+        );
+        file.symbol_slot = Some(symbols);
+        file
+    }
+
+    fn with_parts(
+        path: String,
+        parts: PathParts,
+        size: u64,
+        kind: ContentKind,
+        name_bag: u64,
+        loaded: OnceLock<Option<Loaded>>,
+        source: Option<Arc<Source>>,
+    ) -> TreeFile {
+        let PathParts {
+            stem,
+            stem_snake,
+            dir,
+            ext,
+        } = parts;
+        let language = Language::from_extension(&ext);
+        TreeFile {
+            stem,
+            stem_snake,
+            dir,
+            name_bag,
+            ext,
+            language,
+            size,
+            kind,
+            symbols: OnceLock::new(),
+            symbol_slot: None,
+            path,
+            loaded,
+            source,
+        }
+    }
+
+    /// The file's declarations, in line order (decoded from the tree's symbol table on
+    /// first use, and kept).
+    pub fn symbols(&self) -> &[Symbol] {
+        self.symbols.get_or_init(|| self.decode_symbols())
+    }
+
+    /// The declarations for one pass over the whole tree: the kept ones when they were
+    /// decoded already, else decoded now and not kept.
+    pub fn symbols_once(&self) -> std::borrow::Cow<'_, [Symbol]> {
+        match self.symbols.get() {
+            Some(symbols) => std::borrow::Cow::Borrowed(symbols),
+            None => std::borrow::Cow::Owned(self.decode_symbols()),
+        }
+    }
+
+    fn decode_symbols(&self) -> Vec<Symbol> {
+        self.symbol_slot
+            .as_ref()
+            .map(|(table, slot)| table.symbols_of(*slot as usize))
+            .unwrap_or_default()
+    }
+
+    /// What kind of content the file has (known without reading it).
+    pub fn content_kind(&self) -> &ContentKind {
+        &self.kind
+    }
+
+    fn loaded(&self) -> Option<&Loaded> {
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        self.loaded
+            .get_or_init(|| {
+                let source = self.source.as_ref()?;
+                let (_, content) =
+                    read_content(&source.root.join(&self.path), source.max_file_bytes);
+                match content {
+                    Content::Text { text, folded } => Some(Loaded { text, folded }),
+                    _ => None,
+                }
+            })
+            .as_ref()
+    }
+
+    /// The file's text for one pass over the whole tree: the kept text when it was read
+    /// already, else read now and not kept (so that a pass over every file does not hold
+    /// the whole tree in memory).
+    pub fn text_once(&self) -> Option<std::borrow::Cow<'_, str>> {
+        self.text_and_folded_once().map(|(text, _)| text)
+    }
+
+    /// The text and its folded copy for one use: borrowed when kept, else read now and not
+    /// kept (a search over many candidates holds one file at a time, not all of them).
+    pub fn text_and_folded_once(
+        &self,
+    ) -> Option<(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)> {
+        use std::borrow::Cow;
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return loaded.as_ref().map(|l| {
+                (
+                    Cow::Borrowed(l.text.as_str()),
+                    Cow::Borrowed(l.folded.as_str()),
+                )
+            });
+        }
+        let source = self.source.as_ref()?;
+        match read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
+            Content::Text { text, folded } => Some((Cow::Owned(text), Cow::Owned(folded))),
+            _ => None,
+        }
+    }
+
+    /// The first `n` bytes of [`TreeFile::folded`] (cut back to a character boundary),
+    /// reading only the start of the file when its text is not kept: what a check of a
+    /// file's header needs, without holding every candidate's text.
+    pub fn folded_head(&self, n: usize) -> Option<std::borrow::Cow<'_, str>> {
+        if self.kind != ContentKind::Text {
+            return None;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            return loaded.as_ref().map(|l| {
+                let mut end = l.folded.len().min(n);
+                while !l.folded.is_char_boundary(end) {
+                    end -= 1;
+                }
+                std::borrow::Cow::Borrowed(&l.folded[..end])
+            });
+        }
+        let source = self.source.as_ref()?;
+        read_folded_head(&source.root.join(&self.path), source.max_file_bytes, n)
+            .map(std::borrow::Cow::Owned)
+    }
+
+    /// The file's text, when it is a readable text file (read on first use and kept). Code
+    /// outside `tree/` reads text only through this, [`TreeFile::folded`] and
+    /// [`TreeFile::read`], so that how text is kept can change here alone.
+    pub fn text(&self) -> Option<&str> {
+        self.loaded().map(|l| l.text.as_str())
+    }
+
+    /// The ASCII-folded copy of [`TreeFile::text`], byte for byte the same length.
+    pub fn folded(&self) -> Option<&str> {
+        self.loaded().map(|l| l.folded.as_str())
+    }
+
+    /// The text and its folded copy, or why there is none, in words for a person:
+    /// `binary file`, `too large to read`, `unreadable: <reason>`.
+    pub fn read(&self) -> std::result::Result<(&str, &str), String> {
+        match &self.kind {
+            ContentKind::Binary => Err("binary file".into()),
+            ContentKind::TooLarge => Err("too large to read".into()),
+            ContentKind::Unreadable(why) => Err(format!("unreadable: {why}")),
+            ContentKind::Text => match self.loaded() {
+                Some(l) => Ok((&l.text, &l.folded)),
+                None => Err("unreadable: changed or removed since the tree was indexed".into()),
+            },
+        }
+    }
+}
+
+/// The last extension of a `/`-separated path, without the dot (empty when none).
+pub(super) fn extension(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rfind('.') {
+        Some(i) if i > 0 => &name[i + 1..],
+        _ => "",
+    }
+}

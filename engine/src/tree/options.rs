@@ -1,0 +1,38 @@
+//! How a tree is walked and what is kept of it.
+
+use std::path::PathBuf;
+
+/// How a tree is walked and what is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// Files larger than this keep their path but not their text.
+    pub max_file_bytes: u64,
+    /// Honour `.gitignore`, `.ignore` and `.git/info/exclude` inside the root (never the
+    /// user's global excludes, so that results do not depend on the machine).
+    pub gitignore: bool,
+    /// Include hidden files and directories (`.name`).
+    pub hidden: bool,
+    /// Follow symbolic links (loops are detected and skipped).
+    pub follow_links: bool,
+    /// Walker threads; 0 picks from the machine.
+    pub threads: usize,
+    /// Neither read nor write the kept index: walk and read every file (`--no-cache`).
+    pub no_cache: bool,
+    /// Where the index is kept; `None` is [`crate::cache_dir::cache_dir`] (`$FINDBENCH_CACHE`,
+    /// else the platform cache directory).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            max_file_bytes: 1 << 20,
+            gitignore: true,
+            hidden: false,
+            follow_links: true,
+            threads: 0,
+            no_cache: false,
+            cache_dir: None,
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! An indexed source tree: its files in path order, their paths for `find path`, every
+//! file's symbols in one table and, for a tree from the kept index, its word posting lists.
+
+use super::content::{Content, ContentKind};
+use super::file::TreeFile;
+use super::paths::PathList;
+use super::postings;
+use super::report::WalkReport;
+use super::symbol_table::SymbolTable;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An indexed source tree.
+#[derive(Debug)]
+pub struct Tree {
+    root: PathBuf,
+    files: Vec<TreeFile>,
+    paths: PathList,
+    report: WalkReport,
+    dump_bytes: usize,
+    /// Every file's symbols, files in order.
+    symbols: Arc<SymbolTable>,
+    /// The kept index's word lists; `None` for a tree held in memory.
+    postings: Option<postings::Lazy>,
+    /// Where derived statistics of this tree may be kept, and the stamp of the content
+    /// they must match; `None` for a tree held in memory (`--no-cache`).
+    pub(super) kept: Option<KeptStamp>,
+}
+
+/// The identity of a tree loaded from the kept index, for what is derived from it and kept
+/// beside it (the ranking statistics of `retrieval/kept.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptStamp {
+    /// The tree index file; derived files sit beside it with their own extension.
+    pub index_path: PathBuf,
+    /// A hash of the root and of every file's path, size and mtime.
+    pub stamp: u64,
+}
+
+impl Tree {
+    /// The files that may contain every one of `needles` (strings matched case-insensitively
+    /// as substrings of a file's text), as indices into [`Tree::files`], ascending. From the
+    /// posting lists when the tree has them (a superset of the files that match: the caller
+    /// still checks each file's text); every file otherwise.
+    pub fn candidates<S: AsRef<[u8]>>(&self, needles: &[S]) -> Vec<usize> {
+        match self
+            .postings
+            .as_ref()
+            .and_then(postings::Lazy::get)
+            .and_then(|p| p.candidates(needles, self.files.len()))
+        {
+            Some(bits) => postings::bit_indices(&bits),
+            None => (0..self.files.len()).collect(),
+        }
+    }
+
+    /// Indexes files already in memory (paths relative, `/`-separated); for tests and
+    /// generated benchmark trees.
+    pub fn from_memory<'a>(
+        name: &str,
+        files: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Tree {
+        let files = files
+            .into_iter()
+            .map(|(path, text)| {
+                TreeFile::new(
+                    path.to_string(),
+                    text.len() as u64,
+                    Content::Text {
+                        text: text.to_string(),
+                        folded: text.to_ascii_lowercase(),
+                    },
+                )
+            })
+            .collect();
+        let report = WalkReport::default();
+        Tree::from_files(PathBuf::from(name), files, report, None, None)
+    }
+
+    /// Indexes file records built by the caller (for tests of unreadable or binary files).
+    pub fn from_parts(name: &str, files: Vec<TreeFile>) -> Tree {
+        Tree::from_files(
+            PathBuf::from(name),
+            files,
+            WalkReport::default(),
+            None,
+            None,
+        )
+    }
+
+    /// `files` must be sorted by path when `postings` or `symbols` is given (their file
+    /// numbers are positions in that order); without `symbols`, the table is built from the
+    /// files' own.
+    pub(super) fn from_files(
+        root: PathBuf,
+        mut files: Vec<TreeFile>,
+        mut report: WalkReport,
+        postings: Option<postings::Lazy>,
+        symbols: Option<Arc<SymbolTable>>,
+    ) -> Tree {
+        // byte order of the shown path: stable whatever order the walker threads finished in
+        if postings.is_none() && symbols.is_none() {
+            files.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        let symbols = symbols
+            .unwrap_or_else(|| Arc::new(SymbolTable::build(files.iter().map(TreeFile::symbols))));
+        let total: usize = files.iter().map(|f| f.path.len()).sum();
+        let mut paths = PathList::with_capacity(&root.display().to_string(), total, files.len());
+        for f in &files {
+            paths.push(&f.path);
+        }
+        // What an agent without find tools reads: the whole listing, then every text file.
+        let dump_bytes = paths.listing_bytes()
+            + files
+                .iter()
+                .filter(|f| f.kind == ContentKind::Text)
+                .map(|f| f.size as usize)
+                .sum::<usize>();
+        // the counts follow the files, so they are the same whether the tree was walked,
+        // kept in the index or refreshed
+        report.files = files.len();
+        report.binary = 0;
+        report.too_large = 0;
+        report.unreadable = 0;
+        for f in &files {
+            match f.kind {
+                ContentKind::Binary => report.binary += 1,
+                ContentKind::TooLarge => report.too_large += 1,
+                ContentKind::Unreadable(_) => report.unreadable += 1,
+                ContentKind::Text => {}
+            }
+        }
+        Tree {
+            root,
+            files,
+            paths,
+            report,
+            dump_bytes,
+            symbols,
+            postings,
+            kept: None,
+        }
+    }
+
+    /// Where statistics derived from this tree may be kept, when it came from the kept
+    /// index and every file's mtime is trusted.
+    pub fn kept(&self) -> Option<&KeptStamp> {
+        self.kept.as_ref()
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's).
+    pub fn symbol_table(&self) -> &SymbolTable {
+        &self.symbols
+    }
+
+    /// Every file, ordered by path.
+    pub fn files(&self) -> &[TreeFile] {
+        &self.files
+    }
+
+    /// The paths of [`Tree::files`], same order, indexed for `find path`.
+    pub fn paths(&self) -> &PathList {
+        &self.paths
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn report(&self) -> &WalkReport {
+        &self.report
+    }
+
+    /// Bytes of the whole listing plus the text of every readable text file.
+    pub fn dump_bytes(&self) -> usize {
+        self.dump_bytes
+    }
+
+    /// The file at `path`, if the tree has it.
+    pub fn file(&self, path: &str) -> Option<&TreeFile> {
+        self.files
+            .binary_search_by(|f| f.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &self.files[i])
+    }
+}

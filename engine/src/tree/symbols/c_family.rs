@@ -1,0 +1,211 @@
+//! C and C++: `#define` macros, classes, structs, unions, enums and namespaces, typedefs
+//! (function pointers and `typedef struct {...} name;` included), `using` aliases, and
+//! functions and methods, with the attributes, export macros and storage words before them.
+
+use super::c_like::{c_like_function, strip_template};
+use super::lexical::{
+    declared_after, is_ident_char, leading_ident, strip_word, strip_words, STATEMENT_WORDS,
+};
+use super::scanner::Scanner;
+use super::symbol::SymbolKind;
+
+impl<'a> Scanner<'a> {
+    pub(super) fn c_family(&mut self, s: &'a str, indented: bool) -> Option<(SymbolKind, &'a str)> {
+        let prev_type_line = std::mem::replace(&mut self.prev_type_line, false);
+        if self.open_statement && !prev_type_line {
+            return None;
+        }
+        if let Some(rest) = s.strip_prefix('#') {
+            return declared_after(rest.trim_start(), "define").map(|n| (SymbolKind::Macro, n));
+        }
+        if self.typedef_open && s.starts_with('}') && !indented {
+            self.typedef_open = false;
+            let rest = s[1..].trim_start();
+            let rest = strip_attributes(rest);
+            let name = leading_ident(rest)?;
+            return Some((SymbolKind::Type, name));
+        }
+        if indented && self.in_block() {
+            return None;
+        }
+        let s = strip_template(s)?;
+        if s.starts_with("using namespace") {
+            return None;
+        }
+        let mut s = strip_attributes(s);
+        let mut typedef = false;
+        loop {
+            let before = s;
+            s = strip_words(
+                s,
+                &[
+                    "export",
+                    "extern",
+                    "static",
+                    "inline",
+                    "constexpr",
+                    "consteval",
+                    "constinit",
+                    "\"C\"",
+                    "\"C++\"",
+                    "__extension__",
+                ],
+            );
+            if let Some(rest) = strip_word(s, "typedef") {
+                typedef = true;
+                s = rest;
+            }
+            s = strip_attributes(s);
+            if s == before {
+                break;
+            }
+        }
+        for (word, kind) in [
+            ("class", SymbolKind::Class),
+            ("struct", SymbolKind::Struct),
+            ("union", SymbolKind::Union),
+            ("namespace", SymbolKind::Namespace),
+            ("enum", SymbolKind::Enum),
+        ] {
+            let Some(rest) = strip_word(s, word).or_else(|| {
+                // `struct{` and `enum{` with no name before the brace
+                s.strip_prefix(word).filter(|r| r.starts_with('{'))
+            }) else {
+                continue;
+            };
+            let rest = strip_attributes(strip_words(rest, &["class", "struct"]));
+            let name = leading_ident(rest);
+            let after = name.map_or(rest, |n| rest[n.len()..].trim_start());
+            let after = after.strip_prefix("final").map_or(after, str::trim_start);
+            let opens = after.starts_with('{')
+                || (after.starts_with(':') && !after.starts_with("::"))
+                || after.is_empty();
+            if typedef {
+                if opens && !after.contains('}') {
+                    self.typedef_open = true;
+                } else if let Some(alias) = typedef_name(after) {
+                    return Some((SymbolKind::Type, alias));
+                }
+                return name.filter(|_| opens).map(|n| (kind, n));
+            }
+            let name = name?;
+            if opens || after.starts_with(';') {
+                return Some((kind, name));
+            }
+            // `struct stat st;`, `struct node *next(...)`: a variable or a function
+            break;
+        }
+        if typedef {
+            return typedef_name(s).map(|n| (SymbolKind::Type, n));
+        }
+        if let Some(rest) = strip_word(s, "using") {
+            let name = leading_ident(rest)?;
+            return rest[name.len()..]
+                .trim_start()
+                .starts_with('=')
+                .then_some((SymbolKind::Type, name));
+        }
+        let s = strip_words(s, &["virtual", "explicit", "friend", "const", "unsigned"]);
+        let in_class = self.in_class();
+        let name = match c_like_function(s, !in_class) {
+            Some(name) => name,
+            None if prev_type_line && !indented => c_like_function(s, false)?,
+            None => {
+                self.prev_type_line = !indented && is_type_line(s);
+                return None;
+            }
+        };
+        let kind = if name.contains("::") || in_class {
+            SymbolKind::Method
+        } else {
+            SymbolKind::Function
+        };
+        Some((kind, name))
+    }
+}
+
+/// `s` without leading attributes and export macros: `[[nodiscard]]`,
+/// `__attribute__((x))`, `__declspec(dllexport)`, `alignas(8)`, and an ALL_CAPS macro with
+/// arguments (`LIB_DEPRECATED("msg")`) before the declaration proper.
+pub(super) fn strip_attributes(mut s: &str) -> &str {
+    loop {
+        if let Some(rest) = s.strip_prefix("[[") {
+            match rest.find("]]") {
+                Some(end) => s = rest[end + 2..].trim_start(),
+                None => return s,
+            }
+            continue;
+        }
+        let Some(word) = leading_ident(s) else {
+            return s;
+        };
+        let rest = s[word.len()..].trim_start();
+        let is_attribute = matches!(word, "__attribute__" | "__declspec" | "alignas")
+            || (word.len() > 2
+                && word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'));
+        if !is_attribute || !rest.starts_with('(') {
+            return s;
+        }
+        // the macro's balanced arguments, then something that can be declared
+        let mut depth = 0;
+        let mut close = None;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            return s;
+        };
+        let after = rest[close + 1..].trim_start();
+        if leading_ident(after).is_none() && !after.starts_with("[[") {
+            return s;
+        }
+        s = after;
+    }
+}
+
+/// The name a `typedef` gives: `(*name)` of a function pointer, else the last identifier
+/// before the closing `;` (and any array bounds).
+pub(super) fn typedef_name(s: &str) -> Option<&str> {
+    // a function pointer: `(*name)`, `(APIENTRYP name)`: the last word of the first group
+    if let Some((_, rest)) = s.split_once('(') {
+        if let Some((group, after)) = rest.split_once(')') {
+            if after.trim_start().starts_with('(') {
+                let start = group
+                    .rfind(|c: char| !is_ident_char(c))
+                    .map_or(0, |i| i + 1);
+                let name = &group[start..];
+                return (!name.is_empty()).then_some(name);
+            }
+        }
+    }
+    let end = s.find(';')?;
+    let head = s[..end].trim_end();
+    let head = head.split('[').next()?.trim_end();
+    let start = head.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
+    let name = &head[start..];
+    (!name.is_empty() && start > 0 && !name.starts_with(|c: char| c.is_ascii_digit()))
+        .then_some(name)
+}
+
+/// A line that is only a return type (`static int`, `struct node *`), as GNU style writes
+/// above a function's name.
+pub(super) fn is_type_line(s: &str) -> bool {
+    !s.is_empty()
+        && !s.contains(['(', ')', ';', '{', '}', '=', '#', ',', '"', '<', ':'])
+        && s.ends_with(|c: char| is_ident_char(c) || c == '*')
+        && s.split_whitespace().count() <= 4
+        && !STATEMENT_WORDS.contains(&leading_ident(s).unwrap_or(""))
+}

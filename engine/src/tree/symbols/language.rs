@@ -1,0 +1,42 @@
+//! The languages whose declarations are scanned, known by a file's extension.
+
+use serde::{Deserialize, Serialize};
+
+/// Source languages whose declarations are scanned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    C,
+    Cpp,
+    Rust,
+    Python,
+    Go,
+    TypeScript,
+    JavaScript,
+    Java,
+}
+
+impl Language {
+    /// The language of a file by its (folded) extension.
+    pub fn from_extension(ext: &str) -> Option<Language> {
+        Some(match ext {
+            "c" => Language::C,
+            "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "ipp" | "inl" => {
+                Language::Cpp
+            }
+            "rs" => Language::Rust,
+            "py" | "pyi" => Language::Python,
+            "go" => Language::Go,
+            "ts" | "tsx" | "mts" | "cts" => Language::TypeScript,
+            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
+            "java" => Language::Java,
+            _ => return None,
+        })
+    }
+}
+
+impl Language {
+    pub(super) fn is_script(self) -> bool {
+        matches!(self, Language::TypeScript | Language::JavaScript)
+    }
+}

@@ -1,0 +1,135 @@
+//! Symbol declarations of a source file, per language: what `find code` matches a term
+//! against when the file name alone does not say enough.
+//!
+//! These are line-based recognisers, not parsers, run over the whole file: one declaration
+//! per line, the kinds an agent asks for (types, functions, methods, modules, macros,
+//! constants, typedefs). A little state follows the file: block comments and Python
+//! docstrings are skipped, a `#define`'s continuation lines are not read as code, Go's
+//! `type (...)` groups and interface bodies are entered, and a brace stack says when a line
+//! stands directly in a class body (a member, not a statement). A declaration spread over
+//! several lines is found by the line that holds its name; what follows the name (a body
+//! `{`, or `;`) says whether it defines the symbol or only declares it.
+//!
+//! One file per language family (`c_family.rs`, `rust.rs`, `python.rs`, `go.rs`, `js.rs`,
+//! `java.rs`) on what they share (`scanner.rs`, `lexical.rs`, `c_like.rs`); a new language is a
+//! [`Language`] with its extensions, a file, and its arm in the dispatch below.
+
+mod c_family;
+mod c_like;
+mod go;
+mod java;
+mod js;
+mod language;
+mod lexical;
+mod python;
+mod rust;
+mod scanner;
+mod symbol;
+
+pub use language::Language;
+pub use symbol::{Symbol, SymbolClass, SymbolKind};
+
+use scanner::{Scanner, Scope};
+
+/// Every declaration of `text`, in line order.
+pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
+    let mut scanner = Scanner {
+        language,
+        text,
+        out: Vec::new(),
+        block_comment: false,
+        py_string: None,
+        continued: false,
+        scopes: Vec::new(),
+        pending_scope: None,
+        go_group: None,
+        typedef_open: false,
+        prev_type_line: false,
+        open_statement: false,
+        test_attribute: false,
+    };
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        scanner.line(line, offset, i as u32 + 1);
+        offset += line.len();
+    }
+    scanner.out
+}
+
+/// Each line goes to its language's recogniser, then through what every language shares.
+impl<'a> Scanner<'a> {
+    fn line(&mut self, raw: &'a str, offset: usize, number: u32) {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        if self.language == Language::Python {
+            return self.python_line(line, number);
+        }
+        let was_continued = self.continued;
+        self.continued = line.trim_end().ends_with('\\');
+        let code = self.code_of(line);
+        if was_continued || code.is_empty() || code.starts_with("//") {
+            return;
+        }
+        let indented = line.starts_with([' ', '\t']);
+        if self.language == Language::Rust {
+            if let Some(attr) = code.strip_prefix("#[") {
+                let path = attr.split(['(', ']']).next().unwrap_or("");
+                self.test_attribute |= path == "test" || path.ends_with("::test");
+                if code.ends_with(']') {
+                    return;
+                }
+            }
+        }
+        let found = match self.language {
+            Language::C | Language::Cpp => self.c_family(code, indented),
+            Language::Rust => rust::declaration(code),
+            Language::Go => self.go(code, line),
+            Language::TypeScript | Language::JavaScript => self.script(code, indented),
+            Language::Java => self.java(code),
+            Language::Python => None,
+        };
+        let declared_class = matches!(
+            found,
+            Some((
+                SymbolKind::Class
+                    | SymbolKind::Struct
+                    | SymbolKind::Union
+                    | SymbolKind::Interface
+                    | SymbolKind::Record
+                    | SymbolKind::Enum
+                    | SymbolKind::Trait,
+                _
+            ))
+        );
+        let declared_namespace = matches!(found, Some((SymbolKind::Namespace, _)))
+            || code.starts_with("namespace")
+            || code.starts_with("inline namespace")
+            || code.starts_with("extern \"C")
+            || (self.language == Language::Go && code.starts_with("type ("));
+        if let Some((kind, name)) = found {
+            if !name.starts_with('$') {
+                let at = offset + (name.as_ptr() as usize - raw.as_ptr() as usize);
+                let definition = self.defines(kind, at + name.len());
+                if let Some(definition) = definition {
+                    self.push(kind, name, number, definition);
+                }
+            }
+        }
+        if matches!(self.language, Language::C | Language::Cpp) {
+            self.open_statement =
+                !code.starts_with('#') && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
+        }
+        if self.language != Language::Rust {
+            let scope = if declared_class {
+                Scope::Class
+            } else if declared_namespace {
+                Scope::Namespace
+            } else {
+                Scope::Block
+            };
+            self.braces(code, scope, indented);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! What a declaration is: its kind, how `find code` weighs the kind, and the symbol found.
+
+use serde::{Deserialize, Serialize};
+
+/// What a declaration declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SymbolKind {
+    Class,
+    Struct,
+    Enum,
+    Union,
+    Trait,
+    Interface,
+    Record,
+    Type,
+    Namespace,
+    Module,
+    Function,
+    Method,
+    Macro,
+    Const,
+}
+
+/// How `find code` weighs a kind (see `CodeWeights`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolClass {
+    Type,
+    Function,
+    Other,
+}
+
+impl SymbolKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Class => "class",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Union => "union",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Record => "record",
+            SymbolKind::Type => "type",
+            SymbolKind::Namespace => "namespace",
+            SymbolKind::Module => "module",
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Macro => "macro",
+            SymbolKind::Const => "const",
+        }
+    }
+
+    pub fn class(self) -> SymbolClass {
+        match self {
+            SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Enum
+            | SymbolKind::Union
+            | SymbolKind::Trait
+            | SymbolKind::Interface
+            | SymbolKind::Record
+            | SymbolKind::Type => SymbolClass::Type,
+            SymbolKind::Function | SymbolKind::Method => SymbolClass::Function,
+            SymbolKind::Namespace | SymbolKind::Module | SymbolKind::Macro | SymbolKind::Const => {
+                SymbolClass::Other
+            }
+        }
+    }
+}
+
+/// One declaration found in a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    /// The name as written, qualified when the source qualifies it (`ReplayService::replay`).
+    pub name: String,
+    /// The declared name's words joined by `_` (the last segment of a qualified name).
+    pub snake: String,
+    /// 1-based line number of the line that holds the name.
+    pub line: u32,
+    /// The line defines the symbol (a body, a value, a type's fields); false for a
+    /// declaration only: a prototype, a forward declaration, a trait or interface method
+    /// without a body, `mod name;`.
+    pub definition: bool,
+    /// A test function (Rust `#[test]`, `#[tokio::test]` on the lines above).
+    pub test: bool,
+}

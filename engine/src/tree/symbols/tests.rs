@@ -1,0 +1,183 @@
+//! Tests of the symbol scan, language by language.
+
+use super::*;
+
+fn kinds(language: Language, src: &str) -> Vec<(SymbolKind, String, u32)> {
+    scan_file(language, src)
+        .into_iter()
+        .map(|s| (s.kind, s.name, s.line))
+        .collect()
+}
+
+fn names(language: Language, src: &str) -> Vec<String> {
+    kinds(language, src).into_iter().map(|k| k.1).collect()
+}
+
+#[test]
+fn cpp_declarations() {
+    let src = "#pragma once\n#define MAX_TOOLS 8\nnamespace agent {\nclass Fwd;\n\
+               class ReplayService : public Service {\n public:\n  explicit ReplayService(int n);\n\
+               \x20 void replay(const Trace& t);\n  int count() const;\n};\n\
+               struct FindCandidate {\n  int score;\n};\nenum class Outcome { Success };\n\
+               using TraceList = std::vector<Trace>;\n\
+               std::vector<FindCandidate> directory_aware_find(const std::string& term, bool impl);\n\
+               void ReplayService::replay(const Trace& t) {\n  if (t.ok()) {\n    run(t);\n  }\n\
+               \x20 return helper(t);\n}\n}\n";
+    let got = kinds(Language::Cpp, src);
+    let expected = [
+        (SymbolKind::Macro, "MAX_TOOLS"),
+        (SymbolKind::Namespace, "agent"),
+        (SymbolKind::Class, "Fwd"),
+        (SymbolKind::Class, "ReplayService"),
+        (SymbolKind::Method, "ReplayService"),
+        (SymbolKind::Method, "replay"),
+        (SymbolKind::Method, "count"),
+        (SymbolKind::Struct, "FindCandidate"),
+        (SymbolKind::Enum, "Outcome"),
+        (SymbolKind::Type, "TraceList"),
+        (SymbolKind::Function, "directory_aware_find"),
+        (SymbolKind::Method, "ReplayService::replay"),
+    ];
+    let got_pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(got_pairs, expected);
+    assert_eq!(got[3].2, 5, "line numbers are 1-based");
+    let defined: Vec<bool> = scan_file(Language::Cpp, src)
+        .iter()
+        .map(|s| s.definition)
+        .collect();
+    // the forward declaration and the members declared in the class body declare only
+    assert_eq!(
+        defined,
+        [true, true, false, true, false, false, false, true, true, true, false, true]
+    );
+}
+
+#[test]
+fn c_statements_are_not_declarations() {
+    let src = "int main(void) {\n  foo(1);\n  x = bar(2);\n  return baz(3);\n  if (a) {}\n  \
+               service.replay(t);\n  self->run(t);\n  \
+               printf(\"%d\", f(x));\n  struct stat st;\n}\n";
+    assert_eq!(names(Language::C, src), ["main"]);
+}
+
+#[test]
+fn rust_declarations() {
+    let src = "pub struct Engine {\n}\npub(crate) enum Mode { A }\ntrait Scorer {}\n\
+               pub async fn run_replay() {}\nconst fn limit() -> usize { 1 }\n\
+               pub const MAX: usize = 3;\nstatic mut COUNT: u32 = 0;\nmod tree;\n\
+               type Result<T> = std::result::Result<T, E>;\nmacro_rules! bail {}\nimpl Engine {\n    \
+               pub fn execute(&self) {}\n}\nlet x = 1;\n";
+    let got = kinds(Language::Rust, src);
+    let pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            (SymbolKind::Struct, "Engine"),
+            (SymbolKind::Enum, "Mode"),
+            (SymbolKind::Trait, "Scorer"),
+            (SymbolKind::Function, "run_replay"),
+            (SymbolKind::Function, "limit"),
+            (SymbolKind::Const, "MAX"),
+            (SymbolKind::Const, "COUNT"),
+            (SymbolKind::Module, "tree"),
+            (SymbolKind::Type, "Result"),
+            (SymbolKind::Macro, "bail"),
+            (SymbolKind::Function, "execute"),
+        ]
+    );
+}
+
+#[test]
+fn python_declarations() {
+    let src = "import os\nclass AuthMiddleware(Base):\n    def __call__(self, req):\n        \
+               return handle(req)\n\nasync def replay_traces(path):\n    pass\n";
+    let got = kinds(Language::Python, src);
+    let pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            (SymbolKind::Class, "AuthMiddleware"),
+            (SymbolKind::Method, "__call__"),
+            (SymbolKind::Function, "replay_traces"),
+        ]
+    );
+}
+
+#[test]
+fn go_declarations() {
+    let src = "package replay\n\ntype Service struct {\n}\ntype Runner interface {\n}\n\
+               type ID string\nfunc NewService() *Service {\n\treturn nil\n}\n\
+               func (s *Service) Replay(t Trace) error {\n}\nconst MaxIterations = 3\n";
+    let got = kinds(Language::Go, src);
+    let pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            (SymbolKind::Struct, "Service"),
+            (SymbolKind::Interface, "Runner"),
+            (SymbolKind::Type, "ID"),
+            (SymbolKind::Function, "NewService"),
+            (SymbolKind::Method, "Replay"),
+            (SymbolKind::Const, "MaxIterations"),
+        ]
+    );
+}
+
+#[test]
+fn script_declarations() {
+    let src = "import x from 'y';\nexport default class CommandRouter {\n  \
+               async route(cmd) {\n    if (cmd) {\n      return go(cmd);\n    }\n  }\n}\n\
+               export interface Candidate {}\nexport type Score = number;\n\
+               export async function findFiles(term) {}\nconst selectTool = (plan) => plan[0];\n\
+               const LIMIT = 10;\nenum Outcome { Success }\n";
+    let got = kinds(Language::TypeScript, src);
+    let pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            (SymbolKind::Class, "CommandRouter"),
+            (SymbolKind::Method, "route"),
+            (SymbolKind::Interface, "Candidate"),
+            (SymbolKind::Type, "Score"),
+            (SymbolKind::Function, "findFiles"),
+            (SymbolKind::Function, "selectTool"),
+            (SymbolKind::Const, "LIMIT"),
+            (SymbolKind::Enum, "Outcome"),
+        ]
+    );
+}
+
+#[test]
+fn java_declarations() {
+    let src = "package a.b;\nimport java.util.List;\n@Service\npublic final class CheckpointService {\n    \
+               private final int limit;\n    @Override public void run() {\n    }\n    \
+               public static List<String> listCheckpoints(String dir) {\n        \
+               return helper(dir);\n    }\n}\ninterface Store {}\nrecord Point(int x) {}\n";
+    let got = kinds(Language::Java, src);
+    let pairs: Vec<(SymbolKind, &str)> = got.iter().map(|(k, n, _)| (*k, n.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            (SymbolKind::Class, "CheckpointService"),
+            (SymbolKind::Method, "run"),
+            (SymbolKind::Method, "listCheckpoints"),
+            (SymbolKind::Interface, "Store"),
+            (SymbolKind::Record, "Point"),
+        ]
+    );
+}
+
+#[test]
+fn the_whole_file_is_scanned() {
+    let mut src = "\n".repeat(5000);
+    src.push_str("class Late {};\n");
+    let got = scan_file(Language::Cpp, &src);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].line, 5001);
+}
+
+#[test]
+fn block_comments_are_skipped() {
+    let src = "/*\nclass Commented {};\n*/\nclass Real {};\n";
+    assert_eq!(names(Language::Cpp, src), ["Real"]);
+}
