@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Ask,
     description: "The whole retrieval cascade for a natural-language question (\"where is replay implemented\"): plan a term, find, fall back to grep, read the evidence; returns candidates, the selected file and the outcome.",
     query_field: "question",
-    parse: parse_as::<AskArgs>,
     input: input_schema_of::<AskArgs>,
     fields: fields_of::<AskArgs>,
 };

@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Code,
     description: "Source files for a term: exact stem, defining symbol, all words, partial stem, directory; each with its score and the reason (which step, which symbol at which line).",
     query_field: "term",
-    parse: parse_as::<FindCodeArgs>,
     input: input_schema_of::<FindCodeArgs>,
     fields: fields_of::<FindCodeArgs>,
 };

@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::get::GetRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Get,
     description: "The zoom: one item in full (breadcrumb, notes, comments), with children=true its subtree to depth; an unknown id gives suggestions.",
     query_field: "id",
-    parse: parse_as::<GetItemArgs>,
     input: input_schema_of::<GetItemArgs>,
     fields: fields_of::<GetItemArgs>,
 };

@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Grep,
     description: "Files whose text holds a term (literal, case-insensitive, [ _-]? between words), ranked, each with its match count and first matching line.",
     query_field: "term",
-    parse: parse_as::<GrepArgs>,
     input: input_schema_of::<GrepArgs>,
     fields: fields_of::<GrepArgs>,
 };

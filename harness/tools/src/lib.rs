@@ -16,6 +16,7 @@ pub mod coded_error;
 pub mod decode;
 pub mod envelope;
 pub mod fixture;
+pub mod registry;
 pub mod spec;
 pub mod tool_call;
 pub mod values;
@@ -39,18 +40,7 @@ pub use grep::GrepArgs;
 pub use name::{parse_domain, FindNameArgs};
 pub use outline::FindOutlineArgs;
 pub use path::FindPathArgs;
+pub use registry::TOOLS;
 pub use spec::{ToolArgs, ToolSpec, CALL_FIELDS};
 pub use task::FindTaskArgs;
 pub use tool_call::{ToolCall, DEFAULT_PROFILE};
-
-/// Every tool, in the order `tools/list` gives them.
-pub const TOOLS: &[ToolSpec] = &[
-    task::SPEC,
-    name::SPEC,
-    outline::SPEC,
-    get::SPEC,
-    code::SPEC,
-    path::SPEC,
-    grep::SPEC,
-    ask::SPEC,
-];

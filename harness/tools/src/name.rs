@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::{domain_name, Number, WholeNumber};
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::name::NameRequest;
 use findbench_engine::{Domain, EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Name,
     description: "The item meant by an approximate name: partial_ratio scores 0-100 and quality good or weak (weak is a guess, not a match); finished items are left out unless include_done.",
     query_field: "query",
-    parse: parse_as::<FindNameArgs>,
     input: input_schema_of::<FindNameArgs>,
     fields: fields_of::<FindNameArgs>,
 };

@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Outline,
     description: "The map: outline items matching all query words, each with its breadcrumb and indicators ([N] notes, [C] comments, [F: n] children).",
     query_field: "query",
-    parse: parse_as::<FindOutlineArgs>,
     input: input_schema_of::<FindOutlineArgs>,
     fields: fields_of::<FindOutlineArgs>,
 };

@@ -3,7 +3,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::path::PathRequest;
 use findbench_engine::{EngineError, Mode, Request};
@@ -19,7 +19,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Path,
     description: "Fuzzy subsequence search over file paths (authmw finds src/auth_middleware.py), typo-tolerant, with matched positions.",
     query_field: "query",
-    parse: parse_as::<FindPathArgs>,
     input: input_schema_of::<FindPathArgs>,
     fields: fields_of::<FindPathArgs>,
 };

@@ -1,13 +1,12 @@
 //! What every tool is: its [`ToolSpec`] (name, the CLI command whose document it returns,
 //! that document's schema, what it does) and [`ToolArgs`], what its argument struct answers.
 
-use crate::decode::{self, ArgsError};
+use crate::decode;
 use crate::fixture::FixtureRef;
-use crate::tool_call::ToolCall;
 use findbench_engine::{EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::path::PathBuf;
 
 /// One tool: its name, the CLI command whose document it returns, that document's schema
@@ -21,7 +20,6 @@ pub struct ToolSpec {
     /// The argument that holds what is asked (`query`, `term`, `id` or `question`): a
     /// corpus case's `query` fills it, and it is the command line's positional argument.
     pub query_field: &'static str,
-    pub(crate) parse: fn(&Map<String, Value>) -> Result<ToolCall, ArgsError>,
     pub(crate) input: fn() -> schemars::Schema,
     pub(crate) fields: fn() -> &'static [&'static str],
 }
@@ -32,19 +30,6 @@ pub struct ToolSpec {
 pub const CALL_FIELDS: &[&str] = &["store", "root", "paths_from", "profile"];
 
 impl ToolSpec {
-    /// The spec of a tool by its name.
-    pub fn named(name: &str) -> Option<&'static ToolSpec> {
-        crate::TOOLS.iter().find(|t| t.name == name)
-    }
-
-    /// The spec of the tool of a mode.
-    pub fn of_mode(mode: Mode) -> &'static ToolSpec {
-        crate::TOOLS
-            .iter()
-            .find(|t| t.mode == mode)
-            .expect("every mode has a tool")
-    }
-
     /// The JSON Schema of the tool's arguments (the MCP tool's input schema).
     pub fn input_schema(&self) -> Value {
         (self.input)().to_value()
@@ -54,11 +39,6 @@ impl ToolSpec {
     /// `impl`), in declaration order.
     pub fn fields(&self) -> &'static [&'static str] {
         (self.fields)()
-    }
-
-    /// Deserialises the tool's arguments from a JSON object; a bad value names its argument.
-    pub fn parse_object(&self, arguments: &Map<String, Value>) -> Result<ToolCall, ArgsError> {
-        (self.parse)(arguments)
     }
 }
 
@@ -78,14 +58,6 @@ pub trait ToolArgs: std::fmt::Debug {
     fn query(&self) -> String;
     /// The arguments as JSON (what a recorder writes).
     fn arguments(&self) -> Value;
-}
-
-/// [`ToolSpec::parse_object`] of the tool whose arguments are `T`.
-pub(crate) fn parse_as<T>(arguments: &Map<String, Value>) -> Result<ToolCall, ArgsError>
-where
-    T: DeserializeOwned + Into<ToolCall>,
-{
-    decode::from_object::<T>(arguments).map(Into::into)
 }
 
 /// [`ToolSpec::input_schema`] of the tool whose arguments are `T`.

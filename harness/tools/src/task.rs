@@ -4,7 +4,7 @@
 #[cfg(feature = "clap")]
 use crate::cli_values::{Number, WholeNumber};
 use crate::fixture::FixtureRef;
-use crate::spec::{fields_of, input_schema_of, parse_as, ToolArgs, ToolSpec};
+use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
 use findbench_engine::{EngineError, Mode, Request};
@@ -20,7 +20,6 @@ pub const SPEC: ToolSpec = ToolSpec {
     mode: Mode::Task,
     description: "Fuzzy search of tasks by title, description, labels or notes (typo-tolerant), or by id pattern; ranked, each match with its score and the fields it matched in.",
     query_field: "query",
-    parse: parse_as::<FindTaskArgs>,
     input: input_schema_of::<FindTaskArgs>,
     fields: fields_of::<FindTaskArgs>,
 };

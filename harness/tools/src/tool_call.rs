@@ -1,12 +1,13 @@
 //! One tool call: which tool, with its arguments, parsed from a JSON object (an MCP call, a
 //! recorded call) or built by the command line from its flags.
 
+use crate::decode::{self, ArgsError};
 use crate::fixture::FixtureRef;
 use crate::spec::{ToolArgs, ToolSpec};
 use crate::{AskArgs, FindCodeArgs, FindNameArgs, FindOutlineArgs, FindPathArgs, FindTaskArgs};
-use crate::{GetItemArgs, GrepArgs, TOOLS};
+use crate::{GetItemArgs, GrepArgs};
 use findbench_engine::{EngineError, Mode, Request};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::path::PathBuf;
 
 /// The profile a call ranks with when it names none.
@@ -28,7 +29,7 @@ pub enum ToolCall {
 /// The variants, once: `From` each argument struct, and the one match that hands out the
 /// arguments as [`ToolArgs`].
 macro_rules! tool_variants {
-    ($($variant:ident($args:ty)),* $(,)?) => {
+    ($($variant:ident($args:ty) = $mode:ident),* $(,)?) => {
         $(impl From<$args> for ToolCall {
             fn from(args: $args) -> ToolCall {
                 ToolCall::$variant(args)
@@ -48,53 +49,30 @@ macro_rules! tool_variants {
                     $(ToolCall::$variant(args) => args,)*
                 }
             }
+
+            /// Deserialises the arguments of the tool of `mode` from a JSON object; a bad
+            /// value names its argument.
+            pub fn from_object(mode: Mode, arguments: &Map<String, Value>) -> Result<ToolCall, ArgsError> {
+                match mode {
+                    $(Mode::$mode => decode::from_object::<$args>(arguments).map(ToolCall::$variant),)*
+                }
+            }
         }
     };
 }
 
 tool_variants! {
-    FindTask(FindTaskArgs),
-    FindName(FindNameArgs),
-    FindOutline(FindOutlineArgs),
-    GetItem(GetItemArgs),
-    FindCode(FindCodeArgs),
-    FindPath(FindPathArgs),
-    Grep(GrepArgs),
-    Ask(AskArgs),
+    FindTask(FindTaskArgs) = Task,
+    FindName(FindNameArgs) = Name,
+    FindOutline(FindOutlineArgs) = Outline,
+    GetItem(GetItemArgs) = Get,
+    FindCode(FindCodeArgs) = Code,
+    FindPath(FindPathArgs) = Path,
+    Grep(GrepArgs) = Grep,
+    Ask(AskArgs) = Ask,
 }
 
 impl ToolCall {
-    /// Parses a tool call: the tool by name, its arguments (a JSON object; `null` is `{}`).
-    pub fn parse(tool: &str, arguments: &Value) -> Result<ToolCall, EngineError> {
-        let empty = serde_json::Map::new();
-        let arguments = match arguments {
-            Value::Null => &empty,
-            Value::Object(map) => map,
-            _ => {
-                return Err(EngineError::invalid(format!(
-                    "tool `{tool}`: arguments must be a JSON object"
-                )))
-            }
-        };
-        let spec = ToolSpec::named(tool).ok_or_else(|| {
-            let names: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
-            EngineError::invalid_with_hint(
-                format!("unknown tool `{tool}`"),
-                format!("tools are: {}", names.join(", ")),
-            )
-        })?;
-        spec.parse_object(arguments).map_err(|e| {
-            let message = match &e.field {
-                Some(field) => e.said_of(&format!("tool `{tool}`: argument `{field}`")),
-                None => format!("tool `{tool}`: bad arguments: {}", e.problem),
-            };
-            EngineError::invalid_with_hint(
-                message,
-                "the tool's input schema (tools/list) names every argument and its type",
-            )
-        })
-    }
-
     pub fn spec(&self) -> &'static ToolSpec {
         self.args().spec()
     }
@@ -140,6 +118,7 @@ impl ToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TOOLS;
     use findbench_engine::modes::ask::AskRequest;
     use findbench_engine::modes::grep::GrepRequest;
     use findbench_engine::modes::task::TaskField;
