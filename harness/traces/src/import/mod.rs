@@ -13,6 +13,7 @@
 pub mod claude_code;
 pub mod codex;
 mod log_lines;
+pub mod options;
 pub mod otel;
 pub mod root_path;
 pub mod search_call;
@@ -22,6 +23,7 @@ pub mod summary;
 pub mod to_trace;
 pub mod turn;
 
+pub use options::ImportOptions;
 pub use summary::{FileImport, ImportSummary, Problem, ProblemKind};
 
 use crate::error::TracesError;
@@ -63,33 +65,6 @@ impl ImportFormat {
                     format!("one of: {}", names.join(", ")),
                 )
             })
-    }
-}
-
-/// What an import is asked to do besides reading.
-#[derive(Debug, Clone, Default)]
-pub struct ImportOptions {
-    /// `--root DIR` (absolute): the tree every trace names, in place of the session's.
-    pub root: Option<PathBuf>,
-    /// `--redact`: the question as its SHA-256, not its text.
-    pub redact: bool,
-}
-
-impl ImportOptions {
-    /// Checks `--root` is a directory and makes it absolute (a trace names its tree
-    /// wherever replay runs).
-    pub fn new(root: Option<&Path>, redact: bool) -> Result<ImportOptions, TracesError> {
-        let root = match root {
-            Some(dir) if !dir.is_dir() => {
-                return Err(TracesError::file(dir, "--root is not a directory"))
-            }
-            Some(dir) => Some(
-                dir.canonicalize()
-                    .map_err(|e| TracesError::file(dir, format!("--root: {e}")))?,
-            ),
-            None => None,
-        };
-        Ok(ImportOptions { root, redact })
     }
 }
 

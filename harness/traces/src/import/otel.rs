@@ -5,9 +5,9 @@
 //! reader cannot use is a problem with its `file:line`: a line that is not JSON is
 //! `not_json`, one that is not an export request `unknown_type`, any other `bad_span`.
 
+use super::options::ImportOptions;
 use super::summary::{FileImport, Problem, ProblemKind};
 use super::to_trace::redacted;
-use super::ImportOptions;
 use crate::trace::{otlp, FixtureSource, TraceItem};
 use std::io::BufRead;
 use std::path::Path;

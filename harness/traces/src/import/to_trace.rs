@@ -13,11 +13,11 @@
 //! | `iterations` | how many searches the turn had run, this one included |
 //! | `expected` | files read or edited later in the turn, relative to the root (others counted as `outside_root`) |
 
+use super::options::ImportOptions;
 use super::root_path::Roots;
 use super::session::Session;
 use super::summary::{FileImport, ProblemKind};
 use super::turn::{Search, Step, Turn};
-use super::ImportOptions;
 use crate::trace::{FixtureSource, ToolCall, Trace, TraceOutcome};
 use std::path::PathBuf;
 
