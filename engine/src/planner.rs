@@ -5,15 +5,20 @@
 //! separator `[ _-]?`; a single word (a CamelCase identifier too) is kept as written. The plan
 //! also carries what the cascade falls back to when the whole term finds nothing: the
 //! term's words reduced to their stems, and which of them are optional.
+//!
+//! Planning is linear in the question and bounded whatever its size: only its first
+//! `max_question_bytes` are read, and a question with more than `max_terms` content words
+//! is planned from its first `max_terms` distinct ones; the plan's `truncated` says so.
 
 use crate::profile::PlannerRules;
 use crate::text::fold::fold;
 use crate::text::stem::{is_plain_word, stem};
 use crate::text::term::SEPARATOR;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// What the cascade will search for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     pub term: String,
     #[serde(rename = "impl")]
@@ -32,6 +37,23 @@ pub struct Plan {
     pub tokens: Vec<String>,
     #[serde(skip)]
     pub term_tokens: Vec<usize>,
+    /// Set only when the question was cut: longer than the profile's
+    /// `max_question_bytes`, or with more than `max_terms` content words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<Truncation>,
+}
+
+/// How a question too long to plan whole was cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncation {
+    /// Distinct content words the plan kept.
+    pub terms_kept: usize,
+    /// Distinct content words past `max_terms`, left out (repeats of kept words are not
+    /// counted: they add nothing to the plan).
+    pub terms_dropped: usize,
+    /// Bytes of the question read, when it was longer than `max_question_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_read: Option<usize>,
 }
 
 impl Plan {
@@ -58,9 +80,32 @@ fn clean(token: &str) -> &str {
         .trim_end_matches(['.', '/'])
 }
 
-/// The words of a question as the planner reads them, every one kept.
-pub fn tokens(question: &str) -> Vec<String> {
-    question
+/// The part of a question the planner reads: its first `max_bytes`, cut back to a
+/// character boundary and, when that falls inside a word, to the space before it (unless
+/// the part is one word). True when anything was cut.
+pub fn bounded(question: &str, max_bytes: usize) -> (&str, bool) {
+    if question.len() <= max_bytes {
+        return (question, false);
+    }
+    let mut end = max_bytes;
+    while !question.is_char_boundary(end) {
+        end -= 1;
+    }
+    let (head, rest) = question.split_at(end);
+    let inside_a_word =
+        !rest.starts_with(char::is_whitespace) && !head.ends_with(char::is_whitespace);
+    let head = match head.rfind(char::is_whitespace) {
+        Some(space) if inside_a_word => &head[..space],
+        _ => head,
+    };
+    (head, true)
+}
+
+/// The words of a question as the planner reads them (within `max_question_bytes`),
+/// every one kept.
+pub fn tokens(question: &str, rules: &PlannerRules) -> Vec<String> {
+    bounded(question, rules.max_question_bytes)
+        .0
         .split_whitespace()
         .map(clean)
         .filter(|t| !t.is_empty())
@@ -70,6 +115,14 @@ pub fn tokens(question: &str) -> Vec<String> {
 
 /// Plans a question; `None` when no word of it is left to search for.
 pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
+    plan_counted(question, rules, &mut 0)
+}
+
+/// [`plan`], adding to `steps` one for each word of the question read and one for each
+/// content word deduplicated or stemmed: the work that grows with the question, which
+/// tests hold linear (and bounded by `max_question_bytes`).
+pub fn plan_counted(question: &str, rules: &PlannerRules, steps: &mut usize) -> Option<Plan> {
+    let (question, bytes_cut) = bounded(question, rules.max_question_bytes);
     let is = |list: &[String], word: &str| list.iter().any(|w| *w == word);
     // impl and intent words in any inflection (`defines`, `finding`) when stemming: a
     // plain word made of a listed word's stem and an English inflectional ending
@@ -102,6 +155,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     let mut leading = true;
     let mut intents_seen: Vec<String> = Vec::new();
     for token in question.split_whitespace().map(clean) {
+        *steps += 1;
         if token.is_empty() {
             continue;
         }
@@ -143,10 +197,24 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
     if words.is_empty() {
         return None;
     }
+    if words.len() > rules.max_terms.max(1) {
+        *steps += words.len();
+    }
+    let cut = keep_distinct(&mut words, &mut word_at, rules.max_terms.max(1));
+    let truncated = (cut.is_some() || bytes_cut).then(|| {
+        let (terms_kept, terms_dropped) = cut.unwrap_or((words.len(), 0));
+        Truncation {
+            terms_kept,
+            terms_dropped,
+            bytes_read: bytes_cut.then_some(question.len()),
+        }
+    });
     let mut stems = Vec::new();
+    let mut stems_seen: HashSet<String> = HashSet::new();
     let mut optional = Vec::new();
     if rules.word_fallback {
         for (i, word) in words.iter().enumerate() {
+            *steps += 1;
             let folded = fold(word);
             let s = if rules.stemming && is_plain_word(word) {
                 stem(&folded)
@@ -165,7 +233,7 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
             {
                 optional.push(s.clone());
             }
-            if !stems.contains(&s) {
+            if stems_seen.insert(s.clone()) {
                 stems.push(s);
             }
         }
@@ -177,7 +245,28 @@ pub fn plan(question: &str, rules: &PlannerRules) -> Option<Plan> {
         optional,
         tokens,
         term_tokens: word_at,
+        truncated,
     })
+}
+
+/// When a question has more than `max` content words, keeps the first `max` distinct ones
+/// (folded), each at its first appearance, and returns (kept, distinct words left out); a
+/// question within `max` is planned as written (a repeated word included).
+fn keep_distinct(words: &mut Vec<&str>, at: &mut Vec<usize>, max: usize) -> Option<(usize, usize)> {
+    if words.len() <= max {
+        return None;
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut keep = Vec::with_capacity(words.len());
+    for word in words.iter() {
+        let new = seen.insert(fold(word));
+        keep.push(new && seen.len() <= max);
+    }
+    let mut flags = keep.iter();
+    words.retain(|_| *flags.next().unwrap_or(&false));
+    let mut flags = keep.iter();
+    at.retain(|_| *flags.next().unwrap_or(&false));
+    Some((words.len(), seen.len() - words.len()))
 }
 
 #[cfg(test)]
@@ -311,6 +400,65 @@ mod tests {
             Some(("FindIter".into(), true))
         );
         assert_eq!(p("finder"), Some(("finder".into(), false)));
+    }
+
+    #[test]
+    fn a_question_within_max_terms_is_planned_as_written() {
+        let pl = full("find replay replay service");
+        assert_eq!(pl.term, "replay[ _-]?replay[ _-]?service");
+        assert_eq!(pl.truncated, None);
+        // and its JSON has no `truncated`
+        let json = serde_json::to_value(&pl).unwrap();
+        assert!(json.get("truncated").is_none(), "{json}");
+    }
+
+    #[test]
+    fn a_question_past_max_terms_keeps_its_first_distinct_words() {
+        let rules = PlannerRules {
+            max_terms: 3,
+            ..PlannerRules::default()
+        };
+        let pl = plan("find alpha beta Alpha gamma the beta delta epsilon", &rules).unwrap();
+        assert_eq!(pl.term, "alpha[ _-]?beta[ _-]?gamma");
+        assert_eq!(pl.term_tokens, [1, 2, 4]);
+        assert_eq!(
+            pl.truncated,
+            Some(Truncation {
+                terms_kept: 3,
+                terms_dropped: 2,
+                bytes_read: None
+            })
+        );
+        let json = serde_json::to_value(&pl).unwrap();
+        assert_eq!(
+            json["truncated"],
+            serde_json::json!({"terms_kept": 3, "terms_dropped": 2})
+        );
+        // repeats alone: one term, nothing dropped, but the plan says it was cut
+        let pl = plan(&"replay ".repeat(2000), &PlannerRules::default()).unwrap();
+        assert_eq!(pl.term, "replay");
+        assert_eq!(pl.truncated.unwrap().terms_dropped, 0);
+    }
+
+    #[test]
+    fn only_max_question_bytes_are_read_cut_at_a_word() {
+        assert_eq!(bounded("alpha beta", 100), ("alpha beta", false));
+        assert_eq!(bounded("alpha beta", 8), ("alpha", true));
+        assert_eq!(bounded("alpha beta", 6), ("alpha ", true));
+        assert_eq!(bounded("alphabeta", 5), ("alpha", true));
+        // never inside a character: `é` is two bytes
+        assert_eq!(bounded("éé", 3), ("é", true));
+        let rules = PlannerRules {
+            max_question_bytes: 12,
+            ..PlannerRules::default()
+        };
+        let pl = plan("find replay service now", &rules).unwrap();
+        assert_eq!(pl.term, "replay");
+        assert_eq!(pl.truncated.unwrap().bytes_read, Some(12));
+        assert_eq!(
+            tokens("find replay service now", &rules),
+            ["find", "replay"]
+        );
     }
 
     #[test]

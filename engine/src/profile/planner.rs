@@ -51,6 +51,14 @@ pub struct PlannerRules {
     pub exact_name_is_evidence: bool,
     /// Lines of evidence the answer quotes from the selected file.
     pub evidence_lines: usize,
+    /// Distinct content words a plan keeps, in order of first appearance: a question with
+    /// more (a whole issue pasted as a question) is planned from these, and its plan says
+    /// so (`truncated`). 32 keeps every shipped question whole and `ask` on a 10,000-word
+    /// question about as fast as on a short one (`benches/benches/ask_question.rs`).
+    pub max_terms: usize,
+    /// Bytes of a question the planner reads (cut back to a character and word
+    /// boundary); the rest is ignored and the plan says so.
+    pub max_question_bytes: usize,
 }
 
 impl PlannerRules {
@@ -189,6 +197,8 @@ impl Default for PlannerRules {
             read_requires_mention: true,
             exact_name_is_evidence: true,
             evidence_lines: 5,
+            max_terms: 32,
+            max_question_bytes: 64 * 1024,
         }
     }
 }

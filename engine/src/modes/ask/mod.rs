@@ -124,15 +124,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     };
     let planned = planner::plan(&request.question, rules).or_else(|| {
         // no content word: a phrase of the question may still name a definition
-        let tokens = planner::tokens(&request.question);
+        let tokens = planner::tokens(&request.question, rules);
         let (term, term_tokens) = plan::subject_without_term(tree, &tokens, rules)?;
         Some(Plan {
             term,
-            impl_query: false,
-            words: Vec::new(),
-            optional: Vec::new(),
             tokens,
             term_tokens,
+            ..Plan::default()
         })
     });
     let Some(mut plan) = planned else {

@@ -10,12 +10,12 @@
 use crate::planner::Plan;
 use crate::profile::PlannerRules;
 use crate::text::camel::snake;
-use crate::text::char_bag::char_bag;
 use crate::text::stem::is_plain_word;
 use crate::text::term::SEPARATOR;
-use crate::tree::{Tree, TreeFile};
+use crate::tree::Tree;
 use rayon::prelude::*;
 use std::cmp::Reverse;
+use std::collections::{HashMap, HashSet};
 
 /// The term to search for instead of the plan's own: the longest phrase of the question
 /// around the term that names a definition or file stem of the tree exactly; `None` when
@@ -24,29 +24,45 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
     if !rules.subject_from_tree {
         return None;
     }
-    let (first, last) = (*plan.term_tokens.first()?, *plan.term_tokens.last()?);
-    let n = plan.tokens.len();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
-    for a in first.saturating_sub(rules.subject_widen)..=first {
-        for b in last..=(last + rules.subject_widen).min(n.saturating_sub(1)) {
-            spans.push((a, b));
-        }
-    }
-    // narrowed: the term without words at its ends, never below two words
-    for a in first..=last {
-        for b in a + 1..=last {
-            if (a, b) != (first, last) {
-                spans.push((a, b));
-            }
-        }
+    let spans = spans_around_term(plan, rules);
+    if spans.is_empty() {
+        return None;
     }
     let own = snake(&plan.term.replace(SEPARATOR, " "));
     let candidates = phrases(&plan.tokens, spans);
     if candidates.first().is_none_or(|c| c.0 == own) {
         return None;
     }
-    let (key, term, _) = first_named(tree, &candidates)?;
+    let (key, term) = first_named(tree, &candidates)?;
     (*key != own).then(|| term.clone())
+}
+
+/// The phrases [`subject`] tries, as spans of the question's words: the term widened by up
+/// to `subject_widen` words each side, and narrowed to two or more of its own words.
+fn spans_around_term(plan: &Plan, rules: &PlannerRules) -> Vec<(usize, usize)> {
+    let (Some(&first), Some(&last)) = (plan.term_tokens.first(), plan.term_tokens.last()) else {
+        return Vec::new();
+    };
+    let (n, widen) = (plan.tokens.len(), rules.subject_widen.min(MAX_TOKENS));
+    // a phrase of more than MAX_TOKENS words names nothing: leaving those out keeps the
+    // spans linear in the question (a pasted issue text has thousands of words)
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for a in first.saturating_sub(widen)..=first {
+        for b in last..=(last + widen).min(n.saturating_sub(1)) {
+            if b - a < MAX_TOKENS {
+                spans.push((a, b));
+            }
+        }
+    }
+    // narrowed: the term without words at its ends, never below two words
+    for a in first..=last {
+        for b in a + 1..=last.min(a + MAX_TOKENS - 1) {
+            if (a, b) != (first, last) {
+                spans.push((a, b));
+            }
+        }
+    }
+    spans
 }
 
 /// For a question the planner found no term in (`get work`, `where is Read implemented`,
@@ -71,29 +87,30 @@ pub fn subject_without_term(
         }
     }
     let candidates = phrases(tokens, spans);
-    let (key, term, _) = first_named(tree, &candidates)?;
+    let (key, term) = first_named(tree, &candidates)?;
     let (a, b) = (0..n)
         .flat_map(|a| (a..n).map(move |b| (a, b)))
         .find(|&(a, b)| snake(&tokens[a..=b].join(" ")) == *key)?;
     Some((term.clone(), (a..=b).collect()))
 }
 
-/// Longest question this widens over, in words: a longer one is no name.
+/// Longest phrase that may name something, in words (and longest question without a term
+/// whose phrases are tried): a longer one is no name.
 const MAX_TOKENS: usize = 16;
 
 /// The phrases of `spans`, longest first (among equals, the one that starts later), each
-/// as (snake key, term, character bag), one per key.
-fn phrases(tokens: &[String], mut spans: Vec<(usize, usize)>) -> Vec<(String, String, u64)> {
+/// as (snake key, term), one per key.
+fn phrases(tokens: &[String], mut spans: Vec<(usize, usize)>) -> Vec<(String, String)> {
     spans.sort_by_key(|&(a, b)| (Reverse(b - a), Reverse(a)));
-    let mut candidates: Vec<(String, String, u64)> = Vec::new();
+    let mut candidates: Vec<(String, String)> = Vec::new();
+    let mut keys: HashSet<String> = HashSet::new();
     for (a, b) in spans {
         let words = &tokens[a..=b];
         let key = snake(&words.join(" "));
-        if key.is_empty() || candidates.iter().any(|c| c.0 == key) {
+        if key.is_empty() || !keys.insert(key.clone()) {
             continue;
         }
-        let bag = char_bag(&key);
-        candidates.push((key, words.join(SEPARATOR), bag));
+        candidates.push((key, words.join(SEPARATOR)));
     }
     candidates
 }
@@ -103,40 +120,75 @@ fn phrases(tokens: &[String], mut spans: Vec<(usize, usize)>) -> Vec<(String, St
 /// narrowed from it, so a name the question gives whole is never cut to a shorter one.
 fn first_named<'c>(
     tree: &Tree,
-    candidates: &'c [(String, String, u64)],
-) -> Option<&'c (String, String, u64)> {
+    candidates: &'c [(String, String)],
+) -> Option<&'c (String, String)> {
     if candidates.is_empty() {
         return None;
     }
     // a symbol named exactly by a candidate is found in the tree's symbol table; a stem, by
-    // a pass over the files
+    // looking each file's stem up among the candidates (one pass, whatever their number)
     let symbols = tree.symbol_table();
-    let by_symbol: Vec<bool> = candidates
+    let at: HashMap<&str, usize> = candidates
         .iter()
-        .map(|(key, _, _)| symbols.names(key))
+        .enumerate()
+        .map(|(i, (key, _))| (key.as_str(), i))
         .collect();
-    let named = |f: &TreeFile, key: &str, bag: u64| bag & !f.name_bag == 0 && f.stem_snake == key;
-    let found: Vec<bool> = tree
+    let stems: Vec<usize> = tree
         .files()
         .par_iter()
-        .fold(
-            || vec![false; candidates.len()],
-            |mut acc, f| {
-                for (i, (key, _, bag)) in candidates.iter().enumerate() {
-                    if !acc[i] && named(f, key, *bag) {
-                        acc[i] = true;
-                    }
-                }
-                acc
-            },
-        )
-        .reduce(
-            || vec![false; candidates.len()],
-            |a, b| a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
-        );
+        .filter_map(|f| at.get(f.stem_snake.as_str()).copied())
+        .collect();
+    let mut named = vec![false; candidates.len()];
+    for i in stems {
+        named[i] = true;
+    }
     candidates
         .iter()
-        .zip(found.iter().zip(&by_symbol))
-        .find(|(_, (stem, symbol))| **stem || **symbol)
+        .zip(named)
+        .find(|((key, _), stem)| *stem || symbols.names(key))
         .map(|(c, _)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::plan;
+    use proptest::prelude::*;
+
+    fn spans_of(question: &str) -> Vec<(usize, usize)> {
+        let rules = PlannerRules::default();
+        plan(question, &rules).map_or_else(Vec::new, |p| spans_around_term(&p, &rules))
+    }
+
+    #[test]
+    fn a_short_question_tries_every_phrase_around_its_term() {
+        // `get used global args`: the term `global args` widened by `get used`
+        let spans = spans_of("get used global args");
+        assert!(spans.contains(&(0, 3)), "{spans:?}");
+        assert!(spans.contains(&(2, 3)), "{spans:?}");
+    }
+
+    #[test]
+    fn a_long_question_tries_only_phrases_that_may_be_names() {
+        let question = "alpha beta gamma delta ".repeat(500);
+        let spans = spans_of(&question);
+        assert!(spans.iter().all(|&(a, b)| b - a < MAX_TOKENS));
+        // linear: about MAX_TOKENS phrases per word of the term's span, not its square
+        assert!(spans.len() <= MAX_TOKENS * 2000, "{}", spans.len());
+    }
+
+    proptest! {
+        #[test]
+        fn phrases_tried_are_linear_in_the_question(
+            words in proptest::collection::vec("[a-z]{1,6}|the|where|is", 1..80),
+            times in 1usize..40,
+        ) {
+            let question = vec![words.join(" "); times].join(" ");
+            let spans = spans_of(&question);
+            let widen = PlannerRules::default().subject_widen;
+            let bound = (widen + 1) * (widen + 1) + MAX_TOKENS * words.len() * times;
+            prop_assert!(spans.len() <= bound, "{} > {bound}", spans.len());
+            prop_assert!(spans.iter().all(|&(a, b)| a <= b && b - a < MAX_TOKENS));
+        }
+    }
 }

@@ -96,6 +96,18 @@ fn ask(r: &AskResponse, quiet: bool) -> String {
                 p.term,
                 if p.impl_query { ", impl" } else { "" }
             );
+            if let Some(cut) = &p.truncated {
+                let _ = writeln!(
+                    out,
+                    "cut       question too long: planned from its first {} distinct words, \
+                     {} more left out{}",
+                    cut.terms_kept,
+                    cut.terms_dropped,
+                    cut.bytes_read
+                        .map(|b| format!(", only its first {b} bytes read"))
+                        .unwrap_or_default()
+                );
+            }
         }
         None => {
             let _ = writeln!(out, "plan      none");
