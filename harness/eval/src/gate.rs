@@ -9,10 +9,11 @@
 //! - An xpass (a known failure that now passes) is reported as a note, never a failure.
 
 use crate::baseline::BaselineDiff;
+use crate::case::Status;
 use crate::corpus::GateSpec;
 use crate::metrics::GroupMetrics;
-use crate::report::pct;
-use crate::results::{ResultsDocument, RunResults, Status};
+use crate::report::numbers::pct;
+use crate::results::{ResultsDocument, RunResults};
 use serde::{Deserialize, Serialize};
 
 /// Thresholds of the whole run (`--min-pass-rate`, `--max-ie-rate`, `--max-p95-ms`,

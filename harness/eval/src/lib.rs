@@ -6,6 +6,7 @@
 pub mod atomic_file;
 pub mod baseline;
 pub mod call;
+pub mod case;
 pub mod case_codec;
 pub mod compare;
 pub mod corpus;

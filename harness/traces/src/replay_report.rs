@@ -11,7 +11,7 @@
 //! never sees half a report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
-use crate::replay::ReplayTotals;
+use crate::replay_totals::ReplayTotals;
 use crate::trace::TraceOutcome;
 use findbench_eval::atomic_file::{temp_name, write_atomic_with};
 use findbench_eval::case_codec::CaseEncoder;

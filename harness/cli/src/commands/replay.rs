@@ -5,15 +5,18 @@ use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
 use findbench_engine::Profile;
+use findbench_eval::case::{Explanation, Transition};
 use findbench_eval::envelope::{self, round_ms, Meta};
+use findbench_eval::replay_summary::TransitionGroup;
 use findbench_eval::report::markdown::replay_outcome_table;
 use findbench_eval::report_set::ReportSet;
-use findbench_eval::results::Transition;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
 use findbench_eval::runner::{progress_bar, ProgressBar};
 use findbench_traces::error::TracesError;
-use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
+use findbench_traces::replay::replay_stream;
+use findbench_traces::replay_options::ReplayOptions;
 use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
+use findbench_traces::replay_totals::ReplayTotals;
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -285,7 +288,7 @@ fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
 
 fn text(
     header: &ReplayHeader,
-    totals: &findbench_traces::replay::ReplayTotals,
+    totals: &ReplayTotals,
     groups: &[TransitionGroup],
     written: &[PathBuf],
     explain: bool,

@@ -20,7 +20,8 @@
 //!     key: path
 //! ```
 
-use super::{Answer, ExternalEngine, ModeCommand, Placeholder, Template};
+use super::command::{Answer, ExternalEngine, ModeCommand};
+use super::template::{Placeholder, Template};
 use crate::error::{HarnessError, Origin, Result};
 use findbench_engine::Mode;
 use serde::Deserialize;

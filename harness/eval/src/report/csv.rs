@@ -3,11 +3,12 @@
 //! `metric,value` summary; compare's report CSV. Timing columns end in `_ms` (plus
 //! `within_budget`).
 
-use super::{Exporter, ReportContext};
+use super::exporter::{Exporter, ReportContext};
+use crate::case::CaseResult;
 use crate::compare::Comparison;
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
-use crate::results::{CaseResult, RunResults};
+use crate::results::RunResults;
 use std::borrow::Cow;
 
 pub struct CasesCsv;

@@ -7,11 +7,13 @@
 //! e.g. `suites.names.pass_rate`) and `data-value` (the number itself), so a test can hold
 //! the page to results.json.
 
+use super::escape::esc;
+use super::exporter::{Exporter, ReportContext};
+use super::numbers::{fmt_delta, fmt_value, pct};
 use super::svg::{
     count_bars, latency_histogram, rate_bars, BarGroup, RateRow, AFTER, BEFORE, FAIL, IE, PASS,
 };
 use super::table::Align;
-use super::{fmt_delta, fmt_value, pct, Exporter, ReportContext};
 use crate::compare::{ChangeKind, Comparison};
 use crate::error::Result;
 use crate::metrics::GroupMetrics;
@@ -29,23 +31,6 @@ impl Exporter for ReportHtml {
     fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>> {
         Ok(self::run(run, context).into_bytes())
     }
-}
-
-/// Text and attribute escaping.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const STYLE: &str = r#"
@@ -306,7 +291,7 @@ pub fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
     );
     b.push_str("</section>\n");
 
-    let notable = super::notable(run);
+    let notable = super::rows::notable(run);
     if !notable.is_empty() {
         b.push_str("<section>\n<h2>Cases that did not simply pass</h2>\n");
         let rows: Vec<Vec<String>> = notable

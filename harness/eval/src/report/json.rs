@@ -1,7 +1,7 @@
 //! `results.json`: a whole run, pretty-printed (see [`crate::results`]); the head of a
 //! replay's, whose cases stream after it.
 
-use super::{Exporter, ReportContext};
+use super::exporter::{Exporter, ReportContext};
 use crate::error::{HarnessError, Result};
 use crate::replay_summary::ReplaySummary;
 use crate::results::RunResults;

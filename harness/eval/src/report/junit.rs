@@ -2,9 +2,10 @@
 //! corpus suite, one test case per case. A replay: one suite, its cases streamed into a
 //! frame quick-junit wrote. No timestamps, so only the `time` attributes vary between runs.
 
-use super::{Exporter, ReportContext};
+use super::exporter::{Exporter, ReportContext};
+use crate::case::{CaseResult, Status};
 use crate::error::{HarnessError, Result};
-use crate::results::{CaseResult, RunResults, Status};
+use crate::results::RunResults;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -247,7 +248,7 @@ mod tests {
             outcome: "insufficient_evidence".into(),
             duration_ms: 1.5,
             reason: reason.map(str::to_string),
-            recorded_outcome: Some(crate::results::TraceOutcome::Success),
+            recorded_outcome: Some(crate::case::TraceOutcome::Success),
             ..CaseResult::default()
         };
         let mut cases = vec![

@@ -3,13 +3,15 @@
 //! timing-dependent is in the last section, `## Latency`, so the rest is identical across
 //! runs of the same inputs.
 
+use super::exporter::{Exporter, ReportContext};
+use super::numbers::{fmt_delta, fmt_value, pct};
 use super::table::{Align, Table};
-use super::{fmt_delta, fmt_value, pct, Exporter, ReportContext};
+use crate::case::TraceOutcome;
 use crate::compare::{fmt_p, Comparison};
 use crate::error::Result;
 use crate::metrics::GroupMetrics;
 use crate::replay_summary::ReplaySummary;
-use crate::results::{RunResults, TraceOutcome};
+use crate::results::RunResults;
 use crate::stats::BOOTSTRAP_RESAMPLES;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -112,7 +114,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     ]);
     for (name, g) in groups(run, true) {
         let mut row = vec![name];
-        row.extend(super::count_cells(g));
+        row.extend(super::rows::count_cells(g));
         row.extend([
             format!("{:.2}", g.tools.per_query),
             format!("{:.2}", g.tools.iterations),
@@ -222,7 +224,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     o.push_str(&t.markdown());
     let _ = writeln!(o);
 
-    let notable = super::notable(run);
+    let notable = super::rows::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(o, "## Cases that did not simply pass");
         let _ = writeln!(o);

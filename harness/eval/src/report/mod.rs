@@ -15,31 +15,23 @@
 pub mod console;
 pub mod csv;
 pub mod engines;
+pub mod escape;
+pub mod exporter;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod numbers;
+pub mod rows;
 pub mod svg;
 pub mod table;
 
-use crate::baseline::BaselineDiff;
+pub use exporter::{Exporter, ReportContext};
+pub use numbers::{fmt_delta, fmt_value};
+
 use crate::error::Result;
 use crate::results::RunResults;
 use std::path::{Path, PathBuf};
-
-/// What an exporter can draw on besides the results.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct ReportContext<'a> {
-    pub baseline: Option<&'a BaselineDiff>,
-}
-
-/// One report file.
-pub trait Exporter {
-    /// The file name inside the output directory.
-    fn file_name(&self) -> &'static str;
-    /// The file's bytes.
-    fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>>;
-}
 
 /// Every report `run` writes, in the order they are written.
 pub fn exporters() -> Vec<Box<dyn Exporter>> {
@@ -80,59 +72,6 @@ pub fn write_files(dir: &Path, rendered: Vec<(&str, Vec<u8>)>) -> Result<Vec<Pat
     }
     set.commit()?;
     Ok(written)
-}
-
-/// The counting columns of a group's row, in the order every table shows them: cases,
-/// passed (xpass included), failed, xfail, xpass, pass rate, insufficient-evidence rate.
-pub(crate) fn count_cells(g: &crate::metrics::GroupMetrics) -> [String; 7] {
-    [
-        g.total.to_string(),
-        (g.passed + g.xpass).to_string(),
-        g.failed.to_string(),
-        g.xfail.to_string(),
-        g.xpass.to_string(),
-        pct(g.pass_rate),
-        pct(g.insufficient_evidence_rate),
-    ]
-}
-
-/// The cases that did not simply pass (fail, xfail, xpass), in report order: every report
-/// lists them.
-pub(crate) fn notable(run: &RunResults) -> Vec<&crate::results::CaseResult> {
-    run.cases
-        .iter()
-        .filter(|c| c.status != crate::results::Status::Pass)
-        .collect()
-}
-
-/// `0.968` as `96.8%`.
-pub(crate) fn pct(rate: f64) -> String {
-    format!("{:.1}%", rate * 100.0)
-}
-
-/// A summary metric for people: rates as percentages, whole numbers as integers, others to
-/// three decimals; `–` when absent.
-pub fn fmt_value(name: &str, v: Option<f64>) -> String {
-    match v {
-        None => "–".into(),
-        Some(v) if is_rate(name) => format!("{:.1}%", v * 100.0),
-        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
-        Some(v) => format!("{v:.3}"),
-    }
-}
-
-/// A change of a summary metric: rates in percentage points, signed.
-pub fn fmt_delta(name: &str, d: Option<f64>) -> String {
-    match d {
-        None => "–".into(),
-        Some(d) if is_rate(name) => format!("{:+.1} pts", d * 100.0),
-        Some(d) if d.fract() == 0.0 && d.abs() < 1e15 => format!("{:+}", d as i64),
-        Some(d) => format!("{d:+.3}"),
-    }
-}
-
-fn is_rate(name: &str) -> bool {
-    name.ends_with("rate") || name.ends_with("_pct_fraction")
 }
 
 /// Where compare's CSV goes beside its markdown: `report.md` → `report.csv`.

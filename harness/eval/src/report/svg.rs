@@ -3,8 +3,8 @@
 //! A few rectangles, lines and text labels each; every drawn number carries `data-metric`
 //! and `data-value` like the page's tables.
 
-use super::html::esc;
-use super::pct;
+use super::escape::esc;
+use super::numbers::pct;
 use std::fmt::Write;
 
 /// One bar: its value, colour and the results.json path of the value.

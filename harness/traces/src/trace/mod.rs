@@ -1,9 +1,11 @@
 //! Production traces: one agent retrieval per JSON line (schemas/trace.schema.json), read as a
 //! stream so a trace set of any size is processed in constant memory.
 
+pub mod item;
 pub mod otlp;
 pub mod record;
 pub mod stream;
 
+pub use item::{BadLine, TraceItem};
 pub use record::{RecordedCall, ToolCall, Trace, TraceOutcome};
-pub use stream::{expand_inputs, BadLine, StreamCounts, TraceFormat, TraceItem, TraceStream};
+pub use stream::{expand_inputs, StreamCounts, TraceFormat, TraceStream};

@@ -21,8 +21,8 @@
 //! A file is read whole before its traces are yielded, since an invocation's spans may be
 //! spread over several export batches (lines).
 
+use super::item::{BadLine, TraceItem};
 use super::record::{RecordedCall, ToolCall, Trace, TraceOutcome};
-use super::stream::{BadLine, TraceItem};
 use findbench_eval::tools::{FixtureKind, ToolSpec};
 use serde_json::{Map, Value};
 use std::collections::HashMap;

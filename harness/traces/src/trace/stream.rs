@@ -2,48 +2,14 @@
 //! size of the input. Several files, directories (every `*.jsonl` and `*.jsonl.gz` under
 //! them) and glob patterns at once; gzip is detected by its magic bytes.
 
+use super::item::{BadLine, TraceItem};
 use super::record::Trace;
 use crate::error::TracesError;
-use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// A line that did not parse: reported as `file:line: reason`, counted, and skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadLine {
-    pub file: PathBuf,
-    /// 1-based.
-    pub line: usize,
-    pub reason: String,
-}
-
-impl fmt::Display for BadLine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file.display(), self.line, self.reason)
-    }
-}
-
-impl BadLine {
-    /// The error `--strict` turns a bad line into (exit code 2).
-    pub fn into_error(self) -> TracesError {
-        TracesError::Parse {
-            path: self.file,
-            line: self.line,
-            column: 1,
-            message: self.reason,
-        }
-    }
-}
-
-/// What the stream yields per non-blank line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TraceItem {
-    Trace(Box<Trace>),
-    Bad(BadLine),
-}
 
 /// Turns command-line inputs into trace files, in a deterministic order: files as given,
 /// directories walked recursively (sorted), glob patterns expanded (sorted). `-` is stdin.
