@@ -8,7 +8,7 @@ use findbench_engine::Profile;
 use findbench_eval::case::{Explanation, Transition};
 use findbench_eval::envelope::{self, round_ms, Meta};
 use findbench_eval::replay_summary::TransitionGroup;
-use findbench_eval::report::markdown::replay_outcome_table;
+use findbench_eval::report::{self, markdown::replay_outcome_table};
 use findbench_eval::report_set::ReportSet;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
 use findbench_eval::runner::{progress_bar, ProgressBar};
@@ -23,16 +23,6 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
-
-/// The files `replay --out` writes, as `run` does.
-const REPORT_FILES: [&str; 6] = [
-    "summary.md",
-    "cases.csv",
-    "summary.csv",
-    "results.json",
-    "junit.xml",
-    "report.html",
-];
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -130,9 +120,9 @@ fn replay(
         tree: cache.tree_options(),
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
-    // the five reports are one unit: staged beside --out, swapped in when complete
+    // the reports are one unit: staged beside --out, swapped in when complete
     let set = match &args.out {
-        Some(dir) => Some(ReportSet::begin(dir, &REPORT_FILES)?),
+        Some(dir) => Some(ReportSet::begin(dir, &report::replay_file_names())?),
         None => None,
     };
     let mut writer = match &set {

@@ -33,7 +33,7 @@ fn higher_is_better(name: &str) -> bool {
 }
 
 /// report.html of a compare.
-pub fn compare(c: &Comparison) -> String {
+pub(super) fn compare(c: &Comparison) -> String {
     let mut b = String::new();
     b.push_str("<section>\n<h2>Headline</h2>\n<ul>\n");
     // the cluster moves are a table below, not a list here

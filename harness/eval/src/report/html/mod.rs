@@ -7,24 +7,23 @@
 //! e.g. `suites.names.pass_rate`) and `data-value` (the number itself), so a test can hold
 //! the page to results.json.
 //!
-//! One file per job: [`page`] the page layout and stylesheet, [`elements`] the numbers,
-//! figures and tables sections are built from, and a file per page: [`run_page`],
-//! [`replay_page`], [`compare_page`].
+//! One file per job: `page` the page layout and stylesheet, `elements` the numbers,
+//! figures and tables sections are built from, and a file per page: `run_page`,
+//! `replay_page`, `compare_page`; this module their exporters.
 
-pub mod compare_page;
-pub mod elements;
-pub mod page;
-pub mod replay_page;
-pub mod run_page;
+mod compare_page;
+mod elements;
+mod page;
+mod replay_page;
+mod run_page;
 
-pub use compare_page::compare;
-pub use replay_page::replay;
-pub use run_page::run;
-
+use crate::compare::Comparison;
 use crate::error::Result;
 use crate::report::exporter::{Exporter, ReportContext};
+use crate::report::replay_document::ReplayReport;
 use crate::results::RunResults;
 
+/// report.html of a run.
 pub struct ReportHtml;
 
 impl Exporter for ReportHtml {
@@ -33,6 +32,32 @@ impl Exporter for ReportHtml {
     }
 
     fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>> {
-        Ok(self::run(run, context).into_bytes())
+        Ok(run_page::run(run, context).into_bytes())
+    }
+}
+
+/// report.html of a replay.
+pub struct ReplayHtml;
+
+impl Exporter<ReplayReport> for ReplayHtml {
+    fn file_name(&self) -> &'static str {
+        "report.html"
+    }
+
+    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        Ok(replay_page::replay(&r.summary, &r.latencies_ms).into_bytes())
+    }
+}
+
+/// report.html of a compare, beside its markdown.
+pub struct CompareHtml;
+
+impl Exporter<Comparison> for CompareHtml {
+    fn file_name(&self) -> &'static str {
+        "report.html"
+    }
+
+    fn render(&self, c: &Comparison, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        Ok(compare_page::compare(c).into_bytes())
     }
 }

@@ -13,7 +13,7 @@ use crate::report::table::Align;
 use std::fmt::Write;
 
 /// report.html of a replay; `latencies_ms` are the replayed cases' times.
-pub fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
+pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
     let mut b = String::new();
     let n = r.replayed;
     let rate = |k: &str| r.number(k);

@@ -27,7 +27,7 @@ fn group_rows(run: &RunResults) -> Vec<(String, String, &GroupMetrics)> {
 }
 
 /// report.html of a run.
-pub fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
+pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
     let m = &run.summary;
     let mut b = String::new();
     b.push_str("<div class=\"headline\">");
