@@ -11,6 +11,7 @@
 use crate::baseline::BaselineDiff;
 use crate::case::Status;
 use crate::corpus::GateSpec;
+use crate::error::exit;
 use crate::metrics::GroupMetrics;
 use crate::report::numbers::pct;
 use crate::results::{ResultsDocument, RunResults};
@@ -64,9 +65,9 @@ impl Verdict {
 
     pub fn exit_code(&self) -> i32 {
         if self.passed() {
-            0
+            exit::OK
         } else {
-            1
+            exit::FAILED
         }
     }
 

@@ -353,7 +353,7 @@ mod tests {
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
         let message = err.to_string();
         assert!(message.contains("fixture `absent` not found"), "{message}");
         assert!(

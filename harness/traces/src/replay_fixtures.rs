@@ -51,10 +51,8 @@ impl Fixtures {
             Some(root) => root.clone(),
             None => options.fixtures_dir.join(name),
         };
-        let file_error = |message: String| TracesError::File {
-            path: dir.clone(),
-            message,
-            hint: Some(match &options.root {
+        let file_error = |message: String| {
+            let hint = match &options.root {
                 Some(_) => "pass a readable directory with --root".to_string(),
                 None => format!(
                     "trace `{}` names fixture `{name}`: pass the directory holding it with \
@@ -62,7 +60,8 @@ impl Fixtures {
                     trace.trace_id,
                     options.fixtures_dir.display()
                 ),
-            }),
+            };
+            TracesError::file_with_hint(&dir, message, hint)
         };
         if !dir.is_dir() {
             return Err(file_error(format!(

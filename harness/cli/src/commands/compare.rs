@@ -9,7 +9,7 @@ use clap::Args;
 use findbench_eval::compare::{compare, load};
 use findbench_eval::engines::select;
 use findbench_eval::envelope::{self, Meta};
-use findbench_eval::error::HarnessError;
+use findbench_eval::error::{exit, HarnessError};
 use findbench_eval::report::markdown::CompareMarkdown;
 use findbench_eval::report::{self, console, Exporter, ReportContext};
 use std::path::PathBuf;
@@ -126,7 +126,7 @@ pub fn run(args: CompareArgs) -> i32 {
                     },
                 },
             }
-            0
+            exit::OK
         }
         Err(err) => super::report_error(&args.output, "compare", started, clock, &err),
     }

@@ -7,6 +7,7 @@ use clap::Args;
 use findbench_engine::Profile;
 use findbench_eval::case::{Explanation, Transition};
 use findbench_eval::envelope::{self, round_ms, Meta};
+use findbench_eval::error::exit;
 use findbench_eval::replay_summary::TransitionGroup;
 use findbench_eval::report::{self, markdown::replay_outcome_table};
 use findbench_eval::report_set::ReportSet;
@@ -253,7 +254,7 @@ fn replay(
     }
     Ok(match &verdict {
         Some(v) if !args.exit_zero => v.exit_code(),
-        _ => 0,
+        _ => exit::OK,
     })
 }
 

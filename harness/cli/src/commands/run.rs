@@ -12,7 +12,7 @@ use findbench_eval::corpus;
 use findbench_eval::engines::run::run_engines;
 use findbench_eval::engines::Engine;
 use findbench_eval::envelope::{self, Meta};
-use findbench_eval::error::{HarnessError, Result};
+use findbench_eval::error::{exit, HarnessError, Result};
 use findbench_eval::gate;
 use findbench_eval::metrics::CostModel;
 use findbench_eval::report::markdown::SummaryMarkdown;
@@ -100,7 +100,7 @@ fn load_profile(name: &str) -> Result<Profile> {
     Profile::resolve(name).map_err(|e| {
         let message = format!("profile `{name}`: {e}");
         match e.exit_code() {
-            3 => HarnessError::file(Path::new(name), message),
+            exit::FILE => HarnessError::file(Path::new(name), message),
             _ => HarnessError::invalid(message),
         }
     })
@@ -208,7 +208,7 @@ fn run_command(
         }
     }
     Ok(if args.exit_zero {
-        0
+        exit::OK
     } else {
         verdict.exit_code()
     })

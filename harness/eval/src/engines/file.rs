@@ -168,9 +168,14 @@ pub fn parse_engine_str(path: &Path, text: &str) -> Result<ExternalEngine> {
 
 fn prefix_mode(e: HarnessError, mode: Mode) -> HarnessError {
     match e {
-        HarnessError::Invalid { origin, message } => HarnessError::Invalid {
+        HarnessError::Invalid {
+            origin,
+            message,
+            hint,
+        } => HarnessError::Invalid {
             origin,
             message: format!("mode `{}`: {message}", mode.as_str()),
+            hint,
         },
         other => other,
     }

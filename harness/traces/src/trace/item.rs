@@ -24,12 +24,7 @@ impl fmt::Display for BadLine {
 impl BadLine {
     /// The error `--strict` turns a bad line into (exit code 2).
     pub fn into_error(self) -> TracesError {
-        TracesError::Parse {
-            path: self.file,
-            line: self.line,
-            column: 1,
-            message: self.reason,
-        }
+        TracesError::parse(self.file, self.line, 1, self.reason)
     }
 }
 

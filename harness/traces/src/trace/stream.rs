@@ -96,11 +96,11 @@ fn is_trace_file(path: &Path) -> bool {
 }
 
 fn file_error(path: &Path, message: &str) -> TracesError {
-    TracesError::File {
-        path: path.to_path_buf(),
-        message: message.to_string(),
-        hint: Some("pass trace files (.jsonl, .jsonl.gz), directories or glob patterns".into()),
-    }
+    TracesError::file_with_hint(
+        path,
+        message,
+        "pass trace files (.jsonl, .jsonl.gz), directories or glob patterns",
+    )
 }
 
 /// A file counting the bytes read from it (compressed bytes for a .gz), for progress.
@@ -427,8 +427,8 @@ mod tests {
     #[test]
     fn missing_inputs_are_file_errors() {
         let err = expand_inputs(&[PathBuf::from("/nonexistent/x.jsonl")]).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
         let err = expand_inputs(&[PathBuf::from("/nonexistent/*.jsonl")]).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
     }
 }
