@@ -24,7 +24,7 @@
 //! A results.json without `case_defaults` (a `run`'s, or one written before this form) is
 //! read as it always was: every absent field is its default.
 
-use crate::results::{Call, CaseResult, Explanation, Status, TraceOutcome, Transition};
+use crate::case::{Call, CaseResult, Explanation, Status, TraceOutcome, Transition};
 use serde::ser::{SerializeMap, Serializer as _};
 use serde::{Deserialize, Deserializer};
 use std::collections::HashMap;
@@ -471,7 +471,7 @@ pub fn decode_cases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{ExplainCandidate, ExplainStep};
+    use crate::case::{ExplainCandidate, ExplainStep};
 
     fn replayed(id: &str, index: u64) -> CaseResult {
         let calls = vec![

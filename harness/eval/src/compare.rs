@@ -5,9 +5,10 @@
 //! are rendered by `report/` (markdown, csv, console, html); the gate's reasons come from
 //! [`Comparison::baseline_failures`].
 
+use crate::case::CaseResult;
 use crate::error::HarnessError;
 use crate::question::normalise_question;
-use crate::results::{CaseResult, ResultsDocument};
+use crate::results::ResultsDocument;
 use crate::stats::{
     bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
 };
@@ -370,7 +371,7 @@ pub fn compare(
     }
     for a in &after.cases {
         if !before_by_key.contains_key(&a.key()) {
-            let kind = if a.status == crate::results::Status::Fail {
+            let kind = if a.status == crate::case::Status::Fail {
                 ChangeKind::Regression
             } else {
                 ChangeKind::Added

@@ -63,6 +63,9 @@ impl fmt::Display for Origin {
     }
 }
 
+/// The error of every harness crate (findbench-traces wraps it, it does not declare its
+/// own file and input errors). A hint, when there is one, is for the person who ran the
+/// command.
 #[derive(Debug, thiserror::Error)]
 pub enum HarnessError {
     /// Input that is wrong as written: a corpus that breaks the schema, a bad option.
@@ -70,12 +73,14 @@ pub enum HarnessError {
     Invalid {
         origin: Option<Origin>,
         message: String,
+        hint: Option<String>,
     },
     /// A file that is missing or cannot be read or written.
     #[error("{}{message}", prefix(.origin))]
     File {
         origin: Option<Origin>,
         message: String,
+        hint: Option<String>,
     },
     /// A bug in findbench.
     #[error("internal error: {0}")]
@@ -94,6 +99,7 @@ impl HarnessError {
         HarnessError::Invalid {
             origin: None,
             message: message.into(),
+            hint: None,
         }
     }
 
@@ -101,6 +107,7 @@ impl HarnessError {
         HarnessError::Invalid {
             origin: Some(origin),
             message: message.into(),
+            hint: None,
         }
     }
 
@@ -108,6 +115,7 @@ impl HarnessError {
         HarnessError::File {
             origin: Some(Origin::file(path)),
             message: message.to_string(),
+            hint: None,
         }
     }
 
@@ -115,7 +123,18 @@ impl HarnessError {
         HarnessError::File {
             origin: Some(origin),
             message: message.into(),
+            hint: None,
         }
+    }
+
+    /// The same error with `hint` (an internal error keeps its own).
+    pub fn with_hint(mut self, hint: impl Into<String>) -> HarnessError {
+        if let HarnessError::Invalid { hint: h, .. } | HarnessError::File { hint: h, .. } =
+            &mut self
+        {
+            *h = Some(hint.into());
+        }
+        self
     }
 
     /// The process exit code of the harness commands: 2 invalid input, 3 file error.
@@ -141,10 +160,10 @@ impl CodedError for HarnessError {
     }
     fn hint(&self) -> Option<String> {
         match self {
+            HarnessError::Invalid { hint, .. } | HarnessError::File { hint, .. } => hint.clone(),
             HarnessError::Internal(_) => {
                 Some("this is a findbench bug; please report it with the command line".into())
             }
-            _ => None,
         }
     }
 }

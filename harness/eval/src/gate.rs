@@ -9,10 +9,12 @@
 //! - An xpass (a known failure that now passes) is reported as a note, never a failure.
 
 use crate::baseline::BaselineDiff;
+use crate::case::Status;
 use crate::corpus::GateSpec;
+use crate::error::exit;
 use crate::metrics::GroupMetrics;
-use crate::report::pct;
-use crate::results::{ResultsDocument, RunResults, Status};
+use crate::report::numbers::pct;
+use crate::results::{ResultsDocument, RunResults};
 use serde::{Deserialize, Serialize};
 
 /// Thresholds of the whole run (`--min-pass-rate`, `--max-ie-rate`, `--max-p95-ms`,
@@ -63,9 +65,9 @@ impl Verdict {
 
     pub fn exit_code(&self) -> i32 {
         if self.passed() {
-            0
+            exit::OK
         } else {
-            1
+            exit::FAILED
         }
     }
 

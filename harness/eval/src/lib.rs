@@ -5,6 +5,7 @@
 
 pub mod atomic_file;
 pub mod baseline;
+pub mod case;
 pub mod case_codec;
 pub mod compare;
 pub mod corpus;

@@ -233,6 +233,6 @@ mod tests {
             e.to_string(),
             "shards differ in profile: s1 has default, s3 has legacy"
         );
-        assert_eq!(e.exit_code(), 2);
+        assert_eq!(e.exit_code(), crate::error::exit::INVALID);
     }
 }

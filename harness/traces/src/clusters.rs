@@ -318,11 +318,8 @@ pub fn export_clusters(
     out_dir: &Path,
     known_failure: bool,
 ) -> Result<Vec<ExportedCorpus>, TracesError> {
-    std::fs::create_dir_all(out_dir).map_err(|e| TracesError::File {
-        path: out_dir.to_path_buf(),
-        message: format!("cannot create export directory: {e}"),
-        hint: None,
-    })?;
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| TracesError::file(out_dir, format!("cannot create export directory: {e}")))?;
     let mut written = Vec::new();
     for cluster in &report.clusters {
         for fixture in &cluster.fixtures {

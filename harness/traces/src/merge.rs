@@ -5,8 +5,8 @@
 //! line, so bad lines and file counts are taken from the first and must agree.
 
 use crate::error::{Result, TracesError};
-use crate::replay::ReplayTotals;
 use crate::replay_report::{ReplayHeader, ReportWriter};
+use crate::replay_totals::ReplayTotals;
 use findbench_eval::case_codec::{decode_cases, CaseWire};
 use findbench_eval::error::HarnessError;
 use findbench_eval::merge::{check_same, check_shards};

@@ -9,481 +9,36 @@
 //! groups, and one `f32` per trace for the latency and candidate quantiles).
 
 use crate::error::TracesError;
-use crate::trace::{BadLine, Trace, TraceItem, TraceOutcome, TraceStream};
-use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
-use findbench_engine::{Engine, Fixture, Outcome, Profile, Request, Response, Tree, TreeOptions};
+use crate::replay_fixtures::Fixtures;
+use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay_totals::ReplayTotals;
+use crate::trace::{BadLine, Trace, TraceItem, TraceStream};
+use findbench_engine::Engine;
+use findbench_eval::case::CaseResult;
 use findbench_eval::question::normalise_question;
-pub use findbench_eval::results::Transition;
-use findbench_eval::results::{Call, CaseResult, Status};
 use findbench_eval::tools::FixtureKind;
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
 
 /// Traces replayed per parallel batch: big enough to keep every core busy, small enough
 /// that a batch's results are a few hundred kilobytes.
 pub const BATCH: usize = 2048;
 
-pub use findbench_eval::results::{ExplainCandidate, ExplainStep, Explanation};
-
-/// What a replay runs with.
-#[derive(Debug, Clone)]
-pub struct ReplayOptions {
-    /// Fixture `x` of a trace is `fixtures_dir/x`.
-    pub fixtures_dir: PathBuf,
-    /// Replays every trace against this tree, whatever its `fixture`.
-    pub root: Option<PathBuf>,
-    pub profile: Profile,
-    pub explain: bool,
-    /// Replays only traces whose normalised question is this (a cluster).
-    pub query: Option<String>,
-    /// `--shard K/N`: replay only the traces of this shard (by trace id).
-    pub shard: Option<findbench_eval::shard::Shard>,
-    /// Suite name of the cases in the reports.
-    pub suite: String,
-    /// How fixture trees are walked, and whether trees and stores go through the cache
-    /// (`--no-cache`).
-    pub tree: TreeOptions,
-}
-
-/// A fixture loaded for replay, with the sizes every case reports (computed once).
-#[derive(Clone)]
-pub struct ReplayFixture {
-    pub fixture: Fixture,
-    pub items: usize,
-    pub dump_bytes: u64,
-}
-
-/// Loaded fixtures, each loaded once and shared by every trace that names it.
-struct Fixtures {
-    loaded: HashMap<String, Result<ReplayFixture, String>>,
-}
-
-impl Fixtures {
-    /// The fixture `name` of `kind`: a tree (or `--root`), or for a recorded MCP call a
-    /// store or path list, each under `--fixtures`. A tree that is missing, cannot be listed
-    /// or does not load is a file error (exit 3) naming the directory: replaying every trace
-    /// as a `failure` would read as a ranking regression. A recorded call's store or path
-    /// list that does not load fails that call alone, as the server refused it.
-    fn resolve(
-        &mut self,
-        options: &ReplayOptions,
-        trace: &Trace,
-        kind: FixtureKind,
-    ) -> Result<Result<ReplayFixture, String>, TracesError> {
-        let name = trace.fixture.as_str();
-        let key = if options.root.is_some()
-            && kind == FixtureKind::Root
-            && name != crate::replay_call::NO_FIXTURE
-        {
-            String::new()
-        } else {
-            format!("{kind:?}:{name}")
-        };
-        if let Some(f) = self.loaded.get(&key) {
-            return Ok(f.clone());
-        }
-        if kind != FixtureKind::Root || name == crate::replay_call::NO_FIXTURE {
-            let loaded = crate::replay_call::load(options, name, kind);
-            self.loaded.insert(key, loaded.clone());
-            return Ok(loaded);
-        }
-        let dir = match (&options.root, &trace.fixture_source) {
-            (Some(root), _) => root.clone(),
-            // a line that names its tree (`findbench import`): the root, or the commit's tree
-            (None, Some(source)) => source.tree_dir().map_err(|m| TracesError::File {
-                path: name.into(),
-                message: format!("fixture `{name}`: {m}"),
-                hint: Some("pass the tree to replay against with --root".into()),
-            })?,
-            (None, None) => options.fixtures_dir.join(name),
-        };
-        let file_error = |message: String| TracesError::File {
-            path: dir.clone(),
-            message,
-            hint: Some(match &options.root {
-                Some(_) => "pass a readable directory with --root".to_string(),
-                None => format!(
-                    "trace `{}` names fixture `{name}`: pass the directory holding it with \
-                     --fixtures (now {})",
-                    trace.trace_id,
-                    options.fixtures_dir.display()
-                ),
-            }),
-        };
-        if !dir.is_dir() {
-            return Err(file_error(format!(
-                "fixture `{name}` not found: not a directory"
-            )));
-        }
-        std::fs::read_dir(&dir)
-            .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;
-        let tree = Tree::load(&dir, &options.tree)
-            .map_err(|e| file_error(format!("fixture `{name}` does not load: {e}")))?;
-        let loaded = Ok(ReplayFixture::new(Fixture::Tree(Arc::new(tree))));
-        self.loaded.insert(key, loaded.clone());
-        Ok(loaded)
-    }
-}
-
-impl ReplayFixture {
-    pub fn new(fixture: Fixture) -> ReplayFixture {
-        ReplayFixture {
-            items: fixture.item_count(),
-            dump_bytes: fixture.dump_bytes() as u64,
-            fixture,
-        }
-    }
-}
-
-fn outcome_of(o: Outcome) -> TraceOutcome {
-    match o {
-        Outcome::Success => TraceOutcome::Success,
-        Outcome::InsufficientEvidence | Outcome::NoMatch => TraceOutcome::InsufficientEvidence,
-        Outcome::Failure => TraceOutcome::Failure,
-    }
-}
-
-fn explain(r: &AskResponse) -> Explanation {
-    let term = r.plan.as_ref().map(|p| p.term.clone());
-    let impl_query = r.plan.as_ref().is_some_and(|p| p.impl_query);
-    // the search whose candidates became the matches: the last one before the reads
-    let last_search = r.calls.iter().rposition(|c| c.tool != Tool::Read);
-    let mut reads = r.reads.iter();
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let mut steps: Vec<ExplainStep> = r
-        .calls
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let n = c.candidates;
-            let best = match r.matches.first() {
-                Some(m) if Some(i) == last_search && n > 0 => format!("; best: {}", m.reason),
-                _ => String::new(),
-            };
-            let note = match c.tool {
-                Tool::Find if n == 0 => {
-                    "no stem, symbol, word or directory of any file matched the term".into()
-                }
-                Tool::Find => format!("{n} file{} matched{best}", plural(n)),
-                Tool::Grep if n == 0 => "no file's text holds the term".into(),
-                Tool::Grep => format!("{n} file{} hold the term{best}", plural(n)),
-                Tool::Rank if n == 0 => "no file holds a word of the question".into(),
-                Tool::Rank => format!("{n} file{} hold words of the question{best}", plural(n)),
-                Tool::Read => match reads.next() {
-                    Some(read) if read.evidence => format!("evidence: {}", read.note),
-                    Some(read) => format!("not evidence: {}", read.note),
-                    None => "no candidate held evidence".into(),
-                },
-            };
-            ExplainStep {
-                tool: c.tool.as_str().to_string(),
-                input: c.input.clone(),
-                candidates: n,
-                note,
-            }
-        })
-        .collect();
-    if r.plan.is_none() {
-        steps.push(ExplainStep {
-            tool: "plan".into(),
-            input: r.question.clone(),
-            candidates: 0,
-            note: r
-                .error
-                .clone()
-                .unwrap_or_else(|| "no term to search for".into()),
-        });
-    }
-    Explanation {
-        term,
-        impl_query,
-        steps,
-        candidates: r
-            .matches
-            .iter()
-            .map(|m| ExplainCandidate {
-                path: m.path.clone(),
-                score: m.score,
-                reason: m.reason.clone(),
-            })
-            .collect(),
-    }
-}
-
-/// Bytes of `value` as JSON, counted as they are written (nothing is kept).
-pub(crate) fn json_len(value: &impl serde::Serialize) -> u64 {
-    struct Count(u64);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => 0,
-    }
-}
-
 /// Replays one trace against an already loaded fixture (or the reason it could not load):
-/// a case of the shared results model, with the recording beside the replay.
+/// a recorded call as that call, any other trace's question through `ask`.
 pub fn replay_trace(
     engine: &Engine,
     fixture: &Result<ReplayFixture, String>,
     trace: &Trace,
     options: &ReplayOptions,
 ) -> CaseResult {
-    if let Some(call) = &trace.call {
-        return crate::replay_call::replay_call(engine, fixture, trace, call, options);
+    match &trace.call {
+        Some(call) => crate::replay_call::replay_call(engine, fixture, trace, call, options),
+        None => crate::replay_ask::replay_ask(engine, fixture, trace, options),
     }
-    let clock = Instant::now();
-    let result = match fixture {
-        Ok(f) => engine
-            .execute(
-                &f.fixture,
-                &Request::Ask(AskRequest::new(trace.query.clone())),
-            )
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(e.clone()),
-    };
-    let elapsed = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    let mut outcome = TraceOutcome::Failure;
-    let mut case = CaseResult {
-        id: trace.trace_id.clone(),
-        suite: options.suite.clone(),
-        mode: "ask".into(),
-        query: trace.query.clone(),
-        duration_ms: elapsed,
-        items: fixture.as_ref().map_or(0, |f| f.items),
-        dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
-        iterations: 0,
-        recorded_outcome: Some(trace.outcome),
-        fixture: Some(trace.fixture.clone()),
-        timestamp: Some(trace.timestamp.clone()),
-        recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
-        recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
-        recorded_iterations: Some(trace.iterations),
-        recorded_duration_ms: Some(trace.duration_ms),
-        ..CaseResult::default()
-    };
-    let reason = match result {
-        Ok(Response::Ask(r)) => {
-            outcome = outcome_of(r.outcome);
-            case.candidates = r.candidates;
-            case.ranked = r.matches.iter().map(|m| m.path.clone()).collect();
-            case.tools = r.tools.iter().map(|t| t.as_str().to_string()).collect();
-            case.calls = r
-                .calls
-                .iter()
-                .map(|c| Call::new(c.tool.as_str(), c.input.as_str(), c.candidates))
-                .collect();
-            case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
-            case.selected = r.selected.clone();
-            case.output_bytes = json_len(&r);
-            if options.explain {
-                case.explain = Some(explain(&r));
-            }
-            match (&r.error, r.matches.first(), &r.selected) {
-                (Some(e), _, _) => e.clone(),
-                (None, Some(m), Some(_)) => m.reason.clone(),
-                (None, _, _) if r.candidates == 0 => "no candidates".into(),
-                (None, _, _) => format!("{} candidates, none readable", r.candidates),
-            }
-        }
-        Ok(other) => format!("ask answered as `{}`", other.mode().as_str()),
-        Err(e) => e,
-    };
-    case.reason = Some(reason);
-    case.outcome = outcome.as_str().to_string();
-    case.status = if outcome == TraceOutcome::Success {
-        Status::Pass
-    } else {
-        Status::Fail
-    };
-    case.transition = Some(Transition::of(trace.outcome, outcome));
-    case
-}
-
-/// The replayed outcome of a replay case (`outcome` is always one of the three).
-fn replayed_outcome(case: &CaseResult) -> TraceOutcome {
-    TraceOutcome::parse(&case.outcome).unwrap_or(TraceOutcome::Failure)
-}
-
-pub use findbench_eval::replay_summary::TransitionGroup;
-
-/// Everything a replay aggregates, in memory independent of the number of traces except
-/// for one `f32` per trace per quantile series.
-#[derive(Debug, Default)]
-pub struct ReplayTotals {
-    pub files: usize,
-    pub lines: usize,
-    pub traces: usize,
-    pub replayed: usize,
-    pub bad_lines: usize,
-    /// The first bad lines, as `file:line: reason`.
-    pub bad_examples: Vec<String>,
-    pub recorded: [usize; 3],
-    pub outcomes: [usize; 3],
-    pub transitions: [usize; 3],
-    pub durations_ms: Vec<f32>,
-    pub recorded_durations_ms: Vec<f32>,
-    pub candidates: Vec<f32>,
-    pub tools: usize,
-    pub iterations: usize,
-    pub output_bytes: u64,
-    groups: HashMap<(String, TraceOutcome, TraceOutcome), (usize, TransitionGroup)>,
 }
 
 /// Bad lines kept verbatim for the report; the rest are counted.
 const BAD_EXAMPLES: usize = 50;
-
-fn idx(o: TraceOutcome) -> usize {
-    match o {
-        TraceOutcome::Success => 0,
-        TraceOutcome::InsufficientEvidence => 1,
-        TraceOutcome::Failure => 2,
-    }
-}
-
-fn tidx(t: Transition) -> usize {
-    match t {
-        Transition::Fixed => 0,
-        Transition::Regressed => 1,
-        Transition::Unchanged => 2,
-    }
-}
-
-impl ReplayTotals {
-    /// Counts one replayed case (`findbench merge` rebuilds a replay's totals with it).
-    pub fn add(&mut self, case: &CaseResult) {
-        let outcome = replayed_outcome(case);
-        let recorded = case.recorded_outcome.unwrap_or(outcome);
-        let transition = Transition::of(recorded, outcome);
-        self.replayed += 1;
-        self.recorded[idx(recorded)] += 1;
-        self.outcomes[idx(outcome)] += 1;
-        self.transitions[tidx(transition)] += 1;
-        self.durations_ms.push(case.duration_ms as f32);
-        self.recorded_durations_ms
-            .push(case.recorded_duration_ms.unwrap_or(0.0) as f32);
-        self.candidates.push(case.candidates as f32);
-        self.tools += case.tools.len();
-        self.iterations += case.iterations as usize;
-        self.output_bytes += case.output_bytes;
-        let key = (normalise_question(&case.query), recorded, outcome);
-        if let Some((_, group)) = self.groups.get_mut(&key) {
-            group.traces += 1;
-            return;
-        }
-        let group = TransitionGroup {
-            question: key.0.clone(),
-            transition,
-            recorded_outcome: recorded,
-            outcome,
-            traces: 1,
-            example_trace_id: case.id.clone(),
-            explain: case.explain.clone(),
-        };
-        self.groups.insert(key, (self.groups.len(), group));
-    }
-
-    fn rate(n: usize, of: usize) -> f64 {
-        if of == 0 {
-            0.0
-        } else {
-            n as f64 / of as f64
-        }
-    }
-
-    pub fn outcome_count(&self, o: TraceOutcome) -> usize {
-        self.outcomes[idx(o)]
-    }
-
-    pub fn recorded_count(&self, o: TraceOutcome) -> usize {
-        self.recorded[idx(o)]
-    }
-
-    pub fn transition_count(&self, t: Transition) -> usize {
-        self.transitions[tidx(t)]
-    }
-
-    /// Groups by transition (fixed, regressed, unchanged), then largest first, then first
-    /// seen: deterministic.
-    pub fn groups(&self) -> Vec<TransitionGroup> {
-        let mut v: Vec<&(usize, TransitionGroup)> = self.groups.values().collect();
-        v.sort_by(|a, b| {
-            a.1.transition
-                .cmp(&b.1.transition)
-                .then(b.1.traces.cmp(&a.1.traces))
-                .then(a.0.cmp(&b.0))
-        });
-        v.into_iter().map(|(_, g)| g.clone()).collect()
-    }
-
-    /// The `summary` object of results.json.
-    pub fn summary(&self, profile: &str) -> serde_json::Value {
-        let n = self.replayed;
-        let q = |v: &[f32], p: f64| -> f64 {
-            let v: Vec<f64> = v.iter().map(|x| *x as f64).collect();
-            let r = findbench_eval::stats::quantile(&v, p).unwrap_or(0.0);
-            (r * 1e3).round() / 1e3
-        };
-        let zero = self.candidates.iter().filter(|c| **c == 0.0).count();
-        let mean = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
-        let candidates_total: f64 = self.candidates.iter().map(|c| *c as f64).sum();
-        let success = self.outcome_count(TraceOutcome::Success);
-        serde_json::json!({
-            "profile": profile,
-            "total": n,
-            "passed": success,
-            "failed": n - success,
-            "xfail": 0,
-            "xpass": 0,
-            "pass_rate": Self::rate(success, n),
-            "success_rate": Self::rate(success, n),
-            "insufficient_evidence_rate": Self::rate(self.outcome_count(TraceOutcome::InsufficientEvidence), n),
-            "failure_rate": Self::rate(self.outcome_count(TraceOutcome::Failure), n),
-            "recorded_success_rate": Self::rate(self.recorded_count(TraceOutcome::Success), n),
-            "recorded_insufficient_evidence_rate": Self::rate(self.recorded_count(TraceOutcome::InsufficientEvidence), n),
-            "recorded_failure_rate": Self::rate(self.recorded_count(TraceOutcome::Failure), n),
-            "outcomes": {
-                "success": success,
-                "insufficient_evidence": self.outcome_count(TraceOutcome::InsufficientEvidence),
-                "failure": self.outcome_count(TraceOutcome::Failure),
-            },
-            "recorded_outcomes": {
-                "success": self.recorded_count(TraceOutcome::Success),
-                "insufficient_evidence": self.recorded_count(TraceOutcome::InsufficientEvidence),
-                "failure": self.recorded_count(TraceOutcome::Failure),
-            },
-            "transitions": {
-                "fixed": self.transition_count(Transition::Fixed),
-                "regressed": self.transition_count(Transition::Regressed),
-                "unchanged": self.transition_count(Transition::Unchanged),
-            },
-            "bad_lines": self.bad_lines,
-            "candidates_mean": mean(candidates_total),
-            "candidates_median": q(&self.candidates, 0.5),
-            "zero_candidate_rate": Self::rate(zero, n),
-            "tools_per_query": mean(self.tools as f64),
-            "iterations_mean": mean(self.iterations as f64),
-            "output_bytes_mean": mean(self.output_bytes as f64),
-            "latency_p50_ms": q(&self.durations_ms, 0.5),
-            "latency_p95_ms": q(&self.durations_ms, 0.95),
-            "latency_p99_ms": q(&self.durations_ms, 0.99),
-            "latency_max_ms": q(&self.durations_ms, 1.0),
-            "recorded_latency_p50_ms": q(&self.recorded_durations_ms, 0.5),
-            "recorded_latency_p95_ms": q(&self.recorded_durations_ms, 0.95),
-        })
-    }
-}
 
 /// How far a replay is, as each batch is handed on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -569,9 +124,7 @@ pub fn replay_stream(
         stream,
         options,
         filter: options.query.as_deref().map(normalise_question),
-        fixtures: Fixtures {
-            loaded: HashMap::new(),
-        },
+        fixtures: Fixtures::new(),
         on_bad,
         bad_examples: Vec::new(),
     };
@@ -628,6 +181,10 @@ pub fn replay_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay_totals::replayed_outcome;
+    use crate::trace::TraceOutcome;
+    use findbench_engine::{Profile, TreeOptions};
+    use findbench_eval::case::Transition;
 
     #[test]
     fn transitions_compare_recorded_and_replayed_success() {
@@ -796,7 +353,7 @@ mod tests {
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
         let message = err.to_string();
         assert!(message.contains("fixture `absent` not found"), "{message}");
         assert!(

@@ -2,11 +2,12 @@
 //! arguments against the fixture it ran on, so replay reproduces exactly what the agent
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
-use crate::replay::{ReplayFixture, ReplayOptions, Transition};
+use crate::answer_bytes::json_len;
+use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
 use findbench_eval::call::load_fixture;
-use findbench_eval::results::{Call, CaseResult, Status};
+use findbench_eval::case::{Call, CaseResult, Status, Transition};
 use findbench_eval::tools::{FixtureKind, ToolCall};
 use std::time::Instant;
 
@@ -86,7 +87,7 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            case.output_bytes = crate::replay::json_len(response);
+            case.output_bytes = json_len(response);
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),

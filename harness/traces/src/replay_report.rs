@@ -1,24 +1,29 @@
 //! The reports of a replay (`--out DIR`): `summary.md`, `summary.csv`, `cases.csv`,
 //! `results.json`, `junit.xml` and `report.html`, written as the cases stream by, every one
-//! rendered by findbench-eval's `report` modules (the exporters of a corpus run).
+//! through its exporter of findbench-eval's `report` (the trait a corpus run's go through).
 //!
 //! A writer thread takes the replayed cases a batch at a time, in input order, through a
 //! bounded channel (the replay goes on meanwhile, and waits when the writer is
-//! [`QUEUED_BATCHES`] behind), and spools them beside the reports: cases.csv rows, junit.xml
-//! test cases, and results.json cases in their compact form (findbench-eval's `case_codec`).
-//! The documents that need totals first (results.json, junit.xml) are assembled from the
-//! spools at the end. Every file is written under a temporary name and renamed, so a reader
+//! [`QUEUED_BATCHES`] behind), and spools them beside the reports as their exporters write
+//! cases: cases.csv rows, junit.xml test cases, and results.json cases in their compact form
+//! (findbench-eval's `case_codec`). The documents that need totals first (results.json,
+//! junit.xml) are assembled from the spools at the end. Every file is written under a temporary name and renamed, so a reader
 //! never sees half a report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
-use crate::replay::ReplayTotals;
+use crate::replay_totals::ReplayTotals;
 use crate::trace::TraceOutcome;
-use findbench_eval::atomic_file::{temp_name, write_atomic_with};
+use findbench_eval::atomic_file::temp_name;
+use findbench_eval::case::CaseResult;
 use findbench_eval::case_codec::CaseEncoder;
+use findbench_eval::error::HarnessError;
 pub use findbench_eval::replay_summary::ReplayHeader;
 use findbench_eval::replay_summary::{OutcomeCounts, ReplaySummary};
-use findbench_eval::report::{self, csv::csv_writer, junit, markdown};
-use findbench_eval::results::CaseResult;
+use findbench_eval::report::csv::ReplayCasesCsv;
+use findbench_eval::report::json::ReplayResultsJson;
+use findbench_eval::report::junit::ReplayJunitXml;
+use findbench_eval::report::replay_document::{CaseSpools, ReplayReport};
+use findbench_eval::report::{self, Exporter, ReportContext};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -76,10 +81,7 @@ impl Spools {
             Ok((path, BufWriter::with_capacity(256 * 1024, f)))
         };
         let (csv_path, csv_file) = open("cases.csv")?;
-        let mut cases_csv = csv_writer(csv_file);
-        cases_csv
-            .write_record(report::csv::REPLAY_CASE_COLUMNS)
-            .map_err(csv_err(&csv_path))?;
+        let cases_csv = ReplayCasesCsv::spool(csv_file).map_err(csv_err(&csv_path))?;
         Ok(Spools {
             cases_json: open("cases.jsonl")?,
             cases_csv: (csv_path, cases_csv),
@@ -96,30 +98,23 @@ impl Spools {
         let (p, w) = &mut self.cases_json;
         for case in cases {
             self.line.clear();
-            self.line
-                .extend_from_slice(report::json::replay_item_separator(self.cases == 0));
-            self.encoder
-                .encode(case, &mut self.line)
+            ReplayResultsJson::spool_case(&mut self.encoder, case, self.cases == 0, &mut self.line)
                 .map_err(|e| io_err(p)(e.into()))?;
             w.write_all(&self.line).map_err(io_err(p))?;
             self.cases += 1;
         }
         let (p, w) = &mut self.cases_csv;
         for case in cases {
-            w.write_record(
-                report::csv::replay_case_row(case)
-                    .iter()
-                    .map(|f| f.as_bytes()),
-            )
-            .map_err(csv_err(p))?;
+            w.write_record(ReplayCasesCsv::row(case).iter().map(|f| f.as_bytes()))
+                .map_err(csv_err(p))?;
         }
         let (p, w) = &mut self.junit;
-        w.write_all(junit::streamed_cases(cases)?.as_bytes())
+        w.write_all(ReplayJunitXml::spool_cases(cases)?.as_bytes())
             .map_err(io_err(p))
     }
 
-    /// Flushes the spools (they are temporaries: not synced) and hands back their paths.
-    fn close(self) -> Result<(PathBuf, PathBuf, PathBuf, CaseEncoder)> {
+    /// Flushes the spools (they are temporaries: not synced) and hands them on.
+    fn close(self) -> Result<CaseSpools> {
         let close = |(p, w): (PathBuf, BufWriter<File>)| -> Result<PathBuf> {
             w.into_inner().map_err(|e| io_err(&p)(e.into_error()))?;
             Ok(p)
@@ -131,7 +126,12 @@ impl Spools {
             .map_err(|e| io_err(&csv_spool)(e.into_error()))?;
         let cases_csv = close((csv_spool, csv_file))?;
         let junit = close(self.junit)?;
-        Ok((cases_json, cases_csv, junit, self.encoder))
+        Ok(CaseSpools {
+            results_json: cases_json,
+            cases_csv,
+            junit,
+            encoder: self.encoder,
+        })
     }
 
     fn paths(&self) -> [&Path; 3] {
@@ -192,34 +192,27 @@ impl ReportWriter {
         self.queue = None;
         match self.worker.take().map(JoinHandle::join) {
             Some(Ok(result)) => result,
-            Some(Err(_)) => Err(TracesError::Eval(
-                findbench_eval::error::HarnessError::Internal(
-                    "the report writer thread stopped unexpectedly".into(),
-                ),
-            )),
-            None => Err(TracesError::Eval(
-                findbench_eval::error::HarnessError::Internal(
-                    "the report writer has already stopped".into(),
-                ),
-            )),
+            Some(Err(_)) => Err(TracesError::Eval(HarnessError::Internal(
+                "the report writer thread stopped unexpectedly".into(),
+            ))),
+            None => Err(TracesError::Eval(HarnessError::Internal(
+                "the report writer has already stopped".into(),
+            ))),
         }
     }
 
     /// Writes every report and removes the spools; returns the files written.
     pub fn finish(mut self, header: &ReplayHeader, totals: &ReplayTotals) -> Result<Vec<PathBuf>> {
-        let spools = self.join()?;
+        let spools = self.join()?.close()?;
         let dir = self.dir.clone();
-        let (cases_json, cases_csv, junit_spool, encoder) = spools.close()?;
-        let written = write_reports(
-            &dir,
-            header,
-            totals,
-            &cases_json,
-            &cases_csv,
-            &junit_spool,
-            &encoder,
-        );
-        for spool in [cases_json, cases_csv, junit_spool] {
+        let report = ReplayReport {
+            summary: replay_summary(header, totals),
+            latencies_ms: totals.durations_ms.iter().map(|d| f64::from(*d)).collect(),
+            spools,
+        };
+        let written = write_reports(&dir, &report);
+        let spools = &report.spools;
+        for spool in [&spools.results_json, &spools.cases_csv, &spools.junit] {
             let _ = std::fs::remove_file(spool);
         }
         written
@@ -239,93 +232,44 @@ impl Drop for ReportWriter {
     }
 }
 
-/// The reports from the closed spools.
-fn write_reports(
-    dir: &Path,
-    header: &ReplayHeader,
-    totals: &ReplayTotals,
-    cases_json: &Path,
-    cases_csv: &Path,
-    junit_spool: &Path,
-    encoder: &CaseEncoder,
-) -> Result<Vec<PathBuf>> {
-    let summary = replay_summary(header, totals);
-    let head = report::json::replay_head(&summary, &encoder.defaults())?;
-    let failures = totals.replayed - totals.outcome_count(TraceOutcome::Success);
-    let (junit_head, junit_tail) = junit::streamed_frame(
-        "findbench replay",
-        &format!("replay ({})", header.profile),
-        totals.replayed,
-        failures,
-    )?;
-    let results = dir.join("results.json");
-    let csv = dir.join("cases.csv");
-    let junit_path = dir.join("junit.xml");
-    // header fields, summary, groups, bad lines and case defaults, the answers, then the
-    // spooled cases (copied file to file)
-    let write_results = || {
-        write_atomic_with(&results, |w| {
-            w.write_all(head.as_bytes())?;
-            report::json::replay_answers(w, &encoder.answers())?;
-            w.write_all(report::json::REPLAY_CASES_OPEN)?;
-            w.flush()?;
-            std::io::copy(&mut File::open(cases_json)?, w.get_mut())?;
-            w.write_all(report::json::REPLAY_TAIL)
-        })
+/// Every report of a replay, each through its exporter: results.json, cases.csv and
+/// junit.xml from the closed spools, then the summaries.
+fn write_reports(dir: &Path, report: &ReplayReport) -> Result<Vec<PathBuf>> {
+    let context = ReportContext::default();
+    let publish = |e: &dyn Exporter<ReplayReport>| -> Result<PathBuf> {
+        let path = dir.join(e.file_name());
+        e.publish(report, &context, &path)?;
+        Ok(path)
     };
-    let write_rest = || -> Result<()> {
-        write_atomic_with(&junit_path, |w| {
-            w.write_all(junit_head.as_bytes())?;
-            w.flush()?;
-            std::io::copy(&mut File::open(junit_spool)?, w.get_mut())?;
-            w.write_all(junit_tail.as_bytes())
-        })?;
-        File::open(cases_csv)
-            .and_then(|f| f.sync_all())
-            .and_then(|()| std::fs::rename(cases_csv, &csv))
-            .map_err(io_err(&csv))
+    let [results_json, cases_csv, junit_xml] = report::replay_case_exporters();
+    let rest = || -> Result<(PathBuf, PathBuf)> {
+        let junit = publish(junit_xml)?;
+        Ok((publish(cases_csv)?, junit))
     };
     // results.json beside the other two: each is mostly copying and waiting on the disk (a
     // thread that cannot start leaves results.json to this one)
     let (results_written, rest_written) = std::thread::scope(|s| match std::thread::Builder::new()
-        .spawn_scoped(s, write_results)
+        .spawn_scoped(s, || publish(results_json))
     {
         Ok(handle) => {
-            let rest = write_rest();
+            let rest = rest();
             let results = handle.join().unwrap_or_else(|_| {
-                Err(findbench_eval::error::HarnessError::Internal(
+                Err(TracesError::Eval(HarnessError::Internal(
                     "the results.json writer stopped unexpectedly".into(),
-                ))
+                )))
             });
             (results, rest)
         }
-        Err(_) => (write_results(), write_rest()),
+        Err(_) => (publish(results_json), rest()),
     });
-    results_written?;
-    rest_written?;
-    let mut written = vec![results, csv, junit_path];
-
-    written.extend(report::write_files(
+    let results = results_written?;
+    let (csv, junit) = rest_written?;
+    let mut written = vec![results, csv, junit];
+    written.extend(report::write_all(
         dir,
-        vec![
-            (
-                "summary.csv",
-                report::csv::replay_summary(&summary.summary)?,
-            ),
-            ("summary.md", markdown::replay(&summary).into_bytes()),
-            (
-                "report.html",
-                report::html::replay(
-                    &summary,
-                    &totals
-                        .durations_ms
-                        .iter()
-                        .map(|d| f64::from(*d))
-                        .collect::<Vec<_>>(),
-                )
-                .into_bytes(),
-            ),
-        ],
+        &report::replay_exporters(),
+        report,
+        &context,
     )?);
     Ok(written)
 }

@@ -9,8 +9,9 @@ use clap::Args;
 use findbench_eval::compare::{compare, load};
 use findbench_eval::engines::select;
 use findbench_eval::envelope::{self, Meta};
-use findbench_eval::error::HarnessError;
-use findbench_eval::report::{self, console, markdown};
+use findbench_eval::error::{exit, HarnessError};
+use findbench_eval::report::markdown::CompareMarkdown;
+use findbench_eval::report::{self, console, Exporter, ReportContext};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -87,13 +88,14 @@ pub fn run(args: CompareArgs) -> i32 {
             }
         }
         let cmp = compare(&before, &after, &args.before, &after_path);
-        if let Some(md) = &args.out {
-            report::write_compare(md, &cmp)?;
-        }
-        Ok(cmp)
+        let written = match &args.out {
+            Some(md) => report::write_compare(md, &cmp)?,
+            None => Vec::new(),
+        };
+        Ok((cmp, written))
     })();
     match result {
-        Ok(cmp) => {
+        Ok((cmp, written)) => {
             match args.output.format.resolve() {
                 Format::Json | Format::Jsonl => {
                     let meta = Meta::new("compare", started, clock.elapsed());
@@ -104,22 +106,38 @@ pub fn run(args: CompareArgs) -> i32 {
                     );
                 }
                 _ => match &args.out {
-                    Some(md) => {
+                    Some(_) => {
                         crate::output::out!("{}", console::compare_headline(&cmp));
                         if !args.output.quiet {
-                            crate::output::outln!(
-                                "wrote {}, {} and {}",
-                                md.display(),
-                                report::compare_csv_path(md).display(),
-                                report::compare_html_path(md).display()
-                            );
+                            crate::output::outln!("wrote {}", listed(&written));
                         }
                     }
-                    None => crate::output::out!("{}", markdown::compare(&cmp)),
+                    None => match CompareMarkdown.render(&cmp, &ReportContext::default()) {
+                        Ok(md) => crate::output::out!("{}", String::from_utf8_lossy(&md)),
+                        Err(err) => {
+                            return super::report_error(
+                                &args.output,
+                                "compare",
+                                started,
+                                clock,
+                                &err,
+                            )
+                        }
+                    },
                 },
             }
-            0
+            exit::OK
         }
         Err(err) => super::report_error(&args.output, "compare", started, clock, &err),
+    }
+}
+
+/// `a, b and c`: the files written, as the headline names them.
+fn listed(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

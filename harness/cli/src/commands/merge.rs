@@ -3,7 +3,7 @@
 //! (timing aside). Gate the merged results with `findbench gate DIR/results.json`.
 
 use clap::Args;
-use findbench_eval::error::{CodedError, HarnessError};
+use findbench_eval::error::{exit, CodedError, HarnessError};
 use findbench_eval::merge::{merge_runs, results_kind};
 use findbench_eval::report::{self, console, ReportContext};
 use findbench_traces::error::TracesError;
@@ -37,7 +37,7 @@ pub fn run(args: MergeArgs) -> i32 {
                 let _ = stdout.write_all(text.as_bytes());
                 let _ = stdout.flush();
             }
-            0
+            exit::OK
         }
         Err(e) => {
             eprintln!("error: {e}");

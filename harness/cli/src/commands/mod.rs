@@ -14,9 +14,10 @@ mod serve;
 
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
+use findbench_eval::error::{exit, CodedError};
 
-/// Exit code for a query that ran and found nothing (not an error).
-pub const EXIT_NO_MATCH: i32 = 100;
+/// `exit::NO_MATCH` under the name `find` imports it by.
+pub use findbench_eval::error::exit::NO_MATCH as EXIT_NO_MATCH;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -123,7 +124,7 @@ pub fn parse() -> Result<Cli, i32> {
     if !err.use_stderr() {
         // --help, --version
         crate::output::print(&err.render().to_string());
-        return Err(0);
+        return Err(exit::OK);
     }
     let rendered = err.render().to_string();
     if json_requested(&args) {
@@ -143,14 +144,14 @@ pub fn parse() -> Result<Cli, i32> {
             &meta,
             "E_INVALID_INPUT",
             &message,
-            EXIT_USAGE,
+            exit::INVALID,
             (!hint.is_empty()).then(|| hint.join(" ")).as_deref(),
         );
         crate::output::outln!("{envelope}");
     } else {
         eprint!("{rendered}");
     }
-    Err(EXIT_USAGE)
+    Err(exit::INVALID)
 }
 
 /// Most worker threads `--jobs` takes: far above any machine this runs on, far below what
@@ -168,9 +169,6 @@ pub fn parse_jobs(s: &str) -> Result<usize, String> {
     }
     Ok(n)
 }
-
-/// Exit code of a command line that does not parse (invalid input).
-pub const EXIT_USAGE: i32 = 2;
 
 fn allow_negative_numbers(command: &mut clap::Command) {
     *command = std::mem::take(command).allow_negative_numbers(true);
@@ -271,14 +269,9 @@ pub(crate) fn report_harness_error(
     match format.resolve() {
         Format::Json | Format::Jsonl => {
             let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
-            let code = match err.exit_code() {
-                2 => "E_INVALID_INPUT",
-                3 => "E_FILE",
-                _ => "E_INTERNAL",
-            };
             let envelope = findbench_eval::envelope::failure(
                 &meta,
-                code,
+                CodedError::code(err),
                 &err.to_string(),
                 err.exit_code(),
                 None,

@@ -5,31 +5,25 @@ use super::OutputArgs;
 use crate::output::Format;
 use clap::Args;
 use findbench_engine::Profile;
+use findbench_eval::case::{Explanation, Transition};
 use findbench_eval::envelope::{self, round_ms, Meta};
-use findbench_eval::report::markdown::replay_outcome_table;
+use findbench_eval::error::exit;
+use findbench_eval::replay_summary::TransitionGroup;
+use findbench_eval::report::{self, markdown::replay_outcome_table};
 use findbench_eval::report_set::ReportSet;
-use findbench_eval::results::Transition;
 use findbench_eval::results::{build_profile, git_revision, Machine, RESULTS_SCHEMA};
 use findbench_eval::runner::{progress_bar, ProgressBar};
 use findbench_traces::error::TracesError;
-use findbench_traces::replay::{replay_stream, Explanation, ReplayOptions, TransitionGroup};
+use findbench_traces::replay::replay_stream;
+use findbench_traces::replay_options::ReplayOptions;
 use findbench_traces::replay_report::{replay_summary, ReplayHeader, ReportWriter};
+use findbench_traces::replay_totals::ReplayTotals;
 use findbench_traces::trace::{TraceOutcome, TraceStream};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
-
-/// The files `replay --out` writes, as `run` does.
-const REPORT_FILES: [&str; 6] = [
-    "summary.md",
-    "cases.csv",
-    "summary.csv",
-    "results.json",
-    "junit.xml",
-    "report.html",
-];
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -127,9 +121,9 @@ fn replay(
         tree: cache.tree_options(),
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
-    // the five reports are one unit: staged beside --out, swapped in when complete
+    // the reports are one unit: staged beside --out, swapped in when complete
     let set = match &args.out {
-        Some(dir) => Some(ReportSet::begin(dir, &REPORT_FILES)?),
+        Some(dir) => Some(ReportSet::begin(dir, &report::replay_file_names())?),
         None => None,
     };
     let mut writer = match &set {
@@ -260,7 +254,7 @@ fn replay(
     }
     Ok(match &verdict {
         Some(v) if !args.exit_zero => v.exit_code(),
-        _ => 0,
+        _ => exit::OK,
     })
 }
 
@@ -285,7 +279,7 @@ fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
 
 fn text(
     header: &ReplayHeader,
-    totals: &findbench_traces::replay::ReplayTotals,
+    totals: &ReplayTotals,
     groups: &[TransitionGroup],
     written: &[PathBuf],
     explain: bool,

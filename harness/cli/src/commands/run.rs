@@ -12,10 +12,11 @@ use findbench_eval::corpus;
 use findbench_eval::engines::run::run_engines;
 use findbench_eval::engines::Engine;
 use findbench_eval::envelope::{self, Meta};
-use findbench_eval::error::{HarnessError, Result};
+use findbench_eval::error::{exit, HarnessError, Result};
 use findbench_eval::gate;
 use findbench_eval::metrics::CostModel;
-use findbench_eval::report::{self, console, ReportContext};
+use findbench_eval::report::markdown::SummaryMarkdown;
+use findbench_eval::report::{self, console, Exporter, ReportContext};
 use findbench_eval::results::{ResultsDocument, RunResults};
 use findbench_eval::runner::{RunConfig, RunOptions};
 use serde_json::json;
@@ -99,7 +100,7 @@ fn load_profile(name: &str) -> Result<Profile> {
     Profile::resolve(name).map_err(|e| {
         let message = format!("profile `{name}`: {e}");
         match e.exit_code() {
-            3 => HarnessError::file(Path::new(name), message),
+            exit::FILE => HarnessError::file(Path::new(name), message),
             _ => HarnessError::invalid(message),
         }
     })
@@ -207,7 +208,7 @@ fn run_command(
         }
     }
     Ok(if args.exit_zero {
-        0
+        exit::OK
     } else {
         verdict.exit_code()
     })
@@ -218,12 +219,18 @@ fn append_step_summary(run: &RunResults, context: &ReportContext<'_>) {
     let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) else {
         return;
     };
-    let text = report::markdown::render(run, context);
+    let text = match SummaryMarkdown.render(run, context) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("warning: cannot render summary.md for GITHUB_STEP_SUMMARY: {e}");
+            return;
+        }
+    };
     let result = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()));
+        .and_then(|mut f| f.write_all(&text));
     if let Err(e) = result {
         eprintln!(
             "warning: cannot append to GITHUB_STEP_SUMMARY ({}): {e}",

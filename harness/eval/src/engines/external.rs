@@ -4,10 +4,11 @@
 //! parsed. Whatever the tool does (crash, hang, print garbage, not exist) becomes a failed
 //! case with a reason; it never stops the run or touches another case.
 
-use super::{Answer, ExternalEngine, ModeCommand, Placeholder};
+use super::command::{Answer, ExternalEngine, ModeCommand};
+use super::template::Placeholder;
+use crate::case::{Call, CaseResult};
 use crate::corpus::Case;
 use crate::envelope;
-use crate::results::{Call, CaseResult};
 use findbench_engine::Outcome;
 use serde_json::Value;
 use std::io::Read;

@@ -20,7 +20,8 @@
 //!     key: path
 //! ```
 
-use super::{Answer, ExternalEngine, ModeCommand, Placeholder, Template};
+use super::command::{Answer, ExternalEngine, ModeCommand};
+use super::template::{Placeholder, Template};
 use crate::error::{HarnessError, Origin, Result};
 use findbench_engine::Mode;
 use serde::Deserialize;
@@ -167,9 +168,14 @@ pub fn parse_engine_str(path: &Path, text: &str) -> Result<ExternalEngine> {
 
 fn prefix_mode(e: HarnessError, mode: Mode) -> HarnessError {
     match e {
-        HarnessError::Invalid { origin, message } => HarnessError::Invalid {
+        HarnessError::Invalid {
+            origin,
+            message,
+            hint,
+        } => HarnessError::Invalid {
             origin,
             message: format!("mode `{}`: {message}", mode.as_str()),
+            hint,
         },
         other => other,
     }

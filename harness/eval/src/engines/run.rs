@@ -7,10 +7,11 @@
 
 use super::external::{self, FixturePaths};
 use super::{Engine, EngineReport};
+use crate::case::CaseResult;
 use crate::corpus::{Budget, Case, Corpus, FixtureKind, LoadedFixture};
 use crate::error::{HarnessError, Result};
 use crate::metrics;
-use crate::results::{CaseResult, RunResults};
+use crate::results::RunResults;
 use crate::runner::{self, RunConfig, RunOptions};
 use findbench_engine::{Fixture, Mode};
 use rayon::prelude::*;

@@ -1,9 +1,10 @@
 //! `compare` of engines: one engine of a results document as a document of its own, and
 //! two engines of one run paired on the cases both ran.
 
+use crate::case::CaseResult;
 use crate::corpus::Budget;
 use crate::metrics::{CostModel, GroupMetrics};
-use crate::results::{CaseResult, ResultsDocument};
+use crate::results::ResultsDocument;
 use serde_json::{Map, Value};
 
 /// The engines a document holds, primary first (`findbench` alone for a run without
@@ -89,7 +90,8 @@ fn summary_of(cases: &[CaseResult]) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{EngineDocument, Status};
+    use crate::case::Status;
+    use crate::results::EngineDocument;
 
     fn case(engine: &str, id: &str, status: Status) -> CaseResult {
         CaseResult {

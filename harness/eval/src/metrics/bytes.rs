@@ -5,9 +5,9 @@
 //! (355,000 bytes, 88,750 tokens at 4 bytes a token) 100 times a day at $1.20 per million
 //! input tokens costs $10.65 a day; 3 KB of find output, $0.09.
 
-use super::{mean, round};
+use super::arithmetic::{mean, round};
+use crate::case::CaseResult;
 use crate::corpus::Budget;
-use crate::results::CaseResult;
 use serde::{Deserialize, Serialize};
 
 /// The stated price and call rate the daily cost is computed at.
@@ -92,8 +92,8 @@ impl ContextMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::Status;
     use crate::metrics::tests::case;
-    use crate::results::Status;
 
     #[test]
     fn defaults_reproduce_the_spec_appendix() {

@@ -5,9 +5,9 @@
 //! exact). A percentile is the smallest recorded value with at least that share of cases
 //! at or below it (nearest rank).
 
-use super::{mean, round};
+use super::arithmetic::{mean, round};
+use crate::case::CaseResult;
 use crate::corpus::Budget;
-use crate::results::CaseResult;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
@@ -90,8 +90,8 @@ impl Percentiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::Status;
     use crate::metrics::tests::case;
-    use crate::results::Status;
 
     #[test]
     fn nearest_rank_percentiles_of_known_values() {

@@ -5,20 +5,23 @@
 //! - [`outcome`]: outcome counts and rates, candidates, tools and iterations;
 //! - [`latency`]: percentiles and latency per 1000 items against the budget;
 //! - [`bytes`]: output bytes against the whole-fixture dump, tokens and daily cost;
-//! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items.
+//! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items;
+//! - `arithmetic`: the rates, means, medians and rounding they share.
 
+mod arithmetic;
 pub mod bytes;
 pub mod latency;
 pub mod outcome;
 pub mod rank;
 
+pub use arithmetic::{mean, median, rate, round};
 pub use bytes::{ContextMetrics, CostModel};
 pub use latency::LatencyMetrics;
 pub use outcome::{CandidateMetrics, OutcomeMetrics, ToolMetrics};
 pub use rank::RankMetrics;
 
+use crate::case::{CaseResult, Status};
 use crate::corpus::Budget;
-use crate::results::{CaseResult, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -136,46 +139,6 @@ pub fn compute(
     }
 }
 
-/// `part / total`, 0 when total is 0, rounded to 4 decimals.
-pub fn rate(part: usize, total: usize) -> f64 {
-    if total == 0 {
-        0.0
-    } else {
-        round(part as f64 / total as f64, 4)
-    }
-}
-
-/// Mean, 0 for nothing.
-pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
-    let (sum, n) = values
-        .into_iter()
-        .fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
-}
-
-/// Median (mean of the two middle values for an even count), 0 for nothing.
-pub fn median(mut values: Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    }
-}
-
-pub fn round(x: f64, decimals: i32) -> f64 {
-    let p = 10f64.powi(decimals);
-    (x * p).round() / p
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -246,15 +209,5 @@ pub(crate) mod tests {
         assert_eq!(m.tags["id"].total, 1);
         assert_eq!(m.modes["task"].total, 2);
         assert_eq!(m.summary.total, 2);
-    }
-
-    #[test]
-    fn mean_and_median() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
-        assert_eq!(median(vec![]), 0.0);
-        assert_eq!(mean([1.0, 2.0, 6.0]), 3.0);
-        assert_eq!(rate(1, 3), 0.3333);
-        assert_eq!(rate(0, 0), 0.0);
     }
 }

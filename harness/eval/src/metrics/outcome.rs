@@ -1,8 +1,8 @@
 //! Outcome counts and rates, candidate counts, and the tool sequence of each query (the
 //! spec's runner lines: "Avg tools/query", "Avg iterations", "Dup tools", "Fail tools").
 
-use super::{mean, median, rate, round};
-use crate::results::CaseResult;
+use super::arithmetic::{mean, median, rate, round};
+use crate::case::CaseResult;
 use serde::{Deserialize, Serialize};
 
 /// How the queries ended: the engine's outcome, or `error` when it refused the request.
@@ -95,8 +95,8 @@ impl ToolMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::{Call, Status};
     use crate::metrics::tests::case;
-    use crate::results::{Call, Status};
 
     #[test]
     fn candidates_and_tools() {

@@ -5,7 +5,7 @@
 //! scores 0 and stays in the mean, never dropped. (These few lines replaced the `elinor`
 //! crate, which brought 48 crates for three means; the tests below pin the same values.)
 
-use crate::results::CaseResult;
+use crate::case::CaseResult;
 use serde::{Deserialize, Serialize};
 
 /// The `k` of hit@k.
@@ -54,7 +54,7 @@ impl RankMetrics {
             .collect();
         let n = judged.len() as f64;
         let mean = |score: &dyn Fn(Option<usize>) -> f64| -> f64 {
-            super::round(first_hit.iter().map(|r| score(*r)).sum::<f64>() / n, 4)
+            super::arithmetic::round(first_hit.iter().map(|r| score(*r)).sum::<f64>() / n, 4)
         };
         RankMetrics {
             judged: judged.len(),
@@ -69,8 +69,8 @@ impl RankMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::case::Status;
     use crate::metrics::tests::case;
-    use crate::results::Status;
 
     fn judged(id: &str, expected: &[&str], ranked: &[&str]) -> CaseResult {
         let mut c = case(id, Status::Pass, "success", 1.0);

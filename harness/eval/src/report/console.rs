@@ -2,8 +2,8 @@
 //! ("Passed: 28 / 28", "Rate: 100.0%", "Avg tools/query: 2.50", ...), then a per-suite table
 //! and every case that did not simply pass; and the headline `compare` prints.
 
+use super::numbers::{fmt_delta, fmt_value, pct};
 use super::table::{Align, Table};
-use super::{fmt_delta, fmt_value, pct};
 use crate::baseline::BaselineDiff;
 use crate::compare::{ChangeKind, Comparison};
 use crate::results::RunResults;
@@ -96,13 +96,13 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
     ]);
     for (name, s) in &run.suites {
         let mut row = vec![name.clone()];
-        row.extend(super::count_cells(s));
+        row.extend(super::rows::count_cells(s));
         row.push(format!("{:.2}", s.tools.per_query));
         row.push(format!("{:.3}", s.latency.p95_ms));
         t.row(row);
     }
     out.push_str(&t.console());
-    let notable = super::notable(run);
+    let notable = super::rows::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(out);
         for c in notable {

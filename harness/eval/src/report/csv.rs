@@ -3,19 +3,23 @@
 //! `metric,value` summary; compare's report CSV. Timing columns end in `_ms` (plus
 //! `within_budget`).
 
-use super::{Exporter, ReportContext};
+use super::exporter::{Exporter, ReportContext};
+use super::replay_document::ReplayReport;
+use crate::case::CaseResult;
 use crate::compare::Comparison;
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
-use crate::results::{CaseResult, RunResults};
+use crate::results::RunResults;
 use std::borrow::Cow;
+use std::fs::File;
+use std::path::Path;
 
 pub struct CasesCsv;
 pub struct SummaryCsv;
 
 /// The one CSV dialect of every findbench CSV (`run`, `replay`, `compare`): RFC 4180
 /// quoting where needed, `\n` line ends.
-pub fn csv_writer<W: std::io::Write>(w: W) -> csv::Writer<W> {
+fn csv_writer<W: std::io::Write>(w: W) -> csv::Writer<W> {
     csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(w)
@@ -212,64 +216,123 @@ impl Exporter for SummaryCsv {
     }
 }
 
-/// The columns of a replay's cases.csv: the recorded beside the replayed.
-pub const REPLAY_CASE_COLUMNS: [&str; 18] = [
-    "id",
-    "suite",
-    "mode",
-    "status",
-    "outcome",
-    "recorded_outcome",
-    "transition",
-    "candidates",
-    "recorded_candidates",
-    "tools",
-    "recorded_tools",
-    "iterations",
-    "selected",
-    "duration_ms",
-    "recorded_duration_ms",
-    "output_bytes",
-    "query",
-    "reason",
-];
+/// A replay's cases.csv: one row per case, spooled as the cases stream by (the header
+/// first), then moved into place whole.
+pub struct ReplayCasesCsv;
 
-/// One replayed case as its cases.csv row (the replay streams rows as cases come); the
-/// case's texts are borrowed, not copied.
-pub fn replay_case_row(case: &CaseResult) -> [Cow<'_, str>; 18] {
-    fn opt(o: Option<&str>) -> Cow<'_, str> {
-        Cow::Borrowed(o.unwrap_or_default())
+impl ReplayCasesCsv {
+    /// The spool of a replay's cases.csv, on `w`: the one CSV dialect, the header written.
+    pub fn spool<W: std::io::Write>(w: W) -> csv::Result<csv::Writer<W>> {
+        let mut spool = csv_writer(w);
+        spool.write_record(Self::COLUMNS)?;
+        Ok(spool)
     }
-    let num = |n: &dyn std::fmt::Display| Cow::Owned(n.to_string());
-    [
-        Cow::Borrowed(case.id.as_str()),
-        Cow::Borrowed(case.suite.as_str()),
-        Cow::Borrowed(case.mode.as_str()),
-        Cow::Borrowed(case.status.as_str()),
-        Cow::Borrowed(case.outcome.as_str()),
-        opt(case.recorded_outcome.map(|o| o.as_str())),
-        opt(case.transition.map(|t| t.as_str())),
-        num(&case.candidates),
-        case.recorded_candidates
-            .map_or(Cow::Borrowed(""), |n| num(&n)),
-        Cow::Owned(case.tools.join(" ")),
-        case.recorded_tools
-            .as_ref()
-            .map_or(Cow::Borrowed(""), |t| Cow::Owned(t.join(" "))),
-        num(&case.iterations),
-        opt(case.selected.as_deref()),
-        num(&case.duration_ms),
-        case.recorded_duration_ms
-            .map_or(Cow::Borrowed(""), |d| num(&d)),
-        num(&case.output_bytes),
-        Cow::Borrowed(case.query.as_str()),
-        opt(case.reason.as_deref()),
-    ]
+
+    /// The columns of a replay's cases.csv: the recorded beside the replayed.
+    pub const COLUMNS: [&str; 18] = [
+        "id",
+        "suite",
+        "mode",
+        "status",
+        "outcome",
+        "recorded_outcome",
+        "transition",
+        "candidates",
+        "recorded_candidates",
+        "tools",
+        "recorded_tools",
+        "iterations",
+        "selected",
+        "duration_ms",
+        "recorded_duration_ms",
+        "output_bytes",
+        "query",
+        "reason",
+    ];
+
+    /// One replayed case as its cases.csv row (spooled as the cases stream by); the case's
+    /// texts are borrowed, not copied.
+    pub fn row(case: &CaseResult) -> [Cow<'_, str>; 18] {
+        fn opt(o: Option<&str>) -> Cow<'_, str> {
+            Cow::Borrowed(o.unwrap_or_default())
+        }
+        let num = |n: &dyn std::fmt::Display| Cow::Owned(n.to_string());
+        [
+            Cow::Borrowed(case.id.as_str()),
+            Cow::Borrowed(case.suite.as_str()),
+            Cow::Borrowed(case.mode.as_str()),
+            Cow::Borrowed(case.status.as_str()),
+            Cow::Borrowed(case.outcome.as_str()),
+            opt(case.recorded_outcome.map(|o| o.as_str())),
+            opt(case.transition.map(|t| t.as_str())),
+            num(&case.candidates),
+            case.recorded_candidates
+                .map_or(Cow::Borrowed(""), |n| num(&n)),
+            Cow::Owned(case.tools.join(" ")),
+            case.recorded_tools
+                .as_ref()
+                .map_or(Cow::Borrowed(""), |t| Cow::Owned(t.join(" "))),
+            num(&case.iterations),
+            opt(case.selected.as_deref()),
+            num(&case.duration_ms),
+            case.recorded_duration_ms
+                .map_or(Cow::Borrowed(""), |d| num(&d)),
+            num(&case.output_bytes),
+            Cow::Borrowed(case.query.as_str()),
+            opt(case.reason.as_deref()),
+        ]
+    }
+}
+
+impl Exporter<ReplayReport> for ReplayCasesCsv {
+    fn file_name(&self) -> &'static str {
+        "cases.csv"
+    }
+
+    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let spool = &r.spools.cases_csv;
+        std::fs::read(spool).map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))
+    }
+
+    /// The spool already is the whole file: synced and renamed into place.
+    fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
+        let spool = &r.spools.cases_csv;
+        File::open(spool)
+            .and_then(|f| f.sync_all())
+            .and_then(|()| std::fs::rename(spool, path))
+            .map_err(|e| HarnessError::file(path, format!("cannot write: {e}")))
+    }
+}
+
+/// A replay's summary.csv.
+pub struct ReplaySummaryCsv;
+
+impl Exporter<ReplayReport> for ReplaySummaryCsv {
+    fn file_name(&self) -> &'static str {
+        "summary.csv"
+    }
+
+    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        replay_summary(&r.summary.summary)
+    }
+}
+
+/// The CSV of `compare`'s release report, beside its markdown.
+pub struct CompareCsv;
+
+impl Exporter<Comparison> for CompareCsv {
+    fn file_name(&self) -> &'static str {
+        "report.csv"
+    }
+
+    fn render(&self, c: &Comparison, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        compare(c)
+    }
 }
 
 /// A replay's summary.csv: `metric,value` rows of the summary's numeric and text fields
 /// (nested objects as dotted names).
-pub fn replay_summary(summary: &serde_json::Value) -> Result<Vec<u8>> {
+fn replay_summary(summary: &serde_json::Value) -> Result<Vec<u8>> {
     fn walk(prefix: &str, v: &serde_json::Value, out: &mut csv::Writer<Vec<u8>>) -> Result<()> {
         match v {
             serde_json::Value::Object(m) => {
@@ -298,7 +361,7 @@ pub fn replay_summary(summary: &serde_json::Value) -> Result<Vec<u8>> {
 
 /// The release report of `compare` as CSV rows:
 /// `section,name,before,after,delta,p_value,ci_low,ci_high,verdict`.
-pub fn compare(c: &Comparison) -> Result<Vec<u8>> {
+fn compare(c: &Comparison) -> Result<Vec<u8>> {
     let mut w = writer();
     w.write_record([
         "section", "name", "before", "after", "delta", "p_value", "ci_low", "ci_high", "verdict",

@@ -3,10 +3,11 @@
 //! A suite an engine answers no case of is "n/a"; an engine whose tool is missing is
 //! shown once, with why.
 
-use super::pct;
+use super::numbers::pct;
+use crate::case::CaseResult;
 use crate::engines::EngineReport;
 use crate::metrics::{mean, GroupMetrics};
-use crate::results::{CaseResult, RunResults};
+use crate::results::RunResults;
 use std::fmt::Write;
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;

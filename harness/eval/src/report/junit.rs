@@ -2,12 +2,18 @@
 //! corpus suite, one test case per case. A replay: one suite, its cases streamed into a
 //! frame quick-junit wrote. No timestamps, so only the `time` attributes vary between runs.
 
-use super::{Exporter, ReportContext};
+use super::exporter::{Exporter, ReportContext};
+use super::replay_document::ReplayReport;
+use crate::atomic_file::write_atomic_with;
+use crate::case::{CaseResult, Status, TraceOutcome};
 use crate::error::{HarnessError, Result};
-use crate::results::{CaseResult, RunResults, Status};
+use crate::results::RunResults;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::Path;
 use std::time::Duration;
 
 pub struct JunitXml;
@@ -53,6 +59,59 @@ impl Exporter for JunitXml {
             out.push(b'\n');
         }
         Ok(out)
+    }
+}
+
+/// A replay's junit.xml: one suite, its test cases spooled as the cases streamed by
+/// ([`ReplayJunitXml::spool_cases`]) inside the frame quick-junit writes around them
+/// ([`streamed_frame`]).
+pub struct ReplayJunitXml;
+
+impl ReplayJunitXml {
+    /// The `<testcase>` elements of a batch of replayed cases, as the spool holds them.
+    pub fn spool_cases(cases: &[CaseResult]) -> Result<String> {
+        streamed_cases(cases)
+    }
+
+    /// The text before and after the spooled test cases.
+    fn frame(r: &ReplayReport) -> Result<(String, String)> {
+        let success = r
+            .summary
+            .outcomes
+            .iter()
+            .find(|o| o.outcome == TraceOutcome::Success)
+            .map_or(0, |o| o.replayed);
+        streamed_frame(
+            "findbench replay",
+            &format!("replay ({})", r.summary.header.profile),
+            r.summary.replayed,
+            r.summary.replayed - success,
+        )
+    }
+}
+
+impl Exporter<ReplayReport> for ReplayJunitXml {
+    fn file_name(&self) -> &'static str {
+        "junit.xml"
+    }
+
+    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let (head, tail) = Self::frame(r)?;
+        let spool = &r.spools.junit;
+        let cases = std::fs::read(spool)
+            .map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))?;
+        Ok([head.as_bytes(), &cases, tail.as_bytes()].concat())
+    }
+
+    /// Streams: the frame's head, the spooled test cases copied file to file, its tail.
+    fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
+        let (head, tail) = Self::frame(r)?;
+        write_atomic_with(path, |w| {
+            w.write_all(head.as_bytes())?;
+            w.flush()?;
+            std::io::copy(&mut File::open(&r.spools.junit)?, w.get_mut())?;
+            w.write_all(tail.as_bytes())
+        })
     }
 }
 
@@ -117,7 +176,7 @@ const CASES_HERE: &str = "findbench-streamed-cases";
 /// The junit.xml of a replay, which streams its cases (quick-junit builds a whole report
 /// in memory, which a million traces cannot afford): the text before and after the test
 /// cases of one suite of `tests` cases of which `failures` failed, as quick-junit writes it.
-pub fn streamed_frame(
+fn streamed_frame(
     report_name: &str,
     suite_name: &str,
     tests: usize,
@@ -144,15 +203,10 @@ pub fn streamed_frame(
     Ok((text[..start].to_string(), tail))
 }
 
-/// One case's `<testcase>` element as it sits inside [`streamed_frame`], with its
-/// indentation and a final line break.
-pub fn streamed_case(case: &CaseResult) -> Result<String> {
-    streamed_cases(std::slice::from_ref(case))
-}
-
 /// The `<testcase>` elements of `cases`, in order, as they sit inside [`streamed_frame`]:
-/// the same text as [`streamed_case`] of each, rendered by quick-junit in one go.
-pub fn streamed_cases(cases: &[CaseResult]) -> Result<String> {
+/// the same text as each one's alone (`cases_streamed_together_are_the_cases_streamed_one_by_one`),
+/// rendered by quick-junit in one go.
+fn streamed_cases(cases: &[CaseResult]) -> Result<String> {
     let mut out = String::with_capacity(cases.len() * 128);
     let mut i = 0;
     while i < cases.len() {
@@ -237,6 +291,12 @@ fn escape_attribute(out: &mut String, s: &str) {
 mod tests {
     use super::*;
 
+    /// One case's `<testcase>` element as it sits inside [`streamed_frame`], with its
+    /// indentation and a final line break.
+    fn streamed_case(case: &CaseResult) -> Result<String> {
+        streamed_cases(std::slice::from_ref(case))
+    }
+
     #[test]
     fn cases_streamed_together_are_the_cases_streamed_one_by_one() {
         let case = |id: &str, status: Status, reason: Option<&str>| CaseResult {
@@ -247,7 +307,7 @@ mod tests {
             outcome: "insufficient_evidence".into(),
             duration_ms: 1.5,
             reason: reason.map(str::to_string),
-            recorded_outcome: Some(crate::results::TraceOutcome::Success),
+            recorded_outcome: Some(crate::case::TraceOutcome::Success),
             ..CaseResult::default()
         };
         let mut cases = vec![

@@ -3,19 +3,23 @@
 //! timing-dependent is in the last section, `## Latency`, so the rest is identical across
 //! runs of the same inputs.
 
+use super::exporter::{Exporter, ReportContext};
+use super::numbers::{fmt_delta, fmt_value, pct};
+use super::replay_document::ReplayReport;
 use super::table::{Align, Table};
-use super::{fmt_delta, fmt_value, pct, Exporter, ReportContext};
+use crate::case::TraceOutcome;
 use crate::compare::{fmt_p, Comparison};
 use crate::error::Result;
 use crate::metrics::GroupMetrics;
 use crate::replay_summary::ReplaySummary;
-use crate::results::{RunResults, TraceOutcome};
+use crate::results::RunResults;
 use crate::stats::BOOTSTRAP_RESAMPLES;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use Align::{Left as L, Right as R};
 
+/// summary.md of a run.
 pub struct SummaryMarkdown;
 
 impl Exporter for SummaryMarkdown {
@@ -25,6 +29,32 @@ impl Exporter for SummaryMarkdown {
 
     fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>> {
         Ok(render(run, context).into_bytes())
+    }
+}
+
+/// summary.md of a replay.
+pub struct ReplaySummaryMarkdown;
+
+impl Exporter<ReplayReport> for ReplaySummaryMarkdown {
+    fn file_name(&self) -> &'static str {
+        "summary.md"
+    }
+
+    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        Ok(replay(&r.summary).into_bytes())
+    }
+}
+
+/// The release report of `compare`, at `--out FILE` (or on stdout).
+pub struct CompareMarkdown;
+
+impl Exporter<Comparison> for CompareMarkdown {
+    fn file_name(&self) -> &'static str {
+        "report.md"
+    }
+
+    fn render(&self, c: &Comparison, _: &ReportContext<'_>) -> Result<Vec<u8>> {
+        Ok(compare(c).into_bytes())
     }
 }
 
@@ -62,7 +92,7 @@ fn short_rev(rev: Option<&str>, len: usize) -> &str {
 }
 
 /// summary.md of a run.
-pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
+fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     let m = &run.summary;
     let mut o = String::new();
     let _ = writeln!(o, "# findbench run");
@@ -112,7 +142,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     ]);
     for (name, g) in groups(run, true) {
         let mut row = vec![name];
-        row.extend(super::count_cells(g));
+        row.extend(super::rows::count_cells(g));
         row.extend([
             format!("{:.2}", g.tools.per_query),
             format!("{:.2}", g.tools.iterations),
@@ -222,7 +252,7 @@ pub fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
     o.push_str(&t.markdown());
     let _ = writeln!(o);
 
-    let notable = super::notable(run);
+    let notable = super::rows::notable(run);
     if !notable.is_empty() {
         let _ = writeln!(o, "## Cases that did not simply pass");
         let _ = writeln!(o);
@@ -379,7 +409,7 @@ pub fn replay_outcome_table(r: &ReplaySummary) -> String {
 }
 
 /// summary.md of a replay.
-pub fn replay(r: &ReplaySummary) -> String {
+fn replay(r: &ReplaySummary) -> String {
     let h = &r.header;
     let s = &r.summary;
     let mut m = String::new();
@@ -483,7 +513,7 @@ pub const REPLAY_RETRIEVAL_METRICS: [&str; 12] = [
 ];
 
 /// The release report of `compare`.
-pub fn compare(c: &Comparison) -> String {
+fn compare(c: &Comparison) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# findbench release report\n");
     let mut t = Table::new(&[("", L), ("results", L), ("run", L), ("cases", L)]);

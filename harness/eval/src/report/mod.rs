@@ -1,45 +1,44 @@
 //! Every document findbench writes, one module per format: `markdown`, `csv`, `json`,
-//! `junit`, `html`, `console` (and the tables they draw, `table`). A run's files are
-//! exporters behind [`Exporter`] (`summary.md`, `cases.csv`, `summary.csv`, `results.json`,
-//! `junit.xml`, `report.html`); a replay streams its cases through the same modules' row functions and
-//! renders its summary with them; `compare` renders its [`crate::compare::Comparison`] with
-//! them. Nothing else in the workspace formats a report.
+//! `junit`, `html` (with its charts, `svg`), `console` (and the tables they draw, `table`).
+//! Every report file goes out through one trait, [`Exporter`], generic over its document:
+//! a run's [`crate::results::RunResults`] ([`exporters`]: `summary.md`, `cases.csv`,
+//! `summary.csv`, `results.json`, `junit.xml`, `report.html`), a replay's
+//! [`replay_document::ReplayReport`] ([`replay_exporters`] and [`replay_case_exporters`],
+//! the same six files) and `compare`'s [`crate::compare::Comparison`]
+//! ([`compare_exporters`]: the markdown, CSV and HTML release report). Nothing else in the
+//! workspace formats a report.
 //!
-//! Every file is rendered in memory first, then written through
-//! [`crate::atomic_file::write_atomic`] (a temporary name beside it, fsync, rename), so a
-//! reader never sees a half-written report and a failed render
-//! leaves the previous reports in place. The same results give the same bytes whatever
-//! `--jobs` was, timing columns (`*_ms`, `within_budget`, the Latency section) and run
-//! metadata (`started_at`, `threads`) aside.
+//! Every file is written through [`crate::atomic_file`] (a temporary name beside it, fsync,
+//! rename), so a reader never sees a half-written report. A run's and compare's files, and
+//! a replay's summaries, are rendered in memory first, so a failed render leaves the
+//! previous reports in place; a replay's case files are assembled from the spools its cases
+//! streamed to. The same results give the same bytes whatever `--jobs` was, timing columns
+//! (`*_ms`, `within_budget`, the Latency section) and run metadata (`started_at`,
+//! `threads`) aside.
 
 pub mod console;
 pub mod csv;
 pub mod engines;
+pub mod escape;
+pub mod exporter;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod numbers;
+pub mod replay_document;
+pub mod rows;
 pub mod svg;
 pub mod table;
 
-use crate::baseline::BaselineDiff;
+pub use exporter::{Exporter, ReportContext};
+pub use numbers::{fmt_delta, fmt_value};
+
+use crate::compare::Comparison;
 use crate::error::Result;
 use crate::results::RunResults;
+use replay_document::ReplayReport;
 use std::path::{Path, PathBuf};
-
-/// What an exporter can draw on besides the results.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct ReportContext<'a> {
-    pub baseline: Option<&'a BaselineDiff>,
-}
-
-/// One report file.
-pub trait Exporter {
-    /// The file name inside the output directory.
-    fn file_name(&self) -> &'static str;
-    /// The file's bytes.
-    fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>>;
-}
 
 /// Every report `run` writes, in the order they are written.
 pub fn exporters() -> Vec<Box<dyn Exporter>> {
@@ -53,24 +52,57 @@ pub fn exporters() -> Vec<Box<dyn Exporter>> {
     ]
 }
 
-/// Renders every report, then writes each to `dir` via a temporary name and a rename.
-/// Returns the paths written.
-pub fn write_reports(
-    dir: &Path,
-    run: &RunResults,
-    context: &ReportContext<'_>,
-) -> Result<Vec<PathBuf>> {
-    let rendered: Vec<(&'static str, Vec<u8>)> = exporters()
-        .iter()
-        .map(|e| e.render(run, context).map(|bytes| (e.file_name(), bytes)))
-        .collect::<Result<_>>()?;
-    write_files(dir, rendered)
+/// The reports of a replay rendered from its summary, in the order they are written.
+pub fn replay_exporters() -> Vec<Box<dyn Exporter<ReplayReport>>> {
+    vec![
+        Box::new(csv::ReplaySummaryCsv),
+        Box::new(markdown::ReplaySummaryMarkdown),
+        Box::new(html::ReplayHtml),
+    ]
 }
 
-/// Writes rendered documents into `dir` as one unit: staged in a sibling directory, each
-/// file via a temporary name, then swapped in (report_set.rs), so a reader sees every file
-/// of one run or of the other. Returns the paths written.
-pub fn write_files(dir: &Path, rendered: Vec<(&str, Vec<u8>)>) -> Result<Vec<PathBuf>> {
+/// The reports of a replay assembled from its spooled cases: results.json, cases.csv,
+/// junit.xml.
+pub fn replay_case_exporters() -> [&'static (dyn Exporter<ReplayReport> + Sync); 3] {
+    [
+        &json::ReplayResultsJson,
+        &csv::ReplayCasesCsv,
+        &junit::ReplayJunitXml,
+    ]
+}
+
+/// The file names a replay writes (its report set).
+pub fn replay_file_names() -> Vec<&'static str> {
+    replay_case_exporters()
+        .iter()
+        .map(|e| e.file_name())
+        .chain(replay_exporters().iter().map(|e| e.file_name()))
+        .collect()
+}
+
+/// `compare`'s release report: the markdown at `--out FILE`, the CSV and the page beside it.
+pub fn compare_exporters() -> Vec<Box<dyn Exporter<Comparison>>> {
+    vec![
+        Box::new(markdown::CompareMarkdown),
+        Box::new(csv::CompareCsv),
+        Box::new(html::CompareHtml),
+    ]
+}
+
+/// Renders every report of `exporters` for `doc`, then writes them into `dir` as one unit
+/// (staged in a sibling directory, each file via a temporary name, then swapped in:
+/// report_set.rs), so a reader sees every file of one run or of the other. Returns the
+/// paths written.
+pub fn write_all<D: ?Sized>(
+    dir: &Path,
+    exporters: &[Box<dyn Exporter<D>>],
+    doc: &D,
+    context: &ReportContext<'_>,
+) -> Result<Vec<PathBuf>> {
+    let rendered: Vec<(&'static str, Vec<u8>)> = exporters
+        .iter()
+        .map(|e| e.render(doc, context).map(|bytes| (e.file_name(), bytes)))
+        .collect::<Result<_>>()?;
     let names: Vec<&str> = rendered.iter().map(|(name, _)| *name).collect();
     let set = crate::report_set::ReportSet::begin(dir, &names)?;
     let mut written = Vec::new();
@@ -82,77 +114,35 @@ pub fn write_files(dir: &Path, rendered: Vec<(&str, Vec<u8>)>) -> Result<Vec<Pat
     Ok(written)
 }
 
-/// The counting columns of a group's row, in the order every table shows them: cases,
-/// passed (xpass included), failed, xfail, xpass, pass rate, insufficient-evidence rate.
-pub(crate) fn count_cells(g: &crate::metrics::GroupMetrics) -> [String; 7] {
-    [
-        g.total.to_string(),
-        (g.passed + g.xpass).to_string(),
-        g.failed.to_string(),
-        g.xfail.to_string(),
-        g.xpass.to_string(),
-        pct(g.pass_rate),
-        pct(g.insufficient_evidence_rate),
-    ]
+/// Every report of a run, written into `dir` ([`write_all`] of [`exporters`]).
+pub fn write_reports(
+    dir: &Path,
+    run: &RunResults,
+    context: &ReportContext<'_>,
+) -> Result<Vec<PathBuf>> {
+    write_all(dir, &exporters(), run, context)
 }
 
-/// The cases that did not simply pass (fail, xfail, xpass), in report order: every report
-/// lists them.
-pub(crate) fn notable(run: &RunResults) -> Vec<&crate::results::CaseResult> {
-    run.cases
+/// Where a file of `compare`'s release report goes: the markdown is `--out FILE` itself,
+/// the others are beside it, FILE with their extension (`report.md` → `report.csv`).
+pub fn compare_path(md: &Path, exporter: &dyn Exporter<Comparison>) -> PathBuf {
+    match Path::new(exporter.file_name()).extension() {
+        Some(ext) if ext != "md" => md.with_extension(ext),
+        _ => md.to_path_buf(),
+    }
+}
+
+/// Writes `compare`'s release report (every file rendered first, then each written whole).
+/// Returns the paths written, the markdown first.
+pub fn write_compare(md: &Path, c: &Comparison) -> Result<Vec<PathBuf>> {
+    let context = ReportContext::default();
+    let rendered: Vec<(PathBuf, Vec<u8>)> = compare_exporters()
         .iter()
-        .filter(|c| c.status != crate::results::Status::Pass)
-        .collect()
-}
-
-/// `0.968` as `96.8%`.
-pub(crate) fn pct(rate: f64) -> String {
-    format!("{:.1}%", rate * 100.0)
-}
-
-/// A summary metric for people: rates as percentages, whole numbers as integers, others to
-/// three decimals; `–` when absent.
-pub fn fmt_value(name: &str, v: Option<f64>) -> String {
-    match v {
-        None => "–".into(),
-        Some(v) if is_rate(name) => format!("{:.1}%", v * 100.0),
-        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
-        Some(v) => format!("{v:.3}"),
-    }
-}
-
-/// A change of a summary metric: rates in percentage points, signed.
-pub fn fmt_delta(name: &str, d: Option<f64>) -> String {
-    match d {
-        None => "–".into(),
-        Some(d) if is_rate(name) => format!("{:+.1} pts", d * 100.0),
-        Some(d) if d.fract() == 0.0 && d.abs() < 1e15 => format!("{:+}", d as i64),
-        Some(d) => format!("{d:+.3}"),
-    }
-}
-
-fn is_rate(name: &str) -> bool {
-    name.ends_with("rate") || name.ends_with("_pct_fraction")
-}
-
-/// Where compare's CSV goes beside its markdown: `report.md` → `report.csv`.
-pub fn compare_csv_path(md: &Path) -> PathBuf {
-    md.with_extension("csv")
-}
-
-/// Where compare's page goes beside its markdown: `report.md` → `report.html`.
-pub fn compare_html_path(md: &Path) -> PathBuf {
-    md.with_extension("html")
-}
-
-/// Writes compare's release report: markdown at `md`, the CSV and the HTML page beside it.
-/// Returns the paths written.
-pub fn write_compare(md: &Path, c: &crate::compare::Comparison) -> Result<Vec<PathBuf>> {
-    let rendered = [
-        (md.to_path_buf(), markdown::compare(c).into_bytes()),
-        (compare_csv_path(md), csv::compare(c)?),
-        (compare_html_path(md), html::compare(c).into_bytes()),
-    ];
+        .map(|e| {
+            e.render(c, &context)
+                .map(|bytes| (compare_path(md, e.as_ref()), bytes))
+        })
+        .collect::<Result<_>>()?;
     for (path, bytes) in &rendered {
         crate::atomic_file::write_atomic(path, bytes)?;
     }

@@ -78,20 +78,20 @@ pub fn find_logs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TracesError> {
             walk(path, &mut found)?;
             found.sort();
             if found.is_empty() {
-                return Err(TracesError::File {
-                    path: path.clone(),
-                    message: "directory holds no *.jsonl agent log".into(),
-                    hint: Some(where_logs_are().into()),
-                });
+                return Err(TracesError::file_with_hint(
+                    path,
+                    "directory holds no *.jsonl agent log",
+                    where_logs_are(),
+                ));
             }
         } else if path.is_file() {
             found.push(path.clone());
         } else {
-            return Err(TracesError::File {
-                path: path.clone(),
-                message: "no such agent log file or directory".into(),
-                hint: Some(where_logs_are().into()),
-            });
+            return Err(TracesError::file_with_hint(
+                path,
+                "no such agent log file or directory",
+                where_logs_are(),
+            ));
         }
         for f in found {
             if !out.contains(&f) {

@@ -2,10 +2,12 @@
 //! stream so a trace set of any size is processed in constant memory.
 
 pub mod fixture;
+pub mod item;
 pub mod otlp;
 pub mod record;
 pub mod stream;
 
 pub use fixture::FixtureSource;
+pub use item::{BadLine, TraceItem};
 pub use record::{RecordedCall, ToolCall, Trace, TraceOutcome};
-pub use stream::{expand_inputs, BadLine, StreamCounts, TraceFormat, TraceItem, TraceStream};
+pub use stream::{expand_inputs, StreamCounts, TraceFormat, TraceStream};

@@ -2,48 +2,14 @@
 //! size of the input. Several files, directories (every `*.jsonl` and `*.jsonl.gz` under
 //! them) and glob patterns at once; gzip is detected by its magic bytes.
 
+use super::item::{BadLine, TraceItem};
 use super::record::Trace;
 use crate::error::TracesError;
-use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// A line that did not parse: reported as `file:line: reason`, counted, and skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadLine {
-    pub file: PathBuf,
-    /// 1-based.
-    pub line: usize,
-    pub reason: String,
-}
-
-impl fmt::Display for BadLine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file.display(), self.line, self.reason)
-    }
-}
-
-impl BadLine {
-    /// The error `--strict` turns a bad line into (exit code 2).
-    pub fn into_error(self) -> TracesError {
-        TracesError::Parse {
-            path: self.file,
-            line: self.line,
-            column: 1,
-            message: self.reason,
-        }
-    }
-}
-
-/// What the stream yields per non-blank line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TraceItem {
-    Trace(Box<Trace>),
-    Bad(BadLine),
-}
 
 /// Turns command-line inputs into trace files, in a deterministic order: files as given,
 /// directories walked recursively (sorted), glob patterns expanded (sorted). `-` is stdin.
@@ -130,11 +96,11 @@ fn is_trace_file(path: &Path) -> bool {
 }
 
 fn file_error(path: &Path, message: &str) -> TracesError {
-    TracesError::File {
-        path: path.to_path_buf(),
-        message: message.to_string(),
-        hint: Some("pass trace files (.jsonl, .jsonl.gz), directories or glob patterns".into()),
-    }
+    TracesError::file_with_hint(
+        path,
+        message,
+        "pass trace files (.jsonl, .jsonl.gz), directories or glob patterns",
+    )
 }
 
 /// A file counting the bytes read from it (compressed bytes for a .gz), for progress.
@@ -461,8 +427,8 @@ mod tests {
     #[test]
     fn missing_inputs_are_file_errors() {
         let err = expand_inputs(&[PathBuf::from("/nonexistent/x.jsonl")]).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
         let err = expand_inputs(&[PathBuf::from("/nonexistent/*.jsonl")]).unwrap_err();
-        assert_eq!(err.exit_code(), 3);
+        assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);
     }
 }

@@ -1,0 +1,697 @@
+//! The layout rules of ARCHITECTURE.md, checked on the source itself: no import cycle
+//! between files of a crate, no source file over 700 lines (its `#[cfg(test)]` part aside),
+//! and every source file named in the code map.
+//!
+//! The import graph is read from the code: every `crate::`, `super::` and `self::` path in a
+//! file's non-test code (in `use` items and inline) is resolved to the file that holds the
+//! module it names. `mod x;` declarations are not edges: a parent declaring its children is
+//! how Rust lays out a crate, not a dependency.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The crates whose files are checked, as their `src` directories.
+const CRATE_SOURCES: &[&str] = &[
+    "engine/src",
+    "harness/tools/src",
+    "harness/eval/src",
+    "harness/traces/src",
+    "harness/mcp/src",
+    "harness/cli/src",
+    "benches/src",
+];
+
+/// Lines a source file may hold before its first `#[cfg(test)]`.
+const MAX_LINES: usize = 700;
+
+/// One source file: its module path in the crate (`["tree", "cache"]`) and its text.
+struct SourceFile {
+    rel: String,
+    module: Vec<String>,
+    text: String,
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a file under `src`: `lib.rs`/`main.rs` is the root, `a/mod.rs` is `a`.
+fn module_of(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if !(stem == "mod" || (parts.is_empty() && (stem == "lib" || stem == "main"))) {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+fn crate_files(src: &str) -> Vec<SourceFile> {
+    let base = common::repo_root().join(src);
+    let mut paths = Vec::new();
+    rust_files(&base, &mut paths);
+    paths
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(&base).unwrap().to_path_buf();
+            SourceFile {
+                rel: format!("{src}/{}", rel.display()),
+                module: module_of(&rel),
+                text: std::fs::read_to_string(&p).unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// The code of a file without its tests (the repository keeps tests in a trailing
+/// `#[cfg(test)]` module or in a `tests.rs` beside).
+fn non_test(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |i| &text[..i])
+}
+
+/// Text with comments and string literals blanked, so a path in prose is not an import.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'r'
+            && matches!(b.get(i + 1), Some(b'"') | Some(b'#'))
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
+            // raw string r"..." or r#"..."#
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while b.get(j) == Some(&b'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if b.get(j) != Some(&b'"') {
+                out.push(b[i] as char);
+                i += 1;
+                continue;
+            }
+            j += 1;
+            loop {
+                if j >= b.len() {
+                    break;
+                }
+                if b[j] == b'"'
+                    && b[j + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&c| c == b'#')
+                        .count()
+                        == hashes
+                {
+                    j += 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+            out.push(' ');
+            i = j;
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push(' ');
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            // a char literal such as '"'
+            i += 3;
+            out.push(' ');
+        } else {
+            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch_len]);
+            i += ch_len;
+        }
+    }
+    out
+}
+
+/// A path a file's code names, and whether it is a `pub use` (a re-export: the file hands
+/// the name on) with the name it is exported as.
+struct NamedPath {
+    segments: Vec<String>,
+    reexport_as: Option<String>,
+}
+
+/// Every path a file's code names: `use` trees expanded (`use crate::a::{b, c::d}` gives
+/// `crate::a::b` and `crate::a::c::d`) and inline paths (`crate::a::b::f()`,
+/// `child::f()` for a child module).
+fn named_paths(code: &str, children: &BTreeSet<String>) -> Vec<NamedPath> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    let mut offset = 0;
+    while let Some(at) = find_word(rest, "use") {
+        let line_start = code[..offset + at].rfind('\n').map_or(0, |i| i + 1);
+        let is_pub = code[line_start..offset + at]
+            .trim_start()
+            .starts_with("pub");
+        let after = &rest[at + 3..];
+        let end = after.find(';').unwrap_or(after.len());
+        let tree: String = after[..end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut paths = Vec::new();
+        expand_use_tree(&tree, &mut Vec::new(), &mut paths);
+        for (segments, alias) in paths {
+            let name = alias.or_else(|| segments.last().cloned());
+            out.push(NamedPath {
+                segments,
+                reexport_as: if is_pub { name } else { None },
+            });
+        }
+        offset += at + 3 + end;
+        rest = &after[end..];
+    }
+    // inline paths: crate::, super::, self::, and a child module's name
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let starts_word = (c.is_ascii_alphabetic() || c == b'_')
+            && (i == 0
+                || !(bytes[i - 1].is_ascii_alphanumeric()
+                    || bytes[i - 1] == b'_'
+                    || bytes[i - 1] == b':'));
+        if !starts_word {
+            i += 1;
+            continue;
+        }
+        let path: String = code[i..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        i += path.len().max(1);
+        let segments: Vec<String> = path
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let first = segments.first().map(String::as_str).unwrap_or("");
+        if segments.len() > 1
+            && (matches!(first, "crate" | "super" | "self") || children.contains(first))
+        {
+            out.push(NamedPath {
+                segments,
+                reexport_as: None,
+            });
+        }
+    }
+    out
+}
+
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(pos) = text[from..].find(word) {
+        let at = from + pos;
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let boundary = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        if boundary(before) && after.is_some_and(char::is_whitespace) {
+            return Some(at);
+        }
+        from = at + word.len();
+    }
+    None
+}
+
+/// Expands one `use` tree under `prefix` into (path, alias).
+fn expand_use_tree(
+    tree: &str,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, Option<String>)>,
+) {
+    let tree = tree.trim().trim_start_matches("::");
+    if let Some(open) = tree.find('{') {
+        let head = &tree[..open];
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let added: Vec<String> = head
+            .split("::")
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let n = added.len();
+        prefix.extend(added);
+        for part in split_top_level(inner) {
+            expand_use_tree(part, prefix, out);
+        }
+        prefix.truncate(prefix.len() - n);
+    } else {
+        let mut words = tree.split(" as ");
+        let path = words.next().unwrap_or(tree).trim();
+        let alias = words.next().map(|a| a.trim().to_string());
+        let mut full = prefix.clone();
+        full.extend(
+            path.split("::")
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        );
+        if full.last().is_some_and(|s| s == "self") {
+            full.pop();
+        }
+        out.push((full, alias));
+    }
+}
+
+fn split_top_level(inner: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < inner.len() {
+        parts.push(&inner[start..]);
+    }
+    parts.into_iter().filter(|p| !p.trim().is_empty()).collect()
+}
+
+/// The crate's modules (path -> file), each module's re-exports (name -> absolute path)
+/// and glob re-exports (`pub use x::*`).
+struct CrateModules {
+    files: BTreeMap<Vec<String>, String>,
+    reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+    globs: BTreeMap<Vec<String>, Vec<Vec<String>>>,
+}
+
+impl CrateModules {
+    /// A path as seen from module `here`, made absolute (crate-rooted); `None` for a path
+    /// into another crate.
+    fn absolute(&self, path: &[String], here: &[String]) -> Option<Vec<String>> {
+        match path.first().map(String::as_str) {
+            Some("crate") => Some(path[1..].to_vec()),
+            Some("self") => Some([here, &path[1..]].concat()),
+            Some("super") => {
+                let mut base = here.to_vec();
+                let mut rest = path;
+                while rest.first().is_some_and(|s| s == "super") {
+                    base.pop();
+                    rest = &rest[1..];
+                }
+                Some([base.as_slice(), rest].concat())
+            }
+            Some(first) => {
+                let mut child = here.to_vec();
+                child.push(first.to_string());
+                self.files
+                    .contains_key(&child)
+                    .then(|| [here, path].concat())
+            }
+            None => None,
+        }
+    }
+
+    /// The file that defines what an absolute path names: the deepest module of the path
+    /// that is a file, followed through that module's re-exports.
+    fn defining_file(&self, path: &[String], depth: usize) -> Option<String> {
+        let mut module = Vec::new();
+        let mut i = 0;
+        while i < path.len() {
+            let mut next = module.clone();
+            next.push(path[i].clone());
+            if !self.files.contains_key(&next) {
+                break;
+            }
+            module = next;
+            i += 1;
+        }
+        if depth < 16 {
+            if let Some(name) = path.get(i) {
+                if let Some(target) = self.reexports.get(&module).and_then(|r| r.get(name)) {
+                    let mut target = target.clone();
+                    target.extend(path[i + 1..].iter().cloned());
+                    return self.defining_file(&target, depth + 1);
+                }
+                for glob in self.globs.get(&module).into_iter().flatten() {
+                    let mut target = glob.clone();
+                    target.extend(path[i..].iter().cloned());
+                    if let Some(file) = self.defining_file(&target, depth + 1) {
+                        if Some(&file) != self.files.get(&module) {
+                            return Some(file);
+                        }
+                    }
+                }
+            }
+        }
+        self.files.get(&module).cloned()
+    }
+}
+
+/// file -> files it imports, within one crate. A path to a name that a module only hands
+/// on (`pub use`) leads to the file that defines it, so a `lib.rs` or `mod.rs` that only
+/// re-exports is no hub of false cycles.
+fn import_graph(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut modules = CrateModules {
+        files: files
+            .iter()
+            .map(|f| (f.module.clone(), f.rel.clone()))
+            .collect(),
+        reexports: BTreeMap::new(),
+        globs: BTreeMap::new(),
+    };
+    let children_of = |module: &[String]| -> BTreeSet<String> {
+        files
+            .iter()
+            .filter(|f| f.module.len() == module.len() + 1 && f.module.starts_with(module))
+            .map(|f| f.module.last().unwrap().clone())
+            .collect()
+    };
+    let mut named = Vec::new();
+    for f in files {
+        let code = code_only(non_test(&f.text));
+        let paths = named_paths(&code, &children_of(&f.module));
+        for p in &paths {
+            let Some(name) = &p.reexport_as else { continue };
+            let Some(abs) = modules.absolute(&p.segments, &f.module) else {
+                continue;
+            };
+            if name == "*" {
+                let mut abs = abs;
+                abs.pop();
+                modules.globs.entry(f.module.clone()).or_default().push(abs);
+            } else {
+                modules
+                    .reexports
+                    .entry(f.module.clone())
+                    .or_default()
+                    .insert(name.clone(), abs);
+            }
+        }
+        named.push(paths);
+    }
+    let mut graph = BTreeMap::new();
+    for (f, paths) in files.iter().zip(named) {
+        let mut targets = BTreeSet::new();
+        for p in paths {
+            if p.reexport_as.is_some() {
+                // handing a name on is no dependency of this file's own code
+                continue;
+            }
+            let Some(abs) = modules.absolute(&p.segments, &f.module) else {
+                continue;
+            };
+            if let Some(target) = modules.defining_file(&abs, 0) {
+                if target != f.rel {
+                    targets.insert(target);
+                }
+            }
+        }
+        graph.insert(f.rel.clone(), targets);
+    }
+    graph
+}
+
+/// The strongly connected components of more than one file (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        next: usize,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        s.index.insert(v, s.next);
+        s.low.insert(v, s.next);
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let lw = s.low[w];
+                let lv = s.low[v];
+                s.low.insert(v, lv.min(lw));
+            } else if s.on_stack.contains(w) {
+                let iw = s.index[w];
+                let lv = s.low[v];
+                s.low.insert(v, lv.min(iw));
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                component.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                s.found.push(component);
+            }
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
+#[test]
+fn no_import_cycle_between_files_of_any_crate() {
+    let mut all = Vec::new();
+    for src in CRATE_SOURCES {
+        let files = crate_files(src);
+        for cycle in cycles(&import_graph(&files)) {
+            all.push(cycle.join(" <-> "));
+        }
+    }
+    assert!(all.is_empty(), "import cycles:\n{}", all.join("\n"));
+}
+
+#[test]
+fn the_cycle_check_sees_a_cycle() {
+    // two files that import each other, as the check reads them
+    let files = vec![
+        SourceFile {
+            rel: "a.rs".into(),
+            module: vec!["a".into()],
+            text: "use crate::b::{Thing, other::{X}};\nfn f() {}".into(),
+        },
+        SourceFile {
+            rel: "b.rs".into(),
+            module: vec!["b".into()],
+            text: "// crate::a is named in a comment only\nfn g() { super::a::f() }".into(),
+        },
+        SourceFile {
+            rel: "c.rs".into(),
+            module: vec!["c".into()],
+            text: "const S: &str = \"crate::a::f\";\nuse crate::b::Thing;".into(),
+        },
+    ];
+    let graph = import_graph(&files);
+    assert_eq!(
+        cycles(&graph),
+        vec![vec!["a.rs".to_string(), "b.rs".to_string()]]
+    );
+    assert_eq!(graph["c.rs"], BTreeSet::from(["b.rs".to_string()]));
+}
+
+#[test]
+fn the_cycle_check_follows_reexports_and_child_paths() {
+    // lib.rs only hands `Spec` on: a file using `crate::Spec` depends on spec.rs, not on
+    // lib.rs; but lib.rs's own `LIST` names `task::SPEC`, so using `crate::LIST` from
+    // task.rs's dependency closes a loop
+    let file = |rel: &str, module: &[&str], text: &str| SourceFile {
+        rel: rel.into(),
+        module: module.iter().map(|m| m.to_string()).collect(),
+        text: text.into(),
+    };
+    let files = vec![
+        file(
+            "lib.rs",
+            &[],
+            "mod spec;\nmod task;\npub use spec::Spec;\npub const LIST: &[Spec] = &[task::SPEC];",
+        ),
+        file(
+            "spec.rs",
+            &["spec"],
+            "pub struct Spec;\nfn named() { let _ = crate::LIST; }",
+        ),
+        file(
+            "task.rs",
+            &["task"],
+            "use crate::Spec;\npub const SPEC: Spec = Spec;",
+        ),
+    ];
+    let graph = import_graph(&files);
+    assert_eq!(graph["task.rs"], BTreeSet::from(["spec.rs".to_string()]));
+    assert_eq!(graph["lib.rs"], BTreeSet::from(["task.rs".to_string()]));
+    assert_eq!(cycles(&graph).len(), 1, "{graph:?}");
+}
+
+#[test]
+fn no_source_file_is_over_700_lines_before_its_tests() {
+    let mut long = Vec::new();
+    for src in CRATE_SOURCES {
+        for f in crate_files(src) {
+            let lines = non_test(&f.text).lines().count();
+            if lines > MAX_LINES {
+                long.push(format!("{} ({lines} lines)", f.rel));
+            }
+        }
+    }
+    assert!(long.is_empty(), "files over {MAX_LINES} lines: {long:?}");
+}
+
+/// The section of ARCHITECTURE.md about one crate: from the heading that names its
+/// directory (`### \`engine/\``) to the next heading of that level or above.
+fn code_map_section<'a>(map: &'a str, crate_dir: &str) -> Option<&'a str> {
+    let heading = format!("### `{crate_dir}/`");
+    let start = map.find(&heading)?;
+    let rest = &map[start + heading.len()..];
+    let end = ["\n### ", "\n## "]
+        .iter()
+        .filter_map(|h| rest.find(h))
+        .min()
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+#[test]
+fn the_code_map_names_every_source_file_in_its_crate_section() {
+    let map = std::fs::read_to_string(common::repo_root().join("ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    for src in CRATE_SOURCES {
+        let crate_dir = src.trim_end_matches("/src");
+        let Some(section) = code_map_section(&map, crate_dir) else {
+            missing.push(format!("no section `### \\`{crate_dir}/\\`` for {src}"));
+            continue;
+        };
+        for f in crate_files(src) {
+            let rel = f.rel.trim_start_matches(&format!("{src}/")).to_string();
+            if !section.contains(&format!("`{rel}`")) {
+                missing.push(f.rel.clone());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name these source files (as `path/in/src.rs` in the crate's section):\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_source_file_the_docs_name_exists() {
+    // a path ending in .rs, in backticks, in ARCHITECTURE.md or docs/*.md: it must exist,
+    // either from the repository root or under one crate's src
+    let root = common::repo_root();
+    let mut docs = vec![root.join("ARCHITECTURE.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            docs.push(p);
+        }
+    }
+    let mut gone = Vec::new();
+    for doc in docs {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for (i, quoted) in text.split('`').enumerate() {
+            if i % 2 == 0
+                || !quoted.ends_with(".rs")
+                || quoted.contains(' ')
+                || quoted.contains('*')
+            {
+                continue;
+            }
+            for piece in expand_braces(quoted) {
+                // a path's tail (`walk.rs`, `ask/plan.rs` in a row about its directory) is
+                // read as any source file whose path ends so
+                let tail = CRATE_SOURCES.iter().any(|src| {
+                    crate_files(src)
+                        .iter()
+                        .any(|f| f.rel.ends_with(&format!("/{piece}")))
+                });
+                let exists = tail
+                    || root.join(&piece).exists()
+                    || [
+                        "harness/cli/tests",
+                        "engine/tests",
+                        "benches/benches",
+                        "benches/examples",
+                    ]
+                    .iter()
+                    .any(|dir| root.join(dir).join(&piece).exists());
+                if !exists {
+                    gone.push(format!("{}: `{piece}`", doc.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        gone.is_empty(),
+        "the docs name files that do not exist:\n{}",
+        gone.join("\n")
+    );
+}
+
+/// `a/{b,c}.rs` -> `a/b.rs`, `a/c.rs` (one brace group).
+fn expand_braces(path: &str) -> Vec<String> {
+    match (path.find('{'), path.find('}')) {
+        (Some(open), Some(close)) if open < close => path[open + 1..close]
+            .split(',')
+            .map(|alt| format!("{}{alt}{}", &path[..open], &path[close + 1..]))
+            .collect(),
+        _ => vec![path.to_string()],
+    }
+}

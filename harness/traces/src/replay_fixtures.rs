@@ -1,0 +1,87 @@
+//! The fixtures of a replay, each loaded once, on the thread that reads the traces, and
+//! shared by every trace that names it.
+
+use crate::error::TracesError;
+use crate::replay_call::{self, NO_FIXTURE};
+use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::trace::Trace;
+use findbench_engine::{Fixture, Tree};
+use findbench_eval::tools::FixtureKind;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Loaded fixtures, each loaded once and shared by every trace that names it.
+pub(crate) struct Fixtures {
+    loaded: HashMap<String, Result<ReplayFixture, String>>,
+}
+
+impl Fixtures {
+    pub(crate) fn new() -> Fixtures {
+        Fixtures {
+            loaded: HashMap::new(),
+        }
+    }
+
+    /// The fixture `name` of `kind`: a tree (or `--root`), or for a recorded MCP call a
+    /// store or path list, each under `--fixtures`. A tree that is missing, cannot be listed
+    /// or does not load is a file error (exit 3) naming the directory: replaying every trace
+    /// as a `failure` would read as a ranking regression. A recorded call's store or path
+    /// list that does not load fails that call alone, as the server refused it.
+    pub(crate) fn resolve(
+        &mut self,
+        options: &ReplayOptions,
+        trace: &Trace,
+        kind: FixtureKind,
+    ) -> Result<Result<ReplayFixture, String>, TracesError> {
+        let name = trace.fixture.as_str();
+        let key = if options.root.is_some() && kind == FixtureKind::Root && name != NO_FIXTURE {
+            String::new()
+        } else {
+            format!("{kind:?}:{name}")
+        };
+        if let Some(f) = self.loaded.get(&key) {
+            return Ok(f.clone());
+        }
+        if kind != FixtureKind::Root || name == NO_FIXTURE {
+            let loaded = replay_call::load(options, name, kind);
+            self.loaded.insert(key, loaded.clone());
+            return Ok(loaded);
+        }
+        let dir = match (&options.root, &trace.fixture_source) {
+            (Some(root), _) => root.clone(),
+            // a line that names its tree (`findbench import`): the root, or the commit's tree
+            (None, Some(source)) => source.tree_dir().map_err(|m| {
+                TracesError::file_with_hint(
+                    name,
+                    format!("fixture `{name}`: {m}"),
+                    "pass the tree to replay against with --root",
+                )
+            })?,
+            (None, None) => options.fixtures_dir.join(name),
+        };
+        let file_error = |message: String| {
+            let hint = match &options.root {
+                Some(_) => "pass a readable directory with --root".to_string(),
+                None => format!(
+                    "trace `{}` names fixture `{name}`: pass the directory holding it with \
+                     --fixtures (now {})",
+                    trace.trace_id,
+                    options.fixtures_dir.display()
+                ),
+            };
+            TracesError::file_with_hint(&dir, message, hint)
+        };
+        if !dir.is_dir() {
+            return Err(file_error(format!(
+                "fixture `{name}` not found: not a directory"
+            )));
+        }
+        std::fs::read_dir(&dir)
+            .map_err(|e| file_error(format!("fixture `{name}` cannot be read: {e}")))?;
+        let tree = Tree::load(&dir, &options.tree)
+            .map_err(|e| file_error(format!("fixture `{name}` does not load: {e}")))?;
+        let loaded = Ok(ReplayFixture::new(Fixture::Tree(Arc::new(tree))));
+        self.loaded.insert(key, loaded.clone());
+        Ok(loaded)
+    }
+}

@@ -1,0 +1,43 @@
+//! What a replay runs with ([`ReplayOptions`]) and a fixture loaded for it
+//! ([`ReplayFixture`]): shared by the replay of an `ask` trace and of a recorded call.
+
+use findbench_engine::{Fixture, Profile, TreeOptions};
+use std::path::PathBuf;
+
+/// What a replay runs with.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// Fixture `x` of a trace is `fixtures_dir/x`.
+    pub fixtures_dir: PathBuf,
+    /// Replays every trace against this tree, whatever its `fixture`.
+    pub root: Option<PathBuf>,
+    pub profile: Profile,
+    pub explain: bool,
+    /// Replays only traces whose normalised question is this (a cluster).
+    pub query: Option<String>,
+    /// `--shard K/N`: replay only the traces of this shard (by trace id).
+    pub shard: Option<findbench_eval::shard::Shard>,
+    /// Suite name of the cases in the reports.
+    pub suite: String,
+    /// How fixture trees are walked, and whether trees and stores go through the cache
+    /// (`--no-cache`).
+    pub tree: TreeOptions,
+}
+
+/// A fixture loaded for replay, with the sizes every case reports (computed once).
+#[derive(Clone)]
+pub struct ReplayFixture {
+    pub fixture: Fixture,
+    pub items: usize,
+    pub dump_bytes: u64,
+}
+
+impl ReplayFixture {
+    pub fn new(fixture: Fixture) -> ReplayFixture {
+        ReplayFixture {
+            items: fixture.item_count(),
+            dump_bytes: fixture.dump_bytes() as u64,
+            fixture,
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! What a replay aggregates as its cases go by: counts, per-question transition groups,
+//! and one `f32` per trace for the latency and candidate quantiles; the `summary` of its
+//! results.json.
+
+use crate::trace::TraceOutcome;
+use findbench_eval::case::{CaseResult, Transition};
+use findbench_eval::question::normalise_question;
+use findbench_eval::replay_summary::TransitionGroup;
+use std::collections::HashMap;
+
+/// The replayed outcome of a replay case (`outcome` is always one of the three).
+pub(crate) fn replayed_outcome(case: &CaseResult) -> TraceOutcome {
+    TraceOutcome::parse(&case.outcome).unwrap_or(TraceOutcome::Failure)
+}
+
+/// Everything a replay aggregates, in memory independent of the number of traces except
+/// for one `f32` per trace per quantile series.
+#[derive(Debug, Default)]
+pub struct ReplayTotals {
+    pub files: usize,
+    pub lines: usize,
+    pub traces: usize,
+    pub replayed: usize,
+    pub bad_lines: usize,
+    /// The first bad lines, as `file:line: reason`.
+    pub bad_examples: Vec<String>,
+    pub recorded: [usize; 3],
+    pub outcomes: [usize; 3],
+    pub transitions: [usize; 3],
+    pub durations_ms: Vec<f32>,
+    pub recorded_durations_ms: Vec<f32>,
+    pub candidates: Vec<f32>,
+    pub tools: usize,
+    pub iterations: usize,
+    pub output_bytes: u64,
+    groups: HashMap<(String, TraceOutcome, TraceOutcome), (usize, TransitionGroup)>,
+}
+
+fn idx(o: TraceOutcome) -> usize {
+    match o {
+        TraceOutcome::Success => 0,
+        TraceOutcome::InsufficientEvidence => 1,
+        TraceOutcome::Failure => 2,
+    }
+}
+
+fn tidx(t: Transition) -> usize {
+    match t {
+        Transition::Fixed => 0,
+        Transition::Regressed => 1,
+        Transition::Unchanged => 2,
+    }
+}
+
+impl ReplayTotals {
+    /// Counts one replayed case (`findbench merge` rebuilds a replay's totals with it).
+    pub fn add(&mut self, case: &CaseResult) {
+        let outcome = replayed_outcome(case);
+        let recorded = case.recorded_outcome.unwrap_or(outcome);
+        let transition = Transition::of(recorded, outcome);
+        self.replayed += 1;
+        self.recorded[idx(recorded)] += 1;
+        self.outcomes[idx(outcome)] += 1;
+        self.transitions[tidx(transition)] += 1;
+        self.durations_ms.push(case.duration_ms as f32);
+        self.recorded_durations_ms
+            .push(case.recorded_duration_ms.unwrap_or(0.0) as f32);
+        self.candidates.push(case.candidates as f32);
+        self.tools += case.tools.len();
+        self.iterations += case.iterations as usize;
+        self.output_bytes += case.output_bytes;
+        let key = (normalise_question(&case.query), recorded, outcome);
+        if let Some((_, group)) = self.groups.get_mut(&key) {
+            group.traces += 1;
+            return;
+        }
+        let group = TransitionGroup {
+            question: key.0.clone(),
+            transition,
+            recorded_outcome: recorded,
+            outcome,
+            traces: 1,
+            example_trace_id: case.id.clone(),
+            explain: case.explain.clone(),
+        };
+        self.groups.insert(key, (self.groups.len(), group));
+    }
+
+    fn rate(n: usize, of: usize) -> f64 {
+        if of == 0 {
+            0.0
+        } else {
+            n as f64 / of as f64
+        }
+    }
+
+    pub fn outcome_count(&self, o: TraceOutcome) -> usize {
+        self.outcomes[idx(o)]
+    }
+
+    pub fn recorded_count(&self, o: TraceOutcome) -> usize {
+        self.recorded[idx(o)]
+    }
+
+    pub fn transition_count(&self, t: Transition) -> usize {
+        self.transitions[tidx(t)]
+    }
+
+    /// Groups by transition (fixed, regressed, unchanged), then largest first, then first
+    /// seen: deterministic.
+    pub fn groups(&self) -> Vec<TransitionGroup> {
+        let mut v: Vec<&(usize, TransitionGroup)> = self.groups.values().collect();
+        v.sort_by(|a, b| {
+            a.1.transition
+                .cmp(&b.1.transition)
+                .then(b.1.traces.cmp(&a.1.traces))
+                .then(a.0.cmp(&b.0))
+        });
+        v.into_iter().map(|(_, g)| g.clone()).collect()
+    }
+
+    /// The `summary` object of results.json.
+    pub fn summary(&self, profile: &str) -> serde_json::Value {
+        let n = self.replayed;
+        let q = |v: &[f32], p: f64| -> f64 {
+            let v: Vec<f64> = v.iter().map(|x| *x as f64).collect();
+            let r = findbench_eval::stats::quantile(&v, p).unwrap_or(0.0);
+            (r * 1e3).round() / 1e3
+        };
+        let zero = self.candidates.iter().filter(|c| **c == 0.0).count();
+        let mean = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
+        let candidates_total: f64 = self.candidates.iter().map(|c| *c as f64).sum();
+        let success = self.outcome_count(TraceOutcome::Success);
+        serde_json::json!({
+            "profile": profile,
+            "total": n,
+            "passed": success,
+            "failed": n - success,
+            "xfail": 0,
+            "xpass": 0,
+            "pass_rate": Self::rate(success, n),
+            "success_rate": Self::rate(success, n),
+            "insufficient_evidence_rate": Self::rate(self.outcome_count(TraceOutcome::InsufficientEvidence), n),
+            "failure_rate": Self::rate(self.outcome_count(TraceOutcome::Failure), n),
+            "recorded_success_rate": Self::rate(self.recorded_count(TraceOutcome::Success), n),
+            "recorded_insufficient_evidence_rate": Self::rate(self.recorded_count(TraceOutcome::InsufficientEvidence), n),
+            "recorded_failure_rate": Self::rate(self.recorded_count(TraceOutcome::Failure), n),
+            "outcomes": {
+                "success": success,
+                "insufficient_evidence": self.outcome_count(TraceOutcome::InsufficientEvidence),
+                "failure": self.outcome_count(TraceOutcome::Failure),
+            },
+            "recorded_outcomes": {
+                "success": self.recorded_count(TraceOutcome::Success),
+                "insufficient_evidence": self.recorded_count(TraceOutcome::InsufficientEvidence),
+                "failure": self.recorded_count(TraceOutcome::Failure),
+            },
+            "transitions": {
+                "fixed": self.transition_count(Transition::Fixed),
+                "regressed": self.transition_count(Transition::Regressed),
+                "unchanged": self.transition_count(Transition::Unchanged),
+            },
+            "bad_lines": self.bad_lines,
+            "candidates_mean": mean(candidates_total),
+            "candidates_median": q(&self.candidates, 0.5),
+            "zero_candidate_rate": Self::rate(zero, n),
+            "tools_per_query": mean(self.tools as f64),
+            "iterations_mean": mean(self.iterations as f64),
+            "output_bytes_mean": mean(self.output_bytes as f64),
+            "latency_p50_ms": q(&self.durations_ms, 0.5),
+            "latency_p95_ms": q(&self.durations_ms, 0.95),
+            "latency_p99_ms": q(&self.durations_ms, 0.99),
+            "latency_max_ms": q(&self.durations_ms, 1.0),
+            "recorded_latency_p50_ms": q(&self.recorded_durations_ms, 0.5),
+            "recorded_latency_p95_ms": q(&self.recorded_durations_ms, 0.95),
+        })
+    }
+}
