@@ -16,6 +16,9 @@ pub mod exit {
     pub const FILE: i32 = 3;
     /// A find that ran and matched nothing (not an error).
     pub const NO_MATCH: i32 = 100;
+    /// stdout's reader went away (`findbench ... | head -1`): 128 + SIGPIPE, the status a
+    /// shell reports for `git log | head -1`; nothing is printed.
+    pub const CLOSED_PIPE: i32 = 141;
 }
 
 /// An error a command reports: its envelope code, exit code (one of [`exit`]) and hint;

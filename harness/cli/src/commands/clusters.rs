@@ -1,7 +1,7 @@
 //! `findbench clusters TRACES...`: recurring failures by normalised question, the command
 //! that replays each, and `--export DIR` to turn them into regression corpora.
 
-use super::OutputArgs;
+use super::shared_args::OutputArgs;
 use crate::output::Format;
 use clap::Args;
 use findbench_eval::error::HarnessError;
@@ -41,8 +41,8 @@ pub struct ClustersArgs {
     pub strict: bool,
     /// What the trace files hold: findbench JSONL, or OpenTelemetry OTLP/JSON (GenAI
     /// `execute_tool` spans); `auto` decides per file by its first line.
-    #[arg(long, value_enum, default_value_t = super::TraceFrom::Auto, value_name = "FORMAT")]
-    pub from: super::TraceFrom,
+    #[arg(long, value_enum, default_value_t = super::shared_args::TraceFrom::Auto, value_name = "FORMAT")]
+    pub from: super::shared_args::TraceFrom,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -64,7 +64,9 @@ pub fn run(args: ClustersArgs) -> i32 {
             }
             0
         }
-        Err(err) => super::report_error(&args.output, "clusters", started, clock, &err),
+        Err(err) => {
+            super::report_error::report_error(&args.output, "clusters", started, clock, &err)
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! compares two engines of one `run --engine` (on the cases both ran), and
 //! `--engine-before X` / `--engine-after Y` pick an engine of each of two runs.
 
-use super::OutputArgs;
+use super::shared_args::OutputArgs;
 use crate::output::Format;
 use clap::Args;
 use findbench_eval::compare::{compare, load};
@@ -115,7 +115,7 @@ pub fn run(args: CompareArgs) -> i32 {
                     None => match CompareMarkdown.render(&cmp, &ReportContext::default()) {
                         Ok(md) => crate::output::out!("{}", String::from_utf8_lossy(&md)),
                         Err(err) => {
-                            return super::report_error(
+                            return super::report_error::report_error(
                                 &args.output,
                                 "compare",
                                 started,
@@ -128,7 +128,9 @@ pub fn run(args: CompareArgs) -> i32 {
             }
             exit::OK
         }
-        Err(err) => super::report_error(&args.output, "compare", started, clock, &err),
+        Err(err) => {
+            super::report_error::report_error(&args.output, "compare", started, clock, &err)
+        }
     }
 }
 

@@ -77,7 +77,7 @@ pub struct SymbolsArgs {
     pub ctags: PathBuf,
 }
 
-pub fn run(command: CorpusCommand, cache: &super::CacheArgs) -> i32 {
+pub fn run(command: CorpusCommand, cache: &super::shared_args::CacheArgs) -> i32 {
     let result = match command {
         CorpusCommand::Commits(args) => commits_command(&args),
         CorpusCommand::Symbols(args) => symbols(&args, cache).map(|()| 0),
@@ -144,7 +144,7 @@ fn commits_command(args: &CommitsArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn symbols(args: &SymbolsArgs, cache: &super::CacheArgs) -> Result<(), HarnessError> {
+fn symbols(args: &SymbolsArgs, cache: &super::shared_args::CacheArgs) -> Result<(), HarnessError> {
     let corpus = generate(&SymbolCorpusOptions {
         root: args.root.clone(),
         seed: args.seed,

@@ -2,7 +2,7 @@
 //! answer printed in the chosen format. Each command's arguments are the tool's argument
 //! struct of findbench-tools, flattened as it is declared there, plus the output options.
 
-use super::OutputArgs;
+use super::shared_args::OutputArgs;
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
 use findbench_engine::{EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
@@ -39,7 +39,7 @@ pub struct ToolCommand<A: Args> {
 
 impl<A: Args + Into<ToolCall>> ToolCommand<A> {
     /// Answers the call and prints it; returns the exit code.
-    pub fn run(self, cache: &super::CacheArgs) -> i32 {
+    pub fn run(self, cache: &super::shared_args::CacheArgs) -> i32 {
         Call::start(cache).answer(self.args.into(), &self.output)
     }
 }
@@ -53,7 +53,7 @@ pub struct ProfileArg {
     pub profile: String,
 }
 
-pub fn run(cmd: FindCommand, cache: &super::CacheArgs) -> i32 {
+pub fn run(cmd: FindCommand, cache: &super::shared_args::CacheArgs) -> i32 {
     match cmd {
         FindCommand::Task(cmd) => cmd.run(cache),
         FindCommand::Name(cmd) => cmd.run(cache),
@@ -72,7 +72,7 @@ pub(crate) struct Call {
 }
 
 impl Call {
-    pub(crate) fn start(cache: &super::CacheArgs) -> Call {
+    pub(crate) fn start(cache: &super::shared_args::CacheArgs) -> Call {
         Call {
             started: SystemTime::now(),
             clock: Instant::now(),
@@ -192,7 +192,9 @@ pub(crate) fn emit(answer: call::Answer, output: &OutputArgs) -> i32 {
     let code = match &answer.result {
         Ok(response) => match response.outcome() {
             Outcome::Success => 0,
-            Outcome::NoMatch | Outcome::InsufficientEvidence => super::EXIT_NO_MATCH,
+            Outcome::NoMatch | Outcome::InsufficientEvidence => {
+                findbench_eval::error::exit::NO_MATCH
+            }
             Outcome::Failure => exit::FAILED,
         },
         Err(err) => err.exit_code(),

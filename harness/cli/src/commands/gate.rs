@@ -88,7 +88,9 @@ pub fn run(args: GateArgs) -> i32 {
     let clock = Instant::now();
     match gate_command(&args, started, clock) {
         Ok(code) => code,
-        Err(e) => super::report_harness_error(args.format, "gate", started, clock, &e),
+        Err(e) => {
+            super::report_error::report_harness_error(args.format, "gate", started, clock, &e)
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! step can pay the first walk ahead of the first question.
 
 use super::find::ProfileArg;
-use super::{CacheArgs, OutputArgs};
+use super::shared_args::{CacheArgs, OutputArgs};
 use crate::output::{print, Format};
 use clap::Args;
 use findbench_engine::tree::IndexStats;
@@ -50,7 +50,7 @@ pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
             }
             0
         }
-        Err(err) => super::report_error(
+        Err(err) => super::report_error::report_error(
             &args.output,
             "index",
             started,

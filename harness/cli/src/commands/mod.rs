@@ -9,15 +9,15 @@ mod import;
 mod index;
 mod merge;
 mod replay;
+mod report_error;
 pub mod run;
 mod serve;
+mod shared_args;
 
-use crate::output::Format;
-use clap::{Args, Parser, Subcommand};
-use findbench_eval::error::{exit, CodedError};
+use clap::{Parser, Subcommand};
+use findbench_eval::error::exit;
 
-/// `exit::NO_MATCH` under the name `find` imports it by.
-pub use findbench_eval::error::exit::NO_MATCH as EXIT_NO_MATCH;
+use shared_args::CacheArgs;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -31,25 +31,6 @@ pub struct Cli {
     pub command: Command,
     #[command(flatten)]
     pub cache: CacheArgs,
-}
-
-/// Whether trees and stores go through the kept index, for every command that loads one.
-#[derive(Debug, Clone, Default, Args)]
-pub struct CacheArgs {
-    /// Neither read nor write the kept tree index or store cache: walk the tree and parse
-    /// the store afresh (the cache lives in $FINDBENCH_CACHE, else ~/.cache/findbench).
-    #[arg(long, global = true)]
-    pub no_cache: bool,
-}
-
-impl CacheArgs {
-    /// The walk options of every tree this command loads.
-    pub fn tree_options(&self) -> findbench_engine::TreeOptions {
-        findbench_engine::TreeOptions {
-            no_cache: self.no_cache,
-            ..findbench_engine::TreeOptions::default()
-        }
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -91,17 +72,6 @@ pub enum Command {
     /// Serve the find modes to agents as Model Context Protocol tools on stdio, reading only
     /// inside the given roots and stores; `--record DIR` writes every call as a trace line.
     Serve(serve::ServeArgs),
-}
-
-/// Output options every command takes.
-#[derive(Debug, Clone, Args)]
-pub struct OutputArgs {
-    /// Output format; `auto` is text on a terminal and JSON otherwise.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Auto, global = true)]
-    pub format: Format,
-    /// Suppress non-essential output (summary lines in text).
-    #[arg(long, short = 'q', global = true)]
-    pub quiet: bool,
 }
 
 /// Parses the process's arguments. A usage error (an unknown option, a bad value, invalid
@@ -154,22 +124,6 @@ pub fn parse() -> Result<Cli, i32> {
     Err(exit::INVALID)
 }
 
-/// Most worker threads `--jobs` takes: far above any machine this runs on, far below what
-/// makes thread creation fail (each thread reserves its stack).
-pub const MAX_JOBS: usize = 1024;
-
-/// `--jobs N`: 0 (one per CPU) to [`MAX_JOBS`]; more is a usage error (exit 2), not an
-/// internal error after the corpus has loaded.
-pub fn parse_jobs(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of threads (0 uses every CPU)"))?;
-    if n > MAX_JOBS {
-        return Err(format!("{n} threads is more than the {MAX_JOBS} allowed"));
-    }
-    Ok(n)
-}
-
 fn allow_negative_numbers(command: &mut clap::Command) {
     *command = std::mem::take(command).allow_negative_numbers(true);
     for sub in command.get_subcommands_mut() {
@@ -194,24 +148,6 @@ fn json_requested(args: &[std::ffi::OsString]) -> bool {
     })
 }
 
-/// `--from` of `replay` and `clusters`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TraceFrom {
-    Auto,
-    Findbench,
-    Otlp,
-}
-
-impl From<TraceFrom> for findbench_traces::trace::TraceFormat {
-    fn from(from: TraceFrom) -> Self {
-        match from {
-            TraceFrom::Auto => Self::Auto,
-            TraceFrom::Findbench => Self::Findbench,
-            TraceFrom::Otlp => Self::Otlp,
-        }
-    }
-}
-
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     let cache = &cli.cache;
@@ -231,54 +167,4 @@ pub fn run(cli: Cli) -> i32 {
         Command::Serve(args) => serve::run(args, cache),
         Command::Corpus(cmd) => corpus::run(cmd, cache),
     }
-}
-
-/// Reports a harness command's error (stderr in text, the error envelope in JSON) and
-/// returns its exit code.
-pub(crate) fn report_error(
-    output: &OutputArgs,
-    command: &str,
-    started: std::time::SystemTime,
-    clock: std::time::Instant,
-    err: &dyn findbench_eval::error::CodedError,
-) -> i32 {
-    let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
-    match output.format.resolve() {
-        Format::Json | Format::Jsonl => {
-            crate::output::outln!("{}", findbench_eval::envelope::error_failure(&meta, err))
-        }
-        _ => {
-            eprintln!("error: {err}");
-            if let Some(hint) = err.hint() {
-                eprintln!("hint: {hint}");
-            }
-        }
-    }
-    err.exit_code()
-}
-
-/// Reports an error of `run` or `gate` (stderr in text, the error envelope in JSON) and
-/// returns its exit code.
-pub(crate) fn report_harness_error(
-    format: Format,
-    command: &str,
-    started: std::time::SystemTime,
-    clock: std::time::Instant,
-    err: &findbench_eval::error::HarnessError,
-) -> i32 {
-    match format.resolve() {
-        Format::Json | Format::Jsonl => {
-            let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
-            let envelope = findbench_eval::envelope::failure(
-                &meta,
-                CodedError::code(err),
-                &err.to_string(),
-                err.exit_code(),
-                None,
-            );
-            crate::output::outln!("{envelope}");
-        }
-        _ => eprintln!("error: {err}"),
-    }
-    err.exit_code()
 }

@@ -1,7 +1,7 @@
 //! `findbench replay TRACES...`: every recorded question through today's `ask`, recorded
 //! beside replayed outcome, and the reports of `run` with `--out DIR`.
 
-use super::OutputArgs;
+use super::shared_args::OutputArgs;
 use crate::output::Format;
 use clap::Args;
 use findbench_engine::Profile;
@@ -37,7 +37,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Worker threads (0: one per core).
-    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::shared_args::parse_jobs)]
     pub jobs: usize,
     /// Write summary.md, summary.csv, cases.csv, results.json, junit.xml and report.html
     /// into DIR.
@@ -61,8 +61,8 @@ pub struct ReplayArgs {
     pub strict: bool,
     /// What the trace files hold: findbench JSONL, or OpenTelemetry OTLP/JSON (GenAI
     /// `execute_tool` spans); `auto` decides per file by its first line.
-    #[arg(long, value_enum, default_value_t = super::TraceFrom::Auto, value_name = "FORMAT")]
-    pub from: super::TraceFrom,
+    #[arg(long, value_enum, default_value_t = super::shared_args::TraceFrom::Auto, value_name = "FORMAT")]
+    pub from: super::shared_args::TraceFrom,
     #[command(flatten)]
     pub thresholds: super::gate::ThresholdArgs,
     /// Report, and exit 0 even when a threshold above is not met.
@@ -76,18 +76,18 @@ pub struct ReplayArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: ReplayArgs, cache: &super::CacheArgs) -> i32 {
+pub fn run(args: ReplayArgs, cache: &super::shared_args::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
     match replay(&args, cache, started, clock) {
         Ok(code) => code,
-        Err(err) => super::report_error(&args.output, "replay", started, clock, &err),
+        Err(err) => super::report_error::report_error(&args.output, "replay", started, clock, &err),
     }
 }
 
 fn replay(
     args: &ReplayArgs,
-    cache: &super::CacheArgs,
+    cache: &super::shared_args::CacheArgs,
     started: SystemTime,
     clock: Instant,
 ) -> Result<i32, TracesError> {

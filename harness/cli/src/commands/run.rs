@@ -30,7 +30,7 @@ pub struct RunArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Worker threads; 0 uses every CPU.
-    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::parse_jobs)]
+    #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::shared_args::parse_jobs)]
     pub jobs: usize,
     /// Directory the reports are written to.
     #[arg(
@@ -87,12 +87,12 @@ pub struct RunArgs {
     pub format: Format,
 }
 
-pub fn run(args: RunArgs, cache: &super::CacheArgs) -> i32 {
+pub fn run(args: RunArgs, cache: &super::shared_args::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
     match run_command(&args, cache, started, clock) {
         Ok(code) => code,
-        Err(e) => super::report_harness_error(args.format, "run", started, clock, &e),
+        Err(e) => super::report_error::report_harness_error(args.format, "run", started, clock, &e),
     }
 }
 
@@ -108,7 +108,7 @@ fn load_profile(name: &str) -> Result<Profile> {
 
 fn run_command(
     args: &RunArgs,
-    cache: &super::CacheArgs,
+    cache: &super::shared_args::CacheArgs,
     started: SystemTime,
     clock: Instant,
 ) -> Result<i32> {

@@ -1,7 +1,7 @@
 //! `findbench serve --mcp`: the find modes as Model Context Protocol tools on stdio
 //! (findbench-mcp does the work; this is the command line).
 
-use super::OutputArgs;
+use super::shared_args::OutputArgs;
 use clap::{Args, ValueEnum};
 use findbench_mcp::{RecordFormat, ServeOptions};
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ pub struct ServeArgs {
     pub output: OutputArgs,
 }
 
-pub fn run(args: ServeArgs, cache: &super::CacheArgs) -> i32 {
+pub fn run(args: ServeArgs, cache: &super::shared_args::CacheArgs) -> i32 {
     let started = SystemTime::now();
     let clock = Instant::now();
     let options = ServeOptions {
@@ -60,6 +60,6 @@ pub fn run(args: ServeArgs, cache: &super::CacheArgs) -> i32 {
     };
     match findbench_mcp::serve_stdio(&options) {
         Ok(()) => 0,
-        Err(err) => super::report_error(&args.output, "serve", started, clock, &err),
+        Err(err) => super::report_error::report_error(&args.output, "serve", started, clock, &err),
     }
 }

@@ -26,12 +26,7 @@ impl Format {
     }
 }
 
-/// Exit status when stdout's reader went away (`findbench ... | head -1`): 128 + SIGPIPE,
-/// the status a shell reports for `git log | head -1`. Nothing is printed on stderr.
-pub const EXIT_CLOSED_PIPE: i32 = 141;
-
-/// Exit status of a file error (a file that cannot be read or written, stdout included).
-pub const EXIT_FILE_ERROR: i32 = 3;
+use findbench_eval::error::exit::{CLOSED_PIPE as EXIT_CLOSED_PIPE, FILE as EXIT_FILE_ERROR};
 
 /// Writes `text` to stdout. The one place every command's stdout goes through: a closed
 /// pipe ends the process quietly with [`EXIT_CLOSED_PIPE`]; any other write error (a full
