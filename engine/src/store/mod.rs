@@ -7,7 +7,9 @@ mod fields;
 mod hierarchy;
 mod index;
 mod item_ref;
+mod json_place;
 mod load;
+mod load_error;
 mod texts;
 mod word_index;
 
