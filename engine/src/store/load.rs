@@ -1,6 +1,7 @@
 //! Parsing store files: todo.json (`{"tasks": [...], "archive": [...]}`, optionally with
 //! `"goals"` and `"reading"` lists), a bare JSON array of items, or JSON Lines.
 
+use super::load_error::{store_error, Shape, EXPECTED_SHAPES};
 use crate::error::{EngineError, Result};
 use crate::item::{Domain, Item};
 use serde::Deserialize;
@@ -47,7 +48,8 @@ pub(crate) fn parse_store(path: &Path, bytes: &[u8]) -> Result<(StoreFormat, Vec
     }
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
-        let items: Vec<Item> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
+        let items: Vec<Item> =
+            serde_json::from_str(text).map_err(|e| store_error(path, text, &e, Shape::Array, 0))?;
         return Ok((StoreFormat::JsonArray, items));
     }
     if trimmed.is_empty() {
@@ -55,10 +57,19 @@ pub(crate) fn parse_store(path: &Path, bytes: &[u8]) -> Result<(StoreFormat, Vec
             path: path.to_path_buf(),
             line: 1,
             column: 1,
-            message: "store is empty: expected {\"tasks\": [...]} or JSON Lines".into(),
+            message: format!("store is empty: {EXPECTED_SHAPES}"),
         });
     }
-    let file: TodoFile = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
+    let file: TodoFile =
+        serde_json::from_str(text).map_err(|e| store_error(path, text, &e, Shape::Todo, 0))?;
+    if file.tasks.is_empty()
+        && file.archive.is_empty()
+        && file.goals.is_empty()
+        && file.reading.is_empty()
+    {
+        // `{"foo": 1}` parses as a todo file with no lists: it is no store
+        check_has_a_list(path, text)?;
+    }
     let mut items = Vec::with_capacity(
         file.tasks.len() + file.archive.len() + file.goals.len() + file.reading.len(),
     );
@@ -76,6 +87,33 @@ pub(crate) fn parse_store(path: &Path, bytes: &[u8]) -> Result<(StoreFormat, Vec
         item
     }));
     Ok((StoreFormat::TodoJson, items))
+}
+
+/// The lists of a todo file; one of them, even empty, makes an object a store.
+const LISTS: [&str; 5] = ["tasks", "archive", "goals", "reading", "reading_list"];
+
+/// An error unless the top-level object of `text` has one of [`LISTS`].
+fn check_has_a_list(path: &Path, text: &str) -> Result<()> {
+    let keys: Vec<String> =
+        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+            .map(|map| map.keys().cloned().collect())
+            .unwrap_or_default();
+    if keys.iter().any(|k| LISTS.contains(&k.as_str())) {
+        return Ok(());
+    }
+    let found = if keys.is_empty() {
+        "the object is empty".to_string()
+    } else {
+        let shown: Vec<String> = keys.iter().take(5).map(|k| format!("`{k}`")).collect();
+        let more = if keys.len() > 5 { ", ..." } else { "" };
+        format!("the object has {}{more}", shown.join(", "))
+    };
+    Err(EngineError::Parse {
+        path: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("no list of items: {EXPECTED_SHAPES}; {found}"),
+    })
 }
 
 /// A file whose first line is a complete JSON object and which has a second non-empty line
@@ -96,33 +134,15 @@ fn parse_json_lines(path: &Path, text: &str) -> Result<Vec<Item>> {
         if line.trim().is_empty() {
             continue;
         }
-        let item: Item = serde_json::from_str(line).map_err(|e| EngineError::Parse {
-            path: path.to_path_buf(),
-            line: index + 1,
-            column: e.column().max(1),
-            message: clean_message(&e),
+        let item: Item = serde_json::from_str(line).map_err(|e| {
+            let shape = Shape::Line {
+                item: items.len() + 1,
+            };
+            store_error(path, line, &e, shape, index)
         })?;
         items.push(item);
     }
     Ok(items)
-}
-
-fn json_error(path: &Path, e: &serde_json::Error) -> EngineError {
-    EngineError::Parse {
-        path: path.to_path_buf(),
-        line: e.line().max(1),
-        column: e.column().max(1),
-        message: clean_message(e),
-    }
-}
-
-/// serde_json appends " at line L column C"; the position is reported separately.
-fn clean_message(e: &serde_json::Error) -> String {
-    let full = e.to_string();
-    match full.rfind(" at line ") {
-        Some(at) => full[..at].to_string(),
-        None => full,
-    }
 }
 
 /// 1-based line and column (in characters) of byte `offset`.
@@ -198,6 +218,63 @@ mod tests {
             EngineError::Parse { line, .. } => assert_eq!(line, 3),
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    fn message(name: &str, text: &str) -> String {
+        match parse(name, text.as_bytes()).unwrap_err() {
+            EngineError::Parse { message, .. } => message,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_object_without_a_list_is_no_store() {
+        assert!(message("s.json", r#"{"foo": 1, "bar": []}"#)
+            .ends_with("; the object has `foo`, `bar`"));
+        assert!(message("s.json", "{}").ends_with("; the object is empty"));
+        assert!(message("s.json", "5").starts_with("the store is the number 5: expected"));
+        for empty in [
+            r#"{"tasks": []}"#,
+            r#"{"archive": []}"#,
+            r#"{"reading_list": [], "x": 1}"#,
+        ] {
+            let (format, items) = parse("s.json", empty.as_bytes()).unwrap();
+            assert_eq!((format, items.len()), (StoreFormat::TodoJson, 0));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_item_its_id_and_the_field() {
+        let text = r#"{"tasks": [{"id": "a", "title": "x"}], "goals": [{"title": "g", "id": 7, "labels": "l", "parent": {}}]}"#;
+        assert_eq!(
+            message("s.json", text),
+            "item 1 of `goals` (id `7`): field `parent` should be text or a number, got an object"
+        );
+        assert_eq!(
+            message("s.json", r#"{"tasks": [{"id": "a"}]}"#),
+            "item 1 of `tasks` (id `a`): field `title` is missing (every item needs `id` and `title`)"
+        );
+        assert_eq!(
+            message("s.json", r#"[{"id": "a", "title": "x", "domain": "zz"}]"#),
+            "item 1 (id `a`): field `domain`: `zz` is not one of `task`, `tasks`, `goal`, \
+             `goals`, `reading`"
+        );
+        assert_eq!(
+            message("s.json", r#"{"tasks": {"id": "a"}}"#),
+            "field `tasks` should be a list of items, got an object"
+        );
+        assert_eq!(
+            message("s.json", r#"{"tasks": [{"id": "a", "title": "x"},]}"#),
+            "a comma before the closing `]` or `}` (JSON allows none)"
+        );
+        assert_eq!(
+            message("s.json", "{\"tasks\": [{\"id\": \"a\", \"title\": \"x"),
+            "the file ends in the middle of item 1 of `tasks` (id `a`) — is it truncated?"
+        );
+        assert_eq!(
+            message("s.json", "{\"tasks\": "),
+            "the file ends in the middle of a value — is it truncated?"
+        );
     }
 
     #[test]

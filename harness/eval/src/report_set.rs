@@ -4,7 +4,8 @@
 //! The set is written into a staging directory beside `DIR` (`.DIR.staging-PID-N`), then
 //! swapped in: `DIR` is renamed aside, the staging directory renamed to `DIR`, the old one
 //! removed. A lock file beside `DIR` (`.DIR.lock`) serialises the swap, so two runs with one
-//! `--out` each leave a complete set (the later one's). A run killed before the swap leaves
+//! `--out` each leave a complete set (the later one's); its holder removes it once the set
+//! is in, so nothing is left beside `DIR` (see [`SwapLock`]). A run killed before the swap leaves
 //! `DIR` as it was; what it staged is removed by the next run with that `--out` (the
 //! staging name carries the pid, and a live process's staging is left alone).
 //!
@@ -66,8 +67,8 @@ impl ReportSet {
                 hidden_prefix(dir),
                 std::process::id()
             ));
-            std::fs::create_dir_all(&staging)
-                .map_err(|e| io_error(&staging, "cannot create staging directory", e))?;
+            // the staging name is findbench's own: an error names the directory asked for
+            std::fs::create_dir_all(&staging).map_err(|e| unwritable(dir, &parent, e))?;
             staging
         } else {
             std::fs::create_dir_all(dir)
@@ -101,15 +102,14 @@ impl ReportSet {
         }
         let parent = parent_of(&self.dir);
         let prefix = hidden_prefix(&self.dir);
-        let lock_path = parent.join(format!("{prefix}lock"));
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| io_error(&lock_path, "cannot create lock file", e))?;
-        lock.lock()
-            .map_err(|e| io_error(&lock_path, "cannot lock", e))?;
+        let lock = SwapLock::acquire(&parent.join(format!("{prefix}lock")))?;
+        let swapped = self.swap_in(&parent, &prefix);
+        lock.release();
+        swapped
+    }
+
+    /// The swap itself, under the lock.
+    fn swap_in(&self, parent: &Path, prefix: &str) -> Result<(), EngineError> {
         let old = parent.join(format!("{prefix}old-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&old);
         let had_old = match std::fs::rename(&self.dir, &old) {
@@ -129,12 +129,92 @@ impl ReportSet {
             }
             return Err(io_error(&self.dir, "cannot move the new reports in", e));
         }
-        if let Ok(d) = std::fs::File::open(&parent) {
+        if let Ok(d) = std::fs::File::open(parent) {
             let _ = d.sync_all();
         }
-        drop(lock);
         let _ = std::fs::remove_dir_all(&old);
         Ok(())
+    }
+}
+
+/// The lock file beside `DIR` (`.DIR.lock`), held while a set is swapped in and removed
+/// by its holder before it lets go.
+///
+/// Removing a lock file others may be waiting on is safe only with a check: a waiter that
+/// opened the file before its holder removed it gets the lock on a file no longer at that
+/// path, while a later writer creates and locks a new one. So a lock counts only when the
+/// file locked is still the one at the path (same device and inode); otherwise it is
+/// dropped and taken again. Two writers therefore never hold the lock at the same path at
+/// once, and a finished run leaves no lock file behind.
+struct SwapLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl SwapLock {
+    fn acquire(path: &Path) -> Result<SwapLock, EngineError> {
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(path)
+                .map_err(|e| io_error(path, "cannot create lock file", e))?;
+            file.lock().map_err(|e| io_error(path, "cannot lock", e))?;
+            if is_at(&file, path) {
+                return Ok(SwapLock {
+                    file,
+                    path: path.to_path_buf(),
+                });
+            }
+            // the holder before removed (or replaced) it while this one waited: again
+        }
+    }
+
+    /// Removes the lock file, then lets go of it.
+    fn release(self) {
+        // on Unix, an open file can be unlinked and waiters see it gone by the inode check
+        if cfg!(unix) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        drop(self.file);
+    }
+}
+
+/// Whether `file` is the file now at `path` (on Unix by device and inode; elsewhere the
+/// lock file is never removed, so any file at the path is it).
+fn is_at(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(held), Ok(now)) => held.dev() == now.dev() && held.ino() == now.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
+}
+
+/// The error for a staging directory that cannot be made beside `dir`: it names `dir`, the
+/// directory the person asked for, and why its parent cannot be written.
+fn unwritable(dir: &Path, parent: &Path, e: std::io::Error) -> EngineError {
+    let why = match e.kind() {
+        std::io::ErrorKind::ReadOnlyFilesystem => {
+            format!("{} is on a read-only file system", parent.display())
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            format!("no permission to write in {}", parent.display())
+        }
+        _ => format!("cannot create a directory in {}: {e}", parent.display()),
+    };
+    EngineError::File {
+        path: dir.to_path_buf(),
+        message: format!("cannot write the reports: {why}"),
+        hint: Some("give --out a directory you can write to".into()),
     }
 }
 
@@ -244,7 +324,7 @@ mod tests {
         let mut v: Vec<String> = std::fs::read_dir(parent)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with('.') && !n.ends_with(".lock"))
+            .filter(|n| n.starts_with('.'))
             .collect();
         v.sort();
         v
@@ -293,6 +373,71 @@ mod tests {
         assert!(!dead.exists());
         assert!(!out.join(".results.json.tmp-4194305-3").exists());
         assert!(live.exists());
+    }
+
+    #[test]
+    fn the_lock_is_removed_with_the_swap_and_an_old_one_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        write_set(&out, "one");
+        assert!(!tmp.path().join(".out.lock").exists());
+        // a lock file an earlier version left behind goes with the next swap
+        std::fs::write(tmp.path().join(".out.lock"), "").unwrap();
+        write_set(&out, "two");
+        assert!(hidden(tmp.path()).is_empty(), "{:?}", hidden(tmp.path()));
+    }
+
+    #[test]
+    fn a_waiter_on_a_removed_lock_takes_it_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(".out.lock");
+        let held = SwapLock::acquire(&path).unwrap();
+        // opened before the holder removes it: the inode check sends it back for a new one
+        let stale = std::fs::File::open(&path).unwrap();
+        held.release();
+        assert!(!is_at(&stale, &path));
+        let again = SwapLock::acquire(&path).unwrap();
+        assert!(is_at(&again.file, &path));
+        again.release();
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn holders_of_a_lock_removed_on_release_never_overlap() {
+        use std::sync::atomic::AtomicUsize;
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(".out.lock");
+        let (inside, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..50 {
+                        let lock = SwapLock::acquire(&path).unwrap();
+                        let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::yield_now();
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                        lock.release();
+                    }
+                });
+            }
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 1, "two holders at once");
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn an_unwritable_parent_names_the_directory_asked_for() {
+        let e = unwritable(
+            Path::new("/ro/out"),
+            Path::new("/ro"),
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        assert_eq!(
+            e.to_string(),
+            "/ro/out: cannot write the reports: no permission to write in /ro"
+        );
+        assert_eq!(e.exit_code(), 3);
     }
 
     #[test]

@@ -137,6 +137,9 @@ fn run_command(
     }
     let paths = corpus::expand_paths(&args.paths)?;
     let corpora = corpus::load_corpora_with(&paths, &cache.tree_options())?;
+    for warning in corpora.iter().flat_map(|c| &c.warnings) {
+        eprintln!("warning: {warning}");
+    }
     let baseline_run = match &args.baseline {
         Some(path) => Some(ResultsDocument::read(path)?),
         None => None,

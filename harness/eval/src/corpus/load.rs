@@ -97,7 +97,15 @@ pub fn load_corpora_with(paths: &[PathBuf], options: &TreeOptions) -> Result<Vec
         let text = String::from_utf8(bytes)
             .map_err(|e| HarnessError::invalid_at(Origin::file(path), format!("not UTF-8: {e}")))?;
         let parsed = parse_corpus_str(path, &text)?;
-        let fixture = fixture_for(path, &parsed.fixture, None, options, &mut fixtures)?;
+        let mut warnings = Vec::new();
+        let fixture = fixture_for(
+            path,
+            &parsed.fixture,
+            None,
+            options,
+            &mut fixtures,
+            &mut warnings,
+        )?;
         let mut cases = Vec::with_capacity(parsed.cases.len());
         for pc in parsed.cases {
             let case_origin = Origin::at(path, pc.line, Some(&pc.id));
@@ -114,7 +122,14 @@ pub fn load_corpora_with(paths: &[PathBuf], options: &TreeOptions) -> Result<Vec
             }
             seen.insert((parsed.suite.clone(), pc.id.clone()), case_origin.clone());
             let fixture = match &pc.fixture {
-                Some(own) => fixture_for(path, own, Some(&pc.id), options, &mut fixtures)?,
+                Some(own) => fixture_for(
+                    path,
+                    own,
+                    Some(&pc.id),
+                    options,
+                    &mut fixtures,
+                    &mut warnings,
+                )?,
                 None => fixture.clone(),
             };
             let kind = fixture.kind;
@@ -156,6 +171,7 @@ pub fn load_corpora_with(paths: &[PathBuf], options: &TreeOptions) -> Result<Vec
             budget: parsed.budget,
             gate: parsed.gate,
             cases,
+            warnings,
         });
     }
     Ok(corpora)
@@ -174,13 +190,15 @@ pub struct FixtureRef {
 }
 
 /// Loads the fixture `spec` of the corpus file `corpus` (of its case `case`, when the case
-/// has its own), or finds it already loaded.
+/// has its own), or finds it already loaded; a fixture outside the corpus's repository
+/// adds a warning (see [`outside_warning`]).
 fn fixture_for(
     corpus: &Path,
     spec: &FixtureRef,
     case: Option<&str>,
     options: &TreeOptions,
     fixtures: &mut HashMap<(FixtureKind, PathBuf), Arc<LoadedFixture>>,
+    warnings: &mut Vec<String>,
 ) -> Result<Arc<LoadedFixture>> {
     let (kind, rel) = (spec.kind, &spec.path);
     let base = corpus.parent().unwrap_or(Path::new("."));
@@ -200,6 +218,7 @@ fn fixture_for(
             ),
         ));
     }
+    warnings.extend(outside_warning(corpus, spec, &resolved));
     let resolved = match &spec.rev {
         Some(rev) => super::git::materialize(&resolved, rev)
             .map_err(|m| HarnessError::file_at(origin.clone(), format!("fixture git: {m}")))?,
@@ -215,6 +234,35 @@ fn fixture_for(
     let f = Arc::new(load_fixture(kind, &resolved, &origin, options)?);
     fixtures.insert(key, f.clone());
     Ok(f)
+}
+
+/// A warning when the fixture `resolved` (which exists) lies outside the directory above
+/// the corpus file's own: corpora sit in a directory of the repository they test
+/// (`corpora/`), so their fixtures are `fixtures/...` or `../` at most. One that climbs
+/// further (`root: ../../..`) still loads, since a corpus may mean it, but is said, with
+/// the corpus file, the fixture's line and where it leads.
+fn outside_warning(corpus: &Path, spec: &FixtureRef, resolved: &Path) -> Option<String> {
+    let dir = corpus.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok()?;
+    let boundary = dir.parent().unwrap_or(&dir);
+    let target = resolved.canonicalize().ok()?;
+    if target.starts_with(boundary) {
+        return None;
+    }
+    let what = if spec.rev.is_some() {
+        "git"
+    } else {
+        spec.kind.as_str()
+    };
+    Some(format!(
+        "{}:{}: fixture {what} `{}` resolves to {}, outside {} (the directory above the \
+         corpus file's); it is loaded all the same",
+        corpus.display(),
+        spec.line,
+        spec.path,
+        target.display(),
+        boundary.display()
+    ))
 }
 
 /// Which fixture kinds a mode runs against.

@@ -35,6 +35,9 @@ pub struct Corpus {
     pub budget: Budget,
     pub gate: Option<GateSpec>,
     pub cases: Vec<Case>,
+    /// What a person should know but that does not stop the run (a fixture outside the
+    /// corpus's repository), each `file:line: message`; the CLI prints them on stderr.
+    pub warnings: Vec<String>,
 }
 
 /// What kind of thing a fixture is, as named in the corpus.
