@@ -1,0 +1,184 @@
+//! The 15 languages (16 grammars: TypeScript and TSX are two) and their tags queries.
+//!
+//! Shipped `queries/tags.scm` are used as the grammar crates export them; where a crate
+//! exports none (Kotlin, Scala, bash) the probe's own `queries/*.scm` stand in.
+//! TypeScript's shipped query holds only what TypeScript adds, so it is run after
+//! JavaScript's, as the tree-sitter CLI does (`inherits: javascript`).
+
+use tree_sitter::Language;
+use tree_sitter_tags::TagsConfiguration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    Rust,
+    Python,
+    Go,
+    Java,
+    Kotlin,
+    C,
+    Cpp,
+    CSharp,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Ruby,
+    Php,
+    Swift,
+    Scala,
+    Bash,
+}
+
+pub const ALL: [Lang; 16] = [
+    Lang::Rust,
+    Lang::Python,
+    Lang::Go,
+    Lang::Java,
+    Lang::Kotlin,
+    Lang::C,
+    Lang::Cpp,
+    Lang::CSharp,
+    Lang::JavaScript,
+    Lang::TypeScript,
+    Lang::Tsx,
+    Lang::Ruby,
+    Lang::Php,
+    Lang::Swift,
+    Lang::Scala,
+    Lang::Bash,
+];
+
+impl Lang {
+    /// By file extension; C/C++ headers follow findbench (`engine/src/tree/symbols.rs`): `.h` is C++.
+    pub fn from_extension(ext: &str) -> Option<Lang> {
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rs" => Lang::Rust,
+            "py" | "pyi" => Lang::Python,
+            "go" => Lang::Go,
+            "java" => Lang::Java,
+            "kt" | "kts" => Lang::Kotlin,
+            "c" => Lang::C,
+            "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "ipp" | "inl" => Lang::Cpp,
+            "cs" => Lang::CSharp,
+            "js" | "jsx" | "mjs" | "cjs" => Lang::JavaScript,
+            "ts" | "mts" | "cts" => Lang::TypeScript,
+            "tsx" => Lang::Tsx,
+            "rb" => Lang::Ruby,
+            "php" => Lang::Php,
+            "swift" => Lang::Swift,
+            "scala" | "sc" => Lang::Scala,
+            "sh" | "bash" => Lang::Bash,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::Go => "go",
+            Lang::Java => "java",
+            Lang::Kotlin => "kotlin",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::CSharp => "csharp",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
+            Lang::Ruby => "ruby",
+            Lang::Php => "php",
+            Lang::Swift => "swift",
+            Lang::Scala => "scala",
+            Lang::Bash => "bash",
+        }
+    }
+
+    pub fn language(self) -> Language {
+        match self {
+            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::Go => tree_sitter_go::LANGUAGE.into(),
+            Lang::Java => tree_sitter_java::LANGUAGE.into(),
+            Lang::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Lang::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Lang::Swift => tree_sitter_swift::LANGUAGE.into(),
+            Lang::Scala => tree_sitter_scala::LANGUAGE.into(),
+            Lang::Bash => tree_sitter_bash::LANGUAGE.into(),
+        }
+    }
+
+    /// (tags query, locals query).
+    fn queries(self) -> (String, String) {
+        let js_ts = || {
+            format!(
+                "{}\n{}",
+                tree_sitter_javascript::TAGS_QUERY,
+                tree_sitter_typescript::TAGS_QUERY
+            )
+        };
+        let (tags, locals): (String, &str) = match self {
+            Lang::Rust => (tree_sitter_rust::TAGS_QUERY.into(), ""),
+            Lang::Python => (tree_sitter_python::TAGS_QUERY.into(), ""),
+            Lang::Go => (tree_sitter_go::TAGS_QUERY.into(), ""),
+            Lang::Java => (tree_sitter_java::TAGS_QUERY.into(), ""),
+            Lang::Kotlin => (include_str!("../queries/kotlin.scm").into(), ""),
+            Lang::C => (tree_sitter_c::TAGS_QUERY.into(), ""),
+            Lang::Cpp => (tree_sitter_cpp::TAGS_QUERY.into(), ""),
+            Lang::CSharp => (
+                tree_sitter_c_sharp::TAGS_QUERY.into(),
+                tree_sitter_c_sharp::LOCALS_QUERY,
+            ),
+            Lang::JavaScript => (
+                tree_sitter_javascript::TAGS_QUERY.into(),
+                tree_sitter_javascript::LOCALS_QUERY,
+            ),
+            Lang::TypeScript | Lang::Tsx => (js_ts(), tree_sitter_typescript::LOCALS_QUERY),
+            Lang::Ruby => (
+                tree_sitter_ruby::TAGS_QUERY.into(),
+                tree_sitter_ruby::LOCALS_QUERY,
+            ),
+            Lang::Php => (tree_sitter_php::TAGS_QUERY.into(), ""),
+            Lang::Swift => (
+                tree_sitter_swift::TAGS_QUERY.into(),
+                tree_sitter_swift::LOCALS_QUERY,
+            ),
+            Lang::Scala => (include_str!("../queries/scala.scm").into(), ""),
+            Lang::Bash => (include_str!("../queries/bash.scm").into(), ""),
+        };
+        (tags, locals.to_string())
+    }
+
+    /// The tags configuration; with `definitions_only`, every pattern that captures a
+    /// reference and no definition is disabled (the index needs definitions only).
+    pub fn tags_configuration(self, definitions_only: bool) -> Result<TagsConfiguration, String> {
+        let (tags, locals) = self.queries();
+        let mut config = TagsConfiguration::new(self.language(), &tags, &locals)
+            .map_err(|e| format!("{}: tags query: {e}", self.name()))?;
+        if definitions_only {
+            let source = format!("{locals}{tags}");
+            let count = config.query.pattern_count();
+            for i in 0..count {
+                let start = config.query.start_byte_for_pattern(i);
+                let end = if i + 1 < count {
+                    config.query.start_byte_for_pattern(i + 1)
+                } else {
+                    source.len()
+                };
+                let text = &source[start.min(source.len())..end.min(source.len())];
+                if start >= locals.len()
+                    && text.contains("@reference")
+                    && !text.contains("@definition")
+                {
+                    config.query.disable_pattern(i);
+                }
+            }
+        }
+        Ok(config)
+    }
+}
