@@ -3,7 +3,7 @@
 # tags queries (benches/tree_sitter_probe) against a reference, per language, over every
 # project under PROJECTS/<lang>/<name>. docs/symbol-reader.md reads its table.
 #
-# Reference: Universal Ctags (`ctags --output-format=json --fields=+nK`) over the files the
+# Reference: Universal Ctags (`ctags --output-format=json --fields=+nKl`) over the files the
 # walkers see (`rg --files`: .gitignore honoured, hidden skipped, at most 1 MiB); for Swift
 # and Scala, which this ctags (5.9) cannot parse, the declaration regexes in REGEX_REFERENCE
 # below (weaker: one line per declaration, like a line scanner).
@@ -32,7 +32,7 @@ for dir in "$PROJECTS"/*/*/; do
   dir=${dir%/}
   key=$(basename "$(dirname "$dir")")__$(basename "$dir")
   (cd "$dir" && rg --files --no-require-git --max-filesize 1M | LC_ALL=C sort) > "$OUT/raw/$key.files"
-  (cd "$dir" && ctags --output-format=json --fields=+nK --extras=-F \
+  (cd "$dir" && ctags --output-format=json --fields=+nKl --extras=-F \
       --map-TypeScript=+.tsx --map-TypeScript=+.mts --map-TypeScript=+.cts \
       --map-JavaScript=+.cjs -L "$OUT/raw/$key.files" -f - 2>/dev/null) > "$OUT/raw/$key.ctags.jsonl" || true
   "$PROBE" "$dir" --dump --mode defs > "$OUT/raw/$key.treesitter.jsonl" 2>/dev/null

@@ -130,9 +130,12 @@ impl Lang {
             Lang::Kotlin => (include_str!("../queries/kotlin.scm").into(), ""),
             Lang::C => (tree_sitter_c::TAGS_QUERY.into(), ""),
             Lang::Cpp => (tree_sitter_cpp::TAGS_QUERY.into(), ""),
+            // The shipped query (0.23.5) ends with a pattern whose capture `@module`
+            // tree-sitter-tags refuses ("Invalid capture"); that one pattern is left out.
             Lang::CSharp => (
-                tree_sitter_c_sharp::TAGS_QUERY.into(),
-                tree_sitter_c_sharp::LOCALS_QUERY,
+                tree_sitter_c_sharp::TAGS_QUERY
+                    .replace("(namespace_declaration name: (identifier) @name) @module", ""),
+                "",
             ),
             Lang::JavaScript => (
                 tree_sitter_javascript::TAGS_QUERY.into(),
@@ -144,10 +147,9 @@ impl Lang {
                 tree_sitter_ruby::LOCALS_QUERY,
             ),
             Lang::Php => (tree_sitter_php::TAGS_QUERY.into(), ""),
-            Lang::Swift => (
-                tree_sitter_swift::TAGS_QUERY.into(),
-                tree_sitter_swift::LOCALS_QUERY,
-            ),
+            // Swift's locals query uses editor captures (`@local.definition.import`) that
+            // tree-sitter-tags refuses; its tags query runs without it.
+            Lang::Swift => (tree_sitter_swift::TAGS_QUERY.into(), ""),
             Lang::Scala => (include_str!("../queries/scala.scm").into(), ""),
             Lang::Bash => (include_str!("../queries/bash.scm").into(), ""),
         };

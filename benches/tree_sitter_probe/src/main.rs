@@ -15,7 +15,7 @@ use ignore::{WalkBuilder, WalkState};
 use languages::{Lang, ALL};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 use tree_sitter::Parser;
 use tree_sitter_tags::{TagsConfiguration, TagsContext};
@@ -110,24 +110,9 @@ fn main() {
         }
     };
     let started = Instant::now();
-    let configs: BTreeMap<Lang, TagsConfiguration> = if args.mode == Mode::Parse {
-        BTreeMap::new()
-    } else {
-        let mut configs = BTreeMap::new();
-        for lang in ALL {
-            match lang.tags_configuration(args.mode == Mode::Defs) {
-                Ok(config) => {
-                    configs.insert(lang, config);
-                }
-                Err(message) => {
-                    eprintln!("tree-sitter-probe: {message}");
-                    std::process::exit(1);
-                }
-            }
-        }
-        configs
-    };
-    let query_ms = started.elapsed().as_secs_f64() * 1e3;
+    // Compiled on first use, as an index would: a tree holds few of the 16 grammars, and
+    // compiling all the queries costs more than indexing a small project.
+    let configs = Configs::new(args.mode == Mode::Defs);
     let root = Path::new(&args.root);
     let total = Mutex::new(Counts::default());
     WalkBuilder::new(root)
@@ -193,7 +178,7 @@ fn main() {
             "definitions": total.definitions,
             "references": total.references,
             "files_with_parse_errors": total.parse_errors,
-            "query_compile_ms": (query_ms * 10.0).round() / 10.0,
+            "query_compile_ms": configs.compile_ms(),
             "elapsed_ms": (elapsed_ms * 10.0).round() / 10.0,
             "per_language": per_lang,
         })
@@ -205,7 +190,7 @@ struct Worker<'a> {
     mode: Mode,
     dump: bool,
     root: &'a Path,
-    configs: &'a BTreeMap<Lang, TagsConfiguration>,
+    configs: &'a Configs,
     tags: TagsContext,
     parser: Parser,
     counts: Counts,
@@ -254,7 +239,7 @@ impl Worker<'_> {
                 }
             }
             Mode::Tags | Mode::Defs => {
-                let config = &self.configs[&lang];
+                let config = self.configs.get(lang);
                 let Ok((tags, has_error)) = self.tags.generate_tags(config, &source, None) else {
                     return;
                 };
@@ -293,4 +278,47 @@ impl Worker<'_> {
 
 fn memchr_nul(bytes: &[u8]) -> bool {
     bytes.contains(&0)
+}
+
+/// Each language's tags configuration, compiled by the first file that needs it.
+struct Configs {
+    definitions_only: bool,
+    compiled: Vec<OnceLock<(TagsConfiguration, f64)>>,
+}
+
+impl Configs {
+    fn new(definitions_only: bool) -> Configs {
+        Configs {
+            definitions_only,
+            compiled: ALL.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn get(&self, lang: Lang) -> &TagsConfiguration {
+        let slot = ALL.iter().position(|l| *l == lang).expect("every language is in ALL");
+        &self.compiled[slot]
+            .get_or_init(|| {
+                let started = Instant::now();
+                match lang.tags_configuration(self.definitions_only) {
+                    Ok(config) => (config, started.elapsed().as_secs_f64() * 1e3),
+                    Err(message) => {
+                        eprintln!("tree-sitter-probe: {message}");
+                        std::process::exit(1);
+                    }
+                }
+            })
+            .0
+    }
+
+    /// Milliseconds spent compiling each language's query, for those compiled.
+    fn compile_ms(&self) -> serde_json::Value {
+        ALL.iter()
+            .zip(&self.compiled)
+            .filter_map(|(lang, slot)| {
+                slot.get()
+                    .map(|(_, ms)| (lang.name().to_string(), serde_json::json!((ms * 10.0).round() / 10.0)))
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Index time of tree-sitter tags against findbench's own index build and `rg -c -i`, per
+# tree, whole process against whole process (hyperfine, medians; the OS page cache warm for
+# every command, findbench's kept index absent before each of its runs: a cold build).
+#
+# Usage: benches/tree_sitter_probe/time_index.sh OUT.md ROOT...   (environment: RUNS, default 5;
+#        WORD, the word rg counts, default `parse`)
+# Needs hyperfine, rg, python3; builds findbench, the dump_symbols example and the probe.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=$1; shift
+RUNS=${RUNS:-5}
+WORD=${WORD:-parse}
+export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
+cargo build -q --release -p findbench --bin findbench
+cargo build -q --release -p findbench-benches --example dump_symbols
+cargo build -q --release --manifest-path benches/tree_sitter_probe/Cargo.toml
+FB=$PWD/target/release/findbench
+DUMP=$PWD/target/release/examples/dump_symbols
+BIN=$PWD/benches/tree_sitter_probe/target/release
+CACHE=$(mktemp -d -t ts-probe-cache.XXXXXX)
+JSON=$(mktemp -d -t ts-probe-json.XXXXXX)
+trap 'rm -rf "$CACHE" "$JSON"' EXIT
+
+{
+  echo "machine: $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg) at start; $(date -u +%FT%TZ)"
+  echo
+  echo "| tree | files walked | source files | rg -c -i $WORD | findbench index (cold) | findbench ask (cold) | walk+read only | tree-sitter parse | tree-sitter defs | tree-sitter tags (shipped) | findbench scanners alone (1 thread) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+} > "$OUT"
+
+i=0
+for root in "$@"; do
+  i=$((i + 1))
+  hyperfine -N --style none --warmup 1 --runs "$RUNS" --export-json "$JSON/$i.json" \
+    -n rg "rg -c -i $WORD $root" \
+    -n index --prepare "rm -rf $CACHE/trees" "env FINDBENCH_CACHE=$CACHE $FB index $root --format json" \
+    -n ask --prepare "rm -rf $CACHE/trees" "env FINDBENCH_CACHE=$CACHE $FB ask 'where is $WORD defined' --root $root --format json" \
+    -n walk "$BIN/walk_only $root" \
+    -n parse "$BIN/tree-sitter-probe $root --mode parse" \
+    -n defs "$BIN/tree-sitter-probe $root --mode defs" \
+    -n tags "$BIN/tree-sitter-probe $root --mode tags" >/dev/null 2>&1
+  scans=()
+  for _ in 1 2 3; do
+    scans+=("$("$DUMP" "$root" --time 2>&1 >/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["scan_ms"])')")
+  done
+  counts=$("$BIN/tree-sitter-probe" "$root" --mode parse 2>&1 >/dev/null)
+  python3 - "$JSON/$i.json" "$root" "$counts" "${scans[@]}" >> "$OUT" <<'PY'
+import json, statistics, sys
+runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+counts = json.loads(sys.argv[3])
+scan = statistics.median(float(s) for s in sys.argv[4:]) / 1e3
+rg = statistics.median(runs["rg"]["times"])
+def cell(name):
+    t = statistics.median(runs[name]["times"])
+    return f"{t:.2f} s ({t / rg:.1f}×)" if name != "rg" else f"{t:.2f} s"
+print(f"| {sys.argv[2]} | {counts['files_walked']} | {counts['source_files']} | " +
+      " | ".join(cell(n) for n in ["rg", "index", "ask", "walk", "parse", "defs", "tags"]) +
+      f" | {scan:.2f} s |")
+PY
+done
+echo >> "$OUT"
+echo "load $(cut -d' ' -f1-3 /proc/loadavg) at end" >> "$OUT"
+cat "$OUT"
