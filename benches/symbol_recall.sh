@@ -3,10 +3,13 @@
 # tags queries (benches/tree_sitter_probe) against a reference, per language, over every
 # project under PROJECTS/<lang>/<name>. docs/symbol-reader.md reads its table.
 #
-# Reference: Universal Ctags (`ctags --output-format=json --fields=+nKl`) over the files the
+# Reference: Universal Ctags (`ctags --output-format=json --fields=+nKlEs`) over the files the
 # walkers see (`rg --files`: .gitignore honoured, hidden skipped, at most 1 MiB); for Swift
 # and Scala, which this ctags (5.9) cannot parse, the declaration regexes in REGEX_REFERENCE
 # below (weaker: one line per declaration, like a line scanner).
+# Not definitions an agent looks up, so left out of the reference: ctags' anonymous functions
+# (`extras: anonymous`, JavaScript callbacks), Kotlin's `<lambda>` tags and the lambda
+# parameters its parser tags as methods (scope ending in `<lambda>`, no `fun` on the line).
 # A reference definition is found when a tool names the same file, the same name (the last
 # segment of a qualified name) and a line within ±1.
 #
@@ -32,7 +35,7 @@ for dir in "$PROJECTS"/*/*/; do
   dir=${dir%/}
   key=$(basename "$(dirname "$dir")")__$(basename "$dir")
   (cd "$dir" && rg --files --no-require-git --max-filesize 1M | LC_ALL=C sort) > "$OUT/raw/$key.files"
-  (cd "$dir" && ctags --output-format=json --fields=+nKl --extras=-F \
+  (cd "$dir" && ctags --output-format=json --fields=+nKlEs --extras=-F \
       --map-TypeScript=+.tsx --map-TypeScript=+.mts --map-TypeScript=+.cts \
       --map-JavaScript=+.cjs -L "$OUT/raw/$key.files" -f - 2>/dev/null) > "$OUT/raw/$key.ctags.jsonl" || true
   "$PROBE" "$dir" --dump --mode defs > "$OUT/raw/$key.treesitter.jsonl" 2>/dev/null
@@ -128,6 +131,10 @@ for entry in open(os.path.join(raw, "projects")):
             continue
         lang, kinds = KINDS[t["language"]]
         files_per_lang[lang].add((key, t["path"]))
+        if "anonymous" in t.get("extras", "") or t["name"] == "<lambda>":
+            continue
+        if t.get("scope", "").endswith("<lambda>") and not re.search(r"\bfun\b", t.get("pattern", "")):
+            continue
         if t.get("kind") in kinds:
             refs.append((lang, t["kind"], t["name"], t["path"], t["line"], key, root))
     for rel in open(os.path.join(raw, key + ".files")).read().split("\n"):
