@@ -10,6 +10,9 @@
 # Not definitions an agent looks up, so left out of the reference: ctags' anonymous functions
 # (`extras: anonymous`, JavaScript callbacks), Kotlin's `<lambda>` tags and the lambda
 # parameters its parser tags as methods (scope ending in `<lambda>`, no `fun` on the line).
+# Both readers pick a file's language by its extension; definitions in files they cannot
+# map (extensionless scripts ctags recognises by their `#!` line, `.bats`) are counted apart.
+# Minified files (`.min.` in the name) are left out: one line holds hundreds of definitions.
 # A reference definition is found when a tool names the same file, the same name (the last
 # segment of a qualified name) and a line within ±1.
 #
@@ -38,8 +41,8 @@ for dir in "$PROJECTS"/*/*/; do
   (cd "$dir" && ctags --output-format=json --fields=+nKlEs --extras=-F \
       --map-TypeScript=+.tsx --map-TypeScript=+.mts --map-TypeScript=+.cts \
       --map-JavaScript=+.cjs -L "$OUT/raw/$key.files" -f - 2>/dev/null) > "$OUT/raw/$key.ctags.jsonl" || true
-  "$PROBE" "$dir" --dump --mode defs > "$OUT/raw/$key.treesitter.jsonl" 2>/dev/null
-  "$DUMP" "$dir" > "$OUT/raw/$key.findbench.jsonl"
+  [ -n "${SKIP_TOOLS:-}" ] || "$PROBE" "$dir" --dump --mode defs > "$OUT/raw/$key.treesitter.jsonl" 2>/dev/null
+  [ -n "${SKIP_TOOLS:-}" ] || "$DUMP" "$dir" > "$OUT/raw/$key.findbench.jsonl"
   echo "$key $dir" >> "$OUT/raw/projects.new"
 done
 mv "$OUT/raw/projects.new" "$OUT/raw/projects"
@@ -113,6 +116,18 @@ def regex_reference(root, rel):
                 break
     return found
 
+# The extensions benches/tree_sitter_probe/src/languages.rs maps (a superset of findbench's).
+MAPPED = {"rs", "py", "pyi", "go", "java", "kt", "kts", "c", "h", "hh", "hpp", "hxx", "cc", "cpp",
+          "cxx", "c++", "ipp", "inl", "cs", "js", "jsx", "mjs", "cjs", "ts", "mts", "cts", "tsx",
+          "rb", "php", "swift", "scala", "sc", "sh", "bash"}
+unmapped = defaultdict(int)
+
+def mapped(path):
+    return os.path.splitext(path)[1][1:].lower() in MAPPED
+
+def minified(path):
+    return ".min." in os.path.basename(path)
+
 def last_segment(name):
     return re.split(r"::|\.|#|\\", name)[-1].strip("`")
 
@@ -135,7 +150,11 @@ for entry in open(os.path.join(raw, "projects")):
             continue
         if t.get("scope", "").endswith("<lambda>") and not re.search(r"\bfun\b", t.get("pattern", "")):
             continue
-        if t.get("kind") in kinds:
+        if minified(t["path"]):
+            continue
+        if t.get("kind") in kinds and not mapped(t["path"]):
+            unmapped[lang] += 1
+        elif t.get("kind") in kinds:
             refs.append((lang, t["kind"], t["name"], t["path"], t["line"], key, root))
     for rel in open(os.path.join(raw, key + ".files")).read().split("\n"):
         for lang, kind, name, path, line in regex_reference(root, rel):
@@ -156,8 +175,8 @@ by_lang = defaultdict(list)
 for r in refs:
     by_lang[r[0]].append(r)
 
-rows = ["| language | files | reference definitions | tree-sitter recall | findbench recall |",
-        "|---|---:|---:|---:|---:|"]
+rows = ["| language | files | reference definitions | tree-sitter recall | findbench recall | in files mapped by no extension |",
+        "|---|---:|---:|---:|---:|---:|"]
 source_cache = {}
 def source_line(root, path, line):
     k = (root, path)
@@ -176,7 +195,7 @@ total = {"n": 0, "treesitter": 0, "findbench": 0}
 for lang in ORDER:
     rs = by_lang.get(lang, [])
     if not rs:
-        rows.append(f"| {lang} | 0 | 0 | – | – |")
+        rows.append(f"| {lang} | 0 | 0 | – | – | {unmapped[lang]} |")
         continue
     counts = {}
     for tool in found:
@@ -192,8 +211,8 @@ for lang in ORDER:
     ref = " (regex)" if lang in REGEX_REFERENCE else ""
     rows.append(f"| {lang} | {len(files_per_lang[lang])} | {len(rs)}{ref} | "
                 f"{counts['treesitter'] / len(rs):.1%} ({counts['treesitter']}) | "
-                f"{counts['findbench'] / len(rs):.1%} ({counts['findbench']}) |")
-rows.append(f"| **all** | | {total['n']} | {total['treesitter'] / total['n']:.1%} | {total['findbench'] / total['n']:.1%} |")
+                f"{counts['findbench'] / len(rs):.1%} ({counts['findbench']}) | {unmapped[lang]} |")
+rows.append(f"| **all** | | {total['n']} | {total['treesitter'] / total['n']:.1%} | {total['findbench'] / total['n']:.1%} | {sum(unmapped.values())} |")
 for f in misses.values():
     f.close()
 table = "\n".join(rows) + "\n"
