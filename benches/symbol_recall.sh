@@ -3,13 +3,17 @@
 # tags queries (benches/tree_sitter_probe) against a reference, per language, over every
 # project under PROJECTS/<lang>/<name>. docs/symbol-reader.md reads its table.
 #
+# Tools: findbench (target/release/examples/dump_symbols), tree-sitter with the tags queries as
+# shipped and with the probe's extra patterns (benches/tree_sitter_probe/queries/extra).
 # Reference: Universal Ctags (`ctags --output-format=json --fields=+nKlEs`) over the files the
 # walkers see (`rg --files`: .gitignore honoured, hidden skipped, at most 1 MiB); for Swift
 # and Scala, which this ctags (5.9) cannot parse, the declaration regexes in REGEX_REFERENCE
 # below (weaker: one line per declaration, like a line scanner).
 # Not definitions an agent looks up, so left out of the reference: ctags' anonymous functions
 # (`extras: anonymous`, JavaScript callbacks), Kotlin's `<lambda>` tags and the lambda
-# parameters its parser tags as methods (scope ending in `<lambda>`, no `fun` on the line).
+# parameters and loop variables its parser tags as methods (a Kotlin method must have `fun` on
+# its line), and C/C++ "functions" named in capitals (`TEST(suite, name) {`: a test macro
+# invoked, not a function defined).
 # Both readers pick a file's language by its extension; definitions in files they cannot
 # map (extensionless scripts ctags recognises by their `#!` line, `.bats`) are counted apart.
 # Minified files (`.min.` in the name) are left out: one line holds hundreds of definitions.
@@ -42,6 +46,7 @@ for dir in "$PROJECTS"/*/*/; do
       --map-TypeScript=+.tsx --map-TypeScript=+.mts --map-TypeScript=+.cts \
       --map-JavaScript=+.cjs -L "$OUT/raw/$key.files" -f - 2>/dev/null) > "$OUT/raw/$key.ctags.jsonl" || true
   [ -n "${SKIP_TOOLS:-}" ] || "$PROBE" "$dir" --dump --mode defs > "$OUT/raw/$key.treesitter.jsonl" 2>/dev/null
+  [ -n "${SKIP_TOOLS:-}" ] || "$PROBE" "$dir" --dump --mode defs --queries extended > "$OUT/raw/$key.treesitter-extended.jsonl" 2>/dev/null
   [ -n "${SKIP_TOOLS:-}" ] || "$DUMP" "$dir" > "$OUT/raw/$key.findbench.jsonl"
   echo "$key $dir" >> "$OUT/raw/projects.new"
 done
@@ -136,8 +141,7 @@ def load(path):
         return [json.loads(l) for l in f if l.strip()]
 
 refs = []             # (lang, kind, name, path, line, key, root)
-found = {"treesitter": set(), "findbench": set()}   # (key, path, name, line)
-tool_lines = {"treesitter": defaultdict(int), "findbench": defaultdict(int)}
+found = {"treesitter": set(), "treesitter-extended": set(), "findbench": set()}   # (key, path, name, line)
 files_per_lang = defaultdict(set)
 for entry in open(os.path.join(raw, "projects")):
     key, root = entry.rstrip("\n").split(" ", 1)
@@ -148,7 +152,9 @@ for entry in open(os.path.join(raw, "projects")):
         files_per_lang[lang].add((key, t["path"]))
         if "anonymous" in t.get("extras", "") or t["name"] == "<lambda>":
             continue
-        if t.get("scope", "").endswith("<lambda>") and not re.search(r"\bfun\b", t.get("pattern", "")):
+        if t["language"] == "Kotlin" and t.get("kind") == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
+            continue
+        if t["language"] in ("C", "C++") and t.get("kind") == "function" and re.fullmatch(r"[A-Z][A-Z0-9_]*", t["name"]):
             continue
         if minified(t["path"]):
             continue
@@ -175,8 +181,8 @@ by_lang = defaultdict(list)
 for r in refs:
     by_lang[r[0]].append(r)
 
-rows = ["| language | files | reference definitions | tree-sitter recall | findbench recall | in files mapped by no extension |",
-        "|---|---:|---:|---:|---:|---:|"]
+rows = ["| language | files | reference definitions | tree-sitter recall (shipped queries) | tree-sitter recall (extended queries) | findbench recall | in files mapped by no extension |",
+        "|---|---:|---:|---:|---:|---:|---:|"]
 source_cache = {}
 def source_line(root, path, line):
     k = (root, path)
@@ -191,11 +197,11 @@ def source_line(root, path, line):
 misses = {tool: open(os.path.join(out, f"misses-{tool}.tsv"), "w") for tool in found}
 for f in misses.values():
     f.write("lang\tkind\tname\tproject\tpath\tline\tsource\n")
-total = {"n": 0, "treesitter": 0, "findbench": 0}
+total = {"n": 0, **{tool: 0 for tool in found}}
 for lang in ORDER:
     rs = by_lang.get(lang, [])
     if not rs:
-        rows.append(f"| {lang} | 0 | 0 | – | – | {unmapped[lang]} |")
+        rows.append(f"| {lang} | 0 | 0 | – | – | – | {unmapped[lang]} |")
         continue
     counts = {}
     for tool in found:
@@ -210,9 +216,9 @@ for lang in ORDER:
     total["n"] += len(rs)
     ref = " (regex)" if lang in REGEX_REFERENCE else ""
     rows.append(f"| {lang} | {len(files_per_lang[lang])} | {len(rs)}{ref} | "
-                f"{counts['treesitter'] / len(rs):.1%} ({counts['treesitter']}) | "
-                f"{counts['findbench'] / len(rs):.1%} ({counts['findbench']}) | {unmapped[lang]} |")
-rows.append(f"| **all** | | {total['n']} | {total['treesitter'] / total['n']:.1%} | {total['findbench'] / total['n']:.1%} | {sum(unmapped.values())} |")
+                + "".join(f"{counts[t] / len(rs):.1%} ({counts[t]}) | " for t in found)
+                + f"{unmapped[lang]} |")
+rows.append(f"| **all** | | {total['n']} | " + "".join(f"{total[t] / total['n']:.1%} | " for t in found) + f"{sum(unmapped.values())} |")
 for f in misses.values():
     f.close()
 table = "\n".join(rows) + "\n"

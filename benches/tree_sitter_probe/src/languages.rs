@@ -156,10 +156,35 @@ impl Lang {
         (tags, locals.to_string())
     }
 
+    /// Patterns this probe adds to the shipped query for definitions it leaves out
+    /// (`queries/extra/*.scm`: constructors, enums, type aliases, macros, template
+    /// specialisations...), to show what completing the queries would buy.
+    fn extra_query(self) -> &'static str {
+        match self {
+            Lang::Rust => include_str!("../queries/extra/rust.scm"),
+            Lang::Java => include_str!("../queries/extra/java.scm"),
+            Lang::CSharp => include_str!("../queries/extra/csharp.scm"),
+            Lang::C => include_str!("../queries/extra/c.scm"),
+            Lang::Cpp => include_str!("../queries/extra/cpp.scm"),
+            Lang::TypeScript | Lang::Tsx => include_str!("../queries/extra/typescript.scm"),
+            Lang::Swift => include_str!("../queries/extra/swift.scm"),
+            _ => "",
+        }
+    }
+
     /// The tags configuration; with `definitions_only`, every pattern that captures a
-    /// reference and no definition is disabled (the index needs definitions only).
-    pub fn tags_configuration(self, definitions_only: bool) -> Result<TagsConfiguration, String> {
-        let (tags, locals) = self.queries();
+    /// reference and no definition is disabled (the index needs definitions only); with
+    /// `extended`, the probe's extra patterns follow the shipped ones.
+    pub fn tags_configuration(
+        self,
+        definitions_only: bool,
+        extended: bool,
+    ) -> Result<TagsConfiguration, String> {
+        let (mut tags, locals) = self.queries();
+        if extended {
+            tags.push('\n');
+            tags.push_str(self.extra_query());
+        }
         let mut config = TagsConfiguration::new(self.language(), &tags, &locals)
             .map_err(|e| format!("{}: tags query: {e}", self.name()))?;
         if definitions_only {

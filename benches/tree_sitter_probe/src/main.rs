@@ -4,10 +4,12 @@
 //! query. Prints one JSON summary line to stderr; with `--dump`, every definition as a JSON
 //! line on stdout (path, line, name, kind, lang) for `benches/symbol_recall.sh`.
 //!
-//! Usage: tree-sitter-probe ROOT [--mode parse|tags|defs] [--threads N] [--dump]
+//! Usage: tree-sitter-probe ROOT [--mode parse|tags|defs] [--queries shipped|extended]
+//!                          [--threads N] [--dump]
 //!   parse  parse only (no query)
 //!   tags   the tags queries as shipped (definitions and references, as code navigation runs them)
 //!   defs   the same queries with reference-only patterns disabled (what an index needs); default
+//!   --queries extended  adds `queries/extra/*.scm` to the shipped queries
 
 mod languages;
 
@@ -34,6 +36,7 @@ struct Args {
     mode: Mode,
     threads: usize,
     dump: bool,
+    extended: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -42,6 +45,7 @@ fn parse_args() -> Result<Args, String> {
     let mut mode = Mode::Defs;
     let mut threads = 2;
     let mut dump = false;
+    let mut extended = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--mode" => {
@@ -59,15 +63,25 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or("--threads needs a number")?
             }
             "--dump" => dump = true,
+            "--queries" => {
+                extended = match args.next().as_deref() {
+                    Some("shipped") => false,
+                    Some("extended") => true,
+                    other => return Err(format!("--queries: shipped or extended, not {other:?}")),
+                }
+            }
             _ if root.is_none() && !arg.starts_with("--") => root = Some(arg),
             _ => return Err(format!("unexpected argument {arg:?}")),
         }
     }
     Ok(Args {
-        root: root.ok_or("usage: tree-sitter-probe ROOT [--mode parse|tags|defs] [--threads N] [--dump]")?,
+        root: root.ok_or(
+            "usage: tree-sitter-probe ROOT [--mode parse|tags|defs] [--queries shipped|extended] [--threads N] [--dump]",
+        )?,
         mode,
         threads,
         dump,
+        extended,
     })
 }
 
@@ -112,7 +126,7 @@ fn main() {
     let started = Instant::now();
     // Compiled on first use, as an index would: a tree holds few of the 16 grammars, and
     // compiling all the queries costs more than indexing a small project.
-    let configs = Configs::new(args.mode == Mode::Defs);
+    let configs = Configs::new(args.mode == Mode::Defs, args.extended);
     let root = Path::new(&args.root);
     let total = Mutex::new(Counts::default());
     WalkBuilder::new(root)
@@ -172,6 +186,7 @@ fn main() {
             "root": args.root,
             "mode": match args.mode { Mode::Parse => "parse", Mode::Tags => "tags", Mode::Defs => "defs" },
             "threads": args.threads,
+            "queries": if args.extended { "extended" } else { "shipped" },
             "files_walked": total.files,
             "source_files": total.source_files,
             "source_bytes": total.source_bytes,
@@ -283,13 +298,15 @@ fn memchr_nul(bytes: &[u8]) -> bool {
 /// Each language's tags configuration, compiled by the first file that needs it.
 struct Configs {
     definitions_only: bool,
+    extended: bool,
     compiled: Vec<OnceLock<(TagsConfiguration, f64)>>,
 }
 
 impl Configs {
-    fn new(definitions_only: bool) -> Configs {
+    fn new(definitions_only: bool, extended: bool) -> Configs {
         Configs {
             definitions_only,
+            extended,
             compiled: ALL.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -299,7 +316,7 @@ impl Configs {
         &self.compiled[slot]
             .get_or_init(|| {
                 let started = Instant::now();
-                match lang.tags_configuration(self.definitions_only) {
+                match lang.tags_configuration(self.definitions_only, self.extended) {
                     Ok(config) => (config, started.elapsed().as_secs_f64() * 1e3),
                     Err(message) => {
                         eprintln!("tree-sitter-probe: {message}");
