@@ -2,6 +2,8 @@
 # Index time of tree-sitter tags against findbench's own index build and `rg -c -i`, per
 # tree, whole process against whole process (hyperfine, medians; the OS page cache warm for
 # every command, findbench's kept index absent before each of its runs: a cold build).
+# Each cell: median wall time, its ratio to rg's, and the mean CPU time (user + system) that
+# hyperfine measured: on a shared machine the CPU time moves less than the wall time.
 #
 # Usage: benches/tree_sitter_probe/time_index.sh OUT.md ROOT...
 # Environment: RUNS (default 5) and WARMUP (default 1) for rg, findbench and walk_only;
@@ -63,7 +65,9 @@ def cell(name):
     if name not in runs:
         return "–"
     t = statistics.median(runs[name]["times"])
-    return f"{secs(t)} ({t / rg:.1f}×)" if name != "rg" else secs(t)
+    cpu = runs[name]["user"] + runs[name]["system"]
+    ratio = f" ({t / rg:.1f}×)" if name != "rg" else ""
+    return f"{secs(t)}{ratio}, cpu {secs(cpu)}"
 print(f"| {sys.argv[2]} | {counts['files_walked']} | {counts['source_files']} | " +
       " | ".join(cell(n) for n in ["rg", "index", "ask", "walk", "parse", "defs", "tags"]) +
       f" | {secs(scan)} ({scan / rg:.1f}×) |")
