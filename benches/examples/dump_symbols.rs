@@ -1,0 +1,87 @@
+//! Prints the declarations findbench's own scanners (`engine/src/tree/symbols.rs`) find in a
+//! tree, one JSON line per symbol, for `benches/symbol_recall.sh`; and, with `--time`, how
+//! long the scanners alone take over the tree's text (the part of an index build that a
+//! tree-sitter reader would replace), to compare with `benches/tree_sitter_probe`.
+//!
+//! Usage: dump_symbols ROOT [--time]
+//!   symbols: {"path","line","name","kind","lang","definition"} on stdout, sorted by path
+//!   --time:  one JSON line on stderr: files, bytes, symbols, load_ms (walk + read + every
+//!            index structure, no cache), scan_ms (scan_file over every source file's text,
+//!            one thread)
+
+use findbench_engine::tree::symbols::scan_file;
+use findbench_engine::{Tree, TreeOptions};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (root, time) = match args.as_slice() {
+        [root] => (root, false),
+        [root, flag] if flag == "--time" => (root, true),
+        _ => {
+            eprintln!("usage: dump_symbols ROOT [--time]");
+            return ExitCode::from(2);
+        }
+    };
+    let options = TreeOptions {
+        no_cache: true,
+        ..TreeOptions::default()
+    };
+    let started = Instant::now();
+    let tree = match Tree::load(Path::new(root), &options) {
+        Ok(tree) => tree,
+        Err(e) => {
+            eprintln!("dump_symbols: {root}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let load_ms = started.elapsed().as_secs_f64() * 1e3;
+    if time {
+        let (mut files, mut bytes, mut symbols) = (0u64, 0u64, 0u64);
+        let started = Instant::now();
+        for file in tree.files() {
+            if let (Some(lang), Some(text)) = (file.language, file.text()) {
+                files += 1;
+                bytes += text.len() as u64;
+                symbols += scan_file(lang, text).len() as u64;
+            }
+        }
+        let scan_ms = started.elapsed().as_secs_f64() * 1e3;
+        eprintln!(
+            "{}",
+            serde_json::json!({
+                "root": root,
+                "tree_files": tree.len(),
+                "source_files": files,
+                "source_bytes": bytes,
+                "symbols": symbols,
+                "load_ms": (load_ms * 10.0).round() / 10.0,
+                "scan_ms": (scan_ms * 10.0).round() / 10.0,
+            })
+        );
+        return ExitCode::SUCCESS;
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut files: Vec<_> = tree.files().iter().collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    for file in files {
+        let Some(lang) = file.language else { continue };
+        for symbol in file.symbols() {
+            let line = serde_json::json!({
+                "path": file.path,
+                "line": symbol.line,
+                "name": symbol.name,
+                "kind": symbol.kind.as_str(),
+                "lang": lang,
+                "definition": symbol.definition,
+            });
+            if writeln!(out, "{line}").is_err() {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,1 @@
+(typealias_declaration name: (type_identifier) @name) @definition.type
