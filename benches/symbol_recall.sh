@@ -210,7 +210,7 @@ for lang in ORDER:
             if hit(tool, r):
                 n += 1
             else:
-                misses[tool].write("\t".join(map(str, [r[0], r[1], r[2], r[5], r[3], r[4], source_line(r[6], r[3], r[4])])) + "\n")
+                misses[tool].write("\t".join(re.sub(r"\s", " ", str(v)) for v in [r[0], r[1], r[2], r[5], r[3], r[4], source_line(r[6], r[3], r[4])]) + "\n")
         counts[tool] = n
         total[tool] += n
     total["n"] += len(rs)

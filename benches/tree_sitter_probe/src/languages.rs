@@ -133,8 +133,10 @@ impl Lang {
             // The shipped query (0.23.5) ends with a pattern whose capture `@module`
             // tree-sitter-tags refuses ("Invalid capture"); that one pattern is left out.
             Lang::CSharp => (
-                tree_sitter_c_sharp::TAGS_QUERY
-                    .replace("(namespace_declaration name: (identifier) @name) @module", ""),
+                tree_sitter_c_sharp::TAGS_QUERY.replace(
+                    "(namespace_declaration name: (identifier) @name) @module",
+                    "",
+                ),
                 "",
             ),
             Lang::JavaScript => (

@@ -246,7 +246,9 @@ impl Worker<'_> {
         let mut definitions = 0u64;
         match self.mode {
             Mode::Parse => {
-                self.parser.set_language(&lang.language()).expect("grammar ABI");
+                self.parser
+                    .set_language(&lang.language())
+                    .expect("grammar ABI");
                 if let Some(tree) = self.parser.parse(&source, None) {
                     if tree.root_node().has_error() {
                         self.counts.parse_errors += 1;
@@ -312,7 +314,10 @@ impl Configs {
     }
 
     fn get(&self, lang: Lang) -> &TagsConfiguration {
-        let slot = ALL.iter().position(|l| *l == lang).expect("every language is in ALL");
+        let slot = ALL
+            .iter()
+            .position(|l| *l == lang)
+            .expect("every language is in ALL");
         &self.compiled[slot]
             .get_or_init(|| {
                 let started = Instant::now();
@@ -332,8 +337,12 @@ impl Configs {
         ALL.iter()
             .zip(&self.compiled)
             .filter_map(|(lang, slot)| {
-                slot.get()
-                    .map(|(_, ms)| (lang.name().to_string(), serde_json::json!((ms * 10.0).round() / 10.0)))
+                slot.get().map(|(_, ms)| {
+                    (
+                        lang.name().to_string(),
+                        serde_json::json!((ms * 10.0).round() / 10.0),
+                    )
+                })
             })
             .collect::<serde_json::Map<_, _>>()
             .into()

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 const SOURCE_EXTENSIONS: &[&str] = &[
-    "rs", "py", "pyi", "go", "java", "kt", "kts", "c", "h", "hh", "hpp", "hxx", "cc", "cpp",
-    "cxx", "c++", "ipp", "inl", "cs", "js", "jsx", "mjs", "cjs", "ts", "mts", "cts", "tsx", "rb",
-    "php", "swift", "scala", "sc", "sh", "bash",
+    "rs", "py", "pyi", "go", "java", "kt", "kts", "c", "h", "hh", "hpp", "hxx", "cc", "cpp", "cxx",
+    "c++", "ipp", "inl", "cs", "js", "jsx", "mjs", "cjs", "ts", "mts", "cts", "tsx", "rb", "php",
+    "swift", "scala", "sc", "sh", "bash",
 ];
 
 fn main() {
@@ -40,7 +40,9 @@ fn main() {
         .build_parallel()
         .run(|| {
             Box::new(|entry| {
-                let Ok(entry) = entry else { return WalkState::Continue };
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     return WalkState::Continue;
                 }
