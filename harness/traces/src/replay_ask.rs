@@ -109,6 +109,7 @@ pub fn replay_ask(
     let mut outcome = TraceOutcome::Failure;
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
+        engine: "findbench".into(),
         suite: options.suite.clone(),
         mode: "ask".into(),
         query: trace.query.clone(),

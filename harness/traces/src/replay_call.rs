@@ -61,6 +61,7 @@ pub fn replay_call(
     });
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
+        engine: "findbench".into(),
         suite: options.suite.clone(),
         mode,
         query: trace.query.clone(),
