@@ -92,15 +92,14 @@ fn merge(args: &MergeArgs, started: SystemTime, clock: Instant) -> Result<i32, T
         .cases_file
         .as_deref()
         .is_some_and(|f| f == findbench_eval::cases_file::name(true));
-    if !args.quiet {
-        out!("merged {} shards\n\n", args.shards.len());
-    }
+    let heading = format!("merged {} shards\n\n", args.shards.len());
     let output = super::run::RunOutput {
         out: &args.out,
         compress,
         format: Format::Text,
         quiet: args.quiet,
         step_summary: false,
+        heading: &heading,
         command: "merge",
         started,
         clock,

@@ -177,6 +177,7 @@ fn run_command(
         format: args.format,
         quiet: args.quiet,
         step_summary: true,
+        heading: "",
         command: "run",
         started,
         clock,
@@ -193,6 +194,8 @@ pub struct RunOutput<'a> {
     pub quiet: bool,
     /// Append summary.md to `$GITHUB_STEP_SUMMARY` (a merge job appends its own).
     pub step_summary: bool,
+    /// Printed before the summary in text (`merge` says what it joined).
+    pub heading: &'a str,
     pub command: &'a str,
     pub started: SystemTime,
     pub clock: Instant,
@@ -238,7 +241,7 @@ pub fn finish_run(
         }
         _ => {
             if !quiet {
-                crate::output::out!("{}", console::render(run, diff.as_ref()));
+                crate::output::out!("{}{}", o.heading, console::render(run, diff.as_ref()));
                 if !run.engines.is_empty() {
                     crate::output::out!("\n{}", report::engines::console(run));
                 }
