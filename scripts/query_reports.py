@@ -53,6 +53,11 @@ def check_run(out):
     check("run: pandas cases", len(frame), summary["total"])
     judged = frame[frame["expected"].map(len) > 0]
     check("run: pandas judged cases", len(judged), summary["rank"]["judged"])
+    for kb in (1, 2, 4, 8):
+        within = (judged["first_hit_bytes"].notna()
+                  & (judged["first_hit_bytes"] <= kb * 1024)).sum()
+        check(f"run: pandas recall within {kb} KB", round(within / len(judged), 4),
+              summary["rank"][f"recall_at_{kb}kb"])
 
 
 def check_replay(out):

@@ -122,6 +122,32 @@ fn a_run_writes_every_field_of_every_case_to_cases_jsonl() {
         );
         assert_schema("case.schema.json", c);
     }
+    // a judged case says where in its answer the first expected key ends, and recall
+    // within a budget is the share of them within it
+    let judged: Vec<&Value> = cases
+        .iter()
+        .filter(|c| !c["expected"].as_array().unwrap().is_empty())
+        .collect();
+    assert_eq!(
+        judged.len() as u64,
+        results["summary"]["rank"]["judged"].as_u64().unwrap()
+    );
+    for c in &judged {
+        if let Some(hit) = c["first_hit_bytes"].as_u64() {
+            assert!(hit > 0 && hit <= c["output_bytes"].as_u64().unwrap(), "{c}");
+        }
+    }
+    let within_1kb = judged
+        .iter()
+        .filter(|c| c["first_hit_bytes"].as_u64().is_some_and(|b| b <= 1024))
+        .count() as f64;
+    let recall = results["summary"]["rank"]["recall_at_1kb"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (recall - within_1kb / judged.len() as f64).abs() < 1e-4,
+        "{recall}"
+    );
     assert_schema("results.schema.json", &results);
 }
 

@@ -28,6 +28,7 @@ pub mod jsonl;
 pub mod junit;
 pub mod markdown;
 pub mod numbers;
+pub mod ranking;
 pub mod replay_document;
 pub mod rows;
 pub mod svg;
