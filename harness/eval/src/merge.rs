@@ -112,6 +112,17 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
             .map(|(d, r)| (d.clone(), r.shard))
             .collect::<Vec<_>>(),
     )?;
+    // a shard whose cases are not all there would merge into a smaller run
+    if let Some((dir, r)) = runs.iter().find(|(_, r)| r.cases.len() != r.summary.total) {
+        return Err(crate::cases_file::incomplete(
+            crate::error::Origin::file(&dir.join("results.json")),
+            format!(
+                "{} cases where its summary counts {}",
+                r.cases.len(),
+                r.summary.total
+            ),
+        ));
+    }
     let field = |f: &dyn Fn(&RunResults) -> String| -> Vec<(PathBuf, String)> {
         runs.iter().map(|(d, r)| (d.clone(), f(r))).collect()
     };

@@ -153,7 +153,7 @@ impl RunResults {
         let bytes = read_results_bytes(&file)?;
         let has_cases = has_key(&bytes, "cases");
         let mut run: RunResults =
-            serde_json::from_slice(&bytes).map_err(|e| not_results(&file, &e))?;
+            serde_json::from_slice(&bytes).map_err(|e| not_results_in(&file, &bytes, &e))?;
         if let (false, Some(name)) = (has_cases, &run.cases_file) {
             let primary = run
                 .engines
@@ -205,6 +205,34 @@ pub fn not_results(file: &Path, e: &serde_json::Error) -> HarnessError {
         e.to_string()
     };
     crate::cases_file::incomplete(Origin::at(file, e.line(), None), what)
+}
+
+/// [`not_results`] of the document `bytes`: a case that does not read (named by the
+/// reader as "case N (`id`)", after the whole document parsed, so without a line of its
+/// own) is placed at the line of its id.
+fn not_results_in(file: &Path, bytes: &[u8], e: &serde_json::Error) -> HarnessError {
+    let message = e.to_string();
+    let line = match message
+        .split_once("(`")
+        .and_then(|(_, rest)| rest.split_once("`)"))
+    {
+        Some((id, _)) if e.line() == 0 => line_of_id(bytes, id),
+        _ => None,
+    };
+    match line {
+        Some(line) => crate::cases_file::incomplete(Origin::at(file, line, None), message),
+        None => not_results(file, e),
+    }
+}
+
+/// The 1-based line of the first `"id": "<id>"` in a results.json (pretty or compact).
+fn line_of_id(bytes: &[u8], id: &str) -> Option<usize> {
+    let quoted = serde_json::to_string(id).ok()?;
+    [format!("\"id\": {quoted}"), format!("\"id\":{quoted}")]
+        .iter()
+        .filter_map(|needle| memchr::memmem::find(bytes, needle.as_bytes()))
+        .min()
+        .map(|at| bytes[..at].iter().filter(|b| **b == b'\n').count() + 1)
 }
 
 /// Whether the top-level object of a results.json has `key` (a document that leaves its
@@ -347,7 +375,7 @@ impl ResultsDocument {
         let file = results_path(path);
         let bytes = read_results_bytes(&file)?;
         let mut doc: ResultsDocument =
-            serde_json::from_slice(&bytes).map_err(|e| not_results(&file, &e))?;
+            serde_json::from_slice(&bytes).map_err(|e| not_results_in(&file, &bytes, &e))?;
         drop(bytes);
         if let Some(name) = doc.cases_elsewhere.take() {
             let total = doc
