@@ -96,3 +96,86 @@ fn clusters_read_otlp_too() {
         "{questions:?}"
     );
 }
+
+/// Every replayed OTLP invocation carries the outcome its spans recorded (status ERROR, the
+/// result's `outcome`, else whether a tool found candidates) and the transition from it to
+/// the replayed outcome, in cases.jsonl and results.json alike, in input order.
+#[test]
+fn every_replayed_invocation_has_its_recorded_outcome_and_transition() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("otel");
+    let o = findbench(&["replay", FILE, "--out", out.to_str().unwrap(), "-q"]);
+    assert_exit(&o, 0);
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    let cases: Vec<serde_json::Value> = std::fs::read_to_string(out.join("cases.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&cases, results["cases"].as_array().unwrap());
+    assert_eq!(cases.len(), 183);
+    let success = |o: &str| o == "success";
+    let mut recorded = std::collections::BTreeMap::new();
+    let mut transitions = std::collections::BTreeMap::new();
+    for (n, c) in cases.iter().enumerate() {
+        let was = c["recorded_outcome"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{c}"));
+        let now = c["outcome"].as_str().unwrap();
+        let want = match (success(was), success(now)) {
+            (false, true) => "fixed",
+            (true, false) => "regressed",
+            _ => "unchanged",
+        };
+        assert_eq!(c["transition"], want, "{c}");
+        assert_eq!(c["input_index"], n as u64 + 1, "{c}");
+        *recorded.entry(was.to_string()).or_insert(0u64) += 1;
+        *transitions.entry(want.to_string()).or_insert(0u64) += 1;
+    }
+    let counts = |v: &serde_json::Value| -> std::collections::BTreeMap<String, u64> {
+        v.as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, n)| (k.clone(), n.as_u64().unwrap()))
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    };
+    assert_eq!(recorded, counts(&results["summary"]["recorded_outcomes"]));
+    assert_eq!(
+        recorded,
+        [
+            ("failure", 3),
+            ("insufficient_evidence", 68),
+            ("success", 112)
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect()
+    );
+    assert_eq!(transitions, counts(&results["summary"]["transitions"]));
+}
+
+/// A line of the right JSON but the wrong shape is a bad line, named with its file and
+/// line, counted beside the SDK file's own 27.
+#[test]
+fn a_line_of_the_wrong_shape_is_reported_and_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("spans.jsonl");
+    let mut text = std::fs::read_to_string(repo_root().join(FILE)).unwrap();
+    text.push_str("{\"resourceSpans\": [{\"scopeSpans\": \"oops\"}]}\n");
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let out = findbench(&["replay", path, "-f", "json"]);
+    assert_exit(&out, 0);
+    let doc = stdout_json(&out);
+    assert_eq!(doc["bad_lines"], 28, "{doc:#}");
+    assert_eq!(doc["traces"], 183);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{path}:18: not an OTLP ExportTraceServiceRequest: `resourceSpans[0].scopeSpans` is a string, not a list"
+        )),
+        "{stderr}"
+    );
+}

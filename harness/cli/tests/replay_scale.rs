@@ -1,6 +1,6 @@
-//! `replay` at scale: the compact results.json reads back (compare, gate, merge) exactly as
-//! the verbose form it replaces; the reports are the same bytes whatever `--jobs`, timing
-//! aside; the progress bar is drawn on a terminal's stderr only.
+//! `replay` at scale: the compact results.json of older replays still reads back (compare,
+//! gate); the reports are the same bytes whatever `--jobs`, timing aside; the progress bar
+//! is drawn on a terminal's stderr only.
 
 mod common;
 
@@ -33,31 +33,6 @@ fn generated_traces(dir: &Path, lines: usize) -> PathBuf {
     traces
 }
 
-/// The same replay results.json in the verbose form (every field of every case written
-/// out, no `case_defaults` nor `answers`): what replay wrote before the compact form.
-fn verbose_twin(compact_dir: &Path, verbose_dir: &Path) {
-    let mut doc = read_json(&compact_dir.join("results.json"));
-    let map = doc.as_object_mut().unwrap();
-    assert!(
-        map.remove("case_defaults").is_some(),
-        "not the compact form"
-    );
-    assert!(map.remove("answers").is_some());
-    map.insert(
-        "cases".into(),
-        Value::Array(results_cases(&compact_dir.join("results.json"))),
-    );
-    std::fs::create_dir_all(verbose_dir).unwrap();
-    std::fs::write(
-        verbose_dir.join("results.json"),
-        serde_json::to_vec_pretty(&doc).unwrap(),
-    )
-    .unwrap();
-    // the verbose form is not smaller
-    let size = |d: &Path| std::fs::metadata(d.join("results.json")).unwrap().len();
-    assert!(size(verbose_dir) > size(compact_dir));
-}
-
 /// A command's JSON envelope without what varies between two invocations: its timing and
 /// the paths it was given.
 fn envelope(args: &[&str]) -> Value {
@@ -69,136 +44,68 @@ fn envelope(args: &[&str]) -> Value {
     v
 }
 
+/// A replay's results.json from before cases.jsonl (tests/data/replay-before-cases-jsonl:
+/// the first 24 lines of traces/production.jsonl, in the compact form replays wrote then:
+/// `case_defaults`, an `answers` table, derived fields left out) still reads: `compare`
+/// finds nothing changed against today's replay of the same lines, `gate --baseline`
+/// passes, and each case reads back with the fields today's replay writes.
 #[test]
-fn compact_results_compare_gate_and_merge_as_their_verbose_form() {
+fn a_compact_results_json_of_an_older_replay_compares_and_gates_as_before() {
     let tmp = tempfile::tempdir().unwrap();
-    let d = |name: &str| tmp.path().join(name);
-    for (profile, out) in [("legacy", "legacy"), ("default", "default")] {
-        let o = findbench(&[
-            "replay",
-            "traces/production.jsonl",
-            "--profile",
-            profile,
-            "--out",
-            path_str(&d(out)),
-            "-q",
-        ]);
-        assert_exit(&o, 0);
-        verbose_twin(&d(out), &d(&format!("{out}-verbose")));
-    }
-    // the same cases, field for field
-    assert_eq!(
-        results_cases(&d("default")),
-        results_cases(&d("default-verbose"))
-    );
-    let r = |name: &str| d(name).join("results.json");
-    // compare: the same diff whichever form each side is in
-    let compact = envelope(&[
-        "compare",
-        path_str(&r("legacy")),
-        path_str(&r("default")),
-        "-f",
-        "json",
-    ]);
-    assert!(compact["success"].as_bool().unwrap(), "{compact}");
-    for (a, b) in [
-        ("legacy-verbose", "default-verbose"),
-        ("legacy", "default-verbose"),
-        ("legacy-verbose", "default"),
-    ] {
-        let other = envelope(&["compare", path_str(&r(a)), path_str(&r(b)), "-f", "json"]);
-        assert_eq!(other, compact, "compare {a} {b}");
-    }
-    // a compact result against its own verbose form: nothing changed
+    let old = repo_root().join("harness/cli/tests/data/replay-before-cases-jsonl");
+    assert!(read_json(&old.join("results.json"))
+        .get("case_defaults")
+        .is_some());
+    let head: Vec<String> = std::fs::read_to_string(repo_root().join("traces/production.jsonl"))
+        .unwrap()
+        .lines()
+        .take(24)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let traces = tmp.path().join("production-head-24.jsonl");
+    std::fs::write(&traces, head.concat()).unwrap();
+    let new = tmp.path().join("new");
+    let o = findbench(&["replay", path_str(&traces), "--out", path_str(&new), "-q"]);
+    assert_exit(&o, 0);
     let same = envelope(&[
         "compare",
-        path_str(&r("default")),
-        path_str(&r("default-verbose")),
+        path_str(&old.join("results.json")),
+        path_str(&new),
         "-f",
         "json",
     ]);
     assert_eq!(same["changes"], Value::Array(Vec::new()), "{same}");
-    assert!(
-        same["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["delta"] == 0.0),
-        "{same}"
-    );
-    // gate with a baseline: the same verdict in either form
-    let gate = |results: &str, baseline: &str| {
-        envelope(&[
-            "gate",
-            path_str(&r(results)),
-            "--baseline",
-            path_str(&r(baseline)),
-            "--max-ie-rate",
-            "0.05",
-            "-f",
-            "json",
-        ])
-    };
-    // the verdicts name their baseline file (a latency note may name it): compared with
-    // the verbose file's name read as the compact one's
-    let verbose = gate("default-verbose", "legacy-verbose")
-        .to_string()
-        .replace("legacy-verbose", "legacy");
-    assert_eq!(gate("default", "legacy").to_string(), verbose);
-
-    // merge: shards in the compact form, and the same shards in the verbose form
-    for k in 1..=2 {
-        let shard = format!("shard{k}");
-        let o = findbench(&[
-            "replay",
-            "traces/production.jsonl",
-            "--shard",
-            &format!("{k}/2"),
-            "--out",
-            path_str(&d(&shard)),
-            "-q",
-        ]);
-        assert_exit(&o, 0);
-        verbose_twin(&d(&shard), &d(&format!("{shard}-verbose")));
-    }
-    for (shards, out) in [
-        (["shard1", "shard2"], "merged"),
-        (["shard1-verbose", "shard2-verbose"], "merged-verbose"),
-    ] {
-        let o = findbench(&[
-            "merge",
-            path_str(&d(shards[0])),
-            path_str(&d(shards[1])),
-            "--out",
-            path_str(&d(out)),
-            "-q",
-        ]);
-        assert_exit(&o, 0);
-    }
-    let scrubbed = |name: &str| {
-        let mut v = read_json(&r(name));
-        for k in ["started_at", "duration_ms", "threads"] {
-            v.as_object_mut().unwrap().remove(k);
+    let gate = findbench(&[
+        "gate",
+        path_str(&new),
+        "--baseline",
+        path_str(&old),
+        "--max-ie-rate",
+        "0.5",
+    ]);
+    assert_exit(&gate, 0);
+    let (old_cases, new_cases) = (results_cases(&old), results_cases(&new));
+    assert_eq!(old_cases.len(), 24);
+    for (o, n) in old_cases.iter().zip(&new_cases) {
+        for k in [
+            "id",
+            "suite",
+            "mode",
+            "status",
+            "outcome",
+            "recorded_outcome",
+            "transition",
+            "candidates",
+            "ranked",
+            "tools",
+            "iterations",
+            "selected",
+            "input_index",
+            "reason",
+        ] {
+            assert_eq!(o[k], n[k], "{k} of {}", o["id"]);
         }
-        for c in v["cases"].as_array_mut().unwrap() {
-            let c = c.as_object_mut().unwrap();
-            c.remove("duration_ms");
-            c.remove("output_bytes");
-        }
-        v["summary"] = Value::Null;
-        v
-    };
-    assert_eq!(scrubbed("merged"), scrubbed("merged-verbose"));
-    let ids = |name: &str| -> Vec<String> {
-        results_cases(&d(name))
-            .iter()
-            .map(|c| c["id"].as_str().unwrap().to_string())
-            .collect()
-    };
-    assert_eq!(ids("merged"), ids("default"));
-    let summary = |name: &str| read_json(&r(name))["summary"]["transitions"].clone();
-    assert_eq!(summary("merged"), summary("default"));
-    assert_eq!(summary("merged-verbose"), summary("default"));
+    }
 }
 
 #[test]
@@ -321,7 +228,13 @@ fn replay_reports_are_the_same_bytes_whatever_jobs_timing_aside() {
     assert_eq!(results["summary"]["bad_lines"], 1);
     assert_eq!(results["bad_lines"].as_array().unwrap().len(), 1);
     assert_eq!(results["threads"], 1);
-    for file in ["results.json", "cases.csv", "junit.xml", "summary.csv"] {
+    for file in [
+        "results.json",
+        "cases.jsonl",
+        "cases.csv",
+        "junit.xml",
+        "summary.csv",
+    ] {
         let (a, b) = (masked(&outs[0].join(file)), masked(&outs[1].join(file)));
         // one line at a time, so a failure shows where
         for (n, (x, y)) in a.lines().zip(b.lines()).enumerate() {

@@ -62,9 +62,14 @@ fn check_page(html: &str) -> Vec<(String, f64, String)> {
         .collect()
 }
 
-/// A dotted path (`suites.names.pass_rate`) in a JSON document.
+/// A dotted path (`suites.names.pass_rate`, `engines.1.summary.rank.mrr`) in a JSON
+/// document.
 fn lookup<'a>(doc: &'a Value, path: &str) -> &'a Value {
-    path.split('.').fold(doc, |v, key| &v[key])
+    path.split('.')
+        .fold(doc, |v, key| match (v, key.parse::<usize>()) {
+            (Value::Array(items), Ok(i)) => &items[i],
+            _ => &v[key],
+        })
 }
 
 /// The shown text says the same number: a rate in percent to one decimal, a time or a
@@ -129,8 +134,63 @@ fn a_runs_page_parses_and_its_numbers_are_results_json() {
     assert!(numbers
         .iter()
         .any(|(m, _, _)| m == "summary.latency.budget_p95_ms"));
+    // recall against the context budget: a curve and a table, per suite and pooled
+    for m in [
+        "summary.rank.recall_at_1kb",
+        "summary.rank.recall_at_8kb",
+        "suites.benchmark.rank.recall_at_4kb",
+    ] {
+        assert!(numbers.iter().any(|(x, _, _)| x == m), "{m} drawn");
+    }
     assert!(numbers.len() > 30, "{}", numbers.len());
     assert_numbers_are(&numbers, &results);
+}
+
+/// Imported agent traces name the files the agent went on to read: the replay's page and
+/// summary.md show findbench's ranking and recall within a budget beside the agent's own.
+#[test]
+fn a_replay_of_imported_traces_shows_recall_beside_the_agents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let traces = tmp.path().join("imported.jsonl");
+    let import = findbench(&[
+        "import",
+        "claude-code",
+        "corpora/fixtures/agent-logs/claude-code",
+        "--root",
+        "corpora/fixtures/agent-cpp",
+        "--out",
+        traces.to_str().unwrap(),
+    ]);
+    assert_exit(&import, 0);
+    let out = tmp.path().join("replay");
+    assert_exit(
+        &findbench(&[
+            "replay",
+            traces.to_str().unwrap(),
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+        0,
+    );
+    let results = read_json(&out.join("results.json"));
+    let rank = &results["summary"]["rank"];
+    assert!(rank["judged"].as_u64().unwrap() > 0, "{rank}");
+    assert!(rank["recorded"]["judged"].as_u64().unwrap() > 0, "{rank}");
+    let numbers = check_page(&std::fs::read_to_string(out.join("report.html")).unwrap());
+    for m in [
+        "summary.rank.hit_at_1",
+        "summary.rank.mrr",
+        "summary.rank.recall_at_2kb",
+        "summary.rank.recorded.recall_at_2kb",
+        "summary.rank.recorded.searches_before_hit_mean",
+    ] {
+        assert!(numbers.iter().any(|(x, _, _)| x == m), "{m} drawn");
+    }
+    assert_numbers_are(&numbers, &results);
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("## Ranking within a context budget"), "{md}");
+    assert!(md.contains("the agent's own searches"), "{md}");
 }
 
 #[test]

@@ -298,3 +298,212 @@ fn sharded_replays_of_twenty_thousand_generated_traces_merge_exactly() {
         &["replay", path_str(&traces), "--format", "text", "--quiet"],
     );
 }
+
+/// The `gate:` lines of a command's text output.
+fn gate_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("gate:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A copy of corpora/names.yaml with a planted failure and a `gate:` section it fails.
+fn failing_corpus(dir: &Path) -> PathBuf {
+    let names = std::fs::read_to_string(common::repo_root().join("corpora/names.yaml")).unwrap();
+    let store = common::repo_root().join("corpora/fixtures/life.json");
+    let text = names
+        .replace(
+            "fixture: {store: fixtures/life.json}",
+            &format!("fixture: {{store: {}}}", store.display()),
+        )
+        .replace(
+            "gate: {min_pass_rate: 0.9, max_failed: 0}",
+            "gate: {min_pass_rate: 0.999, max_failed: 0}",
+        )
+        .replace(
+            "cases:\n",
+            "cases:\n  - id: planted-failure\n    query: read emails\n    mode: name\n    expect: {top: T2}\n",
+        );
+    let path = dir.join("names-failing.yaml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Shards of a run whose unsharded run fails (a failing case, a failing corpus gate, a
+/// failing threshold, against a baseline) merge into its exit code, its gate lines and its
+/// reports, timing aside; `--exit-zero` is kept too.
+#[test]
+fn merge_gates_the_shards_as_the_unsharded_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = failing_corpus(tmp.path());
+    for exit_zero in [false, true] {
+        let dir = tmp.path().join(format!("exit-zero-{exit_zero}"));
+        let run = |extra: &[&str], out: &Path| {
+            let mut args = vec![
+                "run",
+                path_str(&corpus),
+                "--no-progress",
+                "--jobs",
+                "2",
+                "--min-pass-rate",
+                "0.99",
+                "--max-p95-ms",
+                "100000",
+                "--baseline",
+                "reports/baseline/results.json",
+                "--out",
+                path_str(out),
+            ];
+            if exit_zero {
+                args.push("--exit-zero");
+            }
+            args.extend(extra);
+            findbench(&args)
+        };
+        let one = dir.join("one");
+        let whole = run(&[], &one);
+        assert_exit(&whole, if exit_zero { 0 } else { 1 });
+        let lines = gate_lines(&whole);
+        assert!(
+            lines.iter().any(|l| l.contains("planted-failure"))
+                && lines
+                    .iter()
+                    .any(|l| l.starts_with("gate: FAIL names: pass rate"))
+                && lines
+                    .iter()
+                    .any(|l| l.starts_with("gate: FAIL all: pass rate")),
+            "{lines:#?}"
+        );
+        let shards: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("s{k}"))).collect();
+        for (k, s) in shards.iter().enumerate() {
+            run(&["--shard", &format!("{}/3", k + 1)], s);
+        }
+        let merged = dir.join("merged");
+        let mut m = vec!["merge", "--out", path_str(&merged)];
+        m.extend(shards.iter().map(|s| path_str(s)));
+        let joined = findbench(&m);
+        assert_exit(&joined, whole.status.code().unwrap());
+        assert_eq!(gate_lines(&joined), lines);
+        assert_same_reports(&one, &merged);
+        // the reports byte for byte, timing masked
+        let cases = |d: &Path| {
+            let mut v: Vec<Value> = std::fs::read_to_string(d.join("cases.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            v.iter_mut().for_each(normalise_json);
+            v
+        };
+        assert_eq!(cases(&one), cases(&merged));
+        let summary = |d: &Path| std::fs::read_to_string(d.join("summary.md")).unwrap();
+        assert!(summary(&merged).contains("Against baseline"));
+        // -q: the gate lines alone, as `run -q` prints them
+        m.push("-q");
+        let quiet = findbench(&m);
+        assert_exit(&quiet, whole.status.code().unwrap());
+        let text = String::from_utf8_lossy(&quiet.stdout).to_string();
+        assert_eq!(text.trim().lines().collect::<Vec<_>>(), lines, "{text}");
+    }
+}
+
+/// Shards of different engine versions are refused (exit 2) naming the difference, and a
+/// merge whose stdout is a full disk exits 3 saying so.
+#[test]
+fn merge_refuses_other_engine_versions_and_reports_a_full_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shards: Vec<PathBuf> = (1..=2).map(|k| tmp.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        let o = findbench(&[
+            "run",
+            "corpora/names.yaml",
+            "--no-progress",
+            "-q",
+            "--shard",
+            &format!("{}/2", k + 1),
+            "--out",
+            path_str(s),
+        ]);
+        assert_exit(&o, 0);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_findbench"))
+            .args(["merge", "--out"])
+            .arg(tmp.path().join("m"))
+            .args(&shards)
+            .current_dir(common::repo_root())
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains("cannot write to stdout"), "{stderr}");
+    }
+    let results = shards[1].join("results.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&results).unwrap()).unwrap();
+    doc["engine_version"] = Value::from("99.0.0");
+    std::fs::write(&results, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let out = findbench(&[
+        "merge",
+        "--out",
+        path_str(&tmp.path().join("m2")),
+        path_str(&shards[0]),
+        path_str(&shards[1]),
+    ]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("shards differ in engine version") && stderr.contains("99.0.0"),
+        "{stderr}"
+    );
+}
+
+/// Shards of a replay whose thresholds fail merge into the unsharded replay's exit code
+/// and gate lines.
+#[test]
+fn merge_gates_replay_shards_as_the_unsharded_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let replay = |extra: &[&str], out: &Path| {
+        let mut args = vec![
+            "replay",
+            "traces/production.jsonl",
+            "--format",
+            "text",
+            "--min-pass-rate",
+            "0.999",
+            "--max-ie-rate",
+            "0.5",
+            "--out",
+            path_str(out),
+        ];
+        args.extend(extra);
+        findbench(&args)
+    };
+    let one = tmp.path().join("one");
+    let whole = replay(&[], &one);
+    assert_exit(&whole, 1);
+    let lines = gate_lines(&whole);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("gate: FAIL all: pass rate")),
+        "{lines:#?}"
+    );
+    let shards: Vec<PathBuf> = (1..=3).map(|k| tmp.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        replay(&["--shard", &format!("{}/3", k + 1)], s);
+    }
+    let merged = tmp.path().join("merged");
+    let mut m = vec!["merge", "--out", path_str(&merged)];
+    m.extend(shards.iter().map(|s| path_str(s)));
+    let joined = findbench(&m);
+    assert_exit(&joined, 1);
+    assert_eq!(gate_lines(&joined), lines);
+    assert_same_reports(&one, &merged);
+}

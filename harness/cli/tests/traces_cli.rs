@@ -414,18 +414,20 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         a["summary"]["recorded_outcomes"]["insufficient_evidence"],
         14
     );
-    // the compact form: the run's constants once, answers once, derived fields left out
-    assert_eq!(a["case_defaults"]["suite"], "replay");
-    assert_eq!(a["case_defaults"]["mode"], "ask");
+    // every case written out whole, in results.json and in cases.jsonl alike: nothing to
+    // derive, no table to look answers up in
+    assert!(a.get("case_defaults").is_none() && a.get("answers").is_none());
+    assert_eq!(a["cases_file"], "cases.jsonl");
     let raw = a["cases"].as_array().unwrap();
     assert_eq!(raw.len(), 217);
-    assert!(raw.iter().all(|c| c.get("suite").is_none()
-        && c.get("status").is_none()
-        && c["answer"].as_u64().is_some()));
-    assert!(a["answers"].as_array().unwrap().len() < 217);
-    let cases = results_cases(&out_a);
-    assert_eq!(cases.len(), 217);
-    for c in &cases {
+    let lines: Vec<Value> = std::fs::read_to_string(out_a.join("cases.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&lines, raw);
+    for c in raw {
+        assert_schema("case.schema.json", c);
         for k in [
             "id",
             "suite",
@@ -441,7 +443,12 @@ fn replay_legacy_then_default_and_compare_shows_the_fixed_cluster() {
         ] {
             assert!(c.get(k).is_some(), "case lacks {k}: {c}");
         }
+        assert!(
+            c["transition"].is_string() && c["recorded_outcome"].is_string(),
+            "{c}"
+        );
     }
+    assert_eq!(results_cases(&out_a).len(), 217);
     // the cursor-binary questions fail under the legacy profile and succeed by default
     let outcome_of = |dir: &Path, q: &str| -> Vec<String> {
         results_cases(dir)

@@ -50,12 +50,13 @@ impl fmt::Display for Status {
 /// (schemas/results.schema.json); the fields the schema requires (`id`, `status`,
 /// `outcome`, `duration_ms`) are required when reading, everything else has a default, so
 /// `compare` and `gate --baseline` read results of either kind and of older versions.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// Written with every field ([`crate::case_json`]): a reader never derives one.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 pub struct CaseResult {
     pub id: String,
     /// The engine that answered (`findbench`, or an engine file's name); empty in results
     /// written before engines were recorded, which were findbench's.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub engine: String,
     #[serde(default)]
     pub suite: String,
@@ -80,6 +81,11 @@ pub struct CaseResult {
     /// 1-based rank of the first expected key in `ranked`; null when absent or none named.
     #[serde(default)]
     pub rank: Option<usize>,
+    /// Where in the answer document (its JSON, as `output_bytes` counts it) the first
+    /// expected key ends, in bytes; null when none is in it or the case names none
+    /// (`metrics::recall`).
+    #[serde(default)]
+    pub first_hit_bytes: Option<u64>,
     /// Wall time of the engine call.
     pub duration_ms: f64,
     /// Bytes of the JSON envelope `findbench find` prints for this response (replay: of
@@ -92,7 +98,7 @@ pub struct CaseResult {
     /// Bytes an agent reads to see the evidence: the answer, then each returned file in
     /// rank order up to the first expected one (or the whole fixture when none is
     /// returned). Set for cases that name their items (engines::run::evidence_bytes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub evidence_bytes: Option<u64>,
     /// Items (or files, or paths) the query searched.
     #[serde(default)]
@@ -106,7 +112,7 @@ pub struct CaseResult {
     pub failed_tools: u32,
     /// Each tool call in order, with its input and what it found (`tools` holds their
     /// names). Empty in results written before calls were recorded.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub calls: Vec<Call>,
     /// Why the case failed (or, for an xpass, that it passed); null for a pass.
     #[serde(default)]
@@ -116,39 +122,51 @@ pub struct CaseResult {
     #[serde(default)]
     pub tags: Vec<String>,
     /// Where the case is defined (a corpus file; empty for a replayed trace).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(default)]
     pub file: String,
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub line: usize,
     /// Replay: the outcome recorded in production.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub recorded_outcome: Option<TraceOutcome>,
     /// Replay: fixed, regressed or unchanged against the recording.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub transition: Option<Transition>,
     /// Replay: the trace's fixture name and time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub fixture: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub timestamp: Option<String>,
     /// Replay: what the recording says of candidates, tools, iterations and time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub recorded_candidates: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub recorded_tools: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub recorded_iterations: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub recorded_duration_ms: Option<f64>,
+    /// Replay: the bytes the agent's own tools returned (an imported trace records them).
+    #[serde(default)]
+    pub recorded_output_bytes: Option<u64>,
+    /// Replay, a trace that names `expected` files: the bytes the agent read up to the end
+    /// of its first useful search (the first of its calls that returned anything); null
+    /// when none did or their sizes are not recorded.
+    #[serde(default)]
+    pub recorded_first_hit_bytes: Option<u64>,
+    /// Replay, a trace that names `expected` files: the searches the agent ran before its
+    /// first useful one (earlier searches of its turn, then its own calls before it).
+    #[serde(default)]
+    pub recorded_searches_before_hit: Option<u32>,
     /// `ask`: the file read as evidence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub selected: Option<String>,
     /// Replay `--explain`: the plan, each cascade step and each candidate's reason.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub explain: Option<Explanation>,
     /// Replay: the trace's 1-based position among the traces of the input (all files, in
     /// read order); `findbench merge` puts shards' cases back in this order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub input_index: Option<u64>,
 }
 
@@ -171,10 +189,6 @@ impl Call {
             candidates,
         }
     }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 impl CaseResult {

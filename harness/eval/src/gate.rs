@@ -21,19 +21,56 @@ use serde::{Deserialize, Serialize};
 /// `--max-failed`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
+    #[serde(default)]
     pub min_pass_rate: Option<f64>,
+    #[serde(default)]
     pub max_ie_rate: Option<f64>,
+    #[serde(default)]
     pub max_p95_ms: Option<f64>,
+    #[serde(default)]
     pub max_failed: Option<usize>,
 }
 
 impl Thresholds {
+    /// Whether any threshold is set.
+    pub fn any(&self) -> bool {
+        self.min_pass_rate.is_some()
+            || self.max_ie_rate.is_some()
+            || self.max_p95_ms.is_some()
+            || self.max_failed.is_some()
+    }
+
     fn from_spec(g: &GateSpec) -> Thresholds {
         Thresholds {
             min_pass_rate: g.min_pass_rate,
             max_ie_rate: g.max_insufficient_evidence_rate,
             max_p95_ms: g.max_p95_ms,
             max_failed: g.max_failed,
+        }
+    }
+}
+
+/// How a run or replay was gated, recorded in its results.json (`gate`), so `merge` gates
+/// the joined shards exactly as the unsharded command would: the command-line thresholds
+/// (each corpus's own `gate:` section is in `corpora`), `--exit-zero`, and `run`'s
+/// `--baseline` as it was given.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GateSettings {
+    #[serde(flatten)]
+    pub thresholds: Thresholds,
+    #[serde(default)]
+    pub exit_zero: bool,
+    #[serde(default)]
+    pub baseline: Option<String>,
+}
+
+impl GateSettings {
+    /// The exit code of a command gated by these settings whose verdict is `verdict`.
+    pub fn exit_code(&self, verdict: &Verdict) -> i32 {
+        if self.exit_zero {
+            exit::OK
+        } else {
+            verdict.exit_code()
         }
     }
 }

@@ -7,6 +7,8 @@ pub mod atomic_file;
 pub mod baseline;
 pub mod case;
 pub mod case_codec;
+pub mod case_json;
+pub mod cases_file;
 pub mod compare;
 pub mod corpus;
 pub mod engines;

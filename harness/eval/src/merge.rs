@@ -8,6 +8,7 @@
 //! each of 1..=N present exactly once. Anything else is an error naming the directories
 //! and what differs.
 
+use crate::case::CaseResult;
 use crate::error::{HarnessError, Result};
 use crate::results::RunResults;
 use crate::shard::Shard;
@@ -29,7 +30,7 @@ pub fn results_kind(dir: &Path) -> Result<String> {
         if e.is_io() {
             HarnessError::file(&file, format!("cannot read shard results: {e}"))
         } else {
-            HarnessError::invalid(format!("{}: not a results.json: {e}", file.display()))
+            crate::results::not_results(&file, &e)
         }
     })?;
     Ok(kind.kind.unwrap_or_else(|| "run".into()))
@@ -111,6 +112,17 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
             .map(|(d, r)| (d.clone(), r.shard))
             .collect::<Vec<_>>(),
     )?;
+    // a shard whose cases are not all there would merge into a smaller run
+    if let Some((dir, r)) = runs.iter().find(|(_, r)| r.cases.len() != r.summary.total) {
+        return Err(crate::cases_file::incomplete(
+            crate::error::Origin::file(&dir.join("results.json")),
+            format!(
+                "{} cases where its summary counts {}",
+                r.cases.len(),
+                r.summary.total
+            ),
+        ));
+    }
     let field = |f: &dyn Fn(&RunResults) -> String| -> Vec<(PathBuf, String)> {
         runs.iter().map(|(d, r)| (d.clone(), f(r))).collect()
     };
@@ -146,6 +158,24 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
         "cost model",
         &field(&|r| serde_json::to_string(&r.cost_model).unwrap_or_default()),
     )?;
+    check_same(
+        "gate (thresholds, --exit-zero, --baseline)",
+        &field(&|r| gate_of(r.gate.as_ref())),
+    )?;
+    check_same(
+        "--engine",
+        &field(&|r| {
+            r.engines
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+    )?;
+    check_same(
+        "--out-compress (cases file)",
+        &field(&|r| r.cases_file.clone().unwrap_or_default()),
+    )?;
 
     let mut iter = runs.into_iter().map(|(_, r)| r);
     let mut merged = iter.next().expect("check_shards saw one");
@@ -154,12 +184,16 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
         merged.duration_ms = merged.duration_ms.max(r.duration_ms);
         merged.started_at = merged.started_at.min(r.started_at);
         merged.cases.extend(r.cases);
+        for (mine, theirs) in merged.engines.iter_mut().zip(r.engines) {
+            mine.cases.extend(theirs.cases);
+            mine.cases_run += theirs.cases_run;
+            mine.not_applicable += theirs.not_applicable;
+        }
     }
     // the order of an unsharded run: (suite, id)
-    merged
-        .cases
-        .sort_by(|a, b| (&a.suite, &a.id).cmp(&(&b.suite, &b.id)));
-    let budgets = merged
+    let by_key = |a: &CaseResult, b: &CaseResult| (&a.suite, &a.id).cmp(&(&b.suite, &b.id));
+    merged.cases.sort_by(by_key);
+    let budgets: BTreeMap<String, crate::corpus::Budget> = merged
         .corpora
         .iter()
         .map(|c| (c.suite.clone(), c.budget))
@@ -169,8 +203,27 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
     merged.suites = metrics.suites;
     merged.modes = metrics.modes;
     merged.tags = metrics.tags;
+    for engine in &mut merged.engines {
+        engine.cases.sort_by(by_key);
+        // the primary's cases are the run's own, as an unsharded run records them
+        let cases = if engine.primary {
+            &merged.cases
+        } else {
+            &engine.cases
+        };
+        let computed = (!cases.is_empty())
+            .then(|| crate::metrics::compute(cases, &budgets, &merged.cost_model));
+        engine.summary = computed.as_ref().map(|m| m.summary.clone());
+        engine.suites = computed.map(|m| m.suites).unwrap_or_default();
+    }
     merged.shard = None;
     Ok(merged)
+}
+
+/// The gate settings of a shard as text, to compare (a shard written before they were
+/// recorded reads as gated by default).
+fn gate_of(gate: Option<&crate::gate::GateSettings>) -> String {
+    serde_json::to_string(&gate.cloned().unwrap_or_default()).unwrap_or_default()
 }
 
 #[cfg(test)]

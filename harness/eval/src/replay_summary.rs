@@ -33,6 +33,10 @@ pub struct ReplayHeader {
     /// `--shard K/N`: this replay holds only its shard's traces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shard::Shard>,
+    /// How the replay was gated (its thresholds, `--exit-zero`): `merge` gates the joined
+    /// shards the same way. Absent in results written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<crate::gate::GateSettings>,
 }
 
 /// Replayed cases of one normalised question that share their recorded and replayed

@@ -10,10 +10,12 @@ pub use crate::case::{
     Call, CaseResult, ExplainCandidate, ExplainStep, Explanation, Status, TraceOutcome, Transition,
 };
 use crate::corpus::{Budget, GateSpec};
+use crate::error::{HarnessError, Origin};
 use crate::metrics::{CostModel, GroupMetrics};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// `$schema` of results.json, `run` and `replay` alike (schemas/results.schema.json).
 pub const RESULTS_SCHEMA: &str = "results.schema.json";
@@ -105,12 +107,21 @@ pub struct RunResults {
     /// `--shard K/N`: this run holds only its shard's cases (`findbench merge` joins them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shard::Shard>,
+    /// How the run was gated (thresholds, `--exit-zero`, `--baseline`): `merge` gates the
+    /// joined shards the same way. Absent in results written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<crate::gate::GateSettings>,
     pub cost_model: CostModel,
     pub corpora: Vec<CorpusInfo>,
     pub summary: GroupMetrics,
     pub suites: BTreeMap<String, GroupMetrics>,
     pub modes: BTreeMap<String, GroupMetrics>,
     pub tags: BTreeMap<String, GroupMetrics>,
+    /// The cases.jsonl beside this results.json (`cases.jsonl.gz` with `--out-compress`):
+    /// every case of every engine, one a line. Absent in results written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cases_file: Option<String>,
+    #[serde(default)]
     pub cases: Vec<CaseResult>,
     /// Every `--engine` of the run, the primary first (whose results the fields above
     /// are); absent when the run named none.
@@ -135,23 +146,119 @@ impl RunResults {
             .unwrap_or_default()
     }
 
-    /// Reads a results.json, or the results.json inside a directory.
-    pub fn read(path: &std::path::Path) -> crate::error::Result<RunResults> {
-        use crate::error::HarnessError;
-        let file = if path.is_dir() {
-            path.join("results.json")
-        } else {
-            path.to_path_buf()
-        };
-        let bytes = std::fs::read(&file)
-            .map_err(|e| HarnessError::file(&file, format!("cannot read results: {e}")))?;
-        serde_json::from_slice(&bytes).map_err(|e| {
-            HarnessError::invalid_at(
-                crate::error::Origin::at(&file, e.line(), None),
-                format!("not a findbench results.json: {e}"),
-            )
-        })
+    /// Reads a results.json, or the results.json inside a directory (its cases from its
+    /// `cases_file` when it leaves `cases` out).
+    pub fn read(path: &Path) -> crate::error::Result<RunResults> {
+        let file = results_path(path);
+        let bytes = read_results_bytes(&file)?;
+        let has_cases = has_key(&bytes, "cases");
+        let mut run: RunResults =
+            serde_json::from_slice(&bytes).map_err(|e| not_results_in(&file, &bytes, &e))?;
+        if let (false, Some(name)) = (has_cases, &run.cases_file) {
+            let primary = run
+                .engines
+                .iter()
+                .find(|e| e.primary)
+                .map(|e| e.name.clone());
+            run.cases = cases_beside(&file, name, None)?
+                .into_iter()
+                .filter(|c| primary.as_ref().is_none_or(|p| *p == c.engine))
+                .collect();
+            if run.cases.len() != run.summary.total {
+                return Err(crate::cases_file::incomplete(
+                    Origin::file(&file.with_file_name(name)),
+                    format!(
+                        "{} cases where its results.json counts {}",
+                        run.cases.len(),
+                        run.summary.total
+                    ),
+                ));
+            }
+        }
+        Ok(run)
     }
+}
+
+/// The results.json `path` names: the file itself, or `results.json` inside a directory.
+pub fn results_path(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("results.json")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The bytes of a results.json; a file that cannot be read is a file error (exit 3).
+fn read_results_bytes(file: &Path) -> crate::error::Result<Vec<u8>> {
+    std::fs::read(file).map_err(|e| {
+        HarnessError::file(file, format!("cannot read results: {e}"))
+            .with_hint(crate::cases_file::HOW_TO_GET_ONE)
+    })
+}
+
+/// A results.json that does not parse: the line, what serde found (a missing or mistyped
+/// field names it), and that the document is cut short when it ends early.
+pub fn not_results(file: &Path, e: &serde_json::Error) -> HarnessError {
+    let what = if e.classify() == serde_json::error::Category::Eof {
+        format!("{e}: the file ends early (cut short while it was written?)")
+    } else {
+        e.to_string()
+    };
+    crate::cases_file::incomplete(Origin::at(file, e.line(), None), what)
+}
+
+/// [`not_results`] of the document `bytes`: a case that does not read (named by the
+/// reader as "case N (`id`)", after the whole document parsed, so without a line of its
+/// own) is placed at the line of its id.
+fn not_results_in(file: &Path, bytes: &[u8], e: &serde_json::Error) -> HarnessError {
+    let message = e.to_string();
+    let line = match message
+        .split_once("(`")
+        .and_then(|(_, rest)| rest.split_once("`)"))
+    {
+        Some((id, _)) if e.line() == 0 => line_of_id(bytes, id),
+        _ => None,
+    };
+    match line {
+        Some(line) => crate::cases_file::incomplete(Origin::at(file, line, None), message),
+        None => not_results(file, e),
+    }
+}
+
+/// The 1-based line of the first `"id": "<id>"` in a results.json (pretty or compact).
+fn line_of_id(bytes: &[u8], id: &str) -> Option<usize> {
+    let quoted = serde_json::to_string(id).ok()?;
+    [format!("\"id\": {quoted}"), format!("\"id\":{quoted}")]
+        .iter()
+        .filter_map(|needle| memchr::memmem::find(bytes, needle.as_bytes()))
+        .min()
+        .map(|at| bytes[..at].iter().filter(|b| **b == b'\n').count() + 1)
+}
+
+/// Whether the top-level object of a results.json has `key` (a document that leaves its
+/// cases to its `cases_file` has no `cases`).
+fn has_key(bytes: &[u8], key: &str) -> bool {
+    serde_json::from_slice::<BTreeMap<String, serde::de::IgnoredAny>>(bytes)
+        .map_or(true, |map| map.contains_key(key))
+}
+
+/// The cases of the cases file `name` beside the results.json `file`.
+fn cases_beside(
+    file: &Path,
+    name: &str,
+    expected: Option<usize>,
+) -> crate::error::Result<Vec<CaseResult>> {
+    // a bare file name: a path could point a results.json at any file
+    if Path::new(name)
+        .file_name()
+        .is_none_or(|n| n != std::ffi::OsStr::new(name))
+    {
+        return Err(crate::cases_file::incomplete(
+            Origin::file(file),
+            format!("`cases_file` `{name}` is not a file name beside it"),
+        ));
+    }
+    crate::cases_file::read_all(&file.with_file_name(name), expected)
 }
 
 /// Any results.json, of `run` or of `replay`, as `compare` and `gate --baseline` read it:
@@ -185,6 +292,10 @@ pub struct ResultsDocument {
     /// The engines of a `run --engine` (engines::select picks one).
     #[serde(default)]
     pub engines: Vec<EngineDocument>,
+    /// The cases.jsonl to read the cases from, when the document leaves `cases` out (a
+    /// replay of more than `report::json::INLINE_CASES_MAX` traces); [`Self::read`] does.
+    #[serde(skip)]
+    pub cases_elsewhere: Option<String>,
 }
 
 /// A results document as written: cases in either form, not yet filled in.
@@ -211,7 +322,9 @@ struct DocumentWire {
     #[serde(default)]
     answers: Vec<crate::case_codec::CaseWire>,
     #[serde(default)]
-    cases: Vec<crate::case_codec::CaseWire>,
+    cases: Option<Vec<crate::case_codec::CaseWire>>,
+    #[serde(default)]
+    cases_file: Option<String>,
     #[serde(default)]
     engines: Vec<EngineDocument>,
 }
@@ -220,8 +333,14 @@ impl TryFrom<DocumentWire> for ResultsDocument {
     type Error = String;
 
     fn try_from(w: DocumentWire) -> Result<ResultsDocument, String> {
+        let cases_elsewhere = w.cases.is_none().then_some(w.cases_file).flatten();
         Ok(ResultsDocument {
-            cases: crate::case_codec::decode_cases(w.case_defaults, w.answers, w.cases)?,
+            cases: crate::case_codec::decode_cases(
+                w.case_defaults,
+                w.answers,
+                w.cases.unwrap_or_default(),
+            )?,
+            cases_elsewhere,
             kind: w.kind,
             command: w.command,
             profile: w.profile,
@@ -250,30 +369,36 @@ pub struct EngineDocument {
 }
 
 impl ResultsDocument {
-    /// Reads a results.json (or the one inside a directory) of either kind.
-    pub fn read(path: &std::path::Path) -> crate::error::Result<ResultsDocument> {
-        use crate::error::{HarnessError, Origin};
-        let file = if path.is_dir() {
-            path.join("results.json")
-        } else {
-            path.to_path_buf()
-        };
-        let bytes = std::fs::read(&file).map_err(|e| {
-            HarnessError::file(
-                &file,
-                format!("cannot read results: {e} (pass the results.json a `run` or `replay --out DIR` wrote)"),
-            )
-        })?;
-        let doc: ResultsDocument = serde_json::from_slice(&bytes).map_err(|e| {
-            HarnessError::invalid_at(
-                Origin::at(&file, e.line(), None),
-                format!("not a findbench results.json: {e}"),
-            )
-        })?;
+    /// Reads a results.json (or the one inside a directory) of either kind, its cases from
+    /// its `cases_file` when it leaves `cases` out.
+    pub fn read(path: &Path) -> crate::error::Result<ResultsDocument> {
+        let file = results_path(path);
+        let bytes = read_results_bytes(&file)?;
+        let mut doc: ResultsDocument =
+            serde_json::from_slice(&bytes).map_err(|e| not_results_in(&file, &bytes, &e))?;
+        drop(bytes);
+        if let Some(name) = doc.cases_elsewhere.take() {
+            let total = doc
+                .summary
+                .get("total")
+                .and_then(Value::as_u64)
+                .map(|n| n as usize);
+            let primary = doc
+                .engines
+                .iter()
+                .find(|e| e.primary)
+                .map(|e| e.name.clone());
+            let mut cases =
+                cases_beside(&file, &name, primary.is_none().then_some(total).flatten())?;
+            if let Some(p) = primary {
+                cases.retain(|c| c.engine == p);
+            }
+            doc.cases = cases;
+        }
         if doc.cases.is_empty() && doc.summary.is_empty() {
-            return Err(HarnessError::invalid_at(
+            return Err(crate::cases_file::incomplete(
                 Origin::file(&file),
-                "no `summary` and no `cases`: not a findbench results.json",
+                "no `summary` and no `cases`",
             ));
         }
         Ok(doc)

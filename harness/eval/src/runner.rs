@@ -68,7 +68,8 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
     let clock = Instant::now();
     let result = engine.execute(&case.fixture.fixture, &case.request);
     let elapsed = clock.elapsed();
-    let output_bytes = envelope_bytes(case.mode, &result);
+    let document = envelope_document(case.mode, &result);
+    let output_bytes = document.len() as u64;
     let trace = ToolTrace::of(case.mode, &case.query, &result);
     let (outcome, candidates, ranked) = match &result {
         Ok(r) => (
@@ -83,6 +84,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         .iter()
         .position(|k| expected.contains(k))
         .map(|i| i + 1);
+    let first_hit_bytes = crate::metrics::recall::first_hit_bytes(&document, &expected, None);
     let result_record = CaseResult {
         id: case.id.clone(),
         suite: case.suite.clone(),
@@ -95,6 +97,7 @@ pub fn run_case(engine: &Engine, case: &Case) -> CaseResult {
         ranked,
         expected,
         rank,
+        first_hit_bytes,
         duration_ms: envelope::round_ms(elapsed),
         output_bytes,
         dump_bytes: case.fixture.dump_bytes as u64,
@@ -304,9 +307,12 @@ fn placeholder_meta(mode: Mode) -> Meta {
     }
 }
 
-/// Bytes of the JSON envelope (and its newline) `findbench find <mode> --format json` prints
-/// for this result.
-pub fn envelope_bytes(mode: Mode, result: &std::result::Result<Response, EngineError>) -> u64 {
+/// The JSON envelope (and its newline) `findbench find <mode> --format json` prints for
+/// this result: what a case's output bytes count and its first hit is found in.
+pub fn envelope_document(
+    mode: Mode,
+    result: &std::result::Result<Response, EngineError>,
+) -> Vec<u8> {
     let meta = placeholder_meta(mode);
     let value = match result {
         Ok(response) => {
@@ -323,7 +329,9 @@ pub fn envelope_bytes(mode: Mode, result: &std::result::Result<Response, EngineE
         }
         Err(err) => envelope::engine_failure(&meta, err),
     };
-    serde_json::to_vec(&value).map_or(0, |v| v.len() as u64 + 1)
+    let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
 }
 
 /// Everything a corpus run needs besides the corpora.
@@ -439,12 +447,14 @@ pub fn run_corpora_with(
         duration_ms: envelope::round_ms(clock.elapsed()),
         filters: config.filters.clone(),
         shard: config.shard,
+        gate: None,
         cost_model: config.cost,
         corpora: corpora_info,
         summary: metrics.summary,
         suites: metrics.suites,
         modes: metrics.modes,
         tags: metrics.tags,
+        cases_file: Some(crate::cases_file::name(false).to_string()),
         cases: results,
         engines: Vec::new(),
     })

@@ -62,6 +62,10 @@ struct BatchReader<'a, B> {
     fixtures: Fixtures,
     on_bad: B,
     bad_examples: Vec<String>,
+    /// Traces read so far, filtered or not: the next one's position in the input (an
+    /// OTLP file yields its traces after reading it whole, so the stream's own count is
+    /// ahead of them).
+    read: u64,
 }
 
 impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
@@ -81,7 +85,8 @@ impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
                 }
                 TraceItem::Trace(trace) => {
                     // every shard reads every line, so positions agree across shards
-                    let position = self.stream.counts().traces as u64;
+                    self.read += 1;
+                    let position = self.read;
                     if self
                         .filter
                         .as_ref()
@@ -127,6 +132,7 @@ pub fn replay_stream(
         fixtures: Fixtures::new(),
         on_bad,
         bad_examples: Vec::new(),
+        read: 0,
     };
     let mut totals = ReplayTotals::default();
     let mut batch = reader.next_batch()?;

@@ -1,7 +1,6 @@
 //! Replaying a trace's question through today's `ask` cascade: the replayed outcome, the
 //! calls made, and with `--explain` the plan, each step and each candidate's reason.
 
-use crate::answer_bytes::json_len;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{Trace, TraceOutcome};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
@@ -107,8 +106,10 @@ pub fn replay_ask(
     };
     let elapsed = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     let mut outcome = TraceOutcome::Failure;
+    let mut document = None;
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
+        engine: "findbench".into(),
         suite: options.suite.clone(),
         mode: "ask".into(),
         query: trace.query.clone(),
@@ -138,7 +139,7 @@ pub fn replay_ask(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            case.output_bytes = json_len(&r);
+            (case.output_bytes, document) = crate::replay_judge::measured(&r, trace);
             if options.explain {
                 case.explain = Some(explain(&r));
             }
@@ -160,5 +161,6 @@ pub fn replay_ask(
         Status::Fail
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
+    crate::replay_judge::judge(&mut case, trace, document.as_deref());
     case
 }

@@ -2,7 +2,6 @@
 //! arguments against the fixture it ran on, so replay reproduces exactly what the agent
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
-use crate::answer_bytes::json_len;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
@@ -61,6 +60,7 @@ pub fn replay_call(
     });
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
+        engine: "findbench".into(),
         suite: options.suite.clone(),
         mode,
         query: trace.query.clone(),
@@ -78,6 +78,7 @@ pub fn replay_call(
         recorded_duration_ms: Some(trace.duration_ms),
         ..CaseResult::default()
     };
+    let mut document = None;
     let outcome = match &result {
         Ok(response) => {
             case.candidates = response.candidates();
@@ -87,7 +88,7 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            case.output_bytes = json_len(response);
+            (case.output_bytes, document) = crate::replay_judge::measured(response, trace);
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),
@@ -107,5 +108,6 @@ pub fn replay_call(
         Status::Fail
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
+    crate::replay_judge::judge(&mut case, trace, document.as_deref());
     case
 }

@@ -1,26 +1,27 @@
-//! The reports of a replay (`--out DIR`): `summary.md`, `summary.csv`, `cases.csv`,
-//! `results.json`, `junit.xml` and `report.html`, written as the cases stream by, every one
-//! through its exporter of findbench-eval's `report` (the trait a corpus run's go through).
+//! The reports of a replay (`--out DIR`): `summary.md`, `summary.csv`, `cases.jsonl`,
+//! `cases.csv`, `results.json`, `junit.xml` and `report.html`, written as the cases stream
+//! by, every one through its exporter of findbench-eval's `report` (the trait a corpus
+//! run's go through).
 //!
 //! A writer thread takes the replayed cases a batch at a time, in input order, through a
 //! bounded channel (the replay goes on meanwhile, and waits when the writer is
 //! [`QUEUED_BATCHES`] behind), and spools them beside the reports as their exporters write
-//! cases: cases.csv rows, junit.xml test cases, and results.json cases in their compact form
-//! (findbench-eval's `case_codec`). The documents that need totals first (results.json,
-//! junit.xml) are assembled from the spools at the end. Every file is written under a temporary name and renamed, so a reader
-//! never sees half a report; the byte content does not depend on `--jobs`.
+//! cases: cases.jsonl lines (every field of a case), cases.csv rows and junit.xml test
+//! cases, the first two gzipped as they go with `--out-compress`. The documents that need
+//! totals first (results.json, junit.xml) are assembled from the spools at the end. Every
+//! file is written under a temporary name and renamed, so a reader never sees half a
+//! report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
 use crate::replay_totals::ReplayTotals;
 use crate::trace::TraceOutcome;
 use findbench_eval::atomic_file::temp_name;
 use findbench_eval::case::CaseResult;
-use findbench_eval::case_codec::CaseEncoder;
 use findbench_eval::error::HarnessError;
 pub use findbench_eval::replay_summary::ReplayHeader;
 use findbench_eval::replay_summary::{OutcomeCounts, ReplaySummary};
 use findbench_eval::report::csv::ReplayCasesCsv;
-use findbench_eval::report::json::ReplayResultsJson;
+use findbench_eval::report::jsonl::case_line;
 use findbench_eval::report::junit::ReplayJunitXml;
 use findbench_eval::report::replay_document::{CaseSpools, ReplayReport};
 use findbench_eval::report::{self, Exporter, ReportContext};
@@ -62,44 +63,93 @@ pub fn replay_summary(header: &ReplayHeader, totals: &ReplayTotals) -> ReplaySum
 /// Batches of cases the writer thread may be behind the replay.
 pub const QUEUED_BATCHES: usize = 4;
 
+/// A spool file, gzipped as it is written when the report is (`--out-compress`).
+enum SpoolFile {
+    Plain(BufWriter<File>),
+    Gzipped(flate2::write::GzEncoder<BufWriter<File>>),
+}
+
+impl SpoolFile {
+    fn create(path: &Path, gzipped: bool) -> Result<SpoolFile> {
+        let f = File::create(path).map_err(io_err(path))?;
+        let w = BufWriter::with_capacity(256 * 1024, f);
+        Ok(if gzipped {
+            SpoolFile::Gzipped(report::gzip::encoder(w))
+        } else {
+            SpoolFile::Plain(w)
+        })
+    }
+
+    /// Ends the gzip stream and flushes (a spool is a temporary: not synced).
+    fn finish(self) -> std::io::Result<()> {
+        let w = match self {
+            SpoolFile::Plain(w) => w,
+            SpoolFile::Gzipped(gz) => gz.finish()?,
+        };
+        w.into_inner().map(drop).map_err(|e| e.into_error())
+    }
+}
+
+impl Write for SpoolFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            SpoolFile::Plain(w) => w.write(buf),
+            SpoolFile::Gzipped(w) => w.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            SpoolFile::Plain(w) => w.write_all(buf),
+            SpoolFile::Gzipped(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            SpoolFile::Plain(w) => w.flush(),
+            SpoolFile::Gzipped(w) => w.flush(),
+        }
+    }
+}
+
 /// The spool files one replay's cases go to, owned by the writer thread.
 struct Spools {
-    cases_json: (PathBuf, BufWriter<File>),
-    cases_csv: (PathBuf, csv::Writer<BufWriter<File>>),
-    junit: (PathBuf, BufWriter<File>),
-    encoder: CaseEncoder,
+    cases_jsonl: (PathBuf, SpoolFile),
+    cases_csv: (PathBuf, csv::Writer<SpoolFile>),
+    junit: (PathBuf, SpoolFile),
     cases: usize,
+    compress: bool,
     line: Vec<u8>,
 }
 
 impl Spools {
-    fn create(dir: &Path) -> Result<Spools> {
+    fn create(dir: &Path, compress: bool) -> Result<Spools> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let open = |name: &str| -> Result<(PathBuf, BufWriter<File>)> {
+        let open = |name: &str, gzipped: bool| -> Result<(PathBuf, SpoolFile)> {
             let path = temp_name(&dir.join(format!("{name}.spool")));
-            let f = File::create(&path).map_err(io_err(&path))?;
-            Ok((path, BufWriter::with_capacity(256 * 1024, f)))
+            let f = SpoolFile::create(&path, gzipped)?;
+            Ok((path, f))
         };
-        let (csv_path, csv_file) = open("cases.csv")?;
+        let (csv_path, csv_file) = open("cases.csv", compress)?;
         let cases_csv = ReplayCasesCsv::spool(csv_file).map_err(csv_err(&csv_path))?;
         Ok(Spools {
-            cases_json: open("cases.jsonl")?,
+            cases_jsonl: open("cases.jsonl", compress)?,
             cases_csv: (csv_path, cases_csv),
-            junit: open("junit")?,
-            encoder: CaseEncoder::new(),
+            junit: open("junit", false)?,
             cases: 0,
-            line: Vec::with_capacity(1024),
+            compress,
+            line: Vec::with_capacity(4096),
         })
     }
 
-    /// Spools a batch of cases: each one's results.json item, cases.csv row and junit.xml
+    /// Spools a batch of cases: each one's cases.jsonl line, cases.csv row and junit.xml
     /// test case.
     fn push(&mut self, cases: &[CaseResult]) -> Result<()> {
-        let (p, w) = &mut self.cases_json;
+        let (p, w) = &mut self.cases_jsonl;
         for case in cases {
             self.line.clear();
-            ReplayResultsJson::spool_case(&mut self.encoder, case, self.cases == 0, &mut self.line)
-                .map_err(|e| io_err(p)(e.into()))?;
+            case_line(case, &mut self.line).map_err(|e| io_err(p)(e.into()))?;
             w.write_all(&self.line).map_err(io_err(p))?;
             self.cases += 1;
         }
@@ -113,13 +163,13 @@ impl Spools {
             .map_err(io_err(p))
     }
 
-    /// Flushes the spools (they are temporaries: not synced) and hands them on.
+    /// Ends and flushes the spools and hands them on.
     fn close(self) -> Result<CaseSpools> {
-        let close = |(p, w): (PathBuf, BufWriter<File>)| -> Result<PathBuf> {
-            w.into_inner().map_err(|e| io_err(&p)(e.into_error()))?;
+        let close = |(p, w): (PathBuf, SpoolFile)| -> Result<PathBuf> {
+            w.finish().map_err(io_err(&p))?;
             Ok(p)
         };
-        let cases_json = close(self.cases_json)?;
+        let cases_jsonl = close(self.cases_jsonl)?;
         let (csv_spool, csv_writer) = self.cases_csv;
         let csv_file = csv_writer
             .into_inner()
@@ -127,15 +177,16 @@ impl Spools {
         let cases_csv = close((csv_spool, csv_file))?;
         let junit = close(self.junit)?;
         Ok(CaseSpools {
-            results_json: cases_json,
+            cases_jsonl,
             cases_csv,
             junit,
-            encoder: self.encoder,
+            cases: self.cases,
+            compress: self.compress,
         })
     }
 
     fn paths(&self) -> [&Path; 3] {
-        [&self.cases_json.0, &self.cases_csv.0, &self.junit.0]
+        [&self.cases_jsonl.0, &self.cases_csv.0, &self.junit.0]
     }
 }
 
@@ -148,9 +199,10 @@ pub struct ReportWriter {
 }
 
 impl ReportWriter {
-    /// Opens the spools in `dir` and starts the writer thread.
-    pub fn create(dir: &Path) -> Result<ReportWriter> {
-        let mut spools = Spools::create(dir)?;
+    /// Opens the spools in `dir` and starts the writer thread; `compress` gzips the case
+    /// files (`--out-compress`).
+    pub fn create(dir: &Path, compress: bool) -> Result<ReportWriter> {
+        let mut spools = Spools::create(dir, compress)?;
         let (queue, batches) = sync_channel::<Vec<CaseResult>>(QUEUED_BATCHES);
         let worker = std::thread::Builder::new()
             .name("findbench-reports".into())
@@ -212,7 +264,7 @@ impl ReportWriter {
         };
         let written = write_reports(&dir, &report);
         let spools = &report.spools;
-        for spool in [&spools.results_json, &spools.cases_csv, &spools.junit] {
+        for spool in [&spools.cases_jsonl, &spools.cases_csv, &spools.junit] {
             let _ = std::fs::remove_file(spool);
         }
         written
@@ -232,22 +284,27 @@ impl Drop for ReportWriter {
     }
 }
 
-/// Every report of a replay, each through its exporter: results.json, cases.csv and
-/// junit.xml from the closed spools, then the summaries.
+/// Every report of a replay, each through its exporter: results.json, cases.jsonl,
+/// cases.csv and junit.xml from the closed spools, then the summaries.
 fn write_reports(dir: &Path, report: &ReplayReport) -> Result<Vec<PathBuf>> {
-    let context = ReportContext::default();
+    let context = ReportContext {
+        compress: report.spools.compress,
+        ..ReportContext::default()
+    };
     let publish = |e: &dyn Exporter<ReplayReport>| -> Result<PathBuf> {
         let path = dir.join(e.file_name());
         e.publish(report, &context, &path)?;
         Ok(path)
     };
-    let [results_json, cases_csv, junit_xml] = report::replay_case_exporters();
+    let [results_json, cases_jsonl, cases_csv, junit_xml] =
+        report::replay_case_exporters(report.spools.compress);
     let rest = || -> Result<(PathBuf, PathBuf)> {
         let junit = publish(junit_xml)?;
         Ok((publish(cases_csv)?, junit))
     };
     // results.json beside the other two: each is mostly copying and waiting on the disk (a
-    // thread that cannot start leaves results.json to this one)
+    // thread that cannot start leaves results.json to this one); cases.jsonl, which
+    // results.json copies its cases from, is renamed into place after both
     let (results_written, rest_written) = std::thread::scope(|s| match std::thread::Builder::new()
         .spawn_scoped(s, || publish(results_json))
     {
@@ -264,12 +321,11 @@ fn write_reports(dir: &Path, report: &ReplayReport) -> Result<Vec<PathBuf>> {
     });
     let results = results_written?;
     let (csv, junit) = rest_written?;
-    let mut written = vec![results, csv, junit];
-    written.extend(report::write_all(
-        dir,
-        &report::replay_exporters(),
-        report,
-        &context,
-    )?);
+    let jsonl = publish(cases_jsonl)?;
+    let mut written = vec![results, jsonl, csv, junit];
+    // `dir` is already the report set's (staged) directory: each file is written whole
+    for e in report::replay_exporters() {
+        written.push(publish(e.as_ref())?);
+    }
     Ok(written)
 }

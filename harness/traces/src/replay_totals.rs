@@ -33,6 +33,8 @@ pub struct ReplayTotals {
     pub tools: usize,
     pub iterations: usize,
     pub output_bytes: u64,
+    /// The judged traces' ranking, recall within a budget, and the agent's side.
+    pub rank: crate::replay_rank::RankTotals,
     groups: HashMap<(String, TraceOutcome, TraceOutcome), (usize, TransitionGroup)>,
 }
 
@@ -69,6 +71,7 @@ impl ReplayTotals {
         self.tools += case.tools.len();
         self.iterations += case.iterations as usize;
         self.output_bytes += case.output_bytes;
+        self.rank.add(case);
         let key = (normalise_question(&case.query), recorded, outcome);
         if let Some((_, group)) = self.groups.get_mut(&key) {
             group.traces += 1;
@@ -173,6 +176,7 @@ impl ReplayTotals {
             "latency_max_ms": q(&self.durations_ms, 1.0),
             "recorded_latency_p50_ms": q(&self.recorded_durations_ms, 0.5),
             "recorded_latency_p95_ms": q(&self.recorded_durations_ms, 0.95),
+            "rank": self.rank.summary(),
         })
     }
 }

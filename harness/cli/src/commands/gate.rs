@@ -29,13 +29,6 @@ pub struct ThresholdArgs {
 }
 
 impl ThresholdArgs {
-    pub fn any(&self) -> bool {
-        self.min_pass_rate.is_some()
-            || self.max_ie_rate.is_some()
-            || self.max_p95_ms.is_some()
-            || self.max_failed.is_some()
-    }
-
     pub fn thresholds(&self) -> Result<Thresholds> {
         for (name, v) in [
             ("--min-pass-rate", self.min_pass_rate),

@@ -8,6 +8,7 @@ use findbench_engine::Profile;
 use findbench_eval::case::{Explanation, Transition};
 use findbench_eval::envelope::{self, round_ms, Meta};
 use findbench_eval::error::exit;
+use findbench_eval::gate::{GateSettings, Verdict};
 use findbench_eval::replay_summary::TransitionGroup;
 use findbench_eval::report::{self, markdown::replay_outcome_table};
 use findbench_eval::report_set::ReportSet;
@@ -68,6 +69,11 @@ pub struct ReplayArgs {
     /// Report, and exit 0 even when a threshold above is not met.
     #[arg(long)]
     pub exit_zero: bool,
+    /// Write the case files (cases.jsonl, cases.csv, junit.xml) gzipped, as
+    /// cases.jsonl.gz, cases.csv.gz and junit.xml.gz: a million-trace replay's reports
+    /// shrink about tenfold.
+    #[arg(long)]
+    pub out_compress: bool,
     /// Never draw a progress bar (it is drawn on stderr, and only when stderr is a
     /// terminal and -q is not given).
     #[arg(long)]
@@ -123,11 +129,11 @@ fn replay(
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the reports are one unit: staged beside --out, swapped in when complete
     let set = match &args.out {
-        Some(dir) => Some(ReportSet::begin(dir, &report::replay_file_names())?),
+        Some(dir) => Some(ReportSet::begin(dir, &report::REPORT_FILE_NAMES)?),
         None => None,
     };
     let mut writer = match &set {
-        Some(set) => Some(ReportWriter::create(set.path())?),
+        Some(set) => Some(ReportWriter::create(set.path(), args.out_compress)?),
         None => None,
     };
     let strict = args.strict;
@@ -194,6 +200,11 @@ fn replay(
         },
         query: args.query.clone(),
         shard: args.shard,
+        gate: Some(GateSettings {
+            thresholds,
+            exit_zero: args.exit_zero,
+            baseline: None,
+        }),
     };
     let written = match (writer, set) {
         (Some(w), Some(set)) => {
@@ -210,19 +221,7 @@ fn replay(
         }
     };
     let groups = totals.groups();
-    // a replay is gated only on the thresholds it is given: a trace that does not succeed
-    // is a finding of the replay, not a broken case
-    let verdict = args.thresholds.any().then(|| {
-        let summary = match totals.summary(&header.profile) {
-            serde_json::Value::Object(map) => map,
-            _ => Default::default(),
-        };
-        let doc = findbench_eval::results::ResultsDocument {
-            summary,
-            ..Default::default()
-        };
-        findbench_eval::gate::evaluate_document(&doc, &thresholds, None)
-    });
+    let verdict = replay_verdict(&header, &totals);
     match args.output.format.resolve() {
         Format::Json | Format::Jsonl => {
             let meta = Meta::new("replay", started, clock.elapsed());
@@ -252,10 +251,34 @@ fn replay(
             }
         }
     }
-    Ok(match &verdict {
-        Some(v) if !args.exit_zero => v.exit_code(),
-        _ => exit::OK,
+    Ok(replay_exit_code(&header, verdict.as_ref()))
+}
+
+/// The gate of a replay: only the thresholds it was given (a trace that does not succeed
+/// is a finding of the replay, not a broken case), judged on its summary; none without
+/// thresholds. `merge` gates joined replay shards with it too.
+pub fn replay_verdict(header: &ReplayHeader, totals: &ReplayTotals) -> Option<Verdict> {
+    let thresholds = &header.gate.as_ref()?.thresholds;
+    thresholds.any().then(|| {
+        let summary = match totals.summary(&header.profile) {
+            serde_json::Value::Object(map) => map,
+            _ => Default::default(),
+        };
+        let doc = findbench_eval::results::ResultsDocument {
+            summary,
+            ..Default::default()
+        };
+        findbench_eval::gate::evaluate_document(&doc, thresholds, None)
     })
+}
+
+/// A replay's exit code: its verdict's, unless it ran without thresholds or with
+/// `--exit-zero`.
+pub fn replay_exit_code(header: &ReplayHeader, verdict: Option<&Verdict>) -> i32 {
+    match (verdict, &header.gate) {
+        (Some(v), Some(g)) => g.exit_code(v),
+        _ => exit::OK,
+    }
 }
 
 /// A progress bar cleared from the terminal however the command ends.
@@ -277,7 +300,9 @@ fn replay_bar(shown: bool, total_bytes: Option<u64>) -> ProgressBar {
     progress_bar(shown, total_bytes, template)
 }
 
-fn text(
+/// What a replay prints in text: the counts, the outcome table, the transitions, the
+/// notable groups and the files written.
+pub fn text(
     header: &ReplayHeader,
     totals: &ReplayTotals,
     groups: &[TransitionGroup],

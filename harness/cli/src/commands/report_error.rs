@@ -41,16 +41,22 @@ pub fn report_harness_error(
     match format.resolve() {
         Format::Json | Format::Jsonl => {
             let meta = findbench_eval::envelope::Meta::new(command, started, clock.elapsed());
+            let hint = CodedError::hint(err);
             let envelope = findbench_eval::envelope::failure(
                 &meta,
                 CodedError::code(err),
                 &err.to_string(),
                 err.exit_code(),
-                None,
+                hint.as_deref(),
             );
             crate::output::outln!("{envelope}");
         }
-        _ => eprintln!("error: {err}"),
+        _ => {
+            eprintln!("error: {err}");
+            if let Some(hint) = CodedError::hint(err) {
+                eprintln!("hint: {hint}");
+            }
+        }
     }
     err.exit_code()
 }

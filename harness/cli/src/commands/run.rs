@@ -13,7 +13,7 @@ use findbench_eval::engines::run::run_engines;
 use findbench_eval::engines::Engine;
 use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::{exit, HarnessError, Result};
-use findbench_eval::gate;
+use findbench_eval::gate::{self, GateSettings};
 use findbench_eval::metrics::CostModel;
 use findbench_eval::report::markdown::SummaryMarkdown;
 use findbench_eval::report::{self, console, Exporter, ReportContext};
@@ -74,6 +74,10 @@ pub struct RunArgs {
     /// is the one gated and compared with --baseline.
     #[arg(long = "engine", value_name = "NAME|FILE")]
     pub engines: Vec<String>,
+    /// Write the case files (cases.jsonl, cases.csv, junit.xml) gzipped, as
+    /// cases.jsonl.gz, cases.csv.gz and junit.xml.gz.
+    #[arg(long)]
+    pub out_compress: bool,
     /// Never draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -164,45 +168,91 @@ fn run_command(
         engines
     };
     let builtin = findbench_engine::Engine::new(profile);
-    let run = run_engines(&engines, &builtin, &corpora, &config, record_engines)?;
-    let diff: Option<BaselineDiff> = match (&baseline_run, &args.baseline) {
-        (Some(b), Some(path)) => Some(baseline::diff(
-            b,
-            &path.display().to_string(),
-            &ResultsDocument::from_run(&run),
-        )),
+    let mut run = run_engines(&engines, &builtin, &corpora, &config, record_engines)?;
+    run.gate = Some(GateSettings {
+        thresholds: thresholds.clone(),
+        exit_zero: args.exit_zero,
+        baseline: args.baseline.as_ref().map(|p| p.display().to_string()),
+    });
+    let output = RunOutput {
+        out: &args.out,
+        compress: args.out_compress,
+        format: args.format,
+        quiet: args.quiet,
+        step_summary: true,
+        heading: "",
+        command: "run",
+        started,
+        clock,
+    };
+    finish_run(&run, baseline_run.as_ref(), &output)
+}
+
+/// Where and how the reports and verdict of a run go.
+pub struct RunOutput<'a> {
+    pub out: &'a Path,
+    /// `--out-compress`.
+    pub compress: bool,
+    pub format: Format,
+    pub quiet: bool,
+    /// Append summary.md to `$GITHUB_STEP_SUMMARY` (a merge job appends its own).
+    pub step_summary: bool,
+    /// Printed before the summary in text (`merge` says what it joined).
+    pub heading: &'a str,
+    pub command: &'a str,
+    pub started: SystemTime,
+    pub clock: Instant,
+}
+
+/// Writes the reports of `run` (a run, or the shards of one merged), gates it as its
+/// recorded gate settings say (against `baseline_run` when they name a baseline), prints
+/// the summary and the gate lines, and returns the exit code: what `run` does after its
+/// cases ran, and what `merge` does with the joined shards.
+pub fn finish_run(
+    run: &RunResults,
+    baseline_run: Option<&ResultsDocument>,
+    o: &RunOutput<'_>,
+) -> Result<i32> {
+    let (out, format, quiet) = (o.out, o.format, o.quiet);
+    let settings = run.gate.clone().unwrap_or_default();
+    let thresholds = &settings.thresholds;
+    let diff: Option<BaselineDiff> = match (baseline_run, &settings.baseline) {
+        (Some(b), Some(path)) => Some(baseline::diff(b, path, &ResultsDocument::from_run(run))),
         _ => None,
     };
     let context = ReportContext {
         baseline: diff.as_ref(),
+        compress: o.compress,
     };
-    let written = report::write_reports(&args.out, &run, &context)?;
-    append_step_summary(&run, &context);
-    let verdict = gate::evaluate(&run, &thresholds, diff.as_ref());
-    match args.format.resolve() {
+    let written = report::write_reports(out, run, &context)?;
+    if o.step_summary {
+        append_step_summary(run, &context);
+    }
+    let verdict = gate::evaluate(run, thresholds, diff.as_ref());
+    match format.resolve() {
         Format::Json | Format::Jsonl => {
-            let meta = Meta::new("run", started, clock.elapsed());
+            let meta = Meta::new(o.command, o.started, o.clock.elapsed());
             let value = json!({
                 "suites": run.suites.keys().collect::<Vec<_>>(),
                 "profile": run.profile,
                 "threads": run.threads,
                 "summary": run.summary,
-                "reports": {"dir": args.out, "files": written},
+                "reports": {"dir": out, "files": written},
                 "gate": super::gate::verdict_json(&verdict),
             });
             outln!("{}", envelope::success("run.schema.json", &meta, value));
         }
         _ => {
-            if !args.quiet {
-                crate::output::out!("{}", console::render(&run, diff.as_ref()));
+            if !quiet {
+                crate::output::out!("{}{}", o.heading, console::render(run, diff.as_ref()));
                 if !run.engines.is_empty() {
-                    crate::output::out!("\n{}", report::engines::console(&run));
+                    crate::output::out!("\n{}", report::engines::console(run));
                 }
                 let names: Vec<String> = written
                     .iter()
                     .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
                     .collect();
-                outln!("\nReports: {} ({})", args.out.display(), names.join(", "));
+                outln!("\nReports: {} ({})", out.display(), names.join(", "));
             }
             outln!();
             for line in verdict.lines() {
@@ -210,11 +260,7 @@ fn run_command(
             }
         }
     }
-    Ok(if args.exit_zero {
-        exit::OK
-    } else {
-        verdict.exit_code()
-    })
+    Ok(settings.exit_code(&verdict))
 }
 
 /// Appends summary.md to `$GITHUB_STEP_SUMMARY` when it is set (GitHub Actions).

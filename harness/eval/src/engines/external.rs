@@ -403,6 +403,12 @@ pub fn run_case(
             );
             record.duration_ms = envelope::round_ms(run.elapsed);
             record.output_bytes = run.stdout_bytes;
+            let root = fixture.root.as_ref().map(|r| r.to_string_lossy());
+            record.first_hit_bytes = crate::metrics::recall::first_hit_bytes(
+                &run.stdout,
+                &record.expected,
+                root.as_deref(),
+            );
             read_run(command, &run, fixture.root.as_deref())
         }
     };

@@ -5,7 +5,8 @@
 //! - [`outcome`]: outcome counts and rates, candidates, tools and iterations;
 //! - [`latency`]: percentiles and latency per 1000 items against the budget;
 //! - [`bytes`]: output bytes against the whole-fixture dump, tokens and daily cost;
-//! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items;
+//! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items, and
+//!   [`recall`]: the share of them whose first expected key is within 1, 2, 4 or 8 KB;
 //! - `arithmetic`: the rates, means, medians and rounding they share.
 
 mod arithmetic;
@@ -13,6 +14,7 @@ pub mod bytes;
 pub mod latency;
 pub mod outcome;
 pub mod rank;
+pub mod recall;
 
 pub use arithmetic::{mean, median, rate, round};
 pub use bytes::{ContextMetrics, CostModel};

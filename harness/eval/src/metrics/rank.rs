@@ -22,6 +22,10 @@ pub struct RankMetrics {
     pub hit_at_k: f64,
     /// Mean reciprocal rank of the first expected result (0 when absent).
     pub mrr: f64,
+    /// Share of judged cases whose first expected key is within 1, 2, 4 and 8 KB of the
+    /// answer ([`super::recall`]); 0 in results written before it was measured.
+    #[serde(flatten)]
+    pub recall: super::recall::RecallAtBudget,
 }
 
 impl RankMetrics {
@@ -33,6 +37,7 @@ impl RankMetrics {
             hit_at_1: 0.0,
             hit_at_k: 0.0,
             mrr: 0.0,
+            recall: Default::default(),
         };
         if judged.is_empty() {
             return empty;
@@ -62,6 +67,7 @@ impl RankMetrics {
             hit_at_1: mean(&|r| f64::from(u8::from(r == Some(1)))),
             hit_at_k: mean(&|r| f64::from(u8::from(r.is_some_and(|r| r <= RANK_K)))),
             mrr: mean(&|r| r.map_or(0.0, |r| 1.0 / r as f64)),
+            recall: super::recall::of_cases(cases),
         }
     }
 }

@@ -217,8 +217,10 @@ impl Exporter for SummaryCsv {
 }
 
 /// A replay's cases.csv: one row per case, spooled as the cases stream by (the header
-/// first), then moved into place whole.
-pub struct ReplayCasesCsv;
+/// first; gzipped as it is written with `compress`), then moved into place whole.
+pub struct ReplayCasesCsv {
+    pub compress: bool,
+}
 
 impl ReplayCasesCsv {
     /// The spool of a replay's cases.csv, on `w`: the one CSV dialect, the header written.
@@ -286,7 +288,7 @@ impl ReplayCasesCsv {
 
 impl Exporter<ReplayReport> for ReplayCasesCsv {
     fn file_name(&self) -> &'static str {
-        "cases.csv"
+        super::gzip::file_name("cases.csv", self.compress)
     }
 
     fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {

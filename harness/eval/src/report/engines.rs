@@ -13,13 +13,14 @@ use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Style};
 
-const HEADER: [&str; 12] = [
+const HEADER: [&str; 13] = [
     "cases",
     "n/a",
     "pass rate",
     "hit@1",
     "hit@5",
     "MRR",
+    "≤ 4 KB",
     "IE rate",
     "bytes returned",
     "bytes to evidence",
@@ -64,6 +65,7 @@ fn metric_cells(m: &GroupMetrics, evidence: Option<f64>) -> Vec<String> {
         ranked(pct(m.rank.hit_at_1)),
         ranked(pct(m.rank.hit_at_k)),
         ranked(format!("{:.3}", m.rank.mrr)),
+        ranked(pct(m.rank.recall.recall_at_4kb)),
         pct(m.insufficient_evidence_rate),
         format!("{:.0}", m.context.output_bytes_mean),
         evidence.map_or("-".to_string(), |e| format!("{e:.0}")),
@@ -80,7 +82,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
     let mut overall = Builder::default();
     overall.push_record(
         std::iter::once("engine")
-            .chain(HEADER[..11].iter().copied())
+            .chain(HEADER[..12].iter().copied())
             .map(str::to_string),
     );
     for e in &run.engines {
@@ -94,7 +96,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
             (Some(_), _) => {
                 row.push("-".into());
                 row.push("-".into());
-                row.extend(std::iter::repeat_n("not installed".to_string(), 9));
+                row.extend(std::iter::repeat_n("not installed".to_string(), 10));
             }
             (None, Some(m)) => {
                 row.push(e.cases_run.to_string());
@@ -104,7 +106,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
             (None, None) => {
                 row.push("0".into());
                 row.push(e.not_applicable.to_string());
-                row.extend(std::iter::repeat_n("n/a".to_string(), 9));
+                row.extend(std::iter::repeat_n("n/a".to_string(), 10));
             }
         }
         overall.push_record(row);
@@ -114,7 +116,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
         ["suite", "engine"]
             .into_iter()
             .chain(HEADER[..1].iter().copied())
-            .chain(HEADER[2..11].iter().copied())
+            .chain(HEADER[2..12].iter().copied())
             .map(str::to_string),
     );
     let mut suite_names: Vec<&String> = run.suites.keys().collect();
@@ -144,7 +146,7 @@ fn render(run: &RunResults, markdown: bool) -> String {
         // the engines that answer no case of the suite share one row
         if !not_applicable.is_empty() {
             let mut row = vec![suite.clone(), not_applicable.join(", "), "0".into()];
-            row.extend(std::iter::repeat_n("n/a".to_string(), 9));
+            row.extend(std::iter::repeat_n("n/a".to_string(), 10));
             suites.push_record(row);
         }
     }
@@ -159,7 +161,9 @@ fn render(run: &RunResults, markdown: bool) -> String {
         t.to_string()
     };
     let missing: Vec<&EngineReport> = run.engines.iter().filter(|e| e.missing.is_some()).collect();
-    let explain = "Pass rate, hit@1, hit@5 and MRR as for findbench; bytes returned is what the \
+    let explain = "Pass rate, hit@1, hit@5 and MRR as for findbench; ≤ 4 KB: the share of cases \
+         that name their items whose first expected key ends within the first 4 KB of what \
+         the tool printed; bytes returned is what the \
          tool prints (findbench: its JSON envelope); bytes to evidence adds the files an agent \
          opens in rank order up to the first expected one (code, grep, ask), or the whole \
          fixture when none is returned; ms is the whole call (an external tool's process \

@@ -10,6 +10,8 @@ use std::path::Path;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ReportContext<'a> {
     pub baseline: Option<&'a BaselineDiff>,
+    /// `--out-compress`: the case files are written gzipped.
+    pub compress: bool,
 }
 
 /// One report file of a document `D`: a run's [`RunResults`] (the default), a replay's

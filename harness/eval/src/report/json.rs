@@ -1,16 +1,16 @@
 //! `results.json`: a whole run, pretty-printed (see [`crate::results`]); a replay's, whose
-//! cases stream after its head.
+//! cases stream after its head (or, past [`INLINE_CASES_MAX`], are in its cases.jsonl
+//! alone).
 
 use super::exporter::{Exporter, ReportContext};
 use super::replay_document::ReplayReport;
 use crate::atomic_file::write_atomic_with;
-use crate::case::CaseResult;
-use crate::case_codec::CaseEncoder;
+use crate::cases_file;
 use crate::error::{HarnessError, Result};
 use crate::replay_summary::ReplaySummary;
 use crate::results::RunResults;
 use std::fs::File;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 
 pub struct ResultsJson;
@@ -20,103 +20,190 @@ impl Exporter for ResultsJson {
         "results.json"
     }
 
-    fn render(&self, run: &RunResults, _: &ReportContext<'_>) -> Result<Vec<u8>> {
-        let mut bytes = serde_json::to_vec_pretty(run)
-            .map_err(|e| HarnessError::Internal(format!("serialising results: {e}")))?;
+    /// The run as it is, its `cases_file` the one this report set writes.
+    fn render(&self, run: &RunResults, context: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let internal =
+            |e: serde_json::Error| HarnessError::Internal(format!("serialising results: {e}"));
+        let mut doc = serde_json::to_value(run).map_err(internal)?;
+        doc["cases_file"] = cases_file::name(context.compress).into();
+        let mut bytes = serde_json::to_vec_pretty(&doc).map_err(internal)?;
         bytes.push(b'\n');
         Ok(bytes)
     }
 }
 
-/// A replay's results.json: the head ([`replay_head`]), the `answers` table, then the
-/// `cases` array, whose items (in the compact form of [`crate::case_codec`]) were spooled
-/// as the cases streamed by ([`ReplayResultsJson::spool_case`]).
-pub struct ReplayResultsJson;
+/// Cases a replay's results.json holds itself; past this many it leaves `cases` out and
+/// names its `cases_file` alone, so a million-trace replay does not write its cases twice.
+pub const INLINE_CASES_MAX: usize = 100_000;
 
-impl ReplayResultsJson {
-    /// Appends one case to `line` as the spool holds it: its separator, then its compact
-    /// form (`first` for the first case of the replay).
-    pub fn spool_case(
-        encoder: &mut CaseEncoder,
-        case: &CaseResult,
-        first: bool,
-        line: &mut Vec<u8>,
-    ) -> serde_json::Result<()> {
-        line.extend_from_slice(item_separator(first));
-        encoder.encode(case, line)
-    }
-}
+/// A replay's results.json: the head ([`replay_head`]: the header, summary, clusters, bad
+/// lines and `cases_file`), then the `cases` array copied line by line from the cases.jsonl
+/// spool (when there are at most [`INLINE_CASES_MAX`] of them).
+pub struct ReplayResultsJson;
 
 impl Exporter<ReplayReport> for ReplayResultsJson {
     fn file_name(&self) -> &'static str {
         "results.json"
     }
 
-    fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
-        let spool = &r.spools.results_json;
-        let mut out = replay_head(&r.summary, &r.spools.encoder.defaults())?.into_bytes();
-        replay_answers(&mut out, &r.spools.encoder.answers())
+    fn render(&self, r: &ReplayReport, context: &ReportContext<'_>) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        write_replay_results(r, context, &mut out)
             .map_err(|e| HarnessError::Internal(format!("serialising results: {e}")))?;
-        out.extend_from_slice(CASES_OPEN);
-        let cases = std::fs::read(spool)
-            .map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))?;
-        out.extend_from_slice(&cases);
-        out.extend_from_slice(TAIL);
         Ok(out)
     }
 
-    /// Streams: the head, the answers, then the spooled cases copied file to file.
-    fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
-        let head = replay_head(&r.summary, &r.spools.encoder.defaults())?;
-        write_atomic_with(path, |w| {
-            w.write_all(head.as_bytes())?;
-            replay_answers(w, &r.spools.encoder.answers())?;
-            w.write_all(CASES_OPEN)?;
-            w.flush()?;
-            std::io::copy(&mut File::open(&r.spools.results_json)?, w.get_mut())?;
-            w.write_all(TAIL)
-        })
+    /// Streams: the head, then each spooled case.
+    fn publish(&self, r: &ReplayReport, context: &ReportContext<'_>, path: &Path) -> Result<()> {
+        write_atomic_with(path, |w| write_replay_results(r, context, w))
     }
 }
 
+fn write_replay_results(
+    r: &ReplayReport,
+    _: &ReportContext<'_>,
+    w: &mut impl Write,
+) -> std::io::Result<()> {
+    let inline = r.spools.cases <= INLINE_CASES_MAX;
+    let head = replay_head(&r.summary, cases_file::name(r.spools.compress))
+        .map_err(std::io::Error::other)?;
+    w.write_all(head.as_bytes())?;
+    if !inline {
+        return w.write_all(b"\n}\n");
+    }
+    w.write_all(b",\n  \"cases\": [")?;
+    let file = File::open(&r.spools.cases_jsonl)?;
+    let mut lines: Box<dyn BufRead> = if r.spools.compress {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::with_capacity(256 * 1024, file))
+    };
+    let mut line = Vec::with_capacity(4096);
+    let mut first = true;
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let case = line.strip_suffix(b"\n").unwrap_or(&line);
+        w.write_all(if first { b"\n    " } else { b",\n    " })?;
+        w.write_all(case)?;
+        first = false;
+    }
+    w.write_all(b"\n  ]\n}\n")
+}
+
 /// The head of a replay's results.json: the header fields, `summary`, `clusters`,
-/// `bad_lines` and `case_defaults` (the compact form's, see [`crate::case_codec`]),
-/// pretty-printed and left open after the last of them, so the `"answers"` and `"cases"`
-/// arrays can follow ([`replay_answers`], [`CASES_OPEN`]).
-fn replay_head(r: &ReplaySummary, case_defaults: &serde_json::Value) -> Result<String> {
+/// `bad_lines` and `cases_file` (the cases.jsonl beside it, which holds every case whether
+/// or not `cases` follows), pretty-printed and left open after the last of them.
+fn replay_head(r: &ReplaySummary, cases_file: &str) -> Result<String> {
     let internal =
         |e: serde_json::Error| HarnessError::Internal(format!("serialising results: {e}"));
     let mut head = serde_json::to_value(&r.header).map_err(internal)?;
     head["summary"] = r.summary.clone();
     head["clusters"] = serde_json::to_value(&r.groups).map_err(internal)?;
     head["bad_lines"] = serde_json::to_value(&r.bad_examples).map_err(internal)?;
-    head["case_defaults"] = case_defaults.clone();
+    head["cases_file"] = cases_file.into();
     let head = serde_json::to_string_pretty(&head).map_err(internal)?;
     Ok(head.trim_end().trim_end_matches('}').trim_end().to_string())
 }
 
-/// After [`replay_head`]: the `answers` array, one compact answer a line.
-fn replay_answers(w: &mut impl Write, answers: &[&[u8]]) -> std::io::Result<()> {
-    w.write_all(b",\n  \"answers\": [")?;
-    for (i, a) in answers.iter().enumerate() {
-        w.write_all(item_separator(i == 0))?;
-        w.write_all(a)?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::{CaseResult, Status, TraceOutcome, Transition};
+    use crate::replay_summary::ReplayHeader;
+    use crate::report::replay_document::CaseSpools;
+    use crate::results::{Machine, ResultsDocument};
+
+    fn report(dir: &Path, cases: &[CaseResult], counted: usize) -> ReplayReport {
+        let spool = dir.join("spool.jsonl");
+        let mut lines = Vec::new();
+        for c in cases {
+            crate::report::jsonl::case_line(c, &mut lines).unwrap();
+        }
+        std::fs::write(&spool, lines).unwrap();
+        let header = ReplayHeader {
+            schema: "results.schema.json".into(),
+            kind: "replay".into(),
+            command: "replay".into(),
+            findbench_version: "0".into(),
+            engine_version: "0".into(),
+            git_revision: None,
+            profile: "default".into(),
+            machine: Machine::current(),
+            build: "debug".into(),
+            threads: 1,
+            started_at: "2026-01-01T00:00:00Z".into(),
+            duration_ms: 1.0,
+            inputs: vec!["t.jsonl".into()],
+            input_files: 1,
+            fixtures: "f".into(),
+            query: None,
+            shard: None,
+            gate: None,
+        };
+        ReplayReport {
+            summary: ReplaySummary {
+                header,
+                summary: serde_json::json!({"total": counted, "passed": counted, "failed": 0,
+                    "xfail": 0, "xpass": 0, "pass_rate": 1.0, "insufficient_evidence_rate": 0.0}),
+                groups: Vec::new(),
+                outcomes: Vec::new(),
+                replayed: counted,
+                files: 1,
+                bad_lines: 0,
+                bad_examples: Vec::new(),
+            },
+            latencies_ms: Vec::new(),
+            spools: CaseSpools {
+                cases_jsonl: spool.clone(),
+                cases_csv: spool.clone(),
+                junit: spool,
+                cases: counted,
+                compress: false,
+            },
+        }
     }
-    w.write_all(b"\n  ]")
-}
 
-/// After the answers: the opening of the `cases` array, whose items (each after
-/// [`item_separator`]) follow, closed by [`TAIL`].
-const CASES_OPEN: &[u8] = b",\n  \"cases\": [";
+    fn case(id: &str, index: u64) -> CaseResult {
+        CaseResult {
+            id: id.into(),
+            status: Status::Pass,
+            outcome: "success".into(),
+            recorded_outcome: Some(TraceOutcome::Success),
+            transition: Some(Transition::Unchanged),
+            input_index: Some(index),
+            ..CaseResult::default()
+        }
+    }
 
-/// What precedes an item of `answers` or `cases`: one item a line.
-fn item_separator(first: bool) -> &'static [u8] {
-    if first {
-        b"\n    "
-    } else {
-        b",\n    "
+    #[test]
+    fn past_the_inline_limit_results_json_names_its_cases_file_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [case("a", 1), case("b", 2)];
+        let context = ReportContext::default();
+        // within the limit: the cases follow the head, as cases.jsonl holds them
+        let small = report(dir.path(), &cases, cases.len());
+        let doc: serde_json::Value =
+            serde_json::from_slice(&ReplayResultsJson.render(&small, &context).unwrap()).unwrap();
+        assert_eq!(doc["cases_file"], "cases.jsonl");
+        assert_eq!(doc["cases"][1]["id"], "b");
+        // past it: no `cases`, and a reader takes them from cases.jsonl beside it
+        let mut big = report(dir.path(), &cases, cases.len());
+        big.spools.cases = INLINE_CASES_MAX + 1;
+        let bytes = ReplayResultsJson.render(&big, &context).unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(doc.get("cases").is_none(), "{doc}");
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("results.json"), &bytes).unwrap();
+        std::fs::copy(dir.path().join("spool.jsonl"), out.join("cases.jsonl")).unwrap();
+        let read = ResultsDocument::read(&out).unwrap();
+        assert_eq!(read.cases, cases);
+        // a cases.jsonl short of the summary's count is refused by name
+        std::fs::write(out.join("cases.jsonl"), "").unwrap();
+        let e = ResultsDocument::read(&out).unwrap_err().to_string();
+        assert!(e.contains("0 cases where its results.json counts 2"), "{e}");
     }
 }
-
-/// Closes the `cases` array and the document.
-const TAIL: &[u8] = b"\n  ]\n}\n";

@@ -12,7 +12,6 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -64,8 +63,10 @@ impl Exporter for JunitXml {
 
 /// A replay's junit.xml: one suite, its test cases spooled as the cases streamed by
 /// ([`ReplayJunitXml::spool_cases`]) inside the frame quick-junit writes around them
-/// ([`streamed_frame`]).
-pub struct ReplayJunitXml;
+/// ([`streamed_frame`]); gzipped as it is written with `compress`.
+pub struct ReplayJunitXml {
+    pub compress: bool,
+}
 
 impl ReplayJunitXml {
     /// The `<testcase>` elements of a batch of replayed cases, as the spool holds them.
@@ -92,7 +93,7 @@ impl ReplayJunitXml {
 
 impl Exporter<ReplayReport> for ReplayJunitXml {
     fn file_name(&self) -> &'static str {
-        "junit.xml"
+        super::gzip::file_name("junit.xml", self.compress)
     }
 
     fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
@@ -100,17 +101,32 @@ impl Exporter<ReplayReport> for ReplayJunitXml {
         let spool = &r.spools.junit;
         let cases = std::fs::read(spool)
             .map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))?;
-        Ok([head.as_bytes(), &cases, tail.as_bytes()].concat())
+        let plain = [head.as_bytes(), &cases, tail.as_bytes()].concat();
+        if self.compress {
+            super::gzip::gzip(&plain)
+                .map_err(|e| HarnessError::Internal(format!("gzip junit.xml: {e}")))
+        } else {
+            Ok(plain)
+        }
     }
 
-    /// Streams: the frame's head, the spooled test cases copied file to file, its tail.
+    /// Streams: the frame's head, the spooled test cases copied file to file, its tail
+    /// (through gzip with `compress`).
     fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
         let (head, tail) = Self::frame(r)?;
-        write_atomic_with(path, |w| {
+        let fill = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
             w.write_all(head.as_bytes())?;
-            w.flush()?;
-            std::io::copy(&mut File::open(&r.spools.junit)?, w.get_mut())?;
+            std::io::copy(&mut File::open(&r.spools.junit)?, w)?;
             w.write_all(tail.as_bytes())
+        };
+        write_atomic_with(path, |w| {
+            if self.compress {
+                let mut gz = super::gzip::encoder(w);
+                fill(&mut gz)?;
+                gz.finish().map(drop)
+            } else {
+                fill(w)
+            }
         })
     }
 }

@@ -191,24 +191,16 @@ fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         let _ = writeln!(o);
         let _ = writeln!(
             o,
-            "Cases that name their expected items; a case that returns nothing scores 0."
+            "Cases that name their expected items; a case that returns nothing scores 0. \
+             ≤ N KB: the share whose first expected key ends within the first N KB of the \
+             answer (recall within a context budget)."
         );
         let _ = writeln!(o);
-        let hit_k = format!("hit@{}", m.rank.k);
-        let mut t = numeric_table(&["group", "judged", "hit@1", &hit_k, "MRR"]);
-        for (name, g) in groups(run, false) {
-            if g.rank.judged == 0 {
-                continue;
-            }
-            t.row([
-                name,
-                g.rank.judged.to_string(),
-                pct(g.rank.hit_at_1),
-                pct(g.rank.hit_at_k),
-                format!("{:.3}", g.rank.mrr),
-            ]);
-        }
-        o.push_str(&t.markdown());
+        let rows = super::ranking::run_rows(run);
+        o.push_str(&super::ranking::markdown(
+            &super::ranking::run_header(m.rank.k),
+            &rows,
+        ));
         let _ = writeln!(o);
     }
 
@@ -470,6 +462,21 @@ fn replay(r: &ReplaySummary) -> String {
             ]);
         }
         m.push_str(&t.markdown());
+    }
+    let rows = super::ranking::replay_rows(s);
+    if !rows.is_empty() {
+        let _ = writeln!(m, "\n## Ranking within a context budget\n");
+        let _ = writeln!(
+            m,
+            "Traces that name the files the agent went on to read or edit. ≤ N KB: the share \
+             whose first expected file ends within the first N KB of the answer; for the \
+             agent, of its own tool output up to its first useful search (the first that \
+             returned anything).\n"
+        );
+        m.push_str(&super::ranking::markdown(
+            &super::ranking::replay_header(),
+            &rows,
+        ));
     }
     let _ = writeln!(m, "\n## Retrieval\n");
     let mut t = Table::new(&[("metric", L), ("value", R)]);

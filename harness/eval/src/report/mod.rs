@@ -2,9 +2,9 @@
 //! `junit`, `html` (with its charts, `svg`), `console` (and the tables they draw, `table`).
 //! Every report file goes out through one trait, [`Exporter`], generic over its document:
 //! a run's [`crate::results::RunResults`] ([`exporters`]: `summary.md`, `cases.csv`,
-//! `summary.csv`, `results.json`, `junit.xml`, `report.html`), a replay's
+//! `summary.csv`, `results.json`, `cases.jsonl`, `junit.xml`, `report.html`), a replay's
 //! [`replay_document::ReplayReport`] ([`replay_exporters`] and [`replay_case_exporters`],
-//! the same six files) and `compare`'s [`crate::compare::Comparison`]
+//! the same seven files; `--out-compress` gzips the case files, [`gzip`]) and `compare`'s [`crate::compare::Comparison`]
 //! ([`compare_exporters`]: the markdown, CSV and HTML release report). Nothing else in the
 //! workspace formats a report.
 //!
@@ -21,11 +21,14 @@ pub mod csv;
 pub mod engines;
 pub mod escape;
 pub mod exporter;
+pub mod gzip;
 pub mod html;
 pub mod json;
+pub mod jsonl;
 pub mod junit;
 pub mod markdown;
 pub mod numbers;
+pub mod ranking;
 pub mod replay_document;
 pub mod rows;
 pub mod svg;
@@ -40,17 +43,41 @@ use crate::results::RunResults;
 use replay_document::ReplayReport;
 use std::path::{Path, PathBuf};
 
-/// Every report `run` writes, in the order they are written.
-pub fn exporters() -> Vec<Box<dyn Exporter>> {
+/// Every report `run` writes, in the order they are written; with `compress`
+/// (`--out-compress`) the case files gzipped ([`gzip`]).
+pub fn exporters(compress: bool) -> Vec<Box<dyn Exporter>> {
+    fn maybe_gzipped<E: Exporter + 'static>(e: E, compress: bool) -> Box<dyn Exporter> {
+        if compress {
+            Box::new(gzip::Gzipped(e))
+        } else {
+            Box::new(e)
+        }
+    }
     vec![
         Box::new(markdown::SummaryMarkdown),
-        Box::new(csv::CasesCsv),
+        maybe_gzipped(csv::CasesCsv, compress),
         Box::new(csv::SummaryCsv),
         Box::new(json::ResultsJson),
-        Box::new(junit::JunitXml),
+        maybe_gzipped(jsonl::CasesJsonl, compress),
+        maybe_gzipped(junit::JunitXml, compress),
         Box::new(html::ReportHtml),
     ]
 }
+
+/// Every file name a report set may hold (a run's or a replay's, plain or gzipped): a
+/// directory holding only these is a report directory, replaced whole by the next set.
+pub const REPORT_FILE_NAMES: [&str; 10] = [
+    "summary.md",
+    "summary.csv",
+    "results.json",
+    "report.html",
+    "cases.csv",
+    "cases.csv.gz",
+    "cases.jsonl",
+    "cases.jsonl.gz",
+    "junit.xml",
+    "junit.xml.gz",
+];
 
 /// The reports of a replay rendered from its summary, in the order they are written.
 pub fn replay_exporters() -> Vec<Box<dyn Exporter<ReplayReport>>> {
@@ -61,23 +88,24 @@ pub fn replay_exporters() -> Vec<Box<dyn Exporter<ReplayReport>>> {
     ]
 }
 
-/// The reports of a replay assembled from its spooled cases: results.json, cases.csv,
-/// junit.xml.
-pub fn replay_case_exporters() -> [&'static (dyn Exporter<ReplayReport> + Sync); 3] {
-    [
-        &json::ReplayResultsJson,
-        &csv::ReplayCasesCsv,
-        &junit::ReplayJunitXml,
-    ]
-}
-
-/// The file names a replay writes (its report set).
-pub fn replay_file_names() -> Vec<&'static str> {
-    replay_case_exporters()
-        .iter()
-        .map(|e| e.file_name())
-        .chain(replay_exporters().iter().map(|e| e.file_name()))
-        .collect()
+/// The reports of a replay assembled from its spooled cases: results.json, cases.jsonl,
+/// cases.csv, junit.xml (the last three gzipped with `compress`).
+pub fn replay_case_exporters(compress: bool) -> [&'static (dyn Exporter<ReplayReport> + Sync); 4] {
+    if compress {
+        [
+            &json::ReplayResultsJson,
+            &jsonl::ReplayCasesJsonl { compress: true },
+            &csv::ReplayCasesCsv { compress: true },
+            &junit::ReplayJunitXml { compress: true },
+        ]
+    } else {
+        [
+            &json::ReplayResultsJson,
+            &jsonl::ReplayCasesJsonl { compress: false },
+            &csv::ReplayCasesCsv { compress: false },
+            &junit::ReplayJunitXml { compress: false },
+        ]
+    }
 }
 
 /// `compare`'s release report: the markdown at `--out FILE`, the CSV and the page beside it.
@@ -103,8 +131,7 @@ pub fn write_all<D: ?Sized>(
         .iter()
         .map(|e| e.render(doc, context).map(|bytes| (e.file_name(), bytes)))
         .collect::<Result<_>>()?;
-    let names: Vec<&str> = rendered.iter().map(|(name, _)| *name).collect();
-    let set = crate::report_set::ReportSet::begin(dir, &names)?;
+    let set = crate::report_set::ReportSet::begin(dir, &REPORT_FILE_NAMES)?;
     let mut written = Vec::new();
     for (name, bytes) in rendered {
         crate::atomic_file::write_atomic(&set.path().join(name), &bytes)?;
@@ -114,13 +141,14 @@ pub fn write_all<D: ?Sized>(
     Ok(written)
 }
 
-/// Every report of a run, written into `dir` ([`write_all`] of [`exporters`]).
+/// Every report of a run, written into `dir` ([`write_all`] of [`exporters`], gzipped
+/// case files when `context.compress`).
 pub fn write_reports(
     dir: &Path,
     run: &RunResults,
     context: &ReportContext<'_>,
 ) -> Result<Vec<PathBuf>> {
-    write_all(dir, &exporters(), run, context)
+    write_all(dir, &exporters(context.compress), run, context)
 }
 
 /// Where a file of `compare`'s release report goes: the markdown is `--out FILE` itself,

@@ -1,9 +1,8 @@
 //! A replay as its report files see it: the summary, each replayed case's time, and the
 //! spools its cases were written to as they streamed by (a replay of a million traces does
-//! not hold its cases in memory, so results.json, cases.csv and junit.xml are assembled
-//! from these).
+//! not hold its cases in memory, so cases.jsonl, results.json, cases.csv and junit.xml are
+//! assembled from these).
 
-use crate::case_codec::CaseEncoder;
 use crate::replay_summary::ReplaySummary;
 use std::path::PathBuf;
 
@@ -15,13 +14,16 @@ pub struct ReplayReport {
     pub spools: CaseSpools,
 }
 
-/// Where a replay's cases were spooled, each file in the form its report holds them: the
-/// results.json cases (compact form, each after its separator), the cases.csv rows
-/// (header first) and the junit.xml test cases; and the encoder that wrote the first, whose
-/// defaults and answers table results.json holds.
+/// Where a replay's cases were spooled, each file in the form its report holds them:
+/// cases.jsonl (one case a line; gzipped with `--out-compress`), the cases.csv rows (header
+/// first; gzipped with `--out-compress`) and the junit.xml test cases (plain: the frame
+/// goes around them).
 pub struct CaseSpools {
-    pub results_json: PathBuf,
+    pub cases_jsonl: PathBuf,
     pub cases_csv: PathBuf,
     pub junit: PathBuf,
-    pub encoder: CaseEncoder,
+    /// Cases spooled.
+    pub cases: usize,
+    /// `--out-compress`: the case files are written gzipped.
+    pub compress: bool,
 }

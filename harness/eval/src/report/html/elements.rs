@@ -53,3 +53,42 @@ pub(super) fn html_table(
     t.push_str("</tbody>\n</table>\n");
     t
 }
+
+/// The ranking within a context budget ([`crate::report::ranking`]) as a table, every
+/// measured cell carrying its results.json path.
+pub(super) fn ranking_table(header: &[String], rows: &[crate::report::ranking::Row]) -> String {
+    let columns: Vec<(&str, Align)> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.as_str(), if i == 0 { Align::Left } else { Align::Right }))
+        .collect();
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            std::iter::once(esc(&r.label))
+                .chain(r.cells.iter().map(|c| match c.value {
+                    Some(v) => num(&c.metric, v, &c.shown),
+                    None => esc(&c.shown),
+                }))
+                .collect()
+        })
+        .collect();
+    html_table(&columns, &cells, false)
+}
+
+/// The recall chart and table of a run or replay, as a section.
+pub(super) fn ranking_section(
+    header: &[String],
+    rows: &[crate::report::ranking::Row],
+    series: &[crate::report::svg::recall_curve::RecallSeries],
+    about: &str,
+) -> String {
+    let mut b = String::from("<section>\n<h2>Recall within a context budget</h2>\n");
+    b.push_str(&crate::report::svg::recall_curve::recall_curve(
+        series,
+        "recall against the context budget",
+    ));
+    b.push_str(&ranking_table(header, rows));
+    let _ = writeln!(b, "<p>{}</p>\n</section>", esc(about));
+    b
+}

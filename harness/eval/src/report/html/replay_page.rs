@@ -1,11 +1,13 @@
-//! report.html of a replay: the headline, recorded against replayed outcomes, the top
-//! failure clusters and the latency histogram.
+//! report.html of a replay: the headline, recorded against replayed outcomes, recall
+//! within a context budget (findbench beside the agent, when traces name expected files),
+//! the top failure clusters and the latency histogram.
 
-use super::elements::{html_table, num, stat};
+use super::elements::{html_table, num, ranking_section, stat};
 use super::page::page;
 use crate::replay_summary::ReplaySummary;
 use crate::report::escape::esc;
 use crate::report::numbers::pct;
+use crate::report::ranking;
 use crate::report::svg::count_bars::count_bars;
 use crate::report::svg::latency_histogram::latency_histogram;
 use crate::report::svg::palette::{BarGroup, BEFORE, FAIL, IE, PASS};
@@ -124,6 +126,19 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
         false,
     ));
     b.push_str("</section>\n");
+
+    let ranked = ranking::replay_rows(&r.summary);
+    if !ranked.is_empty() {
+        b.push_str(&ranking_section(
+            &ranking::replay_header(),
+            &ranked,
+            &ranking::replay_series(&r.summary),
+            "Traces that name the files the agent went on to read or edit. ≤ N KB: the share \
+             whose first expected file ends within the first N KB of findbench's answer; for \
+             the agent, of its own tool output up to its first useful search (the first that \
+             returned anything).",
+        ));
+    }
 
     b.push_str("<section>\n<h2>Top failure clusters</h2>\n");
     let listed: Vec<_> = r.groups.iter().filter(|g| g.notable()).take(10).collect();

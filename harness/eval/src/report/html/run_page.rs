@@ -1,13 +1,14 @@
 //! report.html of a run: the headline, pass and insufficient-evidence rates per suite, the
-//! summary table, the latency histogram, the cases that did not simply pass, and the
-//! baseline.
+//! summary table, the latency histogram, recall against the context budget, the cases that
+//! did not simply pass, and the baseline.
 
-use super::elements::{html_table, num, stat};
+use super::elements::{html_table, num, ranking_section, stat};
 use super::page::page;
 use crate::metrics::GroupMetrics;
 use crate::report::escape::esc;
 use crate::report::exporter::ReportContext;
 use crate::report::numbers::pct;
+use crate::report::ranking;
 use crate::report::rows::notable;
 use crate::report::svg::latency_histogram::latency_histogram;
 use crate::report::svg::palette::{IE, PASS};
@@ -190,6 +191,18 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
         run.machine.cpus
     );
     b.push_str("</section>\n");
+
+    let ranked = ranking::run_rows(run);
+    if !ranked.is_empty() {
+        b.push_str(&ranking_section(
+            &ranking::run_header(m.rank.k),
+            &ranked,
+            &ranking::run_series(run),
+            "Cases that name their expected items. ≤ N KB: the share whose first expected key \
+             ends within the first N KB of the answer, as an agent reading it from the start \
+             would meet it.",
+        ));
+    }
 
     let notable = notable(run);
     if !notable.is_empty() {

@@ -12,3 +12,6 @@ pub(crate) const FAIL: &str = "#c23b33";
 pub(crate) const BEFORE: &str = "#8a93a3";
 pub(crate) const AFTER: &str = "#2f6fbf";
 pub(crate) const BUDGET: &str = "#c23b33";
+
+/// The colours of a chart's lines, in order (a series past the last takes the first again).
+pub(crate) const SERIES: [&str; 6] = [AFTER, PASS, IE, FAIL, BEFORE, "#7a4fbf"];

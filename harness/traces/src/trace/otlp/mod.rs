@@ -18,6 +18,8 @@
 //! A span that lacks what is needed (a tool name, readable start and end times, arguments
 //! that are JSON) and a group with no query or no tool call are reported like bad lines,
 //! with the file and the line the span is on, and counted; the rest of the file goes on.
+//! A line of the wrong shape (`scopeSpans`, `spans` or `attributes` not a list, an entry
+//! not an object) is a bad line whole, named by the field, never read as empty.
 //! A file is read whole before its traces are yielded, since an invocation's spans may be
 //! spread over several export batches (lines).
 //!
@@ -378,6 +380,52 @@ mod tests {
             "{}",
             bad[6]
         );
+    }
+
+    #[test]
+    fn a_line_of_the_wrong_shape_is_a_bad_line_never_silently_empty() {
+        let s = 1_000u64;
+        let good = tool(
+            "t1",
+            "g",
+            "",
+            "grep",
+            json!({"term": "x"}),
+            json!([]),
+            (s, s + 5),
+        );
+        let text = [
+            r#"{"resourceSpans": [{"scopeSpans": "oops"}]}"#.to_string(),
+            r#"{"resourceSpans": [7]}"#.to_string(),
+            r#"{"resourceSpans": [{"scopeSpans": [{"spans": {"a": 1}}]}]}"#.to_string(),
+            r#"{"resourceSpans": [{"resource": {"attributes": "x"}, "scopeSpans": []}]}"#
+                .to_string(),
+            // a good span on a line whose second span is not an object: the line is bad whole
+            json!({"resourceSpans": [{"scopeSpans": [{"spans": [good, "nope"]}]}]}).to_string(),
+            r#"{"resourceSpans": []}"#.to_string(),
+        ]
+        .join("\n");
+        let file = read(&text);
+        let bad: Vec<String> = file
+            .items
+            .iter()
+            .map(|i| match i {
+                TraceItem::Bad(b) => b.to_string(),
+                TraceItem::Trace(t) => panic!("unexpected trace {}", t.trace_id),
+            })
+            .collect();
+        assert_eq!(
+            bad,
+            [
+                "t.jsonl:1: not an OTLP ExportTraceServiceRequest: `resourceSpans[0].scopeSpans` is a string, not a list",
+                "t.jsonl:2: not an OTLP ExportTraceServiceRequest: `resourceSpans[0]` is a number, not an object",
+                "t.jsonl:3: not an OTLP ExportTraceServiceRequest: `resourceSpans[0].scopeSpans[0].spans` is an object, not a list",
+                "t.jsonl:4: not an OTLP ExportTraceServiceRequest: `resourceSpans[0].resource.attributes` is a string, not a list",
+                "t.jsonl:5: not an OTLP ExportTraceServiceRequest: `resourceSpans[0].scopeSpans[0].spans[1]` is a string, not an object",
+            ]
+        );
+        // an empty export request is a line with no spans, not a bad one
+        assert_eq!((file.lines, file.spans), (6, 0));
     }
 
     #[test]

@@ -59,14 +59,16 @@ fn any_value(v: &Value) -> Value {
     Value::Null
 }
 
-fn attributes(v: Option<&Value>) -> Map<String, Value> {
+/// A list of `KeyValue`s as a map (`at` names the list for an error: a list of the wrong
+/// shape makes the line bad).
+fn attributes(v: Option<&Value>, at: &dyn Fn() -> String) -> Result<Map<String, Value>, String> {
     let mut out = Map::new();
-    for kv in v.and_then(Value::as_array).into_iter().flatten() {
+    for kv in list_at(v, at)? {
         if let (Some(k), Some(val)) = (kv.get("key").and_then(Value::as_str), kv.get("value")) {
             out.insert(k.to_string(), any_value(val));
         }
     }
-    out
+    Ok(out)
 }
 
 /// OTLP/JSON writes fixed64 nanoseconds as a decimal string (a number is accepted too).
@@ -90,41 +92,97 @@ fn status_is_error(status: Option<&Value>) -> bool {
     }
 }
 
-/// Reads one line's spans (or the reason the line is bad).
+/// `value` as a list, when present: a field of the wrong shape makes the line bad rather
+/// than silently empty (`where` names it as the line has it).
+fn list_at<'a>(value: Option<&'a Value>, at: &dyn Fn() -> String) -> Result<&'a [Value], String> {
+    match value {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(format!(
+            "not an OTLP ExportTraceServiceRequest: `{}` is {}, not a list",
+            at(),
+            kind_of(other)
+        )),
+    }
+}
+
+/// `value` as an object (`at` names it).
+fn object_at<'a>(value: &'a Value, at: &dyn Fn() -> String) -> Result<&'a Value, String> {
+    match value {
+        Value::Object(_) => Ok(value),
+        other => Err(format!(
+            "not an OTLP ExportTraceServiceRequest: `{}` is {}, not an object",
+            at(),
+            kind_of(other)
+        )),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads one line's spans into `out` (or the reason the line is bad, and none of its
+/// spans: a line of the wrong shape anywhere is reported whole, never half read).
 pub(super) fn spans_of_line(text: &str, line: usize, out: &mut Vec<Span>) -> Result<(), String> {
     let request: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let resource_spans = field(&request, "resourceSpans", "resource_spans")
         .and_then(Value::as_array)
         .ok_or("not an OTLP ExportTraceServiceRequest: no `resourceSpans` array")?;
-    for rs in resource_spans {
-        let resource = attributes(rs.get("resource").and_then(|r| r.get("attributes")));
+    let mut spans = Vec::new();
+    for (r, rs) in resource_spans.iter().enumerate() {
+        let rs = object_at(rs, &|| format!("resourceSpans[{r}]"))?;
+        let resource_attributes = match rs.get("resource") {
+            None | Some(Value::Null) => None,
+            Some(resource) => {
+                object_at(resource, &|| format!("resourceSpans[{r}].resource"))?.get("attributes")
+            }
+        };
+        let resource = attributes(resource_attributes, &|| {
+            format!("resourceSpans[{r}].resource.attributes")
+        })?;
         let service = resource
             .get("service.name")
             .and_then(Value::as_str)
             .map(str::to_string);
-        let scopes = field(rs, "scopeSpans", "scope_spans")
-            .or_else(|| rs.get("instrumentationLibrarySpans"))
-            .and_then(Value::as_array);
-        for scope in scopes.into_iter().flatten() {
-            for span in scope
-                .get("spans")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+        let (scope_key, scopes) = match (
+            field(rs, "scopeSpans", "scope_spans"),
+            rs.get("instrumentationLibrarySpans"),
+        ) {
+            (Some(s), _) => ("scopeSpans", Some(s)),
+            (None, s) => ("instrumentationLibrarySpans", s),
+        };
+        let scopes = list_at(scopes, &|| format!("resourceSpans[{r}].{scope_key}"))?;
+        for (c, scope) in scopes.iter().enumerate() {
+            let at = |rest: &str| format!("resourceSpans[{r}].{scope_key}[{c}]{rest}");
+            let scope = object_at(scope, &|| at(""))?;
+            for (n, span) in list_at(scope.get("spans"), &|| at(".spans"))?
+                .iter()
+                .enumerate()
             {
+                let span = object_at(span, &|| at(&format!(".spans[{n}]")))?;
                 let text = |camel, snake| {
                     field(span, camel, snake)
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .to_string()
                 };
-                out.push(Span {
+                spans.push(Span {
                     line,
                     trace_id: text("traceId", "trace_id"),
                     span_id: text("spanId", "span_id"),
                     parent: text("parentSpanId", "parent_span_id"),
                     name: text("name", "name"),
-                    attributes: attributes(span.get("attributes")),
+                    attributes: attributes(span.get("attributes"), &|| {
+                        at(&format!(".spans[{n}].attributes"))
+                    })?,
                     start: nanos(field(span, "startTimeUnixNano", "start_time_unix_nano")),
                     end: nanos(field(span, "endTimeUnixNano", "end_time_unix_nano")),
                     status_error: status_is_error(span.get("status")),
@@ -133,6 +191,7 @@ pub(super) fn spans_of_line(text: &str, line: usize, out: &mut Vec<Span>) -> Res
             }
         }
     }
+    out.append(&mut spans);
     Ok(())
 }
 
