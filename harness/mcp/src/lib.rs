@@ -4,6 +4,7 @@
 //! documents the CLI prints, read only inside the roots and stores the server was started
 //! with (or the client declares), with every call optionally recorded as a trace line.
 
+pub mod git_pin;
 pub mod record;
 pub mod sandbox;
 pub mod server;

@@ -1,6 +1,7 @@
 //! The server's work, without the protocol: one tool call in, the CLI's JSON document out
 //! (or the error envelope), fixtures loaded once and kept warm, every call recorded.
 
+use crate::git_pin::GitPins;
 use crate::record::{CallRecord, Recorder};
 use crate::sandbox::Sandbox;
 use findbench_engine::{EngineError, Fixture, Mode, Profile, TreeOptions};
@@ -62,6 +63,8 @@ pub struct Service {
     sandbox: Sandbox,
     fixtures: FixtureCache,
     recorder: Option<Recorder>,
+    /// The repository and commit of each recorded fixture outside `--fixtures`.
+    pins: GitPins,
 }
 
 impl Service {
@@ -70,6 +73,7 @@ impl Service {
             sandbox,
             fixtures: FixtureCache::default(),
             recorder,
+            pins: GitPins::default(),
         }
     }
 
@@ -124,6 +128,13 @@ impl Service {
             },
         };
         if let Some(recorder) = &self.recorder {
+            // a fixture outside --fixtures is pinned, so the call replays anywhere
+            let pin = fixture.as_ref().and_then(|(_, path)| {
+                recorder
+                    .relative_name(path)
+                    .is_none()
+                    .then(|| self.pins.source(path, 0))
+            });
             let record = CallRecord {
                 started,
                 elapsed: clock.elapsed(),
@@ -131,6 +142,7 @@ impl Service {
                 arguments,
                 call: parsed.as_ref().ok(),
                 fixture: fixture.as_ref().map(|(k, p)| (*k, p.as_path())),
+                pin,
                 answer: &answer,
             };
             if let Err(e) = recorder.record(&record) {

@@ -257,6 +257,7 @@ mod tests {
         let options = ReplayOptions {
             fixtures_dir: dir.path().to_path_buf(),
             root: None,
+            map: Vec::new(),
             profile: Profile::default(),
             explain: true,
             query: None,
@@ -344,6 +345,7 @@ mod tests {
         let options = ReplayOptions {
             fixtures_dir: dir.path().to_path_buf(),
             root: None,
+            map: Vec::new(),
             profile: Profile::default(),
             explain: false,
             query: None,

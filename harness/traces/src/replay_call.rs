@@ -15,17 +15,24 @@ use std::time::Instant;
 /// outside its roots): replay refuses it again.
 pub const NO_FIXTURE: &str = "-";
 
-/// Loads a recorded call's store or path list (`fixtures_dir/name`, or `name` itself when
-/// absolute).
+/// Loads a recorded call's store or path list: `fixtures_dir/name`, or the file its
+/// `fixture` object names (moved by `--map`; inside the recorded commit for a `{git, rev}`).
 pub fn load(
     options: &ReplayOptions,
-    name: &str,
+    trace: &Trace,
     kind: FixtureKind,
 ) -> Result<ReplayFixture, String> {
+    let name = trace.fixture.as_str();
     if name == NO_FIXTURE {
         return Err("the call was refused before it reached a fixture".into());
     }
-    let path = options.fixtures_dir.join(name);
+    let path = match &trace.fixture_source {
+        Some(source) => source
+            .mapped(&options.map)
+            .place()
+            .map_err(|e| format!("fixture `{name}`: {e}"))?,
+        None => options.fixtures_dir.join(name),
+    };
     load_fixture(kind, &path, &options.tree)
         .map(ReplayFixture::new)
         .map_err(|e| format!("fixture `{name}` does not load: {e}"))

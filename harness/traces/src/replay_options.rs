@@ -1,6 +1,7 @@
 //! What a replay runs with ([`ReplayOptions`]) and a fixture loaded for it
 //! ([`ReplayFixture`]): shared by the replay of an `ask` trace and of a recorded call.
 
+use crate::trace::PathMap;
 use findbench_engine::{Fixture, Profile, TreeOptions};
 use std::path::PathBuf;
 
@@ -11,6 +12,9 @@ pub struct ReplayOptions {
     pub fixtures_dir: PathBuf,
     /// Replays every trace against this tree, whatever its `fixture`.
     pub root: Option<PathBuf>,
+    /// `--map OLD=NEW`: a tree or repository a trace names under `OLD` is read under `NEW`
+    /// (another checkout of the same repository).
+    pub map: Vec<PathMap>,
     pub profile: Profile,
     pub explain: bool,
     /// Replays only traces whose normalised question is this (a cluster).
