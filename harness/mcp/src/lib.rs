@@ -4,7 +4,10 @@
 //! documents the CLI prints, read only inside the roots and stores the server was started
 //! with (or the client declares), with every call optionally recorded as a trace line.
 
+pub mod fresh;
 pub mod git_pin;
+#[cfg(target_os = "linux")]
+mod inotify;
 pub mod record;
 pub mod sandbox;
 pub mod server;
