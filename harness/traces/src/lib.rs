@@ -11,6 +11,7 @@ pub mod replay;
 pub mod replay_ask;
 pub mod replay_call;
 mod replay_fixtures;
+pub mod replay_memo;
 pub mod replay_options;
 pub mod replay_report;
 pub mod replay_totals;

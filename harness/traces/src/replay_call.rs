@@ -3,6 +3,7 @@
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
 use crate::answer_bytes::json_len;
+use crate::replay_memo::Memo;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
@@ -53,25 +54,33 @@ pub fn replay_call(
     trace: &Trace,
     call: &RecordedCall,
     options: &ReplayOptions,
+    memo: &Memo,
 ) -> CaseResult {
     let clock = Instant::now();
     let parsed = ToolCall::parse(&call.tool, &call.arguments).map_err(|e| e.to_string());
     let mode = parsed
         .as_ref()
         .map_or_else(|_| call.tool.clone(), |c| c.mode().as_str().to_string());
-    let result = parsed.and_then(|tool_call| {
+    // an equal request answered before on this fixture is reused
+    let answered = parsed.and_then(|tool_call| {
         let request = tool_call.request().map_err(|e| e.to_string())?;
         let fixture = fixture.as_ref().map_err(Clone::clone)?;
-        engine
-            .execute(&fixture.fixture, &request)
-            .map_err(|e| e.to_string())
+        Ok(memo.answer(engine, fixture, &request))
     });
+    let result = match &answered {
+        Ok(a) => a.result.as_ref().map_err(Clone::clone),
+        Err(e) => Err(e.clone()),
+    };
+    let duration_ms = match &answered {
+        Ok(a) => a.duration_ms,
+        Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+    };
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
         suite: options.suite.clone(),
         mode,
         query: trace.query.clone(),
-        duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        duration_ms,
         items: fixture.as_ref().map_or(0, |f| f.items),
         dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
         iterations: 1,
@@ -94,7 +103,10 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            case.output_bytes = json_len(response);
+            case.output_bytes = match &answered {
+                Ok(a) => a.output_bytes(|| json_len(*response)),
+                Err(_) => json_len(*response),
+            };
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),

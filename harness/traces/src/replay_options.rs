@@ -31,6 +31,8 @@ pub struct ReplayOptions {
 /// A fixture loaded for replay, with the sizes every case reports (computed once).
 #[derive(Clone)]
 pub struct ReplayFixture {
+    /// This load among the replay's: answers are reused per fixture (`replay_memo.rs`).
+    pub id: u64,
     pub fixture: Fixture,
     pub items: usize,
     pub dump_bytes: u64,
@@ -38,7 +40,9 @@ pub struct ReplayFixture {
 
 impl ReplayFixture {
     pub fn new(fixture: Fixture) -> ReplayFixture {
+        static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         ReplayFixture {
+            id: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             items: fixture.item_count(),
             dump_bytes: fixture.dump_bytes() as u64,
             fixture,
