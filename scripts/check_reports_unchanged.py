@@ -6,6 +6,8 @@ aside: `run` (against the committed baseline), `replay` of traces/production.jso
     cargo build -p findbench && cp target/debug/findbench /tmp/findbench-before
     # ... change the code, rebuild ...
     python3 scripts/check_reports_unchanged.py /tmp/findbench-before target/debug/findbench
+    # replay other trace files instead of traces/production.jsonl (paths from the repository)
+    python3 scripts/check_reports_unchanged.py BEFORE AFTER /tmp/many-repeats.jsonl rec/
 
 What is set aside before comparing:
 - timing: JSON keys ending `_ms`, `started_at`, `threads`, `within_budget`, `duration_ms`;
@@ -189,13 +191,13 @@ def scrub(path):
     return scrub_text(text)
 
 
-def produce(binary, out):
+def produce(binary, out, traces):
     """Runs the commands; returns {relative name: scrubbed text}."""
     run_dir, replay_dir = out / "run", out / "replay"
     cmds = [
         ("run.stdout", [binary, "run", "corpora/", "--no-progress", "--jobs", "2", "--out", str(run_dir),
                         "--baseline", "reports/baseline/results.json"]),
-        ("replay.stdout", [binary, "replay", "traces/production.jsonl", "--fixtures", "corpora/fixtures",
+        ("replay.stdout", [binary, "replay", *traces, "--fixtures", "corpora/fixtures",
                            "--out", str(replay_dir), "--format", "text", "--jobs", "2"]),
         ("compare.stdout", [binary, "compare", "reports/baseline/results.json", str(run_dir / "results.json"),
                             "--out", str(out / "compare" / "report.md"), "--format", "text"]),
@@ -211,14 +213,15 @@ def produce(binary, out):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
+    traces = sys.argv[3:] or ["traces/production.jsonl"]
     # one output path for both sides: compare's report quotes it
     out = ROOT / "target" / "report-check"
     sides = []
-    for binary in sys.argv[1:]:
+    for binary in sys.argv[1:3]:
         shutil.rmtree(out, ignore_errors=True)
-        sides.append(produce(str(Path(binary).resolve()), out))
+        sides.append(produce(str(Path(binary).resolve()), out, traces))
     before, after = sides
     differ = False
     for name in sorted(set(before) | set(after)):

@@ -4,10 +4,15 @@
 //! documents the CLI prints, read only inside the roots and stores the server was started
 //! with (or the client declares), with every call optionally recorded as a trace line.
 
+pub mod fresh;
+pub mod git_pin;
+#[cfg(target_os = "linux")]
+mod inotify;
 pub mod record;
 pub mod sandbox;
 pub mod server;
 pub mod service;
+pub mod stdio_filter;
 
 pub use record::{RecordFormat, Recorder};
 pub use sandbox::Sandbox;
@@ -60,16 +65,23 @@ pub fn build_service(options: &ServeOptions) -> Result<Service, EngineError> {
     Ok(service)
 }
 
-/// Serves MCP on stdin/stdout until the client closes the connection.
+/// Serves MCP on stdin/stdout until the client closes the connection (stdin ends).
+///
+/// stdin goes through [`stdio_filter`] (parse errors answered, nothing before `initialize`
+/// ends the session). When the transport ends, the process may end: a call still running
+/// on a blocking thread is abandoned (its client is gone), not waited for; rmcp first
+/// gives calls in flight a few seconds to send their answers.
 pub fn serve_stdio(options: &ServeOptions) -> Result<(), EngineError> {
     let service = build_service(options)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| EngineError::Internal(format!("cannot start the async runtime: {e}")))?;
-    runtime.block_on(async move {
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    let served = runtime.block_on(async move {
+        let transport = (stdio_filter::filter(stdin), stdio_filter::StdoutLines);
         let server = FindServer::new(service)
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|e| EngineError::Internal(format!("MCP initialisation failed: {e}")))?;
         server
@@ -77,5 +89,8 @@ pub fn serve_stdio(options: &ServeOptions) -> Result<(), EngineError> {
             .await
             .map_err(|e| EngineError::Internal(format!("MCP server stopped: {e}")))?;
         Ok(())
-    })
+    });
+    // dropping the runtime would wait for every blocking thread, the running call's too
+    runtime.shutdown_background();
+    served
 }

@@ -12,7 +12,9 @@ use findbench_engine::modes::ask::AskResponse;
 use findbench_engine::{Outcome, Response};
 use findbench_tools::call::Answer;
 use findbench_tools::{FixtureKind, ToolCall};
-use findbench_traces::trace::{RecordedCall, ToolCall as TraceTool, Trace, TraceOutcome};
+use findbench_traces::trace::{
+    FixtureSource, RecordedCall, ToolCall as TraceTool, Trace, TraceOutcome,
+};
 use serde_json::{json, Value};
 use std::fs::{File, OpenOptions};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -52,6 +54,9 @@ pub struct CallRecord<'a> {
     pub call: Option<&'a ToolCall>,
     /// The fixture the call ran against (kind and canonical path), when it got that far.
     pub fixture: Option<(FixtureKind, &'a Path)>,
+    /// The fixture pinned for a later replay (`service.rs` asks `git_pin.rs`), for a
+    /// fixture outside `--fixtures`; recorded instead of its path.
+    pub pin: Option<FixtureSource>,
     pub answer: &'a Answer,
 }
 
@@ -107,14 +112,27 @@ impl Recorder {
         })
     }
 
-    /// The name a fixture is recorded under.
+    /// The name a fixture is recorded under: its path relative to `--fixtures` when it lies
+    /// there, else its canonical path.
     pub fn fixture_name(&self, path: &Path) -> String {
-        match &self.fixtures_base {
-            Some(base) => match path.strip_prefix(base) {
-                Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
-                _ => path.display().to_string(),
-            },
-            None => path.display().to_string(),
+        self.relative_name(path)
+            .unwrap_or_else(|| path.display().to_string())
+    }
+
+    /// A fixture's path relative to `--fixtures`, when it lies there (what `replay
+    /// --fixtures` resolves); `None` for a fixture to pin.
+    pub fn relative_name(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(self.fixtures_base.as_ref()?).ok()?;
+        (!rel.as_os_str().is_empty()).then(|| rel.to_string_lossy().replace('\\', "/"))
+    }
+
+    /// The label and object a fixture is recorded under.
+    fn fixture_of(&self, rec: &CallRecord<'_>) -> (String, Option<FixtureSource>) {
+        match (rec.fixture, &rec.pin) {
+            (Some(_), Some(pin)) => (pin.label(), Some(pin.clone())),
+            (Some((_, path)), None) => (self.fixture_name(path), None),
+            // refused before a fixture was resolved: nothing to replay against
+            (None, _) => (NO_FIXTURE.to_string(), None),
         }
     }
 
@@ -171,16 +189,13 @@ impl Recorder {
                 1,
             ),
         };
+        let (fixture, fixture_source) = self.fixture_of(rec);
         Trace {
             trace_id: format!("{}-{n:06}", self.session),
             timestamp: humantime::format_rfc3339_millis(rec.started).to_string(),
             query,
-            fixture: match rec.fixture {
-                Some((_, path)) => self.fixture_name(path),
-                // refused before a fixture was resolved: nothing to replay against
-                None => NO_FIXTURE.to_string(),
-            },
-            fixture_source: None,
+            fixture,
+            fixture_source,
             tools,
             outcome,
             iterations,
@@ -208,8 +223,8 @@ impl Recorder {
             string_attr("gen_ai.tool.call.arguments", &rec.arguments.to_string()),
             string_attr("gen_ai.tool.call.result", &document.to_string()),
         ];
-        if let Some((kind, path)) = rec.fixture {
-            attributes.push(string_attr("findbench.fixture", &self.fixture_name(path)));
+        if let Some((kind, _)) = rec.fixture {
+            attributes.push(string_attr("findbench.fixture", &self.fixture_of(rec).0));
             attributes.push(string_attr(
                 "findbench.fixture_kind",
                 match kind {
@@ -312,6 +327,7 @@ mod tests {
                 arguments: &args,
                 call: None,
                 fixture: None,
+                pin: None,
                 answer: &answer,
             };
             recorder.record(&rec).unwrap();
@@ -354,6 +370,7 @@ mod tests {
                 arguments: &args,
                 call: None,
                 fixture: None,
+                pin: None,
                 answer: &answer,
             },
             1,

@@ -1,6 +1,9 @@
 //! The server's work, without the protocol: one tool call in, the CLI's JSON document out
-//! (or the error envelope), fixtures loaded once and kept warm, every call recorded.
+//! (or the error envelope), fixtures kept warm and loaded again when their files change
+//! (`fresh.rs`), every call recorded.
 
+use crate::fresh::Freshness;
+use crate::git_pin::GitPins;
 use crate::record::{CallRecord, Recorder};
 use crate::sandbox::Sandbox;
 use findbench_engine::{EngineError, Fixture, Mode, Profile, TreeOptions};
@@ -20,26 +23,42 @@ pub struct CallOutput {
     pub is_error: bool,
 }
 
+/// A loaded fixture, how it learns that it changed, and how many times it was loaded again.
+struct Loaded {
+    fixture: Fixture,
+    freshness: Freshness,
+    generation: u64,
+}
+
 /// Fixtures keyed by kind and canonical path, loaded on first use and kept for the life of
-/// the server.
+/// the server; before each call a fixture whose files changed is loaded again (only what
+/// changed is read: the kept index and the store cache do that).
 #[derive(Default)]
 struct FixtureCache {
-    loaded: Mutex<HashMap<(FixtureKind, PathBuf), Fixture>>,
+    loaded: Mutex<HashMap<(FixtureKind, PathBuf), Loaded>>,
     /// `--no-cache`: trees are walked and stores parsed without the kept index.
     no_cache: bool,
 }
 
 impl FixtureCache {
-    fn get(&self, kind: FixtureKind, path: &Path) -> Result<Fixture, EngineError> {
+    /// The fixture at `path`, fresh, and its generation (how many times it was reloaded).
+    fn get(&self, kind: FixtureKind, path: &Path) -> Result<(Fixture, u64), EngineError> {
         let key = (kind, path.to_path_buf());
         // Loading happens under the lock: two first calls on one tree load it once.
         let mut loaded = self
             .loaded
             .lock()
             .map_err(|_| EngineError::Internal("fixture cache lock poisoned".into()))?;
-        if let Some(f) = loaded.get(&key) {
-            return Ok(f.clone());
-        }
+        let (generation, before) = match loaded.get_mut(&key) {
+            Some(l) => {
+                if !l.freshness.changed() {
+                    return Ok((l.fixture.clone(), l.generation));
+                }
+                (l.generation + 1, loaded.remove(&key).map(|l| l.freshness))
+            }
+            None => (0, None),
+        };
+        let loaded_at = SystemTime::now();
         // A symbolic link inside a root may point anywhere: the server's walks do not
         // follow links, so nothing outside the root is ever read through one.
         let options = TreeOptions {
@@ -47,9 +66,29 @@ impl FixtureCache {
             no_cache: self.no_cache,
             ..TreeOptions::default()
         };
-        let fixture = call::load_fixture(kind, path, &options)?;
-        loaded.insert(key, fixture.clone());
-        Ok(fixture)
+        let fixture = match call::load_fixture(kind, path, &options) {
+            Ok(f) => f,
+            // a fixture that no longer loads is not kept: the next call tries again
+            Err(e) => return Err(e),
+        };
+        let tree = match &fixture {
+            Fixture::Tree(tree) => Some(tree.as_ref()),
+            _ => None,
+        };
+        let freshness = match (before, tree) {
+            (Some(before), _) => before.reloaded(tree, path, loaded_at),
+            (None, Some(tree)) => Freshness::for_tree(tree, loaded_at),
+            (None, None) => Freshness::for_file(path, loaded_at),
+        };
+        loaded.insert(
+            key,
+            Loaded {
+                fixture: fixture.clone(),
+                freshness,
+                generation,
+            },
+        );
+        Ok((fixture, generation))
     }
 
     fn len(&self) -> usize {
@@ -62,6 +101,8 @@ pub struct Service {
     sandbox: Sandbox,
     fixtures: FixtureCache,
     recorder: Option<Recorder>,
+    /// The repository and commit of each recorded fixture outside `--fixtures`.
+    pins: GitPins,
 }
 
 impl Service {
@@ -70,6 +111,7 @@ impl Service {
             sandbox,
             fixtures: FixtureCache::default(),
             recorder,
+            pins: GitPins::default(),
         }
     }
 
@@ -112,6 +154,7 @@ impl Service {
         let clock = Instant::now();
         let parsed = ToolCall::parse(tool, arguments);
         let mut fixture: Option<(FixtureKind, PathBuf)> = None;
+        let mut generation = 0;
         let answer = match &parsed {
             Err(err) => refused(tool, started, clock, clone_error(err)),
             Ok(call) => match self.resolve(call) {
@@ -119,11 +162,22 @@ impl Service {
                 Ok((kind, path)) => {
                     fixture = Some((kind, path.clone()));
                     let call = call.clone().with_fixture_path(path.clone());
-                    call::answer(&call, started, clock, |_| self.fixtures.get(kind, &path))
+                    call::answer(&call, started, clock, |_| {
+                        let (loaded, g) = self.fixtures.get(kind, &path)?;
+                        generation = g;
+                        Ok(loaded)
+                    })
                 }
             },
         };
         if let Some(recorder) = &self.recorder {
+            // a fixture outside --fixtures is pinned, so the call replays anywhere
+            let pin = fixture.as_ref().and_then(|(_, path)| {
+                recorder
+                    .relative_name(path)
+                    .is_none()
+                    .then(|| self.pins.source(path, generation))
+            });
             let record = CallRecord {
                 started,
                 elapsed: clock.elapsed(),
@@ -131,6 +185,7 @@ impl Service {
                 arguments,
                 call: parsed.as_ref().ok(),
                 fixture: fixture.as_ref().map(|(k, p)| (*k, p.as_path())),
+                pin,
                 answer: &answer,
             };
             if let Err(e) = recorder.record(&record) {

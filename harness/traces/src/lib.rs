@@ -12,6 +12,7 @@ pub mod replay_ask;
 pub mod replay_call;
 mod replay_fixtures;
 mod replay_judge;
+pub mod replay_memo;
 pub mod replay_options;
 pub mod replay_rank;
 pub mod replay_report;

@@ -10,6 +10,7 @@
 
 use crate::error::TracesError;
 use crate::replay_fixtures::Fixtures;
+use crate::replay_memo::Memo;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::replay_totals::ReplayTotals;
 use crate::trace::{BadLine, Trace, TraceItem, TraceStream};
@@ -24,16 +25,18 @@ use rayon::prelude::*;
 pub const BATCH: usize = 2048;
 
 /// Replays one trace against an already loaded fixture (or the reason it could not load):
-/// a recorded call as that call, any other trace's question through `ask`.
+/// a recorded call as that call, any other trace's question through `ask`; an answer given
+/// before in this replay is reused from `memo`.
 pub fn replay_trace(
     engine: &Engine,
     fixture: &Result<ReplayFixture, String>,
     trace: &Trace,
     options: &ReplayOptions,
+    memo: &Memo,
 ) -> CaseResult {
     match &trace.call {
-        Some(call) => crate::replay_call::replay_call(engine, fixture, trace, call, options),
-        None => crate::replay_ask::replay_ask(engine, fixture, trace, options),
+        Some(call) => crate::replay_call::replay_call(engine, fixture, trace, call, options, memo),
+        None => crate::replay_ask::replay_ask(engine, fixture, trace, options, memo),
     }
 }
 
@@ -125,6 +128,7 @@ pub fn replay_stream(
     mut sink: impl FnMut(Vec<CaseResult>, ReplayProgress) -> Result<(), TracesError> + Send,
 ) -> Result<ReplayTotals, TracesError> {
     let engine = Engine::new(options.profile.clone());
+    let memo = Memo::new();
     let mut reader = BatchReader {
         stream,
         options,
@@ -144,7 +148,7 @@ pub fn replay_stream(
                 batch
                     .par_iter()
                     .map(|(trace, fixture, position)| {
-                        let mut case = replay_trace(&engine, fixture, trace, options);
+                        let mut case = replay_trace(&engine, fixture, trace, options, &memo);
                         case.input_index = Some(*position);
                         case
                     })
@@ -263,6 +267,7 @@ mod tests {
         let options = ReplayOptions {
             fixtures_dir: dir.path().to_path_buf(),
             root: None,
+            map: Vec::new(),
             profile: Profile::default(),
             explain: true,
             query: None,
@@ -350,6 +355,7 @@ mod tests {
         let options = ReplayOptions {
             fixtures_dir: dir.path().to_path_buf(),
             root: None,
+            map: Vec::new(),
             profile: Profile::default(),
             explain: false,
             query: None,

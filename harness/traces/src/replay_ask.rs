@@ -1,6 +1,8 @@
 //! Replaying a trace's question through today's `ask` cascade: the replayed outcome, the
 //! calls made, and with `--explain` the plan, each step and each candidate's reason.
 
+use crate::answer_bytes::json_len;
+use crate::replay_memo::Memo;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{Trace, TraceOutcome};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
@@ -87,24 +89,31 @@ fn explain(r: &AskResponse) -> Explanation {
 
 /// Replays a trace's question through `ask` against its loaded fixture (or the reason it
 /// could not load): a case of the shared results model, with the recording beside the
-/// replay.
+/// replay. A question asked before on the same fixture reuses that answer (`memo`).
 pub fn replay_ask(
     engine: &Engine,
     fixture: &Result<ReplayFixture, String>,
     trace: &Trace,
     options: &ReplayOptions,
+    memo: &Memo,
 ) -> CaseResult {
     let clock = Instant::now();
-    let result = match fixture {
-        Ok(f) => engine
-            .execute(
-                &f.fixture,
-                &Request::Ask(AskRequest::new(trace.query.clone())),
-            )
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(e.clone()),
+    let answered = fixture.as_ref().ok().map(|f| {
+        memo.answer(
+            engine,
+            f,
+            &Request::Ask(AskRequest::new(trace.query.clone())),
+        )
+    });
+    let result = match (&answered, fixture) {
+        (Some(a), _) => a.result.as_ref().map_err(Clone::clone),
+        (None, Err(e)) => Err(e.clone()),
+        (None, Ok(_)) => Err("no answer".to_string()),
     };
-    let elapsed = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let elapsed = match &answered {
+        Some(a) => a.duration_ms,
+        None => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+    };
     let mut outcome = TraceOutcome::Failure;
     let mut document = None;
     let mut case = CaseResult {
@@ -139,9 +148,16 @@ pub fn replay_ask(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            (case.output_bytes, document) = crate::replay_judge::measured(&r, trace);
+            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
+                crate::replay_judge::measured(r, trace)
+            } else {
+                let bytes = answered
+                    .as_ref()
+                    .map_or(0, |a| a.output_bytes(|| json_len(r)));
+                (bytes, None)
+            };
             if options.explain {
-                case.explain = Some(explain(&r));
+                case.explain = Some(explain(r));
             }
             match (&r.error, r.matches.first(), &r.selected) {
                 (Some(e), _, _) => e.clone(),

@@ -2,6 +2,8 @@
 //! arguments against the fixture it ran on, so replay reproduces exactly what the agent
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
+use crate::answer_bytes::json_len;
+use crate::replay_memo::Memo;
 use crate::replay_options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
@@ -14,17 +16,24 @@ use std::time::Instant;
 /// outside its roots): replay refuses it again.
 pub const NO_FIXTURE: &str = "-";
 
-/// Loads a recorded call's store or path list (`fixtures_dir/name`, or `name` itself when
-/// absolute).
+/// Loads a recorded call's store or path list: `fixtures_dir/name`, or the file its
+/// `fixture` object names (moved by `--map`; inside the recorded commit for a `{git, rev}`).
 pub fn load(
     options: &ReplayOptions,
-    name: &str,
+    trace: &Trace,
     kind: FixtureKind,
 ) -> Result<ReplayFixture, String> {
+    let name = trace.fixture.as_str();
     if name == NO_FIXTURE {
         return Err("the call was refused before it reached a fixture".into());
     }
-    let path = options.fixtures_dir.join(name);
+    let path = match &trace.fixture_source {
+        Some(source) => source
+            .mapped(&options.map)
+            .place()
+            .map_err(|e| format!("fixture `{name}`: {e}"))?,
+        None => options.fixtures_dir.join(name),
+    };
     load_fixture(kind, &path, &options.tree)
         .map(ReplayFixture::new)
         .map_err(|e| format!("fixture `{name}` does not load: {e}"))
@@ -45,26 +54,34 @@ pub fn replay_call(
     trace: &Trace,
     call: &RecordedCall,
     options: &ReplayOptions,
+    memo: &Memo,
 ) -> CaseResult {
     let clock = Instant::now();
     let parsed = ToolCall::parse(&call.tool, &call.arguments).map_err(|e| e.to_string());
     let mode = parsed
         .as_ref()
         .map_or_else(|_| call.tool.clone(), |c| c.mode().as_str().to_string());
-    let result = parsed.and_then(|tool_call| {
+    // an equal request answered before on this fixture is reused
+    let answered = parsed.and_then(|tool_call| {
         let request = tool_call.request().map_err(|e| e.to_string())?;
         let fixture = fixture.as_ref().map_err(Clone::clone)?;
-        engine
-            .execute(&fixture.fixture, &request)
-            .map_err(|e| e.to_string())
+        Ok(memo.answer(engine, fixture, &request))
     });
+    let result = match &answered {
+        Ok(a) => a.result.as_ref().map_err(Clone::clone),
+        Err(e) => Err(e.clone()),
+    };
+    let duration_ms = match &answered {
+        Ok(a) => a.duration_ms,
+        Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+    };
     let mut case = CaseResult {
         id: trace.trace_id.clone(),
         engine: "findbench".into(),
         suite: options.suite.clone(),
         mode,
         query: trace.query.clone(),
-        duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        duration_ms,
         items: fixture.as_ref().map_or(0, |f| f.items),
         dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
         iterations: 1,
@@ -88,7 +105,15 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            (case.output_bytes, document) = crate::replay_judge::measured(response, trace);
+            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
+                crate::replay_judge::measured(*response, trace)
+            } else {
+                let bytes = match &answered {
+                    Ok(a) => a.output_bytes(|| json_len(*response)),
+                    Err(_) => json_len(*response),
+                };
+                (bytes, None)
+            };
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),

@@ -43,18 +43,20 @@ impl Fixtures {
             return Ok(f.clone());
         }
         if kind != FixtureKind::Root || name == NO_FIXTURE {
-            let loaded = replay_call::load(options, name, kind);
+            let loaded = replay_call::load(options, trace, kind);
             self.loaded.insert(key, loaded.clone());
             return Ok(loaded);
         }
         let dir = match (&options.root, &trace.fixture_source) {
             (Some(root), _) => root.clone(),
-            // a line that names its tree (`findbench import`): the root, or the commit's tree
-            (None, Some(source)) => source.tree_dir().map_err(|m| {
+            // a line that names its tree (`findbench import`, `serve --record`): the root, or
+            // the commit's tree, moved by --map
+            (None, Some(source)) => source.mapped(&options.map).tree_dir().map_err(|m| {
                 TracesError::file_with_hint(
                     name,
                     format!("fixture `{name}`: {m}"),
-                    "pass the tree to replay against with --root",
+                    "pass the tree to replay against with --root, or where its recorded \
+                     directory is now with --map OLD=NEW",
                 )
             })?,
             (None, None) => options.fixtures_dir.join(name),

@@ -15,6 +15,11 @@ fn expected(trace: &Trace) -> Option<&[String]> {
     trace.expected.as_deref().filter(|e| !e.is_empty())
 }
 
+/// Whether a trace names the files its answer is judged against.
+pub(crate) fn is_judged(trace: &Trace) -> bool {
+    expected(trace).is_some()
+}
+
 /// An answer's size in bytes, and its JSON when the trace is judged (its first hit is
 /// looked for there; an unjudged answer is only counted, never kept).
 pub(crate) fn measured(answer: &impl serde::Serialize, trace: &Trace) -> (u64, Option<Vec<u8>>) {

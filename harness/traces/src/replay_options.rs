@@ -1,6 +1,7 @@
 //! What a replay runs with ([`ReplayOptions`]) and a fixture loaded for it
 //! ([`ReplayFixture`]): shared by the replay of an `ask` trace and of a recorded call.
 
+use crate::trace::PathMap;
 use findbench_engine::{Fixture, Profile, TreeOptions};
 use std::path::PathBuf;
 
@@ -11,6 +12,9 @@ pub struct ReplayOptions {
     pub fixtures_dir: PathBuf,
     /// Replays every trace against this tree, whatever its `fixture`.
     pub root: Option<PathBuf>,
+    /// `--map OLD=NEW`: a tree or repository a trace names under `OLD` is read under `NEW`
+    /// (another checkout of the same repository).
+    pub map: Vec<PathMap>,
     pub profile: Profile,
     pub explain: bool,
     /// Replays only traces whose normalised question is this (a cluster).
@@ -27,6 +31,8 @@ pub struct ReplayOptions {
 /// A fixture loaded for replay, with the sizes every case reports (computed once).
 #[derive(Clone)]
 pub struct ReplayFixture {
+    /// This load among the replay's: answers are reused per fixture (`replay_memo.rs`).
+    pub id: u64,
     pub fixture: Fixture,
     pub items: usize,
     pub dump_bytes: u64,
@@ -34,7 +40,9 @@ pub struct ReplayFixture {
 
 impl ReplayFixture {
     pub fn new(fixture: Fixture) -> ReplayFixture {
+        static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         ReplayFixture {
+            id: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             items: fixture.item_count(),
             dump_bytes: fixture.dump_bytes() as u64,
             fixture,

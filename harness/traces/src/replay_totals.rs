@@ -2,7 +2,7 @@
 //! and one `f32` per trace for the latency and candidate quantiles; the `summary` of its
 //! results.json.
 
-use crate::trace::TraceOutcome;
+use crate::trace::{FixtureSource, TraceOutcome};
 use findbench_eval::case::{CaseResult, Transition};
 use findbench_eval::question::normalise_question;
 use findbench_eval::replay_summary::TransitionGroup;
@@ -35,6 +35,8 @@ pub struct ReplayTotals {
     pub output_bytes: u64,
     /// The judged traces' ranking, recall within a budget, and the agent's side.
     pub rank: crate::replay_rank::RankTotals,
+    /// Traces recorded on a work tree with uncommitted changes (replayed against its commit).
+    pub dirty: usize,
     groups: HashMap<(String, TraceOutcome, TraceOutcome), (usize, TransitionGroup)>,
 }
 
@@ -72,6 +74,13 @@ impl ReplayTotals {
         self.iterations += case.iterations as usize;
         self.output_bytes += case.output_bytes;
         self.rank.add(case);
+        if case
+            .fixture
+            .as_deref()
+            .is_some_and(FixtureSource::label_is_dirty)
+        {
+            self.dirty += 1;
+        }
         let key = (normalise_question(&case.query), recorded, outcome);
         if let Some((_, group)) = self.groups.get_mut(&key) {
             group.traces += 1;
@@ -122,6 +131,12 @@ impl ReplayTotals {
         v.into_iter().map(|(_, g)| g.clone()).collect()
     }
 
+    /// The line a replay's text and markdown reports print when some traces were recorded
+    /// on a work tree with uncommitted changes.
+    pub fn dirty_note(&self) -> Option<String> {
+        dirty_note(self.dirty)
+    }
+
     /// The `summary` object of results.json.
     pub fn summary(&self, profile: &str) -> serde_json::Value {
         let n = self.replayed;
@@ -134,7 +149,7 @@ impl ReplayTotals {
         let mean = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
         let candidates_total: f64 = self.candidates.iter().map(|c| *c as f64).sum();
         let success = self.outcome_count(TraceOutcome::Success);
-        serde_json::json!({
+        let mut summary = serde_json::json!({
             "profile": profile,
             "total": n,
             "passed": success,
@@ -177,6 +192,22 @@ impl ReplayTotals {
             "recorded_latency_p50_ms": q(&self.recorded_durations_ms, 0.5),
             "recorded_latency_p95_ms": q(&self.recorded_durations_ms, 0.95),
             "rank": self.rank.summary(),
-        })
+        });
+        // only when there are some: the summary of every other replay stays as it was
+        if self.dirty > 0 {
+            summary["dirty_traces"] = self.dirty.into();
+        }
+        summary
     }
+}
+
+/// The note on `dirty` traces recorded on a work tree with uncommitted changes; none for 0.
+pub fn dirty_note(dirty: usize) -> Option<String> {
+    (dirty > 0).then(|| {
+        format!(
+            "{dirty} trace{} recorded on a work tree with uncommitted changes: replayed \
+             against its last commit, which may not hold what the agent saw",
+            if dirty == 1 { " was" } else { "s were" }
+        )
+    })
 }

@@ -37,6 +37,10 @@ pub struct ReplayArgs {
     /// Replay every trace against this source tree instead of its fixture.
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// A tree or repository a trace names under OLD is read under NEW (repeatable): a
+    /// recording replayed on another checkout of the same repository.
+    #[arg(long, value_name = "OLD=NEW")]
+    pub map: Vec<findbench_traces::trace::PathMap>,
     /// Worker threads (0: one per core).
     #[arg(long, short = 'j', default_value_t = 0, value_name = "N", value_parser = super::shared_args::parse_jobs)]
     pub jobs: usize,
@@ -119,6 +123,7 @@ fn replay(
     let options = ReplayOptions {
         fixtures_dir: args.fixtures.clone(),
         root: args.root.clone(),
+        map: args.map.clone(),
         profile,
         explain: args.explain,
         query: args.query.clone(),
@@ -339,6 +344,9 @@ pub fn text(
         totals.transition_count(Transition::Regressed),
         totals.transition_count(Transition::Unchanged)
     );
+    if let Some(line) = totals.dirty_note() {
+        let _ = writeln!(t, "{line}");
+    }
     let shown: Vec<&TransitionGroup> = groups
         .iter()
         .filter(|g| {

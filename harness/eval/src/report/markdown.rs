@@ -432,6 +432,15 @@ fn replay(r: &ReplaySummary) -> String {
         share(r.recorded(ie), r.replayed),
         share(r.replayed_count(ie), r.replayed)
     );
+    // `replay` of `serve --record` lines made on a work tree with uncommitted changes
+    if let Some(dirty) = s.get("dirty_traces").and_then(serde_json::Value::as_u64) {
+        let _ = writeln!(
+            m,
+            "**{dirty} trace{} recorded on a work tree with uncommitted changes**: replayed \
+             against its last commit, which may not hold what the agent saw.\n",
+            if dirty == 1 { " was" } else { "s were" }
+        );
+    }
     let _ = writeln!(m, "## Transitions\n");
     let mut t = Table::new(&[("transition", L), ("traces", R)]);
     for k in ["fixed", "regressed", "unchanged"] {

@@ -41,6 +41,8 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
         (None, Some(cwd), Some(rev)) => Some(FixtureSource::Git {
             git: cwd.clone(),
             rev: rev.clone(),
+            path: None,
+            dirty: false,
         }),
         (None, Some(cwd), None) => Some(FixtureSource::Root(cwd.clone())),
         (None, None, _) => None,

@@ -7,7 +7,7 @@ pub mod otlp;
 pub mod record;
 pub mod stream;
 
-pub use fixture::FixtureSource;
+pub use fixture::{FixtureSource, PathMap};
 pub use item::{BadLine, TraceItem};
 pub use record::{RecordedCall, ToolCall, Trace, TraceOutcome};
 pub use stream::{expand_inputs, StreamCounts, TraceFormat, TraceStream};
