@@ -376,7 +376,7 @@ fn compare_refuses_a_file_that_is_not_results_and_results_of_another_kind() {
     let e = text(&out.stderr);
     assert!(
         e.contains(
-            "corpora/fixtures/todo.json: no `summary` and no `cases`: not a findbench results.json"
+            "corpora/fixtures/todo.json: no `summary` and no `cases`: not a complete findbench results.json"
         ),
         "{e}"
     );
@@ -888,7 +888,8 @@ fn what_a_killed_run_left_beside_out_is_removed() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 6, "{names:?}");
+    // the six reports and cases.jsonl
+    assert_eq!(names.len(), 7, "{names:?}");
 }
 
 #[test]

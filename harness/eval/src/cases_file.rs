@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The file name of the cases, plain or gzipped (`--out-compress`).
 pub fn name(compress: bool) -> &'static str {
-    crate::report::gzip::file_name("cases.jsonl", compress)
+    crate::gzip_file::file_name("cases.jsonl", compress)
 }
 
 /// How to get a complete results directory: the hint of every error reading one.

@@ -14,6 +14,8 @@ pub mod corpus;
 pub mod engines;
 pub mod error;
 pub mod gate;
+pub mod gate_settings;
+pub mod gzip_file;
 pub mod merge;
 pub mod metrics;
 pub mod question;

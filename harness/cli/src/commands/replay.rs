@@ -178,7 +178,20 @@ fn replay(
             Some(q) => format!("no trace asks `{q}`"),
             None => "no trace to replay".into(),
         };
-        return Err(TracesError::invalid(what));
+        // name what was read, so an empty or all-bad file is told apart from a wrong path
+        let inputs: Vec<String> = args
+            .traces
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let read = match totals.bad_lines {
+            0 => "no trace line".to_string(),
+            n => format!("only {n} bad line{}", if n == 1 { "" } else { "s" }),
+        };
+        return Err(TracesError::invalid_with_hint(
+            format!("{what}: {} held {read}", inputs.join(", ")),
+            "pass a file of trace lines (findbench JSONL or OTLP/JSON); `findbench import` makes them from agent logs",
+        ));
     }
     let header = ReplayHeader {
         schema: format!("{}{RESULTS_SCHEMA}", envelope::SCHEMA_BASE),
