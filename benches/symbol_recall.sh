@@ -24,6 +24,9 @@
 #   PROJECTS defaults to /work/projects, OUT to target/symbol-recall.
 #   Writes OUT/recall.md (the table), OUT/misses-<tool>.tsv (every reference definition a
 #   tool misses, with its source line) and the raw JSON lines of each tool per project.
+#   SKIP_TOOLS=1 reuses the readers' JSON lines of the last run and only re-reads ctags.
+#   ctags 5.9's Kotlin parser is not deterministic: Kotlin's reference moves by a few dozen
+#   definitions from run to run.
 # Needs: cargo, ctags (Universal Ctags), rg, python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
