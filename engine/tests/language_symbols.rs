@@ -1,0 +1,245 @@
+//! The symbol reader on lines shaped like each language's real code: the definition forms
+//! each language uses (assignments and exports in JavaScript, receivers in Go, extension
+//! functions in Kotlin, `def self.x` in Ruby, ...), and lines that look alike but define
+//! nothing (calls, control flow, strings, comments, here-documents).
+
+use findbench_engine::tree::symbols::{scan_file, Language, SymbolKind};
+
+/// (kind, name, line, definition) of every symbol.
+fn read(language: Language, src: &str) -> Vec<(SymbolKind, String, u32, bool)> {
+    scan_file(language, src)
+        .into_iter()
+        .map(|s| (s.kind, s.name, s.line, s.definition))
+        .collect()
+}
+
+/// (kind, name) of every symbol, in line order.
+fn pairs(language: Language, src: &str) -> Vec<(SymbolKind, String)> {
+    read(language, src)
+        .into_iter()
+        .map(|(k, n, _, _)| (k, n))
+        .collect()
+}
+
+fn names(language: Language, src: &str) -> Vec<String> {
+    read(language, src).into_iter().map(|s| s.1).collect()
+}
+
+fn expect(language: Language, src: &str, expected: &[(SymbolKind, &str)]) {
+    let got = pairs(language, src);
+    let want: Vec<(SymbolKind, String)> =
+        expected.iter().map(|(k, n)| (*k, n.to_string())).collect();
+    assert_eq!(got, want, "{src}");
+}
+
+use SymbolKind::*;
+
+#[test]
+fn extensions_name_every_language() {
+    for (ext, language) in [
+        ("jsx", Language::JavaScript),
+        ("mjs", Language::JavaScript),
+        ("cjs", Language::JavaScript),
+        ("tsx", Language::TypeScript),
+        ("mts", Language::TypeScript),
+        ("cts", Language::TypeScript),
+        ("kt", Language::Kotlin),
+        ("kts", Language::Kotlin),
+        ("cs", Language::CSharp),
+        ("rb", Language::Ruby),
+        ("php", Language::Php),
+        ("swift", Language::Swift),
+        ("scala", Language::Scala),
+        ("sh", Language::Shell),
+        ("bash", Language::Shell),
+        ("zsh", Language::Shell),
+    ] {
+        assert_eq!(Language::from_extension(ext), Some(language), "{ext}");
+    }
+    assert_eq!(Language::from_extension("md"), None);
+}
+
+#[test]
+fn javascript_functions_assigned_to_exports_and_properties() {
+    let src = "'use strict';\n\
+               var deprecate = require('depd')('express');\n\
+               exports.parseHeader = function (str) {\n  return str;\n};\n\
+               module.exports.compileTrust = function(val) {\n};\n\
+               app.listen = function listen() {\n  var server = http.createServer(this);\n};\n\
+               proto.handle = (req, res, next) => {\n  next();\n};\n\
+               res.contentType = res.type = function contentType(type) {\n};\n\
+               Router.prototype.route = function route(path) {\n};\n\
+               exports.etag = createETagGenerator({ weak: false });\n\
+               app.enabled = true;\n\
+               const render = (view, opts) => view(opts);\n\
+               const load = function (name) {};\n\
+               let shim = async (x) => x;\n\
+               module.exports = function createApplication() {\n};\n";
+    expect(
+        Language::JavaScript,
+        src,
+        &[
+            (Function, "parseHeader"),
+            (Function, "compileTrust"),
+            (Method, "listen"),
+            (Method, "handle"),
+            (Method, "contentType"),
+            (Method, "route"),
+            (Function, "render"),
+            (Function, "load"),
+            (Function, "shim"),
+            (Function, "createApplication"),
+        ],
+    );
+    let got = read(Language::JavaScript, src);
+    assert!(
+        got.iter().all(|s| s.3),
+        "assigned functions define: {got:?}"
+    );
+}
+
+#[test]
+fn javascript_object_literal_members_and_nested_named_functions() {
+    let src = "module.exports = {\n\
+               \x20 get header() {\n    return this.req.headers;\n  },\n\
+               \x20 set header(val) {\n    this.req.headers = val;\n  },\n\
+               \x20 toJSON() {\n    return only(this, ['method']);\n  },\n\
+               \x20 inspect: function () {\n    return this.toJSON();\n  },\n\
+               \x20 accepts: (types) => this.accept.types(types),\n\
+               \x20 status: 404,\n\
+               \x20 body: {},\n\
+               };\n\
+               function createETagGenerator(options) {\n\
+               \x20 return function generateETag(body, encoding) {\n\
+               \x20   if (/^https?:\\/\\//i.test(body)) {\n      return body;\n    }\n\
+               \x20   send(body, encoding);\n  };\n}\n\
+               module.exports = class Application extends Emitter {\n\
+               \x20 listen(...args) {\n    return server.listen(...args);\n  }\n}\n";
+    expect(
+        Language::JavaScript,
+        src,
+        &[
+            (Method, "header"),
+            (Method, "header"),
+            (Method, "toJSON"),
+            (Method, "inspect"),
+            (Method, "accepts"),
+            (Function, "createETagGenerator"),
+            (Function, "generateETag"),
+            (Class, "Application"),
+            (Method, "listen"),
+        ],
+    );
+}
+
+#[test]
+fn javascript_calls_control_flow_and_templates_define_nothing() {
+    let src = "foo(x);\nif (ready) {\n  run(x);\n}\nfor (const k of keys) {\n}\n\
+               app.use(function (req, res) {\n  res.end();\n});\n\
+               const html = `\n  function fake() {}\n  ${value}\n`;\n\
+               switch (x) {\n  case 1: {\n    call(y);\n  }\n}\n\
+               x == function () {};\n";
+    assert_eq!(names(Language::JavaScript, src), ["html"]);
+}
+
+#[test]
+fn typescript_exports_members_and_multi_line_heads() {
+    let src = "export default function createInstance(defaults?: Options): KyInstance {\n}\n\
+               export const isObject = (value: unknown): value is object => value !== null;\n\
+               export const identity = <T,>(x: T) => x;\n\
+               export const LIMIT = 10;\n\
+               export class ZodObject<\n  T extends ZodRawShape,\n  Output = T,\n\
+               > extends ZodType<Output> {\n\
+               \x20 public async parseAsync(data: unknown): Promise<T> {\n    return data;\n  }\n\
+               \x20 private static readonly cache: Map<string, T> = new Map();\n\
+               \x20 protected catch(def: T): ZodCatch<this>;\n\
+               \x20 get shape() {\n    return this._def.shape();\n  }\n}\n\
+               export declare namespace z {\n}\n\
+               export abstract class Base {}\n";
+    expect(
+        Language::TypeScript,
+        src,
+        &[
+            (Function, "createInstance"),
+            (Function, "isObject"),
+            (Function, "identity"),
+            (Const, "LIMIT"),
+            (Class, "ZodObject"),
+            (Method, "parseAsync"),
+            (Method, "catch"),
+            (Method, "shape"),
+            (Namespace, "z"),
+            (Class, "Base"),
+        ],
+    );
+    let got = read(Language::TypeScript, src);
+    let catch = got.iter().find(|s| s.1 == "catch").unwrap();
+    assert!(!catch.3, "an overload signature declares: {got:?}");
+}
+
+#[test]
+fn go_methods_by_receiver_and_generics() {
+    let src = "package cobra\n\n\
+               func (c *Command) ExecuteC() (cmd *Command, err error) {\n}\n\
+               func (s *Set[K]) Add(k K) {\n}\n\
+               func Map[T, U any](xs []T, f func(T) U) []U {\n}\n\
+               var initializers []func()\n";
+    let got = pairs(Language::Go, src);
+    assert_eq!(
+        got[..3],
+        [
+            (Method, "ExecuteC".to_string()),
+            (Method, "Add".to_string()),
+            (Function, "Map".to_string())
+        ]
+    );
+}
+
+#[test]
+fn java_generic_methods_annotations_and_throws() {
+    let src = "package com.google.gson;\n\npublic final class JsonObject extends JsonElement {\n\
+               \x20 public Map<String, JsonElement> asMap() {\n    return map;\n  }\n\
+               \x20 public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {\n  }\n\
+               \x20 public void write(Writer out) throws IOException, JsonIOException {\n  }\n\
+               \x20 public boolean remove(JsonElement element) {\n  }\n\
+               \x20 JsonObject(int capacity) {\n    super(capacity);\n  }\n\
+               \x20 private final Gson gson = new Gson(\n      first(a),\n      second(b));\n}\n\
+               public @interface Expose {\n  boolean serialize() default true;\n}\n";
+    expect(
+        Language::Java,
+        src,
+        &[
+            (Class, "JsonObject"),
+            (Method, "asMap"),
+            (Method, "create"),
+            (Method, "write"),
+            (Method, "remove"),
+            (Method, "JsonObject"),
+            (Interface, "Expose"),
+            (Method, "serialize"),
+        ],
+    );
+}
+
+#[test]
+fn c_and_cpp_export_macros_namespaces_and_out_of_class_definitions() {
+    let src = "CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value)\n{\n}\n\
+               CJSON_PUBLIC(void) cJSON_Delete(cJSON *item);\n";
+    let got = read(Language::C, src);
+    assert_eq!(
+        got.iter().map(|s| (s.1.as_str(), s.3)).collect::<Vec<_>>(),
+        [("cJSON_Parse", true), ("cJSON_Delete", false)]
+    );
+    let src = "namespace fmt\n{\nclass GTEST_API_ TestInfo {\n public:\n  void Run();\n};\n\
+               auto detail::buffer<T>::grow(size_t n) -> void {\n}\n}\n";
+    expect(
+        Language::Cpp,
+        src,
+        &[
+            (Namespace, "fmt"),
+            (Class, "TestInfo"),
+            (Method, "Run"),
+            (Method, "detail::buffer<T>::grow"),
+        ],
+    );
+}
