@@ -178,6 +178,72 @@ fn typescript_exports_members_and_multi_line_heads() {
 }
 
 #[test]
+fn csharp_types_methods_constructors_and_properties() {
+    let src = "\u{feff}using System;\nusing System.Collections.Generic;\n\n\
+               namespace Newtonsoft.Json.Linq\n{\n\
+               \x20   [Serializable]\n\
+               \x20   public partial class JArray : JContainer, IList<JToken>\n    {\n\
+               \x20       private readonly List<JToken> _values = new List<JToken>();\n\
+               \x20       public JArray(params object[] content) : this()\n        {\n\
+               \x20           Add(content);\n            if (content == null) { return; }\n        }\n\
+               \x20       public override JTokenType Type => JTokenType.Array;\n\
+               \x20       public int Count { get; private set; }\n\
+               \x20       public static new JArray Load(JsonReader reader, JsonLoadSettings? settings)\n        {\n\
+               \x20           return new JArray();\n        }\n\
+               \x20       public Dictionary<string, int> Index<T>(T key) where T : class\n        {\n        }\n\
+               \x20       public override global::System.Data.DataSet Clone() { return null; }\n\
+               \x20       void IDisposable.Dispose() { }\n\
+               \x20       public event EventHandler Changed;\n\
+               \x20       public string this[int index] { get { return null; } }\n\
+               \x20       internal abstract Task<IList<int>> ReadAsync(CancellationToken token);\n\
+               \x20       private const string Verbatim = @\"C:\\temp\\\";\n\
+               \x20   }\n\
+               \x20   public interface IJsonLineInfo\n    {\n        bool HasLineInfo();\n    }\n\
+               \x20   public readonly record struct Point(int X, int Y);\n\
+               \x20   public enum Formatting { None, Indented }\n\
+               \x20   public delegate void Handler(object sender);\n\
+               }\n";
+    expect(
+        Language::CSharp,
+        src,
+        &[
+            (Namespace, "Linq"),
+            (Class, "JArray"),
+            (Method, "JArray"),
+            (Property, "Type"),
+            (Property, "Count"),
+            (Method, "Load"),
+            (Method, "Index"),
+            (Method, "Clone"),
+            (Method, "Dispose"),
+            (Method, "ReadAsync"),
+            (Interface, "IJsonLineInfo"),
+            (Method, "HasLineInfo"),
+            (Record, "Point"),
+            (Enum, "Formatting"),
+            (Type, "Handler"),
+        ],
+    );
+    let got = read(Language::CSharp, src);
+    let def = |n: &str| got.iter().find(|s| s.1 == n).unwrap().3;
+    assert!(def("Load") && def("Type") && def("Count"));
+    assert!(!def("ReadAsync") && !def("HasLineInfo"), "no body: {got:?}");
+}
+
+#[test]
+fn csharp_verbatim_strings_keep_the_braces_counted() {
+    let src = "namespace N\n{\n    public class Tests\n    {\n\
+               \x20       public void First()\n        {\n\
+               \x20           Check(() => { Parse(@\"a[\\\"); }, \"b\");\n\
+               \x20           var json = @\"{\n  \"\"key\"\": 1\n}\";\n        }\n\
+               \x20       public void Second()\n        {\n        }\n    }\n}\n";
+    assert_eq!(
+        names(Language::CSharp, src),
+        ["N", "Tests", "First", "Second"]
+    );
+}
+
+#[test]
 fn go_methods_by_receiver_and_generics() {
     let src = "package cobra\n\n\
                func (c *Command) ExecuteC() (cmd *Command, err error) {\n}\n\

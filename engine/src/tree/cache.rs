@@ -151,6 +151,7 @@ fn fingerprint() -> u64 {
         include_str!("symbols/js.rs").as_bytes(),
         include_str!("symbols/java.rs").as_bytes(),
         include_str!("symbols/body.rs").as_bytes(),
+        include_str!("symbols/csharp.rs").as_bytes(),
         include_str!("symbol_table.rs").as_bytes(),
         include_str!("../text/camel.rs").as_bytes(),
     ])

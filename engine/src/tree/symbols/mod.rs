@@ -20,6 +20,7 @@
 mod body;
 mod c_family;
 mod c_like;
+mod csharp;
 mod go;
 mod java;
 mod js;
@@ -96,9 +97,9 @@ impl<'a> Scanner<'a> {
             Language::Go => self.go(code, line),
             Language::TypeScript | Language::JavaScript => self.script(code, indented),
             Language::Java => self.java(code),
+            Language::CSharp => self.csharp(code),
             Language::Python | Language::Ruby | Language::Shell => None,
             // read from the next commits on
-            Language::CSharp => None,
             Language::Kotlin => None,
             Language::Swift => None,
             Language::Scala => None,
