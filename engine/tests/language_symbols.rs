@@ -178,6 +178,63 @@ fn typescript_exports_members_and_multi_line_heads() {
 }
 
 #[test]
+fn kotlin_functions_extensions_objects_and_classes() {
+    let src = "package io.ktor.server\n\nimport io.ktor.http.*\n\n\
+               @Suppress(\"unused\")\n\
+               public data class HttpMethod(val value: String) {\n\
+               \x20   public companion object {\n\
+               \x20       public fun parse(method: String): HttpMethod = HttpMethod(method)\n    }\n}\n\
+               public fun <T : Any> ApplicationCall.receiveNullable(type: TypeInfo): T? {\n}\n\
+               fun String?.orEmptyHeader(): String = this ?: \"\"\n\
+               internal suspend inline fun withRetry(block: () -> Unit) {\n    block()\n}\n\
+               public object Compression\n\
+               sealed interface Event\n\
+               enum class Level { INFO, DEBUG }\n\
+               fun interface Handler {\n    fun handle(call: Call)\n}\n\
+               typealias Pipeline = List<Phase>\n\
+               const val MAX_RETRIES = 3\n\
+               val lazyValue = lazy { compute() }\n\
+               abstract class Base {\n    abstract fun start(): Job\n}\n";
+    expect(
+        Language::Kotlin,
+        src,
+        &[
+            (Class, "HttpMethod"),
+            (Method, "parse"),
+            (Function, "receiveNullable"),
+            (Function, "orEmptyHeader"),
+            (Function, "withRetry"),
+            (Object, "Compression"),
+            (Interface, "Event"),
+            (Enum, "Level"),
+            (Interface, "Handler"),
+            (Method, "handle"),
+            (Type, "Pipeline"),
+            (Const, "MAX_RETRIES"),
+            (Class, "Base"),
+            (Method, "start"),
+        ],
+    );
+    let got = read(Language::Kotlin, src);
+    let def = |n: &str| got.iter().find(|s| s.1 == n).unwrap().3;
+    assert!(
+        def("parse") && def("orEmptyHeader"),
+        "an expression body defines"
+    );
+    assert!(
+        !def("start") && !def("handle"),
+        "abstract members declare: {got:?}"
+    );
+}
+
+#[test]
+fn kotlin_lambdas_and_multi_line_strings_define_nothing() {
+    let src = "fun main() {\n    routing { call ->\n        call.respond(\"ok\")\n    }\n\
+               \x20   val sql = \"\"\"\n        fun fake() {}\n        class Fake\n    \"\"\"\n}\n";
+    assert_eq!(names(Language::Kotlin, src), ["main"]);
+}
+
+#[test]
 fn csharp_types_methods_constructors_and_properties() {
     let src = "\u{feff}using System;\nusing System.Collections.Generic;\n\n\
                namespace Newtonsoft.Json.Linq\n{\n\

@@ -24,6 +24,7 @@ mod csharp;
 mod go;
 mod java;
 mod js;
+mod kotlin;
 mod language;
 mod lexical;
 mod python;
@@ -98,9 +99,9 @@ impl<'a> Scanner<'a> {
             Language::TypeScript | Language::JavaScript => self.script(code, indented),
             Language::Java => self.java(code),
             Language::CSharp => self.csharp(code),
+            Language::Kotlin => self.kotlin(code, indented),
             Language::Python | Language::Ruby | Language::Shell => None,
             // read from the next commits on
-            Language::Kotlin => None,
             Language::Swift => None,
             Language::Scala => None,
             Language::Php => None,
