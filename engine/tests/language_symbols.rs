@@ -178,6 +178,51 @@ fn typescript_exports_members_and_multi_line_heads() {
 }
 
 #[test]
+fn swift_types_functions_extensions_and_protocols() {
+    let src = "import Foundation\n\n\
+               public final class Session: @unchecked Sendable {\n\
+               \x20   @discardableResult\n\
+               \x20   open func request(_ convertible: URLConvertible) -> DataRequest {\n\
+               \x20       perform(convertible)\n    }\n\
+               \x20   class func makeDefault() -> Session { Session() }\n\
+               \x20   static func == (lhs: Session, rhs: Session) -> Bool { true }\n\
+               \x20   private(set) var count = 0\n}\n\
+               public struct HTTPHeaders {\n}\n\
+               public enum AFError: Error {\n    case explicitlyCancelled\n}\n\
+               public protocol RequestInterceptor {\n    func adapt(_ request: URLRequest) throws -> URLRequest\n}\n\
+               extension DataRequest.Validation {\n    func validate() -> Self { self }\n}\n\
+               actor Counter {}\n\
+               public typealias AFResult<Success> = Result<Success, AFError>\n\
+               func topLevel<T: Decodable>(_ type: T.Type) async throws -> T {\n}\n";
+    expect(
+        Language::Swift,
+        src,
+        &[
+            (Class, "Session"),
+            (Method, "request"),
+            (Method, "makeDefault"),
+            (Struct, "HTTPHeaders"),
+            (Enum, "AFError"),
+            (Interface, "RequestInterceptor"),
+            (Method, "adapt"),
+            (Extension, "Validation"),
+            (Method, "validate"),
+            (Class, "Counter"),
+            (Type, "AFResult"),
+            (Function, "topLevel"),
+        ],
+    );
+    let got = read(Language::Swift, src);
+    let def = |n: &str| got.iter().find(|s| s.1 == n).unwrap().3;
+    assert!(!def("adapt"), "a protocol requirement declares: {got:?}");
+    assert!(
+        !def("Validation"),
+        "an extension declares its type: {got:?}"
+    );
+    assert!(def("request") && def("topLevel"));
+}
+
+#[test]
 fn kotlin_functions_extensions_objects_and_classes() {
     let src = "package io.ktor.server\n\nimport io.ktor.http.*\n\n\
                @Suppress(\"unused\")\n\

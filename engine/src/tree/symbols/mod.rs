@@ -30,6 +30,7 @@ mod lexical;
 mod python;
 mod rust;
 mod scanner;
+mod swift;
 mod symbol;
 
 pub use language::Language;
@@ -100,9 +101,9 @@ impl<'a> Scanner<'a> {
             Language::Java => self.java(code),
             Language::CSharp => self.csharp(code),
             Language::Kotlin => self.kotlin(code, indented),
+            Language::Swift => self.swift(code, indented),
             Language::Python | Language::Ruby | Language::Shell => None,
             // read from the next commits on
-            Language::Swift => None,
             Language::Scala => None,
             Language::Php => None,
         };
