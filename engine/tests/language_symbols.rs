@@ -280,6 +280,44 @@ fn kotlin_lambdas_and_multi_line_strings_define_nothing() {
 }
 
 #[test]
+fn scala_defs_objects_traits_and_case_classes() {
+    let src = "package fastparse\n\nimport scala.annotation.tailrec\n\n\
+               sealed trait Parsed[+T] {\n  def isSuccess: Boolean\n}\n\
+               object Parsed {\n\
+               \x20 final case class Success[+T](value: T, index: Int) extends Parsed[T] {\n\
+               \x20   def isSuccess = true\n  }\n\
+               \x20 case object Empty\n}\n\
+               private[fastparse] class ParsingRun[+T](val input: ParserInput) {\n\
+               \x20 @tailrec\n  private[this] def loop(i: Int): Int = if (i > 0) loop(i - 1) else i\n\
+               \x20 def this(s: String) = this(IndexedParserInput(s))\n\
+               \x20 override def toString(): String = \"run\"\n}\n\
+               implicit class EagerOps[T](val parse0: T) {}\n\
+               enum Color { case Red }\n\
+               type Parser[T] = ParsingRun[T] => ParsingRun[T]\n";
+    expect(
+        Language::Scala,
+        src,
+        &[
+            (Trait, "Parsed"),
+            (Method, "isSuccess"),
+            (Object, "Parsed"),
+            (Class, "Success"),
+            (Method, "isSuccess"),
+            (Object, "Empty"),
+            (Class, "ParsingRun"),
+            (Method, "loop"),
+            (Method, "toString"),
+            (Class, "EagerOps"),
+            (Enum, "Color"),
+            (Type, "Parser"),
+        ],
+    );
+    let got = read(Language::Scala, src);
+    assert!(!got[1].3, "an abstract def declares: {got:?}");
+    assert!(got[4].3, "`def x = value` defines: {got:?}");
+}
+
+#[test]
 fn csharp_types_methods_constructors_and_properties() {
     let src = "\u{feff}using System;\nusing System.Collections.Generic;\n\n\
                namespace Newtonsoft.Json.Linq\n{\n\

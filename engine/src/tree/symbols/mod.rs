@@ -29,6 +29,7 @@ mod language;
 mod lexical;
 mod python;
 mod rust;
+mod scala;
 mod scanner;
 mod swift;
 mod symbol;
@@ -102,9 +103,9 @@ impl<'a> Scanner<'a> {
             Language::CSharp => self.csharp(code),
             Language::Kotlin => self.kotlin(code, indented),
             Language::Swift => self.swift(code, indented),
+            Language::Scala => self.scala(code, indented),
             Language::Python | Language::Ruby | Language::Shell => None,
             // read from the next commits on
-            Language::Scala => None,
             Language::Php => None,
         };
         let declared_class = matches!(
