@@ -178,6 +178,40 @@ fn typescript_exports_members_and_multi_line_heads() {
 }
 
 #[test]
+fn php_functions_classes_traits_and_methods() {
+    let src = "<?php\nnamespace GuzzleHttp;\n\nuse Psr\\Http\\Message\\RequestInterface;\n\
+               # a comment: function commented() {}\n\
+               function describe_type($input): string\n{\n    return gettype($input);\n}\n\
+               #[\\Attribute]\nfinal class Client implements ClientInterface\n{\n\
+               \x20   use ClientTrait;\n\
+               \x20   public function __construct(array $config = [])\n    {\n\
+               \x20       $this->configureDefaults($config);\n\
+               \x20       $fn = function ($x) { return $x; };\n    }\n\
+               \x20   public static function &getInstance(): self\n    {\n    }\n\
+               \x20   abstract protected function transfer(RequestInterface $r);\n}\n\
+               interface ClientInterface\n{\n    public function send(RequestInterface $request);\n}\n\
+               trait ClientTrait\n{\n}\nenum Suit: string\n{\n}\n";
+    expect(
+        Language::Php,
+        src,
+        &[
+            (Function, "describe_type"),
+            (Class, "Client"),
+            (Method, "__construct"),
+            (Method, "getInstance"),
+            (Method, "transfer"),
+            (Interface, "ClientInterface"),
+            (Method, "send"),
+            (Trait, "ClientTrait"),
+            (Enum, "Suit"),
+        ],
+    );
+    let got = read(Language::Php, src);
+    let transfer = got.iter().find(|s| s.1 == "transfer").unwrap();
+    assert!(!transfer.3, "an abstract method declares: {got:?}");
+}
+
+#[test]
 fn swift_types_functions_extensions_and_protocols() {
     let src = "import Foundation\n\n\
                public final class Session: @unchecked Sendable {\n\

@@ -27,6 +27,7 @@ mod js;
 mod kotlin;
 mod language;
 mod lexical;
+mod php;
 mod python;
 mod rust;
 mod scala;
@@ -104,9 +105,9 @@ impl<'a> Scanner<'a> {
             Language::Kotlin => self.kotlin(code, indented),
             Language::Swift => self.swift(code, indented),
             Language::Scala => self.scala(code, indented),
+            Language::Php => self.php(code),
             Language::Python | Language::Ruby | Language::Shell => None,
             // read from the next commits on
-            Language::Php => None,
         };
         let declared_class = matches!(
             found,
