@@ -178,6 +178,44 @@ fn typescript_exports_members_and_multi_line_heads() {
 }
 
 #[test]
+fn ruby_methods_classes_and_modules() {
+    let src = "# frozen_string_literal: true\nmodule Rack\n  class Request < Base\n\
+               \x20   def self.ip_filter(ip)\n      ip\n    end\n\
+               \x20   def initialize(env)\n      @env = env\n    end\n\
+               \x20   def media_type?\n    end\n\
+               \x20   def body=(value)\n    end\n\
+               \x20   private def parse_query(qs, d = '&;')\n    end\n\
+               \x20   class << self\n      def default_app\n      end\n    end\n\
+               \x20 end\n\
+               \x20 class Utils::Escape\n  end\nend\n\
+               def helper; end\n";
+    expect(
+        Language::Ruby,
+        src,
+        &[
+            (Module, "Rack"),
+            (Class, "Request"),
+            (Method, "ip_filter"),
+            (Method, "initialize"),
+            (Method, "media_type?"),
+            (Method, "body="),
+            (Method, "parse_query"),
+            (Method, "default_app"),
+            (Class, "Utils::Escape"),
+            (Function, "helper"),
+        ],
+    );
+}
+
+#[test]
+fn ruby_comments_docs_and_here_documents_define_nothing() {
+    let src = "# def commented\n=begin\ndef in_block_comment\nend\n=end\n\
+               html = <<~HTML\n  def in_heredoc\n  class NotAClass\nHTML\n\
+               list << item\nfoo.def_bar(1)\nclassify(x)\n";
+    assert!(names(Language::Ruby, src).is_empty());
+}
+
+#[test]
 fn php_functions_classes_traits_and_methods() {
     let src = "<?php\nnamespace GuzzleHttp;\n\nuse Psr\\Http\\Message\\RequestInterface;\n\
                # a comment: function commented() {}\n\

@@ -151,11 +151,13 @@ fn fingerprint() -> u64 {
         include_str!("symbols/js.rs").as_bytes(),
         include_str!("symbols/java.rs").as_bytes(),
         include_str!("symbols/body.rs").as_bytes(),
+        include_str!("symbols/heredoc.rs").as_bytes(),
         include_str!("symbols/csharp.rs").as_bytes(),
         include_str!("symbols/kotlin.rs").as_bytes(),
         include_str!("symbols/swift.rs").as_bytes(),
         include_str!("symbols/scala.rs").as_bytes(),
         include_str!("symbols/php.rs").as_bytes(),
+        include_str!("symbols/ruby.rs").as_bytes(),
         include_str!("symbol_table.rs").as_bytes(),
         include_str!("../text/camel.rs").as_bytes(),
     ])

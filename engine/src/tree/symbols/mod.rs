@@ -22,6 +22,7 @@ mod c_family;
 mod c_like;
 mod csharp;
 mod go;
+mod heredoc;
 mod java;
 mod js;
 mod kotlin;
@@ -29,6 +30,7 @@ mod language;
 mod lexical;
 mod php;
 mod python;
+mod ruby;
 mod rust;
 mod scala;
 mod scanner;
@@ -77,6 +79,7 @@ impl<'a> Scanner<'a> {
             .trim_start_matches('\u{feff}');
         match self.language {
             Language::Python => return self.python_line(line, number),
+            Language::Ruby => return self.ruby_line(line, number),
             _ => {}
         }
         let was_continued = self.continued;
