@@ -456,6 +456,38 @@ fn csharp_verbatim_strings_keep_the_braces_counted() {
 }
 
 #[test]
+fn shell_functions_in_every_form() {
+    let src = "#!/usr/bin/env bash\n\
+               nvm_ls_remote() {\n  local PATTERN\n}\n\
+               bats_all_in() { # <sorted-array> <values...>\n  :\n}\n\
+               function nvm_die_on_prefix {\n  return 1\n}\n\
+               function nvm_cd() (\n  cd \"$@\"\n)\n\
+               nvm-install-latest-npm () {\n}\n\
+               IFS=. read -ra parts <<<\"$1\"\n\
+               after_here_string() {\n}\n";
+    assert_eq!(
+        names(Language::Shell, src),
+        [
+            "nvm_ls_remote",
+            "bats_all_in",
+            "nvm_die_on_prefix",
+            "nvm_cd",
+            "nvm-install-latest-npm",
+            "after_here_string"
+        ]
+    );
+}
+
+#[test]
+fn shell_calls_cases_comments_and_here_documents_define_nothing() {
+    let src = "# fake() { }\nnvm_echo \"x\"\ncase \"$1\" in\n  install)\n    ;;\nesac\n\
+               arr=(a b)\ncat <<EOF\nfake_in_heredoc() {\n}\nEOF\n\
+               cat <<- 'END'\n\tfunction fake2 {\n\tEND\n\
+               if [ -n \"$x\" ]; then\n  run() { :; }\nfi\n";
+    assert_eq!(names(Language::Shell, src), ["run"]);
+}
+
+#[test]
 fn go_methods_by_receiver_and_generics() {
     let src = "package cobra\n\n\
                func (c *Command) ExecuteC() (cmd *Command, err error) {\n}\n\

@@ -34,6 +34,7 @@ mod ruby;
 mod rust;
 mod scala;
 mod scanner;
+mod shell;
 mod swift;
 mod symbol;
 
@@ -80,6 +81,7 @@ impl<'a> Scanner<'a> {
         match self.language {
             Language::Python => return self.python_line(line, number),
             Language::Ruby => return self.ruby_line(line, number),
+            Language::Shell => return self.shell_line(line, number),
             _ => {}
         }
         let was_continued = self.continued;
@@ -110,7 +112,6 @@ impl<'a> Scanner<'a> {
             Language::Scala => self.scala(code, indented),
             Language::Php => self.php(code),
             Language::Python | Language::Ruby | Language::Shell => None,
-            // read from the next commits on
         };
         let declared_class = matches!(
             found,
