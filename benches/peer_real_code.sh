@@ -12,9 +12,17 @@
 #
 # Trees (those present are used): crates of ~/.cargo/registry/src/*/ (clap_builder, rayon,
 # serde_json, regex-syntax, memchr, ignore, or the first few), /usr/include, the Python
-# standard library, and the whole cargo registry as one root.
+# standard library, and the whole cargo registry as one root. `--trees-from FILE` names the
+# trees instead, a line `lang<TAB>dir` each, and adds a table per language.
 #
 # usage: benches/peer_real_code.sh [--per-tree N] [--seed N] [--out DIR] [--no-registry]
+#            [--trees-from FILE] [--findbench BIN] [--corpora DIR] [--ctags PROG]
+#   --findbench BIN  run this build instead of building the worktree's release binary
+#   --corpora DIR    ask the corpora a previous run wrote to DIR (the same questions for two
+#                    builds) instead of generating them
+#   --ctags PROG     the ctags given to `findbench corpus symbols` (default
+#                    benches/ctags-ground-truth.sh: Universal Ctags without anonymous tags,
+#                    with regex definitions for Swift and Scala, which 5.9 has no parser for)
 # needs: cargo, python3, Universal Ctags (`ctags`), ripgrep (`rg`).
 set -euo pipefail
 
@@ -22,13 +30,21 @@ PER_TREE=60
 SEED=1
 OUT=${TMPDIR:-/tmp}/findbench-peer-real-code
 REGISTRY=1
+TREES_FROM=
+FINDBENCH=
+CORPORA=
+CTAGS=
 while [ $# -gt 0 ]; do
     case "$1" in
         --per-tree) PER_TREE=$2; shift 2 ;;
         --seed) SEED=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --no-registry) REGISTRY=0; shift ;;
-        -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+        --trees-from) TREES_FROM=$(realpath "$2"); shift 2 ;;
+        --findbench) FINDBENCH=$(realpath "$2"); shift 2 ;;
+        --corpora) CORPORA=$(realpath "$2"); shift 2 ;;
+        --ctags) CTAGS=$(realpath "$(command -v "$2" || echo "$2")"); shift 2 ;;
+        -h|--help) sed -n 2,29p "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -41,14 +57,27 @@ for tool in ctags rg python3 cargo; do
 done
 
 cd "$(dirname "$0")/.."
-cargo build --release -q -p findbench
-FINDBENCH=$PWD/target/release/findbench
+[ -n "$CTAGS" ] || CTAGS=$PWD/benches/ctags-ground-truth.sh
+if [ -z "$FINDBENCH" ]; then
+    cargo build --release -q -p findbench
+    FINDBENCH=$PWD/target/release/findbench
+fi
 mkdir -p "$OUT"
 : >"$OUT/trees.tsv"
+# the trees' indexes are kept with the run, not in the user's cache
+export FINDBENCH_CACHE=$OUT/cache
 
 trees=()
+langs=()
 registry_src=$(ls -d "$HOME"/.cargo/registry/src/*/ 2>/dev/null | head -1 || true)
-if [ -n "$registry_src" ]; then
+if [ -n "$TREES_FROM" ]; then
+    while IFS=$'\t' read -r lang dir; do
+        case "$lang" in ''|'#'*) continue ;; esac
+        [ -d "$dir" ] || { echo "warning: $dir is not a directory, skipped" >&2; continue; }
+        trees+=("$(realpath "$dir")"); langs+=("$lang")
+    done <"$TREES_FROM"
+    registry_src=
+elif [ -n "$registry_src" ]; then
     picked=0
     for name in clap_builder rayon serde_json regex-syntax memchr ignore; do
         dir=$(ls -d "$registry_src$name"-[0-9]* 2>/dev/null | sort -V | tail -1 || true)
@@ -58,23 +87,38 @@ if [ -n "$registry_src" ]; then
         for dir in $(ls -d "$registry_src"*/ | head -$((3 - picked))); do trees+=("${dir%/}"); done
     fi
 fi
-[ -d /usr/include ] && trees+=(/usr/include)
-stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
-[ -d "$stdlib" ] && trees+=("$stdlib")
-if [ "$REGISTRY" = 1 ] && [ -n "$registry_src" ]; then trees+=("${registry_src%/}"); fi
+stdlib=
+if [ -z "$TREES_FROM" ]; then
+    [ -d /usr/include ] && trees+=(/usr/include)
+    stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+    [ -d "$stdlib" ] && trees+=("$stdlib")
+    if [ "$REGISTRY" = 1 ] && [ -n "$registry_src" ]; then trees+=("${registry_src%/}"); fi
+fi
 
-echo "machine: $(uname -srm), $(nproc) cores; $("$FINDBENCH" --version); $(rg --version | head -1); $(ctags --version | head -1)"
+echo "machine: $(uname -srm), $(nproc) cores; $("$FINDBENCH" --version); $(rg --version | head -1); $("$CTAGS" --version | head -1)"
 echo "seed $SEED, $PER_TREE definitions per tree"
 echo
-for tree in "${trees[@]}"; do
+for i in "${!trees[@]}"; do
+    tree=${trees[$i]}
+    lang=${langs[$i]:-}
     label=$(basename "$tree")
-    [ "$tree" = "${registry_src%/}" ] && label="cargo-registry"
-    [ "$tree" = "$stdlib" ] && label="python-stdlib"
+    [ -n "$lang" ] && label="$lang-$label"
+    [ -n "$registry_src" ] && [ "$tree" = "${registry_src%/}" ] && label="cargo-registry"
+    [ -n "$stdlib" ] && [ "$tree" = "$stdlib" ] && label="python-stdlib"
     [ "$tree" = /usr/include ] && label="usr-include"
     corpus=$OUT/$label.yaml
-    printf '%s\t%s\n' "$label" "$tree" >>"$OUT/trees.tsv"
-    "$FINDBENCH" corpus symbols --root "$tree" --out "$corpus" --seed "$SEED" \
-        --per-tree "$PER_TREE" --suite "$label" 2>>"$OUT/log.txt"
+    printf '%s\t%s\t%s\n' "$label" "$tree" "$lang" >>"$OUT/trees.tsv"
+    if [ -n "$CORPORA" ]; then
+        if [ ! -f "$CORPORA/$label.yaml" ]; then
+            echo "$label: no corpus in $CORPORA" >>"$OUT/log.txt"
+            continue
+        fi
+        [ "$CORPORA/$label.yaml" -ef "$corpus" ] || cp "$CORPORA/$label.yaml" "$corpus"
+    elif ! "$FINDBENCH" corpus symbols --root "$tree" --out "$corpus" --seed "$SEED" \
+        --per-tree "$PER_TREE" --suite "$label" --ctags "$CTAGS" 2>>"$OUT/log.txt"; then
+        continue
+    fi
+    rm -rf "$OUT/$label"
     "$FINDBENCH" run "$corpus" --out "$OUT/$label" --no-progress -q \
         >/dev/null 2>>"$OUT/log.txt" || true
 done
@@ -84,7 +128,7 @@ import json, os, re, subprocess, sys
 
 out = sys.argv[1]
 with open(os.path.join(out, "trees.tsv")) as fh:
-    trees = [line.rstrip("\n").split("\t") for line in fh if line.strip()]
+    trees = [(line.rstrip("\n").split("\t") + [""])[:3] for line in fh if line.strip()]
 # the words an agent would not search for: question, intent and function words
 STOP = set("""a an the is are was were be of for in on at to from by with and or it its this
 that me my i you we can could would should please how what which who why when where find show
@@ -106,7 +150,8 @@ def rg_rank(query, root):
     return [c[2] for c in counts], len(p.stdout.encode())
 
 rows = []
-for label, root in trees:
+by_lang = {}
+for label, root, lang in trees:
     corpus = os.path.join(out, label + ".yaml")
     results = os.path.join(out, label, "results.json")
     if not os.path.exists(results):
@@ -143,6 +188,10 @@ for label, root in trees:
     for phrasing in ["code exact", "ask exact", "ask split", "ask bare"]:
         if phrasing in stats:
             rows.append((label, phrasing, stats[phrasing]))
+            if lang:
+                total = by_lang.setdefault(lang, {}).setdefault(phrasing, {})
+                for k, v in stats[phrasing].items():
+                    total[k] = total.get(k, 0) + v
 
 pct = lambda k, n: f"{100.0 * k / n:5.1f}%"
 print("| tree | phrasing | n | findbench hit@1 | rg hit@1 | findbench hit@5 | rg hit@5 | findbench IE | rg IE | findbench bytes | rg bytes |")
@@ -152,4 +201,28 @@ for label, phrasing, s in rows:
     print(f"| {label} | {phrasing} | {n} | {pct(s['f1'], n)} | {pct(s['r1'], n)} | "
           f"{pct(s['f5'], n)} | {pct(s['r5'], n)} | {pct(s['fie'], n)} | {pct(s['rie'], n)} | "
           f"{s['fb'] // n} | {s['rb'] // n} |")
+
+if by_lang:
+    # hit@1 per language: findbench / rg for each phrasing, then every language together
+    phrasings = [("code exact", "find code"), ("ask exact", "ask exact"),
+                 ("ask split", "ask split words"), ("ask bare", "ask bare words")]
+    print()
+    print("| language | symbols | " + " | ".join(f"{t} | rg" for _, t in phrasings)
+          + " | ask IE |")
+    print("|---|---:|" + "---:|---:|" * len(phrasings) + "---:|")
+    all_langs = {}
+    for lang in list(by_lang) + ["all"]:
+        st = by_lang.get(lang) or all_langs
+        if lang != "all":
+            for ph, s in st.items():
+                total = all_langs.setdefault(ph, {})
+                for k, v in s.items():
+                    total[k] = total.get(k, 0) + v
+        cells = []
+        for ph, _ in phrasings:
+            s = st.get(ph)
+            cells += [pct(s["f1"], s["n"]), pct(s["r1"], s["n"])] if s else ["-", "-"]
+        ie = sum(st[ph]["fie"] for ph in st if ph.startswith("ask"))
+        n = st.get("code exact", {"n": 0})["n"]
+        print(f"| {lang} | {n} | " + " | ".join(cells) + f" | {ie} |")
 PY

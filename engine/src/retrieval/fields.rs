@@ -68,6 +68,9 @@ impl Syntax {
             Some(Language::Python) => Syntax::Hash {
                 triple_quotes: true,
             },
+            Some(Language::Ruby | Language::Shell) => Syntax::Hash {
+                triple_quotes: false,
+            },
             Some(Language::Rust) => Syntax::Slashes {
                 single_quote: false,
                 backtick: false,

@@ -34,7 +34,7 @@ const COUNTS: usize = 6;
 const RECORD: usize = 16;
 const DEFINITION: u8 = 0x40;
 const TEST: u8 = 0x80;
-const KINDS: [SymbolKind; 14] = [
+const KINDS: [SymbolKind; 17] = [
     SymbolKind::Class,
     SymbolKind::Struct,
     SymbolKind::Enum,
@@ -49,6 +49,9 @@ const KINDS: [SymbolKind; 14] = [
     SymbolKind::Method,
     SymbolKind::Macro,
     SymbolKind::Const,
+    SymbolKind::Object,
+    SymbolKind::Extension,
+    SymbolKind::Property,
 ];
 
 fn kind_code(kind: SymbolKind) -> u8 {

@@ -32,7 +32,12 @@ impl<'a> Scanner<'a> {
         if s.starts_with("using namespace") {
             return None;
         }
+        let before_attributes = s;
         let mut s = strip_attributes(s);
+        // a macro with arguments before the name may hold the return type:
+        // `CJSON_PUBLIC(cJSON *) cJSON_Parse(`
+        let typed_by_macro = s.len() != before_attributes.len()
+            && leading_ident(before_attributes).is_some_and(is_macro_name);
         let mut typedef = false;
         loop {
             let before = s;
@@ -74,8 +79,15 @@ impl<'a> Scanner<'a> {
                 continue;
             };
             let rest = strip_attributes(strip_words(rest, &["class", "struct"]));
-            let name = leading_ident(rest);
-            let after = name.map_or(rest, |n| rest[n.len()..].trim_start());
+            let mut name = leading_ident(rest);
+            let mut after = name.map_or(rest, |n| rest[n.len()..].trim_start());
+            // an export macro between the keyword and the name: `class GTEST_API_ Name {`
+            if let (Some(n), Some(next)) = (name, leading_ident(after)) {
+                if is_macro_name(n) && !matches!(next, "final") {
+                    name = Some(next);
+                    after = after[next.len()..].trim_start();
+                }
+            }
             let after = after.strip_prefix("final").map_or(after, str::trim_start);
             let opens = after.starts_with('{')
                 || (after.starts_with(':') && !after.starts_with("::"))
@@ -107,7 +119,7 @@ impl<'a> Scanner<'a> {
         }
         let s = strip_words(s, &["virtual", "explicit", "friend", "const", "unsigned"]);
         let in_class = self.in_class();
-        let name = match c_like_function(s, !in_class) {
+        let name = match c_like_function(s, !in_class && !typed_by_macro) {
             Some(name) => name,
             None if prev_type_line && !indented => c_like_function(s, false)?,
             None => {
@@ -174,6 +186,16 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
         }
         s = after;
     }
+}
+
+/// An ALL_CAPS name (`GTEST_API_`, `LIB_EXPORT`): a macro, not a type's name.
+fn is_macro_name(word: &str) -> bool {
+    word.len() > 2
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
+        && word.contains('_')
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// The name a `typedef` gives: `(*name)` of a function pointer, else the last identifier

@@ -1,7 +1,7 @@
 //! What C, C++ and Java declarations share: a function declared as `[type] name(`, and a
 //! leading `template <...>`.
 
-use super::lexical::{leading_ident, STATEMENT_WORDS};
+use super::lexical::{is_ident_char, leading_ident, STATEMENT_WORDS};
 
 /// `s` without a leading `template <...>` (balanced); `None` when nothing follows it.
 pub(super) fn strip_template(s: &str) -> Option<&str> {
@@ -104,4 +104,103 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
         return None;
     }
     Some(name)
+}
+
+/// Words that stand before `(` in a call or a constructor's chaining, never a member's name.
+const NOT_A_NAME: &[&str] = &[
+    "this", "base", "super", "typeof", "nameof", "default", "var",
+];
+
+/// Words that start a statement or expression in Java or C#, never a member's type.
+const NOT_A_TYPE: &[&str] = &[
+    "var",
+    "using",
+    "lock",
+    "foreach",
+    "nameof",
+    "typeof",
+    "base",
+    "this",
+    "super",
+    "throw",
+    "return",
+    "await",
+    "get",
+    "set",
+    "init",
+    "add",
+    "remove",
+    "value",
+    "where",
+    "operator",
+    "implicit",
+    "explicit",
+    "event",
+    "const",
+    "fixed",
+    "checked",
+    "unchecked",
+    "instanceof",
+];
+
+/// A member of a Java or C# type body: its name and whether a type stands before it. The
+/// name is the identifier before its parameters (`(`), type parameters (`<`), body (`{`,
+/// `=>`) or the line's end; the words before it must read as a type (`Task<IList<int>>`,
+/// `Map<String, Object>`, `string?`, `int[]`, `Ns.Type`, `void IDisposable.`).
+pub(super) fn member_head(s: &str) -> Option<(&str, bool)> {
+    let stop = s.find(['(', '{', '=', ';']).unwrap_or(s.len());
+    let head = s[..stop].trim_end();
+    // generic parameters after the name: `Get<T>`
+    let head = match head.strip_suffix('>') {
+        Some(_) => {
+            let open = generic_open(head)?;
+            head[..open].trim_end()
+        }
+        None => head,
+    };
+    let start = head.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
+    let name = &head[start..];
+    let first = leading_ident(name)?;
+    if first.len() != name.len() || STATEMENT_WORDS.contains(&name) || NOT_A_NAME.contains(&name) {
+        return None;
+    }
+    let before = head[..start].trim_end();
+    // an explicit interface implementation: `void IDisposable.Dispose`
+    let before = before.strip_suffix('.').map_or(before, |b| {
+        let s = b.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
+        b[..s].trim_end()
+    });
+    if before.is_empty() {
+        return Some((name, false));
+    }
+    let word = leading_ident(before)?;
+    if STATEMENT_WORDS.contains(&word) || NOT_A_TYPE.contains(&word) {
+        return None;
+    }
+    let is_type = before.chars().all(|c| {
+        is_ident_char(c)
+            || matches!(
+                c,
+                '<' | '>' | ',' | '.' | '?' | '[' | ']' | ' ' | '(' | ')' | ':'
+            )
+    });
+    is_type.then_some((name, true))
+}
+
+/// Where the type parameters that close `head` open (`head` ends with `>`).
+fn generic_open(head: &str) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in head.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

@@ -1,8 +1,8 @@
 //! Java: classes, interfaces (annotation types included), enums and records, and the
 //! methods and constructors of a class body, past annotations and modifiers.
 
-use super::c_like::{c_like_function, strip_template};
-use super::lexical::{declared_after, leading_ident, strip_words};
+use super::c_like::{member_head, strip_template};
+use super::lexical::{declared_after, leading_ident, skip_type_parameters, strip_words};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
 
@@ -25,6 +25,10 @@ impl<'a> Scanner<'a> {
             s = r.trim_start();
         }
         let s = strip_words(s, JAVA_MODIFIERS);
+        if let Some(decl) = s.strip_prefix("@interface") {
+            // `public @interface Expose {`
+            return leading_ident(decl.trim_start()).map(|n| (SymbolKind::Interface, n));
+        }
         let s = strip_template(s)?;
         for (word, kind) in [
             ("class", SymbolKind::Class),
@@ -39,8 +43,16 @@ impl<'a> Scanner<'a> {
         if !self.in_class() {
             return None;
         }
-        // a member: a method, or a constructor (no return type)
-        c_like_function(s, false).map(|n| (SymbolKind::Method, n))
+        // a member: a method (its type parameters first: `<T> List<T> of(`), or a
+        // constructor (no return type), whose parameters close before its body
+        let s = skip_type_parameters(s);
+        let (name, typed) = member_head(s)?;
+        let after = s[name.as_ptr() as usize - s.as_ptr() as usize + name.len()..].trim_start();
+        let parameters = after.strip_prefix('(')?;
+        if !typed && !closes_before_body(parameters) {
+            return None;
+        }
+        Some((SymbolKind::Method, name))
     }
 }
 
@@ -58,3 +70,26 @@ pub(super) const JAVA_MODIFIERS: &[&str] = &[
     "default",
     "strictfp",
 ];
+
+/// The rest of a line after a constructor's `(`: its parameters close and nothing but a body
+/// or a `throws` clause follows (`init(a),` and `init(a));` are calls going on).
+fn closes_before_body(rest: &str) -> bool {
+    let mut depth = 1;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let after = rest[i + 1..].trim_start();
+                    return after.is_empty()
+                        || after.starts_with('{')
+                        || after.starts_with("throws");
+                }
+            }
+            _ => {}
+        }
+    }
+    // the parameters go on below
+    !rest.trim_end().ends_with([';', ','])
+}

@@ -14,6 +14,13 @@ pub enum Language {
     TypeScript,
     JavaScript,
     Java,
+    Kotlin,
+    CSharp,
+    Ruby,
+    Php,
+    Swift,
+    Scala,
+    Shell,
 }
 
 impl Language {
@@ -30,6 +37,13 @@ impl Language {
             "ts" | "tsx" | "mts" | "cts" => Language::TypeScript,
             "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
             "java" => Language::Java,
+            "kt" | "kts" => Language::Kotlin,
+            "cs" => Language::CSharp,
+            "rb" | "rake" => Language::Ruby,
+            "php" => Language::Php,
+            "swift" => Language::Swift,
+            "scala" | "sc" => Language::Scala,
+            "sh" | "bash" | "zsh" | "ksh" => Language::Shell,
             _ => return None,
         })
     }
@@ -38,5 +52,13 @@ impl Language {
 impl Language {
     pub(super) fn is_script(self) -> bool {
         matches!(self, Language::TypeScript | Language::JavaScript)
+    }
+
+    /// `'...'` is a string (not only a one-character literal) in this language.
+    pub(super) fn single_quote_strings(self) -> bool {
+        matches!(
+            self,
+            Language::TypeScript | Language::JavaScript | Language::Java | Language::Php
+        )
     }
 }

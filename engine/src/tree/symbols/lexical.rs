@@ -81,3 +81,127 @@ pub(super) const STATEMENT_WORDS: &[&str] = &[
     "assert",
     "defined",
 ];
+
+/// `s` without leading annotations and attributes: `@Name`, `@pkg.Name`, `@Name(args)`
+/// with its balanced arguments (Kotlin, Swift, Scala, Java), `#[Attr(args)]` (PHP) and
+/// `[Attr(args)]` (C#).
+pub(super) fn strip_annotations(mut s: &str) -> &str {
+    loop {
+        let rest = if let Some(rest) = s.strip_prefix('@') {
+            let end = rest
+                .find(|c: char| !(is_ident_char(c) || matches!(c, '.' | ':')))
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return s;
+            }
+            let after = &rest[end..];
+            if after.starts_with('(') {
+                match balanced_end(after, b'(', b')') {
+                    Some(close) => &after[close..],
+                    None => return s,
+                }
+            } else {
+                after
+            }
+        } else if let Some(rest) = s.strip_prefix("#[").or_else(|| s.strip_prefix('[')) {
+            match balanced_end(rest, b'[', b']') {
+                // the attribute list closes the opening bracket, not one inside it
+                Some(_) if rest.starts_with(['[', ']']) => return s,
+                Some(close) => &rest[close..],
+                None => return s,
+            }
+        } else {
+            return s;
+        };
+        s = rest.trim_start();
+    }
+}
+
+/// The offset just past the bracket that closes `open` in `s`: `s` starts with `open`, or
+/// sits just inside it (then depth starts at 1).
+pub(super) fn balanced_end(s: &str, open: u8, close: u8) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut depth = i32::from(bytes.first() != Some(&open));
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' | b'\'' => i = skip_string(bytes, i),
+            c if c == open => depth += 1,
+            c if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The name a declaration gives after its keyword: the identifier after the last `.` of a
+/// qualified or receiver-prefixed name (`Foo.Bar`, `List<T>.sum`, `String?.orEmpty`), up to
+/// `(`, `<`, `:`, `=`, `{`, or whitespace; `None` when no identifier stands there.
+pub(super) fn last_segment(s: &str) -> Option<&str> {
+    let bytes = s.as_bytes();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'<' => depth += 1,
+            b'>' => depth -= 1,
+            b'.' if depth == 0 => start = i + 1,
+            b'?' if depth == 0 => {}
+            c if depth == 0 && !(c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80) => break,
+            _ => {}
+        }
+        i += 1;
+    }
+    leading_ident(&s[start..i])
+}
+
+/// `s` without leading type parameters `<T : Comparable<T>>`.
+pub(super) fn skip_type_parameters(s: &str) -> &str {
+    if !s.starts_with('<') {
+        return s;
+    }
+    balanced_end(s, b'<', b'>').map_or(s, |end| s[end..].trim_start())
+}
+
+/// The offset of the `/` that closes a JavaScript regular expression literal opened at
+/// `at`, when the `/` there opens one: it stands where a value starts (at the line's start,
+/// after an operator or an opening bracket, after `return`), and closes on the line.
+pub(super) fn regex_end(bytes: &[u8], at: usize) -> Option<usize> {
+    if matches!(bytes.get(at + 1), Some(b'/' | b'*') | None) {
+        return None;
+    }
+    let before = bytes[..at].trim_ascii_end();
+    let opens = match before.last() {
+        None => true,
+        Some(c) => {
+            b"(,=:[!&|?{};+-*%<>~^".contains(c)
+                || (before.ends_with(b"return")
+                    && !before[..before.len() - 6]
+                        .last()
+                        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_'))
+        }
+    };
+    if !opens {
+        return None;
+    }
+    let mut in_class = false;
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'/' if !in_class => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}

@@ -11,19 +11,31 @@
 //! `{`, or `;`) says whether it defines the symbol or only declares it.
 //!
 //! One file per language family (`c_family.rs`, `rust.rs`, `python.rs`, `go.rs`, `js.rs`,
-//! `java.rs`) on what they share (`scanner.rs`, `lexical.rs`, `c_like.rs`); a new language is a
-//! [`Language`] with its extensions, a file, and its arm in the dispatch below.
+//! `java.rs`, `csharp.rs`, `kotlin.rs`, `swift.rs`, `scala.rs`, `php.rs`, `ruby.rs`,
+//! `shell.rs`) on what they share (`scanner.rs`, `lexical.rs`, `c_like.rs`, `body.rs`,
+//! `heredoc.rs`); a new language is a [`Language`] with its extensions, a file, and its arm
+//! in the dispatch below. Python, Ruby and shell read their own lines (`#` comments, blocks
+//! closed by indentation or words); the others go through what brace languages share.
 
+mod body;
 mod c_family;
 mod c_like;
+mod csharp;
 mod go;
+mod heredoc;
 mod java;
 mod js;
+mod kotlin;
 mod language;
 mod lexical;
+mod php;
 mod python;
+mod ruby;
 mod rust;
+mod scala;
 mod scanner;
+mod shell;
+mod swift;
 mod symbol;
 
 pub use language::Language;
@@ -47,6 +59,9 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         prev_type_line: false,
         open_statement: false,
         test_attribute: false,
+        heredoc: None,
+        open_string: None,
+        opens_object: false,
     };
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -59,9 +74,15 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
 /// Each line goes to its language's recogniser, then through what every language shares.
 impl<'a> Scanner<'a> {
     fn line(&mut self, raw: &'a str, offset: usize, number: u32) {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        if self.language == Language::Python {
-            return self.python_line(line, number);
+        // a byte-order mark before the first line is no code
+        let line = raw
+            .trim_end_matches(['\n', '\r'])
+            .trim_start_matches('\u{feff}');
+        match self.language {
+            Language::Python => return self.python_line(line, number),
+            Language::Ruby => return self.ruby_line(line, number),
+            Language::Shell => return self.shell_line(line, number),
+            _ => {}
         }
         let was_continued = self.continued;
         self.continued = line.trim_end().ends_with('\\');
@@ -85,7 +106,12 @@ impl<'a> Scanner<'a> {
             Language::Go => self.go(code, line),
             Language::TypeScript | Language::JavaScript => self.script(code, indented),
             Language::Java => self.java(code),
-            Language::Python => None,
+            Language::CSharp => self.csharp(code),
+            Language::Kotlin => self.kotlin(code, indented),
+            Language::Swift => self.swift(code, indented),
+            Language::Scala => self.scala(code, indented),
+            Language::Php => self.php(code),
+            Language::Python | Language::Ruby | Language::Shell => None,
         };
         let declared_class = matches!(
             found,
@@ -96,7 +122,9 @@ impl<'a> Scanner<'a> {
                     | SymbolKind::Interface
                     | SymbolKind::Record
                     | SymbolKind::Enum
-                    | SymbolKind::Trait,
+                    | SymbolKind::Trait
+                    | SymbolKind::Object
+                    | SymbolKind::Extension,
                 _
             ))
         );
@@ -119,7 +147,8 @@ impl<'a> Scanner<'a> {
                 !code.starts_with('#') && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
         }
         if self.language != Language::Rust {
-            let scope = if declared_class {
+            let object_literal = std::mem::take(&mut self.opens_object);
+            let scope = if declared_class || object_literal {
                 Scope::Class
             } else if declared_namespace {
                 Scope::Namespace

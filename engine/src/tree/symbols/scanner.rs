@@ -3,8 +3,9 @@
 //! the code of a line without its comments, whether a declaration defines its symbol, and
 //! the braces that open class bodies, namespaces and blocks.
 
+use super::body::{ends_in_body, Ends};
 use super::language::Language;
-use super::lexical::skip_string;
+use super::lexical::{regex_end, skip_string};
 use super::symbol::{Symbol, SymbolKind};
 use crate::text::camel::snake;
 
@@ -48,6 +49,13 @@ pub(super) struct Scanner<'a> {
     /// The previous C or C++ code line left a statement open (it ended with `,`, `(`,
     /// `)`, an operator): this line continues it and declares nothing of its own.
     pub(super) open_statement: bool,
+    /// Inside a string that spans lines (`"""`, `@"`, a backtick): its delimiter.
+    pub(super) open_string: Option<&'static str>,
+    /// Inside a here-document (Ruby, shell): the line that ends it.
+    pub(super) heredoc: Option<&'a str>,
+    /// The line opened an object literal (`= {`, `({`, `return {`) whose members follow
+    /// (TypeScript, JavaScript).
+    pub(super) opens_object: bool,
 }
 
 /// What follows a declaration's name.
@@ -77,13 +85,40 @@ impl<'a> Scanner<'a> {
                 None => return "",
             }
         }
+        if let Some(delimiter) = self.open_string {
+            match string_end(line, 0, delimiter) {
+                Some(end) => {
+                    self.open_string = None;
+                    start = end;
+                }
+                None => return "",
+            }
+        }
+        let single_quote = self.language.single_quote_strings();
         let script = self.language.is_script();
         let mut end = bytes.len();
         let mut i = start;
         while i < bytes.len() {
+            if let Some(delimiter) = self.multiline_string_at(bytes, i) {
+                match string_end(line, i + delimiter.len(), delimiter) {
+                    Some(close) => {
+                        i = close;
+                        continue;
+                    }
+                    None => {
+                        // the string goes on below: its lines are no code
+                        self.open_string = Some(delimiter);
+                        end = i;
+                        break;
+                    }
+                }
+            }
             match bytes[i] {
                 b'"' | b'`' => i = skip_string(bytes, i),
-                b'\'' if script || self.language == Language::Java => i = skip_string(bytes, i),
+                b'\'' if single_quote => i = skip_string(bytes, i),
+                b'/' if script && regex_end(bytes, i).is_some() => {
+                    i = regex_end(bytes, i).unwrap_or(i);
+                }
                 // a character literal (`'"'`, `'\''`); a Rust lifetime is no quote
                 b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
                 b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
@@ -121,6 +156,28 @@ impl<'a> Scanner<'a> {
         line[start..end.max(start)].trim()
     }
 
+    /// The delimiter of a string that may span lines opening at `i`: `"""` (Kotlin, Swift,
+    /// Scala, C#), C#'s verbatim `@"`, a backtick (JavaScript and TypeScript templates, Go
+    /// raw strings).
+    fn multiline_string_at(&self, bytes: &[u8], i: usize) -> Option<&'static str> {
+        match (self.language, bytes[i]) {
+            (Language::Kotlin | Language::Swift | Language::Scala | Language::CSharp, b'"')
+                if bytes[i..].starts_with(b"\"\"\"") =>
+            {
+                Some("\"\"\"")
+            }
+            (Language::CSharp, b'@') if bytes.get(i + 1) == Some(&b'"') => Some("@\""),
+            (Language::CSharp, b'$' | b'@')
+                if bytes.get(i + 1) == Some(&b'@') || bytes.get(i + 1) == Some(&b'$') =>
+            {
+                // `$@"` and `@$"`: an interpolated verbatim string
+                (bytes.get(i + 2) == Some(&b'"')).then_some("$@\"")
+            }
+            (Language::TypeScript | Language::JavaScript | Language::Go, b'`') => Some("`"),
+            _ => None,
+        }
+    }
+
     pub(super) fn push(&mut self, kind: SymbolKind, name: &str, line: u32, definition: bool) {
         let last = if name.contains(':') {
             name.rsplit("::").next().unwrap_or(name)
@@ -141,14 +198,23 @@ impl<'a> Scanner<'a> {
     /// Whether the declaration whose name ends at `end` defines the symbol; `None` when it
     /// is no declaration after all.
     pub(super) fn defines(&self, kind: SymbolKind, end: usize) -> Option<bool> {
-        // Rust and script generics (`<OP, R>`) put commas outside parentheses
-        let comma_ends = !matches!(
-            self.language,
-            Language::Rust | Language::TypeScript | Language::JavaScript
-        );
+        // a comma ends a C declarator list (`int a(1), b(2);`); elsewhere it stands in
+        // generics (`<OP, R>`) and `throws A, B`
+        let comma_ends = matches!(self.language, Language::C | Language::Cpp | Language::Go);
         let follows = || follows(self.text.as_bytes(), end, comma_ends);
+        let text = self.text.as_bytes();
         Some(match (self.language, kind) {
-            (Language::Python, _) | (_, SymbolKind::Macro | SymbolKind::Record) => true,
+            (_, SymbolKind::Extension) => false,
+            (
+                Language::Kotlin | Language::Swift | Language::Scala,
+                SymbolKind::Function | SymbolKind::Method,
+            ) => ends_in_body(text, end, Ends::AtNewline) == Follows::Body,
+            (
+                Language::CSharp | Language::Php,
+                SymbolKind::Function | SymbolKind::Method | SymbolKind::Property,
+            ) => ends_in_body(text, end, Ends::AtSemicolon) == Follows::Body,
+            (Language::Python | Language::Ruby | Language::Shell, _)
+            | (_, SymbolKind::Macro | SymbolKind::Record) => true,
             (Language::Rust, SymbolKind::Module) => follows() == Follows::Body,
             (Language::Rust, SymbolKind::Type | SymbolKind::Const) => {
                 // an associated `type Item;` or `const N: usize;` of a trait declares
@@ -165,7 +231,8 @@ impl<'a> Scanner<'a> {
             }
             (_, SymbolKind::Function | SymbolKind::Method) => match follows() {
                 Follows::Body => true,
-                Follows::Semicolon => false,
+                // an arrow function's expression ends at the `;`: `const f = (a) => a;`
+                Follows::Semicolon => self.language.is_script() && assigned_here(text, end),
                 // Go interface methods and arrow functions have no `{` or `;`
                 Follows::Other if matches!(self.language, Language::Go) => {
                     kind == SymbolKind::Function || self.scopes.last() != Some(&Scope::Class)
@@ -186,19 +253,30 @@ impl<'a> Scanner<'a> {
     pub(super) fn braces(&mut self, code: &str, scope: Scope, indented: bool) {
         let bytes = code.as_bytes();
         let mut opened_first = false;
-        let mut i = 0;
+        let mut scope = scope;
         if let Some(pending) = self.pending_scope.take() {
-            if code.starts_with('{') {
-                self.scopes.push(pending);
-                opened_first = true;
-                i = 1;
+            if !code.contains(['{', '}', ';']) {
+                // the declaration's head goes on (`class Cache<\n  K,\n  V,\n> extends Base {`)
+                self.pending_scope = Some(pending);
+                return;
+            }
+            if scope == Scope::Block {
+                scope = pending;
             }
         }
+        let mut i = 0;
         let mut any_brace = false;
         while i < bytes.len() {
             match bytes[i] {
+                b'"' if self.language == Language::CSharp && is_verbatim(bytes, i) => {
+                    // a verbatim string: `\` escapes nothing, `""` is a quote
+                    i = string_end(code, i + 1, "@\"").map_or(bytes.len(), |end| end - 1);
+                }
                 b'"' | b'\'' | b'`' => i = skip_string(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'/') => break,
+                b'/' if self.language.is_script() && regex_end(bytes, i).is_some() => {
+                    i = regex_end(bytes, i).unwrap_or(i);
+                }
                 b'{' => {
                     any_brace = true;
                     self.scopes
@@ -221,8 +299,9 @@ impl<'a> Scanner<'a> {
             }
             i += 1;
         }
-        if !any_brace && scope == Scope::Class && !code.ends_with(';') {
-            self.pending_scope = Some(Scope::Class);
+        if !any_brace && scope != Scope::Block && !code.ends_with(';') {
+            // a class or namespace whose `{` is on a line below
+            self.pending_scope = Some(scope);
         }
     }
 
@@ -236,10 +315,79 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The name that ends at `end` is given a value on its line: `name = `, or
+/// `name: Type = ` (not `==`, `=>`, nor a default inside parentheses).
+fn assigned_here(text: &[u8], end: usize) -> bool {
+    let line = &text[end..];
+    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+    let rest = line.trim_ascii_start();
+    if !rest.starts_with(b"=") && !rest.starts_with(b":") {
+        return false;
+    }
+    let mut depth = 0i32;
+    for (i, &c) in rest.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b'=' if depth <= 0 => {
+                let next = rest.get(i + 1).copied();
+                let prev = if i > 0 { rest[i - 1] } else { b' ' };
+                return !matches!(next, Some(b'=' | b'>')) && !matches!(prev, b'=' | b'!');
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The `"` at `i` opens a C# verbatim string: `@"`, `$@"`, `@$"`.
+fn is_verbatim(bytes: &[u8], i: usize) -> bool {
+    (i > 0 && bytes[i - 1] == b'@') || (i > 1 && bytes[i - 1] == b'$' && bytes[i - 2] == b'@')
+}
+
+/// Where the string closed by `delimiter` ends in `line`, searching from `from`: the offset
+/// just past its closing quote. A verbatim string (`@"`, `$@"`) closes at a `"` that is not
+/// doubled; a template or raw string at its unescaped delimiter.
+fn string_end(line: &str, from: usize, delimiter: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut i = from;
+    match delimiter {
+        "\"\"\"" => line[from.min(line.len())..]
+            .find(delimiter)
+            .map(|at| from + at + 3),
+        "`" => {
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 1,
+                    b'`' => return Some(i + 1),
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            while i < bytes.len() {
+                if bytes[i] == b'"' {
+                    if bytes.get(i + 1) == Some(&b'"') {
+                        i += 1;
+                    } else {
+                        return Some(i + 1);
+                    }
+                }
+                i += 1;
+            }
+            None
+        }
+    }
+}
+
+/// How far past a declaration's name its body is looked for.
+pub(super) const LOOKAHEAD: usize = 4096;
+
 /// What follows a declaration's name at `from`: the first `{` or `;` outside parentheses
 /// and brackets (strings and comments skipped), within a few lines.
 fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
-    const LOOKAHEAD: usize = 4096;
     let end = text.len().min(from + LOOKAHEAD);
     let mut depth = 0i32;
     let mut i = from;

@@ -20,6 +20,13 @@ pub enum SymbolKind {
     Method,
     Macro,
     Const,
+    /// A singleton object (Kotlin and Scala `object`).
+    Object,
+    /// Members added to a type declared elsewhere (Swift `extension`): declares, never
+    /// defines, the type it names.
+    Extension,
+    /// A property with accessors (C#).
+    Property,
 }
 
 /// How `find code` weighs a kind (see `CodeWeights`).
@@ -47,6 +54,9 @@ impl SymbolKind {
             SymbolKind::Method => "method",
             SymbolKind::Macro => "macro",
             SymbolKind::Const => "const",
+            SymbolKind::Object => "object",
+            SymbolKind::Extension => "extension",
+            SymbolKind::Property => "property",
         }
     }
 
@@ -59,11 +69,15 @@ impl SymbolKind {
             | SymbolKind::Trait
             | SymbolKind::Interface
             | SymbolKind::Record
-            | SymbolKind::Type => SymbolClass::Type,
+            | SymbolKind::Type
+            | SymbolKind::Object
+            | SymbolKind::Extension => SymbolClass::Type,
             SymbolKind::Function | SymbolKind::Method => SymbolClass::Function,
-            SymbolKind::Namespace | SymbolKind::Module | SymbolKind::Macro | SymbolKind::Const => {
-                SymbolClass::Other
-            }
+            SymbolKind::Namespace
+            | SymbolKind::Module
+            | SymbolKind::Macro
+            | SymbolKind::Const
+            | SymbolKind::Property => SymbolClass::Other,
         }
     }
 }
