@@ -67,10 +67,10 @@ pub fn replay_call(
         let fixture = fixture.as_ref().map_err(Clone::clone)?;
         Ok(memo.answer(engine, fixture, &request))
     });
-    let result = match &answered {
-        Ok(a) => a.result.as_ref().map_err(Clone::clone),
-        Err(e) => Err(e.clone()),
-    };
+    let result = answered
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|a| a.result.as_ref().map_err(Clone::clone));
     let duration_ms = match &answered {
         Ok(a) => a.duration_ms,
         Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
@@ -103,10 +103,9 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            case.output_bytes = match &answered {
-                Ok(a) => a.output_bytes(|| json_len(*response)),
-                Err(_) => json_len(*response),
-            };
+            case.output_bytes = answered
+                .as_ref()
+                .map_or(0, |a| a.output_bytes(|| json_len(*response)));
             case.reason = Some(match case.ranked.first() {
                 Some(top) => format!("{} candidates, top {top}", case.candidates),
                 None => "no candidates".into(),
