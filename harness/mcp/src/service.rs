@@ -66,11 +66,8 @@ impl FixtureCache {
             no_cache: self.no_cache,
             ..TreeOptions::default()
         };
-        let fixture = match call::load_fixture(kind, path, &options) {
-            Ok(f) => f,
-            // a fixture that no longer loads is not kept: the next call tries again
-            Err(e) => return Err(e),
-        };
+        // a fixture that no longer loads is not kept (removed above): the next call tries again
+        let fixture = call::load_fixture(kind, path, &options)?;
         let tree = match &fixture {
             Fixture::Tree(tree) => Some(tree.as_ref()),
             _ => None,

@@ -98,21 +98,20 @@ pub fn replay_ask(
     memo: &Memo,
 ) -> CaseResult {
     let clock = Instant::now();
-    let answered = fixture.as_ref().ok().map(|f| {
+    let answered = fixture.as_ref().map_err(Clone::clone).map(|f| {
         memo.answer(
             engine,
             f,
             &Request::Ask(AskRequest::new(trace.query.clone())),
         )
     });
-    let result = match (&answered, fixture) {
-        (Some(a), _) => a.result.as_ref().map_err(Clone::clone),
-        (None, Err(e)) => Err(e.clone()),
-        (None, Ok(_)) => Err("no answer".to_string()),
-    };
+    let result = answered
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|a| a.result.as_ref().map_err(Clone::clone));
     let elapsed = match &answered {
-        Some(a) => a.duration_ms,
-        None => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
+        Ok(a) => a.duration_ms,
+        Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
     };
     let mut outcome = TraceOutcome::Failure;
     let mut document = None;

@@ -67,10 +67,10 @@ pub fn replay_call(
         let fixture = fixture.as_ref().map_err(Clone::clone)?;
         Ok(memo.answer(engine, fixture, &request))
     });
-    let result = match &answered {
-        Ok(a) => a.result.as_ref().map_err(Clone::clone),
-        Err(e) => Err(e.clone()),
-    };
+    let result = answered
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|a| a.result.as_ref().map_err(Clone::clone));
     let duration_ms = match &answered {
         Ok(a) => a.duration_ms,
         Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
@@ -108,10 +108,9 @@ pub fn replay_call(
             (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
                 crate::replay_judge::measured(*response, trace)
             } else {
-                let bytes = match &answered {
-                    Ok(a) => a.output_bytes(|| json_len(*response)),
-                    Err(_) => json_len(*response),
-                };
+                let bytes = answered
+                    .as_ref()
+                    .map_or(0, |a| a.output_bytes(|| json_len(*response)));
                 (bytes, None)
             };
             case.reason = Some(match case.ranked.first() {

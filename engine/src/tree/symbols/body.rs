@@ -5,7 +5,20 @@
 //! Scala) or after `=>` (C#, PHP's arrow functions have no name).
 
 use super::lexical::skip_string;
-use super::scanner::{Follows, LOOKAHEAD};
+
+/// How far past a declaration's name its body is looked for.
+pub(super) const LOOKAHEAD: usize = 4096;
+
+/// What follows a declaration's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Follows {
+    /// A body `{`: a definition.
+    Body,
+    /// `;` first: a declaration only.
+    Semicolon,
+    /// A `,` or nothing recognisable (an initialiser list, a call spread over lines).
+    Other,
+}
 
 /// Where a declaration without a body ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

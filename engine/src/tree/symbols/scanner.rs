@@ -3,7 +3,7 @@
 //! the code of a line without its comments, whether a declaration defines its symbol, and
 //! the braces that open class bodies, namespaces and blocks.
 
-use super::body::{ends_in_body, Ends};
+use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
 use super::language::Language;
 use super::lexical::{regex_end, skip_string};
 use super::symbol::{Symbol, SymbolKind};
@@ -56,17 +56,6 @@ pub(super) struct Scanner<'a> {
     /// The line opened an object literal (`= {`, `({`, `return {`) whose members follow
     /// (TypeScript, JavaScript).
     pub(super) opens_object: bool,
-}
-
-/// What follows a declaration's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Follows {
-    /// A body `{`: a definition.
-    Body,
-    /// `;` first: a declaration only.
-    Semicolon,
-    /// A `,` or nothing recognisable (an initialiser list, a call spread over lines).
-    Other,
 }
 
 impl<'a> Scanner<'a> {
@@ -381,9 +370,6 @@ fn string_end(line: &str, from: usize, delimiter: &str) -> Option<usize> {
         }
     }
 }
-
-/// How far past a declaration's name its body is looked for.
-pub(super) const LOOKAHEAD: usize = 4096;
 
 /// What follows a declaration's name at `from`: the first `{` or `;` outside parentheses
 /// and brackets (strings and comments skipped), within a few lines.
