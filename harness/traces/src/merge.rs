@@ -237,17 +237,14 @@ pub fn merge_replays(dirs: &[PathBuf], out: &Path) -> Result<MergedReplay> {
     let set = ReportSet::begin(out, &REPORT_FILE_NAMES)?;
     let mut writer = ReportWriter::create(set.path(), compress)?;
     let mut batch = Vec::with_capacity(crate::replay::BATCH);
-    loop {
-        // the shard whose next case comes first in the input
-        let Some(at) = shards
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.next.as_ref().map(|c| (c.input_index, i)))
-            .min()
-            .map(|(_, i)| i)
-        else {
-            break;
-        };
+    // the shard whose next case comes first in the input, until every shard is read
+    while let Some(at) = shards
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.next.as_ref().map(|c| (c.input_index, i)))
+        .min()
+        .map(|(_, i)| i)
+    {
         let case = shards[at].next.take().expect("a shard at a case");
         shards[at].advance()?;
         totals.add(&case);
