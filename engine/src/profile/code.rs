@@ -63,8 +63,10 @@ pub struct CodeWeights {
     /// Extensions (folded, no dot) of implementation files.
     pub impl_extensions: Vec<String>,
     /// Subtracted from a file that is not the implementation (a test, an example or bench,
-    /// a generated file), so it ranks below an implementation file of comparable match.
-    /// 0 turns it off.
+    /// a generated file): a tie-breaker, so it ranks below an implementation file of equal
+    /// evidence, never below one of weaker evidence (it is smaller than the gap between any
+    /// two steps, so an exact definition in a test still outranks a file that only mentions
+    /// the term). 0 turns it off.
     pub test_penalty: f64,
     /// Directory names (any component of the path, compared folded) that hold tests.
     pub test_dirs: Vec<String>,
@@ -110,7 +112,7 @@ impl Default for CodeWeights {
             ]
             .map(String::from)
             .to_vec(),
-            test_penalty: 6.0,
+            test_penalty: 0.5,
             test_dirs: ["test", "tests", "spec", "specs", "__tests__", "testdata"]
                 .map(String::from)
                 .to_vec(),

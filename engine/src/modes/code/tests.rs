@@ -195,8 +195,8 @@ fn tests_rank_below_implementations_for_impl_queries() {
     // without --impl too: a test is not where a thing is defined
     let m = run("replay_service", false, &Profile::default());
     let test = find(&m, "tests/replay_service_test.cpp");
-    assert_eq!((test.score, test.step), (18.0 - 6.0, CodeStep::PartialStem));
-    assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+    assert_eq!((test.score, test.step), (18.0 - 0.5, CodeStep::PartialStem));
+    assert!(test.reason.ends_with("; -0.5 test file"), "{}", test.reason);
 }
 
 #[test]
@@ -321,6 +321,42 @@ fn a_file_named_after_the_term_outranks_files_that_open_its_namespace_or_mention
         ],
         "{m:?}"
     );
+}
+
+#[test]
+fn an_exact_definition_in_a_test_or_sample_outranks_files_that_only_mention_the_words() {
+    let m = ranked(
+        &[
+            ("src/tokenizer_util.rs", "pub fn tokenizer_state() {}\n"),
+            ("src/tokenizer/mod.rs", "pub fn run() {}\n"),
+            ("src/lex.rs", "pub struct TokenizerConfig;\n"),
+            (
+                "tests/samples/parser.rb",
+                "class Tokenizer\n  def next_token\n  end\nend\n",
+            ),
+        ],
+        "Tokenizer",
+    );
+    assert_eq!(m[0].0, "tests/samples/parser.rb", "{m:?}");
+    assert_eq!(m[0].1, CodeStep::Symbol);
+    assert!(m.iter().skip(1).all(|x| x.2 < m[0].2), "{m:?}");
+}
+
+#[test]
+fn the_non_test_prior_breaks_ties_between_equal_evidence_only() {
+    let m = ranked(
+        &[
+            ("a/tests/cases.rs", "fn tokenize_all() {}\n"),
+            ("src/lexer_impl.rs", "fn tokenize_all() {}\n"),
+        ],
+        "tokenize_all",
+    );
+    assert_eq!(
+        paths(&m),
+        ["src/lexer_impl.rs", "a/tests/cases.rs"],
+        "the shorter path would win a plain tie: {m:?}"
+    );
+    assert_eq!(m[0].2 - m[1].2, Profile::default().code.test_penalty);
 }
 
 #[test]
