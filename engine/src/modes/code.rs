@@ -238,8 +238,21 @@ enum SymbolMatch {
     Exact,
     /// A member qualified by the term (`CommandRouter::route` for `CommandRouter`).
     Member,
+    /// The name is the term with an inflection (`fixtures` for `fixture`).
+    Inflected,
     /// The name contains the term.
     Partial,
+}
+
+/// Endings that inflect a word without making it another name: a plural, a past, a
+/// gerund (not `-er`: a `parser` is another thing than `parse`).
+const INFLECTIONS: &[&str] = &["s", "es", "ed", "d", "ing"];
+
+/// `name` is `key` with an inflection on its last word (`fixtures`, `load_files` for
+/// `fixture`, `load_file`).
+fn inflected(name: &str, key: &str) -> bool {
+    name.strip_prefix(key)
+        .is_some_and(|rest| INFLECTIONS.contains(&rest))
 }
 
 impl Why {
@@ -348,6 +361,8 @@ fn score_file(
                 (s, SymbolMatch::Exact)
             } else if definition && symbols.members.binary_search(&sym).is_ok() {
                 (w.symbol_member, SymbolMatch::Member)
+            } else if definition && kind != SymbolKind::Namespace && inflected(snake, &q.key) {
+                (w.symbol_inflected, SymbolMatch::Inflected)
             } else if q.in_text(snake) {
                 (w.symbol_partial, SymbolMatch::Partial)
             } else {
@@ -456,6 +471,7 @@ fn describe(
                 SymbolMatch::Exact if sym.definition => "definition",
                 SymbolMatch::Exact => "declaration",
                 SymbolMatch::Member => "member definition",
+                SymbolMatch::Inflected => "definition (inflected)",
                 SymbolMatch::Partial => "symbol",
             };
             format!(

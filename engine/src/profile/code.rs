@@ -40,6 +40,10 @@ pub struct CodeWeights {
     /// A definition of a member qualified by the term (`CommandRouter::route` for
     /// `CommandRouter`): where a declared type is implemented.
     pub symbol_member: f64,
+    /// A definition of the term's name inflected (`fixtures` for `fixture`, `load_files`
+    /// for `load_file`): the same name, so above the steps where the path holds the term,
+    /// below a file named after it.
+    pub symbol_inflected: f64,
     /// A declaration whose name contains the term: the file mentions it. Below the steps
     /// where the path holds the term.
     pub symbol_partial: f64,
@@ -95,6 +99,7 @@ impl Default for CodeWeights {
             symbol_namespace: 19.0,
             symbol_declaration_penalty: 4.0,
             symbol_member: 30.0,
+            symbol_inflected: 19.0,
             symbol_partial: 15.0,
             all_words: 17.0,
             partial_stem: 18.0,

@@ -377,3 +377,27 @@ fn a_function_assigned_to_a_property_outranks_the_tests_that_call_it() {
     );
     assert_eq!(paths(&m)[0], "lib/request.js", "{m:?}");
 }
+
+#[test]
+fn a_definition_of_the_inflected_name_outranks_files_whose_path_holds_the_term() {
+    let m = ranked(
+        &[
+            ("test/fixtures/load/ambiguous.bash", "echo ambiguous\n"),
+            (
+                "test/test_helper.bash",
+                "fixtures() {\n  FIXTURE_ROOT=$1\n}\n",
+            ),
+            ("lib/parser.py", "class Parser:\n    pass\n"),
+        ],
+        "fixture",
+    );
+    assert_eq!(
+        paths(&m),
+        ["test/test_helper.bash", "test/fixtures/load/ambiguous.bash"],
+        "{m:?}"
+    );
+    assert_eq!(m[0].1, CodeStep::Symbol);
+    // an agent noun is another name, not an inflection
+    let m = ranked(&[("lib/parser.py", "class Parser:\n    pass\n")], "parse");
+    assert_eq!(m[0].2, Profile::default().code.partial_stem, "{m:?}");
+}
