@@ -193,7 +193,7 @@ fn ruby_methods_classes_and_modules() {
         Language::Ruby,
         src,
         &[
-            (Module, "Rack"),
+            (Namespace, "Rack"),
             (Class, "Request"),
             (Method, "ip_filter"),
             (Method, "initialize"),
@@ -552,4 +552,20 @@ fn c_and_cpp_export_macros_namespaces_and_out_of_class_definitions() {
             (Method, "detail::buffer<T>::grow"),
         ],
     );
+}
+
+#[test]
+fn javascript_a_property_set_in_a_function_body_declares() {
+    let src = "const createInstance = (defaults) => {\n\
+               \x20 const ky = (input) => Ky.create(input, defaults);\n\
+               \x20 ky.create = (newDefaults) => createInstance(newDefaults);\n\
+               \x20 return ky;\n};\n\
+               class Ky {\n  static create(input, options) {\n    return new Ky(input, options);\n  }\n}\n";
+    let got = read(Language::JavaScript, src);
+    let create: Vec<bool> = got
+        .iter()
+        .filter(|s| s.1 == "create")
+        .map(|s| s.3)
+        .collect();
+    assert_eq!(create, [false, true], "{got:?}");
 }

@@ -86,7 +86,11 @@ fn the_defining_file_outranks_users_tests_and_files_named_like_the_term() {
         .position(|x| x.0 == "tests/arg_matcher.rs")
         .unwrap();
     assert!(test > 0, "{m:?}");
-    assert!(m[test].1.ends_with("; -6 test file"), "{m:?}");
+    let penalty = Profile::default().code.test_penalty;
+    assert!(
+        m[test].1.ends_with(&format!("; -{penalty} test file")),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -99,8 +103,11 @@ fn methods_are_found_and_examples_rank_below_the_implementation() {
         "{m:?}"
     );
     let example = m.iter().find(|x| x.0 == "examples/feed.rs").unwrap();
+    let penalty = Profile::default().code.test_penalty;
     assert!(
-        example.1.ends_with("; -6 example or bench file"),
+        example
+            .1
+            .ends_with(&format!("; -{penalty} example or bench file")),
         "{example:?}"
     );
 }

@@ -1,14 +1,17 @@
 //! `find code`: the directory-aware cascade of directory-aware-find.md. Each file scores the
-//! highest step it reaches, by what the file is to the term: it defines a symbol named the
-//! term (or members qualified by it), declares one, is named the term, holds a symbol or a
-//! stem that contains it, or sits in a directory named by it. The implementation boost is
-//! added when asked; tests, examples, benches and generated files are ranked below the
-//! implementation. Every candidate says which step and why.
+//! highest step it reaches, by what the file is to the term, strongest first: it defines a
+//! symbol named the term (or members qualified by it), declares one, is named the term,
+//! opens a namespace named the term, its path holds the term (stem, then directory), or it
+//! only mentions the term (a symbol that contains it). The implementation boost is added
+//! when asked; tests, examples, benches and generated files lose a tie-breaker smaller than
+//! the gap between two steps, so they rank below the implementation of equal evidence and
+//! above any file of weaker evidence. Every candidate says which step and why.
 
 use crate::error::{EngineError, Result};
 use crate::modes::task::Summary;
 use crate::profile::CodeWeights;
 pub use crate::retrieval::kind::{is_test_file, secondary_kind, Secondary};
+use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
 use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
@@ -215,6 +218,9 @@ impl Query {
 enum Why {
     ExactStem,
     ExactStemCamel,
+    /// A directory's module file (`mod.rs`, `index.ts`, `__init__.py`) whose directory is
+    /// named the term: named after the term, as a file is by its stem.
+    DirectoryModule,
     /// `index` into the file's symbols, and how its name matched.
     Symbol {
         index: u32,
@@ -232,14 +238,27 @@ enum SymbolMatch {
     Exact,
     /// A member qualified by the term (`CommandRouter::route` for `CommandRouter`).
     Member,
+    /// The name is the term with an inflection (`fixtures` for `fixture`).
+    Inflected,
     /// The name contains the term.
     Partial,
+}
+
+/// Endings that inflect a word without making it another name: a plural, a past, a
+/// gerund (not `-er`: a `parser` is another thing than `parse`).
+const INFLECTIONS: &[&str] = &["s", "es", "ed", "d", "ing"];
+
+/// `name` is `key` with an inflection on its last word (`fixtures`, `load_files` for
+/// `fixture`, `load_file`).
+fn inflected(name: &str, key: &str) -> bool {
+    name.strip_prefix(key)
+        .is_some_and(|rest| INFLECTIONS.contains(&rest))
 }
 
 impl Why {
     fn step(self) -> CodeStep {
         match self {
-            Why::ExactStem | Why::ExactStemCamel => CodeStep::ExactStem,
+            Why::ExactStem | Why::ExactStemCamel | Why::DirectoryModule => CodeStep::ExactStem,
             Why::Symbol { .. } => CodeStep::Symbol,
             Why::AllWords => CodeStep::AllWords,
             Why::PartialStem => CodeStep::PartialStem,
@@ -302,18 +321,20 @@ fn score_file(
         return None;
     }
     let mut best = Best::default();
-    // in Rust, Python and TS/JS the file is the module its stem names: it defines it
-    let is_module = matches!(
+    // in Rust, Python and TS/JS the file is the module its stem names: it defines it; a
+    // directory's module file (`path/mod.rs`) is the module its directory names
+    let module_language = matches!(
         f.language,
         Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
-    ) && !matches!(
-        f.stem.as_str(),
-        "mod" | "lib" | "main" | "index" | "__init__"
     );
-    let named = if is_module {
-        w.module_file
+    let directory_module =
+        module_language && matches!(f.stem.as_str(), "mod" | "index" | "__init__");
+    let is_module =
+        module_language && !directory_module && !matches!(f.stem.as_str(), "lib" | "main");
+    let (named, named_normalised) = if is_module {
+        (w.module_file, w.module_file_normalised)
     } else {
-        w.exact_stem
+        (w.exact_stem, w.exact_stem)
     };
     if w.symbol_scan {
         let table = symbols.table;
@@ -323,6 +344,8 @@ fn score_file(
             let snake = table.snake(sym);
             let (score, how) = if snake == q.key {
                 let s = match kind.class() {
+                    // a namespace is opened, not defined: the file mentions the name
+                    _ if kind == SymbolKind::Namespace => w.symbol_namespace,
                     SymbolClass::Type => w.symbol_type,
                     SymbolClass::Function => w.symbol_function,
                     SymbolClass::Other => w.symbol_other,
@@ -338,6 +361,8 @@ fn score_file(
                 (s, SymbolMatch::Exact)
             } else if definition && symbols.members.binary_search(&sym).is_ok() {
                 (w.symbol_member, SymbolMatch::Member)
+            } else if definition && kind != SymbolKind::Namespace && inflected(snake, &q.key) {
+                (w.symbol_inflected, SymbolMatch::Inflected)
             } else if q.in_text(snake) {
                 (w.symbol_partial, SymbolMatch::Partial)
             } else {
@@ -352,7 +377,17 @@ fn score_file(
     if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
         best.offer(named, Why::ExactStem);
     } else if w.camel_case && f.stem_snake == q.key {
-        best.offer(named, Why::ExactStemCamel);
+        best.offer(named_normalised, Why::ExactStemCamel);
+    }
+    if directory_module {
+        let directory = f.dir.rsplit('/').next().unwrap_or("");
+        // named by its directory, as a file is by its stem; its modules' implementations
+        // are usually the files beside it
+        let named = (directory == q.term.literal || (!w.camel_case && directory == q.key))
+            || (w.camel_case && snake(directory) == q.key);
+        if named {
+            best.offer(w.exact_stem, Why::DirectoryModule);
+        }
     }
     if w.word_match
         && q.words.len() >= 2
@@ -401,7 +436,11 @@ fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
         } else {
             0.0
         };
-    base == w.module_file && w.module_file != w.exact_stem
+    let module = match c.why {
+        Why::ExactStemCamel => w.module_file_normalised,
+        _ => w.module_file,
+    };
+    base == module && module != w.exact_stem
 }
 
 /// The words of a candidate: which step, which symbol, boost and penalty.
@@ -418,6 +457,10 @@ fn describe(
         Why::ExactStemCamel if is_module_score(c, w) => {
             "module file (CamelCase normalised)".to_string()
         }
+        Why::DirectoryModule => format!(
+            "module file of directory `{}`",
+            f.dir.rsplit('/').next().unwrap_or("")
+        ),
         Why::ExactStem => format!("exact stem `{}`", f.stem),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
@@ -428,6 +471,7 @@ fn describe(
                 SymbolMatch::Exact if sym.definition => "definition",
                 SymbolMatch::Exact => "declaration",
                 SymbolMatch::Member => "member definition",
+                SymbolMatch::Inflected => "definition (inflected)",
                 SymbolMatch::Partial => "symbol",
             };
             format!(

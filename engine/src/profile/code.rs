@@ -8,33 +8,51 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CodeWeights {
-    /// The file stem equals the term (folded, or both CamelCase-normalised).
+    /// The file stem equals the term (folded, or both CamelCase-normalised): the file is
+    /// named after it. Above every step where a file only mentions the term or its path
+    /// merely holds it.
     pub exact_stem: f64,
     /// The same for a Rust, Python or TS/JS file (not `mod`, `lib`, `main`, `index`,
     /// `__init__`): the file is the module its stem names, so it defines the term, at the
     /// weight of a type definition.
     pub module_file: f64,
+    /// A module file whose stem equals the term only once both are split into words
+    /// (`is-network-error.ts` for `isNetworkError`): the term as written names an
+    /// identifier, not the file, so a type or function defined with that exact name ranks
+    /// above it; at the weight of the definitions of other kinds.
+    pub module_file_normalised: f64,
     /// A definition of a type (class, struct, enum, trait, interface, type alias) named
     /// exactly the term. Above `exact_stem + impl_boost`: the file that defines the symbol
     /// outranks one only named like it.
     pub symbol_type: f64,
     /// A function or method named exactly the term.
     pub symbol_function: f64,
-    /// A namespace, module, macro or constant named exactly the term.
+    /// A module, macro, constant or property named exactly the term.
     pub symbol_other: f64,
+    /// A namespace (C++, C#, TypeScript) or Ruby module named exactly the term: a block any
+    /// number of files may open, so the file mentions the name more than it defines it.
+    /// Below `exact_stem` (the file named after the term), above the steps where only the
+    /// path holds the term.
+    pub symbol_namespace: f64,
     /// Subtracted from the three above when the line only declares the symbol (a
     /// prototype, a forward declaration, a trait method without a body, `mod name;`).
     pub symbol_declaration_penalty: f64,
     /// A definition of a member qualified by the term (`CommandRouter::route` for
     /// `CommandRouter`): where a declared type is implemented.
     pub symbol_member: f64,
-    /// A declaration whose name contains the term.
+    /// A definition of the term's name inflected (`fixtures` for `fixture`, `load_files`
+    /// for `load_file`): the same name, so above the steps where the path holds the term,
+    /// below a file named after it.
+    pub symbol_inflected: f64,
+    /// A declaration whose name contains the term: the file mentions it. Below the steps
+    /// where the path holds the term.
     pub symbol_partial: f64,
-    /// Every word of a multi-word term occurs in the stem.
+    /// Every word of a multi-word term occurs in the stem, not side by side: the path
+    /// holds the words, below a stem that holds the term as written.
     pub all_words: f64,
-    /// The stem contains the term.
+    /// The stem contains the term: the path holds it.
     pub partial_stem: f64,
-    /// The directory part of the path contains the term.
+    /// The directory part of the path contains the term: the path holds it.
     pub directory: f64,
     /// Added to a matching implementation file when the request asks for one (`--impl`).
     pub impl_boost: f64,
@@ -49,8 +67,10 @@ pub struct CodeWeights {
     /// Extensions (folded, no dot) of implementation files.
     pub impl_extensions: Vec<String>,
     /// Subtracted from a file that is not the implementation (a test, an example or bench,
-    /// a generated file), so it ranks below an implementation file of comparable match.
-    /// 0 turns it off.
+    /// a generated file): a tie-breaker, so it ranks below an implementation file of equal
+    /// evidence, never below one of weaker evidence (it is smaller than the gap between any
+    /// two steps, so an exact definition in a test still outranks a file that only mentions
+    /// the term). 0 turns it off.
     pub test_penalty: f64,
     /// Directory names (any component of the path, compared folded) that hold tests.
     pub test_dirs: Vec<String>,
@@ -72,15 +92,18 @@ impl Default for CodeWeights {
         CodeWeights {
             exact_stem: 20.0,
             module_file: 32.0,
+            module_file_normalised: 30.0,
             symbol_type: 32.0,
             symbol_function: 31.0,
             symbol_other: 30.0,
+            symbol_namespace: 19.0,
             symbol_declaration_penalty: 4.0,
             symbol_member: 30.0,
+            symbol_inflected: 19.0,
             symbol_partial: 15.0,
-            all_words: 12.0,
-            partial_stem: 10.0,
-            directory: 5.0,
+            all_words: 17.0,
+            partial_stem: 18.0,
+            directory: 16.0,
             // above the gap between a header's type definition and the implementation file
             // named for it (32 - 20): asked for the implementation, that file comes first
             impl_boost: 13.0,
@@ -94,7 +117,7 @@ impl Default for CodeWeights {
             ]
             .map(String::from)
             .to_vec(),
-            test_penalty: 6.0,
+            test_penalty: 0.5,
             test_dirs: ["test", "tests", "spec", "specs", "__tests__", "testdata"]
                 .map(String::from)
                 .to_vec(),
@@ -141,6 +164,10 @@ impl CodeWeights {
             word_match: false,
             symbol_scan: false,
             module_file: 20.0,
+            module_file_normalised: 20.0,
+            all_words: 12.0,
+            partial_stem: 10.0,
+            directory: 5.0,
             impl_boost: 8.0,
             // the spec's boost applied to `.cpp` files only
             impl_extensions: vec!["cpp".into()],
@@ -152,6 +179,7 @@ impl CodeWeights {
             // the spec never saw: the handler's own tie order went unrecorded. With it, legacy
             // selects what the spec recorded. Legacy's failure clusters (cursor binary, cursor
             // bin, evidence gating) are unchanged: it finds nothing for them to penalise.
+            test_penalty: 6.0,
             ..CodeWeights::default()
         }
     }

@@ -116,27 +116,27 @@ fn separator_pattern_reaches_exact_stem_and_partial() {
     assert_eq!(m[0].score, 20.0);
     let m = run("cursor[ _-]?bin", false, &Profile::default());
     let c = find(&m, "src/cursor/cursor_binary.cpp");
-    assert_eq!((c.score, c.step), (12.0, CodeStep::AllWords));
+    assert_eq!((c.score, c.step), (18.0, CodeStep::PartialStem));
     let m = run("binary", false, &Profile::default());
     let c = find(&m, "src/cursor/cursor_binary.cpp");
-    assert_eq!((c.score, c.step), (10.0, CodeStep::PartialStem));
+    assert_eq!((c.score, c.step), (18.0, CodeStep::PartialStem));
     assert_eq!(c.reason, "stem `cursor_binary` contains `binary`");
 }
 
 #[test]
-fn all_words_step_scores_12() {
+fn all_words_step_scores_17() {
     // `binary` and `cursor` both occur in the stem, not as the term
     let m = run("binary[ _-]?cursor", false, &Profile::default());
     let c = find(&m, "src/cursor/cursor_binary.cpp");
-    assert_eq!((c.score, c.step), (12.0, CodeStep::AllWords));
+    assert_eq!((c.score, c.step), (17.0, CodeStep::AllWords));
     assert_eq!(c.reason, "all words `binary`, `cursor` in stem");
 }
 
 #[test]
-fn directory_step_scores_5() {
+fn directory_step_scores_16() {
     let m = run("gating", false, &Profile::default());
     let c = find(&m, "src/gating/policy.cpp");
-    assert_eq!((c.score, c.step), (5.0, CodeStep::Directory));
+    assert_eq!((c.score, c.step), (16.0, CodeStep::Directory));
 }
 
 #[test]
@@ -185,7 +185,8 @@ fn tests_rank_below_implementations_for_impl_queries() {
             find(&m, "tests/replay_service_test.cpp"),
         );
         assert!(src.score > test.score, "{}: {m:?}", profile.name);
-        assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+        let penalty = format!("; -{} test file", profile.code.test_penalty);
+        assert!(test.reason.ends_with(&penalty), "{}", test.reason);
         assert!(!src.reason.contains("test file"), "{}", src.reason);
     }
     // a test file by name, outside a test directory
@@ -194,8 +195,8 @@ fn tests_rank_below_implementations_for_impl_queries() {
     // without --impl too: a test is not where a thing is defined
     let m = run("replay_service", false, &Profile::default());
     let test = find(&m, "tests/replay_service_test.cpp");
-    assert_eq!((test.score, test.step), (12.0 - 6.0, CodeStep::AllWords));
-    assert!(test.reason.ends_with("; -6 test file"), "{}", test.reason);
+    assert_eq!((test.score, test.step), (18.0 - 0.5, CodeStep::PartialStem));
+    assert!(test.reason.ends_with("; -0.5 test file"), "{}", test.reason);
 }
 
 #[test]
@@ -254,7 +255,8 @@ fn the_name_bag_skips_files_but_no_match() {
     r.term = "größe".into();
     let m = find_code(&t, &r, w).unwrap().matches;
     let p: Vec<&str> = m.iter().map(|x| x.path.as_str()).collect();
-    assert_eq!(p, ["src/other.cpp", "src/größe/util.cpp"], "{m:?}");
+    // the path holds the term: above the file that only holds a symbol containing it
+    assert_eq!(p, ["src/größe/util.cpp", "src/other.cpp"], "{m:?}");
     let none = Tree::from_memory("t", [("src/abc.cpp", "int abc;\n")]);
     r.term = "abd".into();
     assert!(find_code(&none, &r, w).unwrap().matches.is_empty());
@@ -264,4 +266,138 @@ fn the_name_bag_skips_files_but_no_match() {
 fn empty_term_is_invalid() {
     let err = find_code(&tree(), &CodeRequest::new("  "), &CodeWeights::default()).unwrap_err();
     assert_eq!(err.exit_code(), 2);
+}
+
+/// (path, step) of every match of `term` over `files`, best first.
+fn ranked(files: &[(&str, &str)], term: &str) -> Vec<(String, CodeStep, f64)> {
+    let t = Tree::from_memory("t", files.iter().copied());
+    let mut r = CodeRequest::new(term);
+    r.limit = 50;
+    find_code(&t, &r, &Profile::default().code)
+        .unwrap()
+        .matches
+        .into_iter()
+        .map(|m| (m.path, m.step, m.score))
+        .collect()
+}
+
+fn paths(m: &[(String, CodeStep, f64)]) -> Vec<&str> {
+    m.iter().map(|x| x.0.as_str()).collect()
+}
+
+#[test]
+fn a_file_named_after_the_term_outranks_files_that_open_its_namespace_or_mention_it() {
+    let m = ranked(
+        &[
+            (
+                "include/llvm/Support/Compression.h",
+                "namespace llvm {\nnamespace zlib {\nbool isAvailable();\n}\n}\n",
+            ),
+            (
+                "include/zlib.h",
+                "#define ZLIB_VERSION \"1.2\"\nint deflate(int);\n",
+            ),
+            ("src/codec.cpp", "int zlib_compress_level(int x) {\n}\n"),
+            ("src/zlib/inflate.c", "int inflate(int x) {\n}\n"),
+            ("src/zlib_wrapper.cpp", "int wrap(int x) {\n}\n"),
+            ("src/gz.cpp", "int zlib(int x) {\n}\n"),
+        ],
+        "zlib",
+    );
+    assert_eq!(
+        paths(&m),
+        [
+            // defines the exact name
+            "src/gz.cpp",
+            // is named after it
+            "include/zlib.h",
+            // opens a namespace named after it
+            "include/llvm/Support/Compression.h",
+            // its path holds it: the stem, then a directory
+            "src/zlib_wrapper.cpp",
+            "src/zlib/inflate.c",
+            // only mentions it
+            "src/codec.cpp",
+        ],
+        "{m:?}"
+    );
+}
+
+#[test]
+fn an_exact_definition_in_a_test_or_sample_outranks_files_that_only_mention_the_words() {
+    let m = ranked(
+        &[
+            ("src/tokenizer_util.rs", "pub fn tokenizer_state() {}\n"),
+            ("src/tokenizer/mod.rs", "pub fn run() {}\n"),
+            ("src/lex.rs", "pub struct TokenizerConfig;\n"),
+            (
+                "tests/samples/parser.rb",
+                "class Tokenizer\n  def next_token\n  end\nend\n",
+            ),
+        ],
+        "Tokenizer",
+    );
+    assert_eq!(m[0].0, "tests/samples/parser.rb", "{m:?}");
+    assert_eq!(m[0].1, CodeStep::Symbol);
+    assert!(m.iter().skip(1).all(|x| x.2 < m[0].2), "{m:?}");
+}
+
+#[test]
+fn the_non_test_prior_breaks_ties_between_equal_evidence_only() {
+    let m = ranked(
+        &[
+            ("a/tests/cases.rs", "fn tokenize_all() {}\n"),
+            ("src/lexer_impl.rs", "fn tokenize_all() {}\n"),
+        ],
+        "tokenize_all",
+    );
+    assert_eq!(
+        paths(&m),
+        ["src/lexer_impl.rs", "a/tests/cases.rs"],
+        "the shorter path would win a plain tie: {m:?}"
+    );
+    assert_eq!(m[0].2 - m[1].2, Profile::default().code.test_penalty);
+}
+
+#[test]
+fn a_function_assigned_to_a_property_outranks_the_tests_that_call_it() {
+    let m = ranked(
+        &[
+            (
+                "lib/request.js",
+                "var req = Object.create(http.IncomingMessage.prototype);\n\
+                 req.accepts = function(){\n  var accept = accepts(this);\n};\n",
+            ),
+            (
+                "test/req.accepts.js",
+                "describe('req', function(){\n  it('accepts', function(){\n    req.accepts('x');\n  });\n});\n",
+            ),
+        ],
+        "accepts",
+    );
+    assert_eq!(paths(&m)[0], "lib/request.js", "{m:?}");
+}
+
+#[test]
+fn a_definition_of_the_inflected_name_outranks_files_whose_path_holds_the_term() {
+    let m = ranked(
+        &[
+            ("test/fixtures/load/ambiguous.bash", "echo ambiguous\n"),
+            (
+                "test/test_helper.bash",
+                "fixtures() {\n  FIXTURE_ROOT=$1\n}\n",
+            ),
+            ("lib/parser.py", "class Parser:\n    pass\n"),
+        ],
+        "fixture",
+    );
+    assert_eq!(
+        paths(&m),
+        ["test/test_helper.bash", "test/fixtures/load/ambiguous.bash"],
+        "{m:?}"
+    );
+    assert_eq!(m[0].1, CodeStep::Symbol);
+    // an agent noun is another name, not an inflection
+    let m = ranked(&[("lib/parser.py", "class Parser:\n    pass\n")], "parse");
+    assert_eq!(m[0].2, Profile::default().code.partial_stem, "{m:?}");
 }

@@ -21,8 +21,12 @@ impl<'a> Scanner<'a> {
             return declaration(s)
                 .filter(|&(kind, _)| kind != SymbolKind::Const)
                 .or_else(|| {
-                    assigned_function(s)
-                        .filter(|_| assignment(s).is_some_and(|(target, _)| target.contains('.')))
+                    // a property set when the function runs (`this.handle = function`,
+                    // `ky.create = (...) =>`) is weaker than a declaration: it declares
+                    let found = assigned_function(s)
+                        .filter(|_| assignment(s).is_some_and(|(target, _)| target.contains('.')));
+                    self.declares_only = found.is_some();
+                    found
                 })
                 .or_else(|| named_function_expression(s).map(|n| (SymbolKind::Function, n)))
                 .or_else(|| object_variable(s).map(|n| (SymbolKind::Const, n)));

@@ -62,6 +62,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         heredoc: None,
         open_string: None,
         opens_object: false,
+        declares_only: false,
     };
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -133,12 +134,13 @@ impl<'a> Scanner<'a> {
             || code.starts_with("inline namespace")
             || code.starts_with("extern \"C")
             || (self.language == Language::Go && code.starts_with("type ("));
+        let declares_only = std::mem::take(&mut self.declares_only);
         if let Some((kind, name)) = found {
             if !name.starts_with('$') {
                 let at = offset + (name.as_ptr() as usize - raw.as_ptr() as usize);
                 let definition = self.defines(kind, at + name.len());
                 if let Some(definition) = definition {
-                    self.push(kind, name, number, definition);
+                    self.push(kind, name, number, definition && !declares_only);
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Ruby: `def` (instance methods, `def self.name` and `def obj.name` singleton methods, with
-//! `private def` and the like), `class` (`class A::B < C`) and `module`, outside comments,
-//! `=begin`/`=end` blocks and here-documents.
+//! `private def` and the like), `class` (`class A::B < C`) and `module` (a namespace),
+//! outside comments, `=begin`/`=end` blocks and here-documents.
 
 use super::heredoc::heredoc_opened;
 use super::lexical::{is_ident_char, leading_ident, strip_word, strip_words};
@@ -62,7 +62,12 @@ fn declaration(s: &str, indented: bool) -> Option<(SymbolKind, &str)> {
         };
         return Some((kind, name));
     }
-    for (word, kind) in [("class", SymbolKind::Class), ("module", SymbolKind::Module)] {
+    // a module is reopened by every file that adds to it (`module Rack` heads most files of
+    // a gem): a namespace, not one file's definition
+    for (word, kind) in [
+        ("class", SymbolKind::Class),
+        ("module", SymbolKind::Namespace),
+    ] {
         if let Some(rest) = strip_word(s, word) {
             // `class << self` opens the singleton class: no name
             let end = rest

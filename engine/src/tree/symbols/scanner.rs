@@ -53,6 +53,9 @@ pub(super) struct Scanner<'a> {
     pub(super) open_string: Option<&'static str>,
     /// Inside a here-document (Ruby, shell): the line that ends it.
     pub(super) heredoc: Option<&'a str>,
+    /// The recogniser found a declaration that does not define its symbol, whatever follows
+    /// its name.
+    pub(super) declares_only: bool,
     /// The line opened an object literal (`= {`, `({`, `return {`) whose members follow
     /// (TypeScript, JavaScript).
     pub(super) opens_object: bool,
