@@ -556,8 +556,18 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
         return Err("damaged index (files out of order)".into());
     }
-    if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
-        return Err("damaged index (symbol table checksum mismatch)".into());
+    // the table's checksum is computed once per written file: a file whose identity
+    // (length, mtime, ctime, inode) is the one recorded when it last checked out is trusted
+    let identity = Identity::of(&file, symbols_crc);
+    let stamp = verified_stamp(path);
+    if identity.is_none() || std::fs::read(&stamp).ok() != identity.map(|i| i.bytes()) {
+        if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
+            return Err("damaged index (symbol table checksum mismatch)".into());
+        }
+        if let Some(identity) = identity.filter(Identity::settled) {
+            // not kept is only a checksum again next time
+            let _ = std::fs::write(&stamp, identity.bytes());
+        }
     }
     let symbols = SymbolTable::from_bytes(part(1))
         .filter(|t| t.file_range(head.files.len().saturating_sub(1)).end as usize == t.len())
@@ -592,6 +602,60 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
         words: (lens[3] / 4) as usize,
         postings_bytes: postings_len as usize,
     })
+}
+
+/// Where the identity of an index file whose symbol table checked out is kept.
+fn verified_stamp(index_path: &Path) -> PathBuf {
+    index_path.with_extension("verified")
+}
+
+/// What tells one written index file from another without reading it: its length, mtime,
+/// ctime and inode (any write to it, or a new file renamed over it, changes one of them:
+/// the ctime even when the mtime is put back), with the symbol table's checksum it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    len: u64,
+    mtime: i64,
+    ctime: i64,
+    inode: u64,
+    crc: u32,
+}
+
+impl Identity {
+    fn of(file: &File, crc: u32) -> Option<Identity> {
+        let meta = file.metadata().ok()?;
+        #[cfg(unix)]
+        let (ctime, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.ctime() * 1_000_000_000 + meta.ctime_nsec(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (ctime, inode) = (0, 0);
+        Some(Identity {
+            len: meta.len(),
+            mtime: mtime_ns(&meta),
+            ctime,
+            inode,
+            crc,
+        })
+    }
+
+    /// Old enough that a write in the same clock tick as the check cannot hide behind the
+    /// same times (git's racily-clean rule): only such an identity is kept.
+    fn settled(&self) -> bool {
+        let now = system_ns(SystemTime::now());
+        trusted(self.mtime, now) && trusted(self.ctime, now)
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(36);
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.extend_from_slice(&self.mtime.to_le_bytes());
+        out.extend_from_slice(&self.ctime.to_le_bytes());
+        out.extend_from_slice(&self.inode.to_le_bytes());
+        out.extend_from_slice(&self.crc.to_le_bytes());
+        out
+    }
 }
 
 /// Writes the index to a temporary file beside `path` and renames it over `path`; the
