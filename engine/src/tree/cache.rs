@@ -25,7 +25,7 @@
 //! written to a temporary name in the same directory and renamed, so that a reader never
 //! sees half a file and two processes building at once each write a whole one.
 
-use super::blob::{self, Blob};
+use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
 use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
@@ -602,60 +602,6 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
         words: (lens[3] / 4) as usize,
         postings_bytes: postings_len as usize,
     })
-}
-
-/// Where the identity of an index file whose symbol table checked out is kept.
-fn verified_stamp(index_path: &Path) -> PathBuf {
-    index_path.with_extension("verified")
-}
-
-/// What tells one written index file from another without reading it: its length, mtime,
-/// ctime and inode (any write to it, or a new file renamed over it, changes one of them:
-/// the ctime even when the mtime is put back), with the symbol table's checksum it holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Identity {
-    len: u64,
-    mtime: i64,
-    ctime: i64,
-    inode: u64,
-    crc: u32,
-}
-
-impl Identity {
-    fn of(file: &File, crc: u32) -> Option<Identity> {
-        let meta = file.metadata().ok()?;
-        #[cfg(unix)]
-        let (ctime, inode) = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.ctime() * 1_000_000_000 + meta.ctime_nsec(), meta.ino())
-        };
-        #[cfg(not(unix))]
-        let (ctime, inode) = (0, 0);
-        Some(Identity {
-            len: meta.len(),
-            mtime: mtime_ns(&meta),
-            ctime,
-            inode,
-            crc,
-        })
-    }
-
-    /// Old enough that a write in the same clock tick as the check cannot hide behind the
-    /// same times (git's racily-clean rule): only such an identity is kept.
-    fn settled(&self) -> bool {
-        let now = system_ns(SystemTime::now());
-        trusted(self.mtime, now) && trusted(self.ctime, now)
-    }
-
-    fn bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(36);
-        out.extend_from_slice(&self.len.to_le_bytes());
-        out.extend_from_slice(&self.mtime.to_le_bytes());
-        out.extend_from_slice(&self.ctime.to_le_bytes());
-        out.extend_from_slice(&self.inode.to_le_bytes());
-        out.extend_from_slice(&self.crc.to_le_bytes());
-        out
-    }
 }
 
 /// Writes the index to a temporary file beside `path` and renames it over `path`; the

@@ -7,20 +7,11 @@
 use super::cache::{self, IndexStats};
 use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
-use super::source_tree::Tree;
+use super::source_tree::{Cold, Tree};
 use super::walk;
 use crate::error::{EngineError, Result};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-
-/// What a tree loaded without its kept index needs to build it later.
-#[derive(Debug)]
-pub(crate) struct Cold {
-    options: TreeOptions,
-    cache_dir: PathBuf,
-    /// The tree from the kept index, built on first need.
-    built: OnceLock<std::result::Result<Tree, String>>,
-}
 
 impl Tree {
     /// The tree at `root`: from the kept index, refreshed for what changed since (files

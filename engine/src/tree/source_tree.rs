@@ -3,7 +3,7 @@
 
 use super::content::{Content, ContentKind};
 use super::file::TreeFile;
-use super::load::Cold;
+use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
@@ -32,6 +32,15 @@ pub struct Tree {
     /// A tree loaded without its kept index (none was usable): how to build it when a mode
     /// needs all of it ([`Tree::ready`]).
     pub(super) cold: Option<Arc<Cold>>,
+}
+
+/// What a tree loaded without its kept index needs to build it later.
+#[derive(Debug)]
+pub(crate) struct Cold {
+    pub(super) options: TreeOptions,
+    pub(super) cache_dir: PathBuf,
+    /// The tree from the kept index, built on first need.
+    pub(super) built: std::sync::OnceLock<std::result::Result<Tree, String>>,
 }
 
 /// The identity of a tree loaded from the kept index, for what is derived from it and kept
