@@ -6,9 +6,11 @@
 # findbench is faster), and each side's peak RSS (/usr/bin/time).
 #
 #   warm: the kept index is on disk and up to date (every call after the first);
-#   cold: no index on disk (removed before each findbench call: it walks, reads every
-#         file, answers and writes the index and the ranking statistics), the OS page
-#         cache warm for both sides.
+#   cold: no index on disk (each cold call gets a fresh, empty FINDBENCH_CACHE: it walks,
+#         answers, and leaves the index to a background `findbench index` of its own), the
+#         OS page cache warm for both sides. The background build is waited for (its
+#         marker `trees/*.building` gone) before the next timed run, so it never competes
+#         with a timed process.
 #
 # Benchmark only: installs ripgrep with apt-get when it is missing. The index lives in a
 # temporary FINDBENCH_CACHE, removed at the end.
@@ -81,7 +83,27 @@ def peak_rss_mib(cmd, e=None):
         return int(out.read().split()[-1]) / 1024
 
 def drop_index():
+    wait_for_background(cache)
     shutil.rmtree(os.path.join(cache, "trees"), ignore_errors=True)
+
+def wait_for_background(where, limit=900):
+    # a cold call leaves `findbench index` building in the background: wait until it is done
+    trees = os.path.join(where, "trees")
+    end = time.time() + limit
+    while time.time() < end:
+        if not os.path.isdir(trees) or not any(n.endswith(".building") for n in os.listdir(trees)):
+            return
+        time.sleep(0.2)
+
+def cold_run(cmd):
+    # a fresh cache directory: no index, no ranking statistics
+    fresh = tempfile.mkdtemp(prefix="findbench-cold.")
+    try:
+        t = timed(cmd, dict(os.environ, FINDBENCH_CACHE=fresh))
+        wait_for_background(fresh)
+        return t
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
 
 def answer(cmd, e):
     out = subprocess.run(cmd, capture_output=True, env=e, check=False).stdout
@@ -91,7 +113,9 @@ def answer(cmd, e):
 # the same answer with the index (cold: built by this call; warm: kept) and with --no-cache
 for q in questions:
     drop_index()
-    cold, warm = answer(fb_cmd(q), env), answer(fb_cmd(q), env)
+    cold = answer(fb_cmd(q), env)
+    wait_for_background(cache)
+    warm = answer(fb_cmd(q), env)
     plain = answer(fb_cmd(q) + ["--no-cache"], env)
     same = "same" if cold == warm == plain else "DIFFERENT"
     print(f"{q!r}: {warm[0]}, selected {warm[1]} ({same} answer cold, warm and without cache)")
@@ -104,9 +128,9 @@ for mode in ("warm", "cold"):
     for q in questions:
         def run_fb():
             if mode == "cold":
-                drop_index()
+                return cold_run(fb_cmd(q))
             return timed(fb_cmd(q), env)
-        drop_index(); timed(fb_cmd(q), env); timed(rg_cmd(q))       # warm-up pair
+        drop_index(); timed(fb_cmd(q), env); wait_for_background(cache); timed(rg_cmd(q))  # warm-up pair
         fb_t, rg_t, ratios = [], [], []
         for _ in range(counts[mode]):
             a = run_fb()
@@ -117,9 +141,19 @@ for mode in ("warm", "cold"):
               f"{statistics.median(ratios):>9.3f} {min(ratios):>6.3f} {max(ratios):>6.3f}")
     summary[mode] = all_ratios
 
-q = questions[0]
+def cold_rss(qq):
+    fresh = tempfile.mkdtemp(prefix="findbench-cold.")
+    try:
+        rss = peak_rss_mib(fb_cmd(qq), dict(os.environ, FINDBENCH_CACHE=fresh))
+        wait_for_background(fresh)
+        return rss
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+rss_cold_each = [cold_rss(qq) for qq in questions]
+rss_cold = max(rss_cold_each)
 drop_index()
-rss_cold = peak_rss_mib(fb_cmd(q), env)
+timed(fb_cmd(questions[0]), env)
+wait_for_background(cache)
 def warm_rss(qq):
     # warm: the question asked once before, so that the ranking statistics it may need
     # are kept too (the first word-ranked question after a build builds them)
@@ -131,8 +165,8 @@ print()
 for mode, r in summary.items():
     print(f"{mode}: median ratio findbench/rg = {statistics.median(r):.3f} "
           f"(min {min(r):.3f}, max {max(r):.3f}, {len(r)} pairs); below 1.0 means findbench is faster")
-print(f"peak RSS: findbench warm {rss_warm:.1f} MiB (max over the questions), cold {rss_cold:.1f} MiB; "
-      f"rg {rss_rg:.1f} MiB")
+print(f"peak RSS: findbench warm {rss_warm:.1f} MiB (max over the questions), cold {rss_cold:.1f} MiB "
+      f"(max; each: {', '.join(f'{r:.0f}' for r in rss_cold_each)}); rg {rss_rg:.1f} MiB")
 index = [os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs]
 print(f"index: {sum(os.path.getsize(p) for p in index) / 2**20:.1f} MiB on disk")
 print(f"load at end: {open('/proc/loadavg').read().split()[:3]}")

@@ -110,7 +110,7 @@ impl Engine {
 
     /// Answers one request against one fixture.
     pub fn execute(&self, fixture: &Fixture, request: &Request) -> Result<Response> {
-        match request {
+        let response = match request {
             Request::Task(r) => {
                 let store = fixture.store(Mode::Task)?;
                 modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
@@ -128,7 +128,8 @@ impl Engine {
                 modes::get::get_item(store, r, &self.profile.outline).map(Response::Get)
             }
             Request::Code(r) => {
-                let tree = fixture.tree(Mode::Code)?;
+                // the symbol table of every file: the kept index, built now if need be
+                let tree = fixture.tree(Mode::Code)?.ready()?;
                 modes::code::find_code(tree, r, &self.profile.code).map(Response::Code)
             }
             Request::Path(r) => {
@@ -142,8 +143,20 @@ impl Engine {
             }
             Request::Ask(r) => {
                 let tree = fixture.tree(Mode::Ask)?;
-                modes::ask::ask(tree, r, &self.profile).map(Response::Ask)
+                modes::ask::cold::ask(tree, r, &self.profile).map(Response::Ask)
             }
+        };
+        response.inspect(|_| index_after_a_cold_answer(fixture))
+    }
+}
+
+/// After a call answered from a tree loaded without its kept index (`ask`, `grep` and
+/// `find path` answer without it), the index is built by a process of its own, so that the
+/// next call is warm (see `docs/index.md`).
+fn index_after_a_cold_answer(fixture: &Fixture) {
+    if let Fixture::Tree(tree) = fixture {
+        if tree.is_cold() && tree.built().is_none() {
+            tree.index_in_background();
         }
     }
 }

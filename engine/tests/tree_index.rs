@@ -378,3 +378,52 @@ fn a_missing_root_is_a_file_error_with_or_without_the_cache() {
         assert_eq!(err.exit_code(), 3, "{err}");
     }
 }
+
+/// The symbol table's checksum is computed once per written index file: once it checked
+/// out (and the file is older than the racy window), its identity is kept beside it and the
+/// next loads trust it. A write into the file changes that identity (the ctime, even when
+/// the mtime is put back), so a damaged table is still found and the index rebuilt.
+#[test]
+fn a_checked_symbol_table_is_trusted_until_the_file_changes() {
+    let scene = Scene::new();
+    let file = scene.index_file();
+    let stamp = file.with_extension("verified");
+    assert!(!stamp.exists(), "a fresh index is not trusted yet");
+    // past the racy window: the next load checks the table and keeps the identity
+    std::thread::sleep(std::time::Duration::from_millis(2_200));
+    let expected = contents(&scene.uncached());
+    assert_eq!(contents(&scene.cached()), expected);
+    assert_eq!(fs::read(&stamp).unwrap().len(), 36, "identity not kept");
+    // trusted: the same answers from the kept identity
+    assert_eq!(contents(&scene.cached()), expected);
+    let again = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(again.state, IndexState::Unchanged);
+
+    // one byte of the table damaged, the mtime put back: the ctime tells
+    let mtime = fs::metadata(&file).unwrap().modified().unwrap();
+    let mut bytes = fs::read(&file).unwrap();
+    let head_len = u64::from_le_bytes(bytes[20..28].try_into().unwrap()) as usize;
+    bytes[80 + head_len + 30] ^= 0x55;
+    fs::write(&file, &bytes).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let stats = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(stats.state, IndexState::Built);
+    assert!(
+        stats
+            .rebuilt_because
+            .as_deref()
+            .unwrap()
+            .contains("symbol table"),
+        "{stats:?}"
+    );
+    assert_eq!(contents(&scene.cached()), expected);
+
+    // a stamp that is not the file's (garbage) is not trusted either
+    fs::write(&stamp, b"garbage").unwrap();
+    assert_eq!(contents(&scene.cached()), expected);
+}

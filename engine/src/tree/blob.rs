@@ -2,10 +2,13 @@
 //! kernel reads a page when it is first touched, so a call pays only for the symbols and
 //! posting lists it looks at), or bytes built in memory by this call.
 
+use super::stamp::{mtime_ns, system_ns, trusted};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::{Deref, Range};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 enum Backing {
     Owned(Vec<u8>),
@@ -200,6 +203,60 @@ pub(crate) fn crc_of(file: &File, start: u64, len: u64) -> std::io::Result<u32> 
         left -= want as u64;
     }
     Ok(hasher.finalize())
+}
+
+/// Where the identity of an index file whose symbol table checked out is kept.
+pub(super) fn verified_stamp(index_path: &Path) -> PathBuf {
+    index_path.with_extension("verified")
+}
+
+/// What tells one written index file from another without reading it: its length, mtime,
+/// ctime and inode (any write to it, or a new file renamed over it, changes one of them:
+/// the ctime even when the mtime is put back), with the symbol table's checksum it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Identity {
+    len: u64,
+    mtime: i64,
+    ctime: i64,
+    inode: u64,
+    crc: u32,
+}
+
+impl Identity {
+    pub(super) fn of(file: &File, crc: u32) -> Option<Identity> {
+        let meta = file.metadata().ok()?;
+        #[cfg(unix)]
+        let (ctime, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.ctime() * 1_000_000_000 + meta.ctime_nsec(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (ctime, inode) = (0, 0);
+        Some(Identity {
+            len: meta.len(),
+            mtime: mtime_ns(&meta),
+            ctime,
+            inode,
+            crc,
+        })
+    }
+
+    /// Old enough that a write in the same clock tick as the check cannot hide behind the
+    /// same times (git's racily-clean rule): only such an identity is kept.
+    pub(super) fn settled(&self) -> bool {
+        let now = system_ns(SystemTime::now());
+        trusted(self.mtime, now) && trusted(self.ctime, now)
+    }
+
+    pub(super) fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(36);
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.extend_from_slice(&self.mtime.to_le_bytes());
+        out.extend_from_slice(&self.ctime.to_le_bytes());
+        out.extend_from_slice(&self.inode.to_le_bytes());
+        out.extend_from_slice(&self.crc.to_le_bytes());
+        out
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 //! written to a temporary name in the same directory and renamed, so that a reader never
 //! sees half a file and two processes building at once each write a whole one.
 
-use super::blob::{self, Blob};
+use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
 use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
@@ -177,6 +177,101 @@ pub(super) fn open(
     options: &TreeOptions,
     cache_dir: &Path,
 ) -> Result<(Tree, IndexStats)> {
+    open_as(root, options, cache_dir, false).and_then(|opened| {
+        opened.ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
+    })
+}
+
+/// [`open`] when a usable index of `root` is kept (refreshed as needed); `None` when there
+/// is none yet or it cannot be used, without walking the tree.
+pub(super) fn open_if_indexed(
+    root: &Path,
+    options: &TreeOptions,
+    cache_dir: &Path,
+) -> Result<Option<(Tree, IndexStats)>> {
+    open_as(root, options, cache_dir, true)
+}
+
+/// True when an index of `root` for these options is kept and written by this build (its
+/// header checks out; the rest is checked when it is opened).
+pub(super) fn is_indexed(root: &Path, options: &TreeOptions, cache_dir: &Path) -> bool {
+    let Ok(canonical) = root.canonicalize() else {
+        return false;
+    };
+    let path = index_path(cache_dir, &canonical, &OptionsKey::of(options));
+    let mut header = [0u8; 20];
+    File::open(&path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header))
+        .is_ok()
+        && &header[..8] == MAGIC
+        && header[8..12] == FORMAT.to_le_bytes()
+        && header[12..20] == fingerprint().to_le_bytes()
+}
+
+/// A marker beside the index while a process of its own builds it.
+pub fn building_marker(index_path: &Path) -> PathBuf {
+    index_path.with_extension("building")
+}
+
+/// How long a marker keeps another background build from starting: a builder that died
+/// leaves one behind.
+const MARKER_STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Starts `findbench index ROOT` as a process of its own (its own process group, no
+/// terminal, output discarded) that outlives this one, when this process is the `findbench`
+/// binary, the walk options are the ones that command uses, and no other build of this
+/// root is under way (a marker beside the index, removed by the builder when done).
+pub(super) fn index_in_background(root: &Path, options: &TreeOptions, cache_dir: &Path) -> bool {
+    let Ok(exe) = std::env::current_exe() else {
+        return false;
+    };
+    if exe.file_stem().and_then(|s| s.to_str()) != Some("findbench")
+        || OptionsKey::of(options) != OptionsKey::of(&TreeOptions::default())
+    {
+        return false;
+    }
+    let Ok(canonical) = root.canonicalize() else {
+        return false;
+    };
+    let marker = building_marker(&index_path(cache_dir, &canonical, &OptionsKey::of(options)));
+    let fresh = std::fs::metadata(&marker)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MARKER_STALE));
+    if fresh {
+        return false;
+    }
+    if let Some(dir) = marker.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if std::fs::write(&marker, std::process::id().to_string()).is_err() {
+        return false;
+    }
+    let mut command = std::process::Command::new(exe);
+    command
+        .arg("index")
+        .arg(&canonical)
+        .args(["--format", "json"])
+        .env("FINDBENCH_CACHE", cache_dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    match command.spawn() {
+        Ok(_) => true,
+        Err(_) => {
+            let _ = std::fs::remove_file(&marker);
+            false
+        }
+    }
+}
+
+fn open_as(
+    root: &Path,
+    options: &TreeOptions,
+    cache_dir: &Path,
+    only_if_indexed: bool,
+) -> Result<Option<(Tree, IndexStats)>> {
     let started = Instant::now();
     check_root(root, ROOT_HINT)?;
     let canonical = root.canonicalize().map_err(|e| EngineError::File {
@@ -189,6 +284,7 @@ pub(super) fn open(
     let root_shown = canonical.to_string_lossy().into_owned();
     let (old, mut rebuilt_because) = match read(&path, &root_shown, &key) {
         Ok(old) => (Some(old), None),
+        Err(_) if only_if_indexed => return Ok(None),
         Err(why) => (None, Some(why)),
     };
     let stats = |tree: &Tree,
@@ -233,7 +329,7 @@ pub(super) fn open(
                 old.bytes,
                 None,
             );
-            return Ok((tree, s));
+            return Ok(Some((tree, s)));
         }
         other => other,
     };
@@ -272,7 +368,7 @@ pub(super) fn open(
                 builder.add_listed(i as u32, words);
             }
             Found::Reused(j) => builder.add_indexed(i as u32, &old_enc, &old_words[*j]),
-            Found::Kept(_) => {}
+            Found::Kept(_) | Found::Cold(_) => {}
         }
     }
     let enc = builder.finish();
@@ -287,7 +383,7 @@ pub(super) fn open(
                 r.symbols = old_symbols.symbols_of(j);
                 r
             }),
-            Found::Kept(_) => None,
+            Found::Kept(_) | Found::Cold(_) => None,
         })
         .collect();
     drop(old_symbols);
@@ -321,7 +417,7 @@ pub(super) fn open(
         index_bytes,
         write_error,
     );
-    Ok((tree, s))
+    Ok(Some((tree, s)))
 }
 
 /// True when no recorded directory, ignore file or file changed since the index was built.
@@ -469,8 +565,18 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
         return Err("damaged index (files out of order)".into());
     }
-    if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
-        return Err("damaged index (symbol table checksum mismatch)".into());
+    // the table's checksum is computed once per written file: a file whose identity
+    // (length, mtime, ctime, inode) is the one recorded when it last checked out is trusted
+    let identity = Identity::of(&file, symbols_crc);
+    let stamp = verified_stamp(path);
+    if identity.is_none() || std::fs::read(&stamp).ok() != identity.map(|i| i.bytes()) {
+        if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
+            return Err("damaged index (symbol table checksum mismatch)".into());
+        }
+        if let Some(identity) = identity.filter(Identity::settled) {
+            // not kept is only a checksum again next time
+            let _ = std::fs::write(&stamp, identity.bytes());
+        }
     }
     let symbols = SymbolTable::from_bytes(part(1))
         .filter(|t| t.file_range(head.files.len().saturating_sub(1)).end as usize == t.len())

@@ -88,17 +88,16 @@ pub(crate) fn read_folded_head(path: &Path, max_bytes: u64, n: usize) -> Option<
 
 /// Reads and classifies one file; never fails, an error becomes [`Content::Unreadable`].
 pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
-    let size = match std::fs::metadata(path) {
-        Ok(m) => m.len(),
-        Err(e) => return (0, Content::Unreadable(e.to_string())),
+    // one lookup of the path: the size from the open file
+    let (file, size) = match opened(path) {
+        Ok(opened) => opened,
+        Err(unreadable) => return unreadable,
     };
     if size > max_bytes {
         return (size, Content::TooLarge);
     }
     let mut bytes = Vec::with_capacity(size as usize);
-    let read =
-        std::fs::File::open(path).and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes));
-    if let Err(e) = read {
+    if let Err(e) = file.take(max_bytes + 1).read_to_end(&mut bytes) {
         return (size, Content::Unreadable(e.to_string()));
     }
     if bytes.len() as u64 > max_bytes {
@@ -115,6 +114,40 @@ pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
     };
     let folded = text.to_ascii_lowercase();
     (size, Content::Text { text, folded })
+}
+
+/// The file opened and its size; or, when it cannot be opened, its size as `stat` gives it
+/// (0 when that fails too) and why it is unreadable (`stat`'s error first, as a missing
+/// file is reported).
+fn opened(path: &Path) -> Result<(std::fs::File, u64), (u64, Content)> {
+    let unreadable = |e: std::io::Error| {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        let why = std::fs::metadata(path).err().unwrap_or(e);
+        (size, Content::Unreadable(why.to_string()))
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    match file.metadata() {
+        Ok(m) => Ok((file, m.len())),
+        Err(e) => Err(unreadable(e)),
+    }
+}
+
+/// What [`read_content`] would call the file, from its size and its first 8 KiB only: the
+/// walk of a call without the kept index, which reads the rest when a question needs it.
+pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
+    let (file, size) = match opened(path) {
+        Ok(opened) => opened,
+        Err((size, content)) => return (size, content.kind()),
+    };
+    if size > max_bytes {
+        return (size, ContentKind::TooLarge);
+    }
+    let mut head = Vec::with_capacity(BINARY_PROBE.min(size as usize));
+    match file.take(BINARY_PROBE as u64).read_to_end(&mut head) {
+        Err(e) => (size, ContentKind::Unreadable(e.to_string())),
+        Ok(_) if memchr::memchr(0, &head).is_some() => (size, ContentKind::Binary),
+        Ok(_) => (size, ContentKind::Text),
+    }
 }
 
 #[cfg(test)]

@@ -134,6 +134,37 @@ impl TreeFile {
         file
     }
 
+    /// A file met by a walk without the kept index: its text is read from `source` when
+    /// first asked for, and its symbols are scanned from that text when first asked for.
+    pub(crate) fn cold(
+        path: String,
+        size: u64,
+        kind: ContentKind,
+        source: Arc<Source>,
+    ) -> TreeFile {
+        let parts = PathParts::of(&path);
+        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &[]);
+        TreeFile::with_parts(
+            path,
+            parts,
+            size,
+            kind,
+            name_bag,
+            OnceLock::new(),
+            Some(source),
+        )
+    }
+
+    /// This file with its symbols in `table` (where it is file `slot`): they are decoded
+    /// from there when a mode asks, and their names count in [`TreeFile::name_bag`].
+    pub(crate) fn in_table(&self, symbols: &[Symbol], table: (Arc<SymbolTable>, u32)) -> TreeFile {
+        let mut file = self.clone();
+        file.name_bag = name_bag_of(&file.stem, &file.stem_snake, &file.dir, symbols);
+        file.symbols = OnceLock::new();
+        file.symbol_slot = Some(table);
+        file
+    }
+
     fn with_parts(
         path: String,
         parts: PathParts,
@@ -183,10 +214,15 @@ impl TreeFile {
     }
 
     fn decode_symbols(&self) -> Vec<Symbol> {
-        self.symbol_slot
-            .as_ref()
-            .map(|(table, slot)| table.symbols_of(*slot as usize))
-            .unwrap_or_default()
+        match (&self.symbol_slot, self.language) {
+            (Some((table, slot)), _) => table.symbols_of(*slot as usize),
+            // a file of a tree walked without its index: scanned from its text
+            (None, Some(language)) if self.source.is_some() => self
+                .text_once()
+                .map(|text| symbols::scan_file(language, &text))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
     }
 
     /// What kind of content the file has (known without reading it).

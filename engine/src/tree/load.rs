@@ -1,17 +1,26 @@
-//! Loading a tree: from the kept index ([`super::cache`]) when there is a cache directory,
-//! else by walking and reading every file ([`super::walk`]).
+//! Loading a tree: from the kept index ([`super::cache`]) when there is a cache directory
+//! and a usable index in it; else, the first time, by one walk that classifies every file
+//! from its first 8 KiB and keeps only its record, so that the call is answered without
+//! building the index first ([`Tree::ready`] builds it when a mode needs all of it); and
+//! with no cache at all, by walking and reading every file ([`super::walk`]).
 
 use super::cache::{self, IndexStats};
+use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
-use super::source_tree::Tree;
+use super::source_tree::{Cold, Tree};
 use super::walk;
-use crate::error::Result;
-use std::path::Path;
+use crate::error::{EngineError, Result};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 impl Tree {
     /// The tree at `root`: from the kept index, refreshed for what changed since (files
-    /// whose size or mtime differ are read again, added and removed ones are seen), or, with
-    /// [`TreeOptions::no_cache`] or no cache directory, by walking and reading every file.
+    /// whose size or mtime differ are read again, added and removed ones are seen). With no
+    /// usable index yet, every file is classified from its first 8 KiB and only its record is
+    /// kept: the tree
+    /// answers `ask`, `grep` and `find path` as the index would, and builds the index when
+    /// a mode needs it whole ([`Tree::ready`]). With [`TreeOptions::no_cache`] or no cache
+    /// directory, every file is walked and read into memory.
     pub fn load(root: &Path, options: &TreeOptions) -> Result<Tree> {
         if !options.no_cache {
             if let Some(dir) = options
@@ -19,7 +28,10 @@ impl Tree {
                 .clone()
                 .or_else(crate::cache_dir::cache_dir)
             {
-                return cache::open(root, options, &dir).map(|(tree, _)| tree);
+                return match cache::open_if_indexed(root, options, &dir)? {
+                    Some((tree, _)) => Ok(tree),
+                    None => Tree::load_cold(root, options, dir),
+                };
             }
         }
         let (files, report) = walk::walk_in_memory(root, options)?;
@@ -30,6 +42,78 @@ impl Tree {
             None,
             None,
         ))
+    }
+
+    /// One walk classifying every file, keeping its record.
+    fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
+        let (cold_files, report) = walk::walk_cold(root, options)?;
+        let source = Arc::new(Source {
+            root: root.to_path_buf(),
+            max_file_bytes: options.max_file_bytes,
+        });
+        let files = cold_files
+            .into_iter()
+            .map(|f| TreeFile::cold(f.path, f.size, f.kind, source.clone()))
+            .collect();
+        // sorted by path already; no table: it would scan every file (see Tree::ready)
+        let none = Arc::new(super::symbol_table::SymbolTable::default());
+        let mut tree = Tree::from_files(root.to_path_buf(), files, report, None, Some(none));
+        tree.cold = Some(Arc::new(Cold {
+            options: options.clone(),
+            cache_dir,
+            built: OnceLock::new(),
+        }));
+        Ok(tree)
+    }
+
+    /// True for a tree loaded without its kept index (see [`Tree::load`]).
+    pub fn is_cold(&self) -> bool {
+        self.cold.is_some()
+    }
+
+    /// The whole tree, as `find code` needs it (the symbol table of every file): this tree,
+    /// or for one loaded without its kept index, the tree of the index, built and written
+    /// now (once).
+    pub fn ready(&self) -> Result<&Tree> {
+        let Some(cold) = &self.cold else {
+            return Ok(self);
+        };
+        cold.built
+            .get_or_init(|| {
+                cache::open(&self.root().to_path_buf(), &cold.options, &cold.cache_dir)
+                    .map(|(tree, _)| tree)
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|message| EngineError::File {
+                path: self.root().to_path_buf(),
+                message: message.clone(),
+                hint: None,
+            })
+    }
+
+    /// The tree of the kept index when it is built already (by [`Tree::ready`], or by
+    /// another process since this tree was loaded): what a long-lived process answers from
+    /// once it can.
+    pub fn built(&self) -> Option<&Tree> {
+        let cold = self.cold.as_ref()?;
+        if let Some(built) = cold.built.get() {
+            return built.as_ref().ok();
+        }
+        if cache::is_indexed(self.root(), &cold.options, &cold.cache_dir) {
+            return self.ready().ok();
+        }
+        None
+    }
+
+    /// Has the kept index built by a process of its own that outlives this one (the CLI
+    /// answers a cold call first and exits), when this process is the `findbench` binary
+    /// and nothing builds it already. False when it was not started.
+    pub fn index_in_background(&self) -> bool {
+        match &self.cold {
+            Some(cold) => cache::index_in_background(self.root(), &cold.options, &cold.cache_dir),
+            None => false,
+        }
     }
 
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench

@@ -20,13 +20,13 @@ pub mod paths;
 pub(crate) mod postings;
 mod report;
 mod root;
-mod source_tree;
+pub(crate) mod source_tree;
 mod stamp;
 pub mod symbol_table;
 pub mod symbols;
 mod walk;
 
-pub use cache::{IndexState, IndexStats};
+pub use cache::{building_marker, IndexState, IndexStats};
 pub use content::{Content, ContentKind};
 pub use file::TreeFile;
 pub use options::TreeOptions;

@@ -3,6 +3,7 @@
 
 use super::content::{Content, ContentKind};
 use super::file::TreeFile;
+use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
@@ -25,6 +26,21 @@ pub struct Tree {
     /// Where derived statistics of this tree may be kept, and the stamp of the content
     /// they must match; `None` for a tree held in memory (`--no-cache`).
     pub(super) kept: Option<KeptStamp>,
+    /// The words each file was searched for and holds, for a tree `ask` answers without
+    /// the kept index: what [`Tree::candidates`] narrows by when there are no posting lists.
+    pub(super) held: Option<Arc<HeldWords>>,
+    /// A tree loaded without its kept index (none was usable): how to build it when a mode
+    /// needs all of it ([`Tree::ready`]).
+    pub(super) cold: Option<Arc<Cold>>,
+}
+
+/// What a tree loaded without its kept index needs to build it later.
+#[derive(Debug)]
+pub(crate) struct Cold {
+    pub(super) options: TreeOptions,
+    pub(super) cache_dir: PathBuf,
+    /// The tree from the kept index, built on first need.
+    pub(super) built: std::sync::OnceLock<std::result::Result<Tree, String>>,
 }
 
 /// The identity of a tree loaded from the kept index, for what is derived from it and kept
@@ -50,7 +66,10 @@ impl Tree {
             .and_then(|p| p.candidates(needles, self.files.len()))
         {
             Some(bits) => postings::bit_indices(&bits),
-            None => (0..self.files.len()).collect(),
+            None => match &self.held {
+                Some(held) => held.candidates(needles, self.files.len()),
+                None => (0..self.files.len()).collect(),
+            },
         }
     }
 
@@ -139,6 +158,8 @@ impl Tree {
             symbols,
             postings,
             kept: None,
+            held: None,
+            cold: None,
         }
     }
 
@@ -152,9 +173,49 @@ impl Tree {
         &self.root
     }
 
-    /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's).
+    /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's). A tree
+    /// loaded without its kept index holds no table: the index's is built for it
+    /// ([`Tree::ready`]; modes that need the table run on that tree).
     pub fn symbol_table(&self) -> &SymbolTable {
-        &self.symbols
+        match &self.cold {
+            Some(_) => self.ready().map_or(&self.symbols, |t| &t.symbols),
+            None => &self.symbols,
+        }
+    }
+
+    /// A tree of these files whose symbol table holds the symbols given (`symbols[i]` are
+    /// file `i`'s when `Some`) and knows which files it lacks
+    /// ([`SymbolTable`]'s coverage): what `ask` runs on for the first call on a root. A
+    /// file the table lacks scans its symbols from its text when a mode asks for them.
+    pub(crate) fn with_some_symbols(
+        &self,
+        symbols: &[Option<Vec<super::symbols::Symbol>>],
+        coverage: super::symbol_table::Coverage,
+        held: HeldWords,
+    ) -> Tree {
+        let table = Arc::new(
+            SymbolTable::build(symbols.iter().map(|s| s.as_deref().unwrap_or(&[])))
+                .with_coverage(coverage),
+        );
+        let files: Vec<TreeFile> = self
+            .files
+            .iter()
+            .zip(symbols)
+            .enumerate()
+            .map(|(i, (f, s))| match s {
+                Some(s) => f.in_table(s, (table.clone(), i as u32)),
+                None => f.clone(),
+            })
+            .collect();
+        let mut tree = Tree::from_files(
+            self.root.clone(),
+            files,
+            self.report.clone(),
+            None,
+            Some(table),
+        );
+        tree.held = Some(Arc::new(held));
+        tree
     }
 
     /// Every file, ordered by path.
@@ -190,5 +251,34 @@ impl Tree {
             .binary_search_by(|f| f.path.as_str().cmp(path))
             .ok()
             .map(|i| &self.files[i])
+    }
+}
+
+/// Words every file was searched for (ASCII-folded, as the posting lists' pieces are), and
+/// which of them each file holds: the candidates of a grep whose pieces are all among them.
+#[derive(Debug, Default)]
+pub(crate) struct HeldWords {
+    /// Each word's bit.
+    pub ids: std::collections::HashMap<Vec<u8>, usize>,
+    /// Per file, the bits of the words it holds (at most 128 words).
+    pub files: Vec<u128>,
+}
+
+impl HeldWords {
+    /// The files that hold every piece of `needles` that was searched for (every file
+    /// when none was), ascending.
+    fn candidates<S: AsRef<[u8]>>(&self, needles: &[S], files: usize) -> Vec<usize> {
+        let mut wanted = 0u128;
+        for needle in needles {
+            for piece in postings::pieces_of(needle.as_ref()) {
+                match self.ids.get(&piece) {
+                    Some(&id) if id < 128 => wanted |= 1 << id,
+                    _ => {}
+                }
+            }
+        }
+        (0..files)
+            .filter(|&i| self.files.get(i).is_none_or(|held| held & wanted == wanted))
+            .collect()
     }
 }

@@ -27,6 +27,7 @@ use crate::text::camel::snake;
 use memchr::memmem::Finder;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 /// No string: a symbol whose name is not qualified.
 const NONE: u32 = u32::MAX;
@@ -129,6 +130,46 @@ impl Layout {
 pub struct SymbolTable {
     bytes: Blob,
     layout: Layout,
+    /// For a table of only some files' symbols: which keys it answers in full.
+    coverage: Option<Arc<Coverage>>,
+}
+
+/// What a table of only some files' symbols (the first call on a root, see
+/// `modes/ask/cold.rs`) can answer: a key is answered in full when every file whose
+/// symbols the table lacks certainly holds none of the key's words (a name is found in its
+/// file's text, so its folded words are in the file's folded text). A key asked that it
+/// cannot answer in full is remembered, and the caller scans more files and asks again.
+pub(crate) struct Coverage {
+    /// True when a file the table lacks may hold every one of these words.
+    lacks: Box<dyn Fn(&[&str]) -> bool + Send + Sync>,
+    missed: Arc<Mutex<Vec<String>>>,
+}
+
+impl Coverage {
+    /// `lacks` says whether a file outside the table may hold all the given words; keys
+    /// not answered in full are pushed to `missed`.
+    pub(crate) fn new(
+        lacks: impl Fn(&[&str]) -> bool + Send + Sync + 'static,
+        missed: Arc<Mutex<Vec<String>>>,
+    ) -> Coverage {
+        Coverage {
+            lacks: Box::new(lacks),
+            missed,
+        }
+    }
+
+    fn check(&self, key: &str) {
+        let words: Vec<&str> = key
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if (self.lacks)(&words) {
+            let mut missed = self.missed.lock().unwrap_or_else(|e| e.into_inner());
+            if !missed.iter().any(|k| k == key) {
+                missed.push(key.to_string());
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for SymbolTable {
@@ -253,7 +294,20 @@ impl SymbolTable {
         SymbolTable::from_bytes(Blob::owned(out)).unwrap_or_else(|| SymbolTable {
             bytes: Blob::default(),
             layout: Layout::default(),
+            coverage: None,
         })
+    }
+
+    /// This table, answering only the keys `coverage` says it holds in full.
+    pub(crate) fn with_coverage(mut self, coverage: Coverage) -> SymbolTable {
+        self.coverage = Some(Arc::new(coverage));
+        self
+    }
+
+    fn check(&self, key: &str) {
+        if let Some(coverage) = &self.coverage {
+            coverage.check(key);
+        }
     }
 
     /// The table in `bytes`, or `None` when its counts do not fit its length.
@@ -266,7 +320,11 @@ impl SymbolTable {
             *c = u32_at(&bytes, i * 4) as usize;
         }
         let layout = Layout::of(counts)?;
-        (layout.names.end == bytes.len()).then_some(SymbolTable { bytes, layout })
+        (layout.names.end == bytes.len()).then_some(SymbolTable {
+            bytes,
+            layout,
+            coverage: None,
+        })
     }
 
     /// The encoded table, as the index file keeps it.
@@ -343,6 +401,7 @@ impl SymbolTable {
 
     /// True when some symbol's snake form is `key`.
     pub fn names(&self, key: &str) -> bool {
+        self.check(key);
         let l = &self.layout;
         self.id_of(key).is_some_and(|id| {
             !self
@@ -355,6 +414,7 @@ impl SymbolTable {
     /// the members qualified by `key`: indices into the table, ascending. Each is a
     /// candidate for [`SymbolTable::matched`].
     pub fn containing(&self, key: &str, finder: &Finder<'_>) -> Vec<u32> {
+        self.check(key);
         let l = &self.layout;
         if key.is_empty() || key.contains('\n') {
             return Vec::new();
@@ -384,6 +444,7 @@ impl SymbolTable {
     /// The symbols whose name `key` qualifies (`CommandRouter::route` for
     /// `command_router`), ascending.
     pub fn members(&self, key: &str) -> Vec<u32> {
+        self.check(key);
         let l = &self.layout;
         self.id_of(key).map_or_else(Vec::new, |id| {
             self.list(l.qualifier_list_start, l.qualifier_list, l.qualified, id)

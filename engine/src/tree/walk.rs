@@ -5,7 +5,7 @@
 //! kept index, which keeps no text but each file's words, and reuses the record of a file
 //! whose size and mtime are those the last index saw.
 
-use super::content::{read_content, Content};
+use super::content::{probe_kind, read_content, Content, ContentKind};
 use super::file::{extension, name_bag_of, PathParts, TreeFile};
 use super::options::TreeOptions;
 use super::postings;
@@ -42,6 +42,29 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
+/// What a walk without the kept index keeps of a file: its record, not its text.
+pub(super) struct ColdFile {
+    pub path: String,
+    pub size: u64,
+    pub kind: ContentKind,
+}
+
+/// Walks `root` and classifies every file from its size and first 8 KiB, keeping only its
+/// record: the first call on a root with no kept index (sorted by path).
+pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<ColdFile>, WalkReport)> {
+    let walked = run(root, options, Purpose::Cold)?;
+    let mut files: Vec<ColdFile> = walked
+        .found
+        .into_iter()
+        .filter_map(|f| match f {
+            Found::Cold(file) => Some(file),
+            _ => None,
+        })
+        .collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((files, walked.report))
+}
+
 /// What the index walk found: files (sorted by path), the directories and ignore files
 /// whose mtimes tell a later call whether to walk again, and the walk's errors.
 pub(super) struct IndexWalk {
@@ -58,6 +81,8 @@ pub(super) enum Found {
     Read(FileRecord, Vec<u8>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
+    /// Classified for a call without the kept index: its record.
+    Cold(ColdFile),
 }
 
 impl Found {
@@ -66,6 +91,7 @@ impl Found {
             Found::Kept(f) => &f.path,
             Found::Read(r, _) => &r.path,
             Found::Reused(i) => &old[*i].path,
+            Found::Cold(f) => &f.path,
         }
     }
 }
@@ -98,6 +124,7 @@ pub(super) fn walk_for_index(
 #[derive(Clone, Copy)]
 enum Purpose<'a> {
     Memory,
+    Cold,
     Index {
         old: &'a [FileRecord],
         reuse: &'a HashMap<&'a str, usize>,
@@ -208,6 +235,14 @@ impl Worker<'_> {
                 let (size, content) = read_content(path, self.options.max_file_bytes);
                 self.found
                     .push(Found::Kept(TreeFile::new(shown, size, content)));
+            }
+            Purpose::Cold => {
+                let (size, kind) = probe_kind(path, self.options.max_file_bytes);
+                self.found.push(Found::Cold(ColdFile {
+                    path: shown,
+                    size,
+                    kind,
+                }));
             }
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);

@@ -9,6 +9,7 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 mod calls;
+pub mod cold;
 mod found;
 mod outcome;
 mod plan;

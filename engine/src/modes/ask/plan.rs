@@ -78,6 +78,18 @@ pub fn subject_without_term(
         return None;
     }
     let n = tokens.len();
+    let candidates = phrases(tokens, spans_without_term(tokens));
+    let (key, term) = first_named(tree, &candidates)?;
+    let (a, b) = (0..n)
+        .flat_map(|a| (a..n).map(move |b| (a, b)))
+        .find(|&(a, b)| snake(&tokens[a..=b].join(" ")) == *key)?;
+    Some((term.clone(), (a..=b).collect()))
+}
+
+/// The phrases of a question without a term: every span of two or more words, and each
+/// word written as an identifier.
+fn spans_without_term(tokens: &[String]) -> Vec<(usize, usize)> {
+    let n = tokens.len();
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for (a, token) in tokens.iter().enumerate() {
         for b in a..n {
@@ -86,12 +98,25 @@ pub fn subject_without_term(
             }
         }
     }
-    let candidates = phrases(tokens, spans);
-    let (key, term) = first_named(tree, &candidates)?;
-    let (a, b) = (0..n)
-        .flat_map(|a| (a..n).map(move |b| (a, b)))
-        .find(|&(a, b)| snake(&tokens[a..=b].join(" ")) == *key)?;
-    Some((term.clone(), (a..=b).collect()))
+    spans
+}
+
+/// The snake keys [`subject`] (for a plan) or [`subject_without_term`] (for a question
+/// without one) may look up in the tree's symbol table: what a table of only some files'
+/// symbols must hold in full to answer them as the whole table would.
+pub fn phrase_keys(plan: Option<&Plan>, tokens: &[String], rules: &PlannerRules) -> Vec<String> {
+    if !rules.subject_from_tree {
+        return Vec::new();
+    }
+    let spans = match plan {
+        Some(plan) => spans_around_term(plan, rules),
+        None if tokens.is_empty() || tokens.len() > MAX_TOKENS => Vec::new(),
+        None => spans_without_term(tokens),
+    };
+    phrases(tokens, spans)
+        .into_iter()
+        .map(|(key, _)| key)
+        .collect()
 }
 
 /// Longest phrase that may name something, in words (and longest question without a term

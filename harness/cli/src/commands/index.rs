@@ -81,6 +81,8 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
     }
     // the ranking statistics too, so that the first word-ranked question is warm
     let ranking_kept = findbench_engine::retrieval::keep_statistics(&tree, &profile);
+    // built: a call that started this build in the background may start another later
+    let _ = std::fs::remove_file(findbench_engine::tree::building_marker(&stats.cache_path));
     Ok(Indexed {
         stats,
         ranking_kept,

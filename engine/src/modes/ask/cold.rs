@@ -1,0 +1,294 @@
+//! `ask` on a tree loaded without its kept index (the first call on a root): answered from
+//! one more pass over the files, without building the index first, and with the same answer
+//! the index gives.
+//!
+//! What the cascade needs of the whole tree is every file's path (kept by the walk), the
+//! files that may hold a grep's words, and the symbol table. A symbol's name is in its
+//! file's text, so a file that does not hold every word of a key has no symbol the key can
+//! find. The keys the cascade looks up (the planned term, each of its words, the phrases of
+//! the question around it) and the words it greps for are known before it runs; so one
+//! pass reads every text file, searches it for those words, and scans the symbols of only
+//! the source files that hold every word of a key. The cascade then runs on a tree whose
+//! table holds those symbols and knows which files it lacks
+//! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
+//! hold the grep's words. A key the cascade looked up that the table could not answer in
+//! full (one this list missed) sends the call round again with that key's files scanned
+//! too. Everything else reads the files themselves (`read`, and the ranking statistics,
+//! which scan a file's symbols from its text when the table lacks them).
+
+use super::{AskRequest, AskResponse};
+use crate::error::Result;
+use crate::planner;
+use crate::profile::Profile;
+use crate::text::fold::fold;
+use crate::text::term::Term;
+use crate::text::term::SEPARATOR;
+use crate::tree::postings::pieces_of;
+use crate::tree::source_tree::HeldWords;
+use crate::tree::symbol_table::Coverage;
+use crate::tree::symbols::{scan_file, Symbol};
+use crate::tree::{ContentKind, Tree};
+use memchr::memmem;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
+/// answered as [`super::ask`] answers it).
+pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
+    if !tree.is_cold() {
+        return super::ask(tree, request, profile);
+    }
+    if let Some(built) = tree.built() {
+        return super::ask(built, request, profile);
+    }
+    let clock = Instant::now();
+    let files = tree.files();
+    // a file that cannot hold symbols needs no scan
+    let mut symbols: Vec<Option<Vec<Symbol>>> = files
+        .iter()
+        .map(|f| (f.language.is_none() || *f.content_kind() != ContentKind::Text).then(Vec::new))
+        .collect();
+    let mut words = Words::default();
+    let mut held = vec![0u128; files.len()];
+    let mut searched = 0usize;
+    let (mut keys, grep_words) = looked_up(&request.question, profile);
+    let mut last = None;
+    for w in &grep_words {
+        words.id(w);
+    }
+    loop {
+        let keys_words: Vec<Vec<usize>> = keys
+            .iter()
+            .map(|k| key_words(k).map(|w| words.id(w.as_bytes())).collect())
+            .collect();
+        scan(tree, &words, searched, &keys_words, &mut held, &mut symbols);
+        searched = words.list.len();
+        let missed = Arc::new(Mutex::new(Vec::new()));
+        let lacking = Lacking {
+            files: (0..files.len()).filter(|&i| symbols[i].is_none()).collect(),
+            held: held.clone(),
+            ids: words.ids.clone(),
+        };
+        let coverage = Coverage::new(move |w: &[&str]| lacking.may_hold_all(w), missed.clone());
+        let held_words = HeldWords {
+            ids: words.ids.as_ref().clone(),
+            files: held.clone(),
+        };
+        let partial = tree.with_some_symbols(&symbols, coverage, held_words);
+        let mut response = super::ask(&partial, request, profile)?;
+        let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
+        if missed.is_empty() {
+            response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+            return Ok(response);
+        }
+        let progress = Some((
+            words.list.len(),
+            symbols.iter().filter(|s| s.is_some()).count(),
+        ));
+        if progress == last {
+            // nothing more to scan for the keys missed: the whole table answers them
+            return super::ask(tree.ready()?, request, profile);
+        }
+        last = progress;
+        keys = missed;
+    }
+}
+
+/// The keys the cascade may look up in the symbol table for `question` (the planned term,
+/// each of its words, the phrases of the question around it, or without a term the
+/// phrases of the question), and the word pieces of the terms it may grep for.
+fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
+    let rules = &profile.planner;
+    let tokens = planner::tokens(question, rules);
+    let plan = planner::plan(question, rules);
+    let mut keys = super::plan::phrase_keys(plan.as_ref(), &tokens, rules);
+    let mut grep = Vec::new();
+    if let Some(plan) = &plan {
+        keys.push(Term::new(&plan.term).snake);
+        keys.push(Term::new(&plan.stemmed_term()).snake);
+        keys.extend(plan.words.iter().map(|w| Term::new(w).snake));
+        let required = plan.required().join(SEPARATOR);
+        for term in [plan.term.clone(), plan.stemmed_term(), required] {
+            for segment in term.to_ascii_lowercase().split(SEPARATOR) {
+                grep.extend(pieces_of(segment.as_bytes()));
+            }
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    (keys, grep)
+}
+
+/// Words past this many are not searched for (a grep of them reads every file; a key of
+/// them is scanned in every file that may hold it).
+const TRACKED: usize = 128;
+
+/// The words of the keys and of the greps, numbered: what each file is searched for once.
+#[derive(Default)]
+struct Words {
+    list: Vec<Vec<u8>>,
+    ids: Arc<HashMap<Vec<u8>, usize>>,
+}
+
+impl Words {
+    fn id(&mut self, word: &[u8]) -> usize {
+        let word = word.to_ascii_lowercase();
+        if let Some(&id) = self.ids.get(&word) {
+            return id;
+        }
+        let id = self.list.len();
+        self.list.push(word.clone());
+        Arc::make_mut(&mut self.ids).insert(word, id);
+        id
+    }
+}
+
+/// A key's words, split as [`Coverage`] splits them.
+fn key_words(key: &str) -> impl Iterator<Item = &str> {
+    key.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+fn bit(id: usize) -> u128 {
+    if id < TRACKED {
+        1 << id
+    } else {
+        0
+    }
+}
+
+/// The files whose symbols a partial table lacks, and the words each holds.
+struct Lacking {
+    files: Vec<usize>,
+    held: Vec<u128>,
+    ids: Arc<HashMap<Vec<u8>, usize>>,
+}
+
+impl Lacking {
+    /// True when one of the files may hold every one of `words` (a word past the tracked
+    /// ones may be held by any; a word not searched for yet too, and the next round
+    /// searches for it).
+    fn may_hold_all(&self, words: &[&str]) -> bool {
+        let mut wanted = 0u128;
+        for w in words {
+            match self.ids.get(w.to_ascii_lowercase().as_bytes()) {
+                Some(&id) => wanted |= bit(id),
+                None => return !self.files.is_empty(),
+            }
+        }
+        self.files.iter().any(|&i| self.held[i] & wanted == wanted)
+    }
+}
+
+/// Reads every text file that has words not searched for yet (ids from `searched` on) and
+/// searches it for them, and scans the symbols of every source file not scanned yet that
+/// holds all the words of one of the keys (`keys_words`).
+fn scan(
+    tree: &Tree,
+    words: &Words,
+    searched: usize,
+    keys_words: &[Vec<usize>],
+    held: &mut [u128],
+    symbols: &mut [Option<Vec<Symbol>>],
+) {
+    let files = tree.files();
+    let new_words = searched..words.list.len().min(TRACKED);
+    let finders: Vec<(usize, memmem::Finder<'_>)> = new_words
+        .clone()
+        .map(|id| (id, memmem::Finder::new(&words.list[id])))
+        .collect();
+    let wants = |mask: u128| {
+        keys_words.iter().any(|key| {
+            let want = key.iter().fold(0u128, |m, &id| m | bit(id));
+            mask & want == want
+        })
+    };
+    let found: Vec<(usize, u128, Option<Vec<Symbol>>)> = (0..files.len())
+        .into_par_iter()
+        .filter(|&i| {
+            *files[i].content_kind() == ContentKind::Text
+                && (!finders.is_empty() || (symbols[i].is_none() && wants(held[i])))
+        })
+        .map(|i| {
+            let f = &files[i];
+            let mut mask = held[i];
+            let Some((text, folded)) = f.text_and_folded_once() else {
+                return (i, mask, None);
+            };
+            // a word of a name is in the ASCII-folded text, or in the Unicode folding of a
+            // run of letters and digits outside ASCII (folded only when needed)
+            let mut unicode: Option<Vec<String>> = None;
+            for (id, finder) in &finders {
+                let found = finder.find(folded.as_bytes()).is_some()
+                    || (!text.is_ascii()
+                        && unicode
+                            .get_or_insert_with(|| non_ascii_runs(&text).map(fold).collect())
+                            .iter()
+                            .any(|run| finder.find(run.as_bytes()).is_some()));
+                if found {
+                    mask |= 1 << id;
+                }
+            }
+            let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
+                (true, Some(language)) => Some(scan_file(language, &text)),
+                _ => None,
+            };
+            (i, mask, scanned)
+        })
+        .collect();
+    for (i, mask, scanned) in found {
+        held[i] = mask;
+        if scanned.is_some() {
+            symbols[i] = scanned;
+        }
+    }
+}
+
+/// The runs of letters and digits of `text` that hold a non-ASCII character, found from
+/// those characters (a text that is mostly ASCII is not decoded whole).
+fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || loop {
+        let at = from + bytes[from..].iter().position(|&b| b >= 0x80)?;
+        // `at` starts a character: everything before it since `from` is ASCII
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric())
+            .last()
+            .map_or(at, |(j, _)| j);
+        let end = text[at..]
+            .char_indices()
+            .find(|(_, c)| !c.is_alphanumeric())
+            .map_or(text.len(), |(j, _)| at + j);
+        if end > at {
+            from = end;
+            return Some(&text[start..end]);
+        }
+        // the character at `at` is no letter or digit: go past it
+        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_with_non_ascii_characters_are_found_from_them() {
+        let text = "© 2024 Café crème, straße—ok naïve_x1 ascii";
+        let runs: Vec<&str> = non_ascii_runs(text).collect();
+        assert_eq!(runs, ["Café", "crème", "straße", "naïve"]);
+    }
+
+    #[test]
+    fn the_keys_and_grep_words_of_a_question() {
+        let (keys, grep) = looked_up("where is the cursor binary", &Profile::default());
+        assert!(keys.contains(&"cursor_binary".to_string()), "{keys:?}");
+        assert!(keys.contains(&"cursor".to_string()), "{keys:?}");
+        assert!(grep.contains(&b"binary".to_vec()), "{grep:?}");
+    }
+}

@@ -1,0 +1,204 @@
+//! The first call on a root (no kept index: the tree is walked once, files keep only their
+//! grams, and `ask` scans the symbols of the files its keys need) gives the answer the kept
+//! index gives, field by field: on the shipped code fixture, on this crate's own sources,
+//! and on a generated tree, for every `ask` question of the shipped corpora and more.
+
+use findbench_engine::modes::ask::AskRequest;
+use findbench_engine::modes::grep::GrepRequest;
+use findbench_engine::{Engine, Fixture, Request, Tree, TreeOptions};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The `ask` questions of a corpus file (a `query:` line followed by `mode: ask`).
+fn corpus_questions(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join(file)).unwrap();
+    let mut out = Vec::new();
+    let mut last = None;
+    for line in text.lines() {
+        let line = line.trim().trim_start_matches("- ");
+        if let Some(q) = line.strip_prefix("query:") {
+            last = Some(q.trim().trim_matches('"').to_string());
+        } else if line == "mode: ask" {
+            out.extend(last.take());
+        }
+    }
+    out
+}
+
+fn questions() -> Vec<String> {
+    let mut q = corpus_questions("corpora/benchmark.yaml");
+    q.extend(corpus_questions("corpora/validation.yaml"));
+    assert!(q.len() > 40, "{}", q.len());
+    q.extend(
+        [
+            // tasks ranked by every word, subjects, names, phrases, nothing
+            "Exit immediately when Ctrl-C has been pressed twice",
+            "where is the deserializer for yaml anchors",
+            "how is the gzip header parsed",
+            "how are symbols scanned and kept in the table",
+            "where is SymbolTable defined",
+            "where is Café defined",
+            "get used global args",
+            "where is it?",
+            "find cursor binary",
+            "where is kubernetes autoscaler implemented",
+            "which part keeps sessions around",
+            "where is the posting list decoded",
+            "where is Read implemented",
+        ]
+        .map(String::from),
+    );
+    q
+}
+
+fn strip_durations(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("duration_ms");
+            map.values_mut().for_each(strip_durations);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_durations),
+        _ => {}
+    }
+}
+
+fn answers(tree: Tree, requests: &[Request]) -> Vec<Value> {
+    let fixture = Fixture::Tree(Arc::new(tree));
+    let engine = Engine::default();
+    requests
+        .iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(engine.execute(&fixture, r).unwrap()).unwrap();
+            strip_durations(&mut v);
+            v
+        })
+        .collect()
+}
+
+fn options(cache: &Path) -> TreeOptions {
+    TreeOptions {
+        cache_dir: Some(cache.to_path_buf()),
+        ..TreeOptions::default()
+    }
+}
+
+/// Asks every question cold (a fresh cache directory, one tree for all of them, as a
+/// long-lived process holds it), then warm from the kept index, and compares.
+fn assert_cold_equals_warm(root: &Path) {
+    let mut requests: Vec<Request> = questions()
+        .into_iter()
+        .map(|q| Request::Ask(AskRequest::new(q)))
+        .collect();
+    requests.push(Request::Grep(GrepRequest::new("replay")));
+    requests.push(Request::Grep(GrepRequest::new("cursor[ _-]?binary")));
+    let cache = tempfile::tempdir().unwrap();
+    let cold = Tree::load(root, &options(cache.path())).unwrap();
+    assert!(
+        cold.is_cold(),
+        "{}: no index yet, yet not cold",
+        root.display()
+    );
+    let cold_answers = answers(cold, &requests);
+    // nothing was built by answering
+    assert!(!cache.path().join("trees").exists());
+    Tree::index(root, &options(cache.path())).unwrap();
+    let warm = Tree::load(root, &options(cache.path())).unwrap();
+    assert!(!warm.is_cold());
+    let warm_answers = answers(warm, &requests);
+    for ((cold, warm), request) in cold_answers.iter().zip(&warm_answers).zip(&requests) {
+        assert_eq!(cold, warm, "{}: {request:?}", root.display());
+    }
+}
+
+#[test]
+fn the_first_ask_on_the_code_fixture_is_the_kept_index_answer() {
+    assert_cold_equals_warm(&repo().join("corpora/fixtures/agent-cpp"));
+}
+
+#[test]
+fn the_first_ask_on_this_crate_is_the_kept_index_answer() {
+    assert_cold_equals_warm(&repo().join("engine/src"));
+}
+
+/// A generated tree: Rust, Python, C++ and Go files whose names share words, qualified
+/// members, names with accents, docs, a binary file and one over the size limit.
+fn generated(dir: &Path) -> PathBuf {
+    let root = dir.join("generated");
+    let words = [
+        "replay", "cursor", "binary", "session", "cache", "yaml", "anchor", "gzip", "header",
+        "parse", "symbol", "table", "router", "command", "trace", "writer",
+    ];
+    let write = |rel: String, text: String| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    for i in 0..120usize {
+        let a = words[i % words.len()];
+        let b = words[(i * 7 + 3) % words.len()];
+        let c = words[(i * 5 + 1) % words.len()];
+        let camel = |w: &str| w[..1].to_uppercase() + &w[1..];
+        match i % 5 {
+            0 => write(
+                format!("src/{a}/{b}_{c}.rs"),
+                format!(
+                    "//! How the {a} {b} is {c}d.\npub struct {}{} {{ n: u32 }}\n\nimpl {}{} {{\n    pub fn {c}_{a}(&self) {{}}\n}}\n",
+                    camel(a),
+                    camel(b),
+                    camel(a),
+                    camel(b)
+                ),
+            ),
+            1 => write(
+                format!("py/{b}/{c}.py"),
+                format!("class {}{}:\n    \"\"\"The {a} of {c}.\"\"\"\n    def {a}_{b}(self):\n        pass\n", camel(c), camel(a)),
+            ),
+            2 => write(
+                format!("cpp/{c}_{a}.cpp"),
+                format!("// {b} handling\nvoid {}{}::{}() {{\n}}\nint Café{i}() {{ return {i}; }}\n", camel(c), camel(a), camel(b)),
+            ),
+            3 => write(
+                format!("go/{a}/{a}_{c}.go"),
+                format!("package {a}\n\n// {}{} keeps the {b}.\ntype {}{} struct {{}}\n\nfunc (x *{}{}) {}() {{}}\n", camel(a), camel(c), camel(a), camel(c), camel(a), camel(c), camel(b)),
+            ),
+            _ => write(
+                format!("docs/{a}-{b}.md"),
+                format!("# {a} {b}\n\nThe {c} is parsed when the {a} header is read; exit when Ctrl-C is pressed twice.\n"),
+            ),
+        }
+    }
+    write("data/blob.bin".into(), "ab\0cd".into());
+    write("data/big.txt".into(), "replay ".repeat(200_000));
+    root
+}
+
+#[test]
+fn the_first_ask_on_a_generated_tree_is_the_kept_index_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_cold_equals_warm(&generated(dir.path()));
+}
+
+/// A `find code` on a tree loaded cold needs every file's symbols: the index is built for
+/// it, and written, and the answer is the kept index's.
+#[test]
+fn find_code_on_a_cold_tree_builds_the_index_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = generated(dir.path());
+    let cache = tempfile::tempdir().unwrap();
+    let request = Request::Code(findbench_engine::modes::code::CodeRequest::new("replay"));
+    let cold = Tree::load(&root, &options(cache.path())).unwrap();
+    assert!(cold.is_cold());
+    let first = answers(cold, std::slice::from_ref(&request));
+    assert!(
+        cache.path().join("trees").exists(),
+        "the index was not written"
+    );
+    let warm = Tree::load(&root, &options(cache.path())).unwrap();
+    assert!(!warm.is_cold());
+    assert_eq!(first, answers(warm, &[request]));
+}
