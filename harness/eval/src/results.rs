@@ -404,6 +404,55 @@ impl ResultsDocument {
         Ok(doc)
     }
 
+    /// The head of a results.json (its identity and summary), its cases left unread: what
+    /// a gate on the summary alone needs, whatever the number of cases.
+    pub fn read_head(path: &Path) -> crate::error::Result<ResultsDocument> {
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(default)]
+            kind: Option<String>,
+            #[serde(default)]
+            command: Option<String>,
+            #[serde(default)]
+            profile: Option<String>,
+            #[serde(default)]
+            engine_version: Option<String>,
+            #[serde(default)]
+            git_revision: Option<String>,
+            #[serde(default)]
+            machine: Option<Machine>,
+            #[serde(default)]
+            build: Option<String>,
+            #[serde(default)]
+            summary: Map<String, Value>,
+        }
+        let file = results_path(path);
+        let reader = std::fs::File::open(&file)
+            .map(|f| std::io::BufReader::with_capacity(256 * 1024, f))
+            .map_err(|e| {
+                HarnessError::file(&file, format!("cannot read results: {e}"))
+                    .with_hint(crate::cases_file::HOW_TO_GET_ONE)
+            })?;
+        let h: Head = serde_json::from_reader(reader).map_err(|e| not_results(&file, &e))?;
+        if h.summary.is_empty() {
+            return Err(crate::cases_file::incomplete(
+                Origin::file(&file),
+                "no `summary`",
+            ));
+        }
+        Ok(ResultsDocument {
+            kind: h.kind,
+            command: h.command,
+            profile: h.profile,
+            engine_version: h.engine_version,
+            git_revision: h.git_revision,
+            machine: h.machine,
+            build: h.build,
+            summary: h.summary,
+            ..ResultsDocument::default()
+        })
+    }
+
     /// The document a run in memory would be once written.
     pub fn from_run(run: &RunResults) -> ResultsDocument {
         serde_json::to_value(run)
