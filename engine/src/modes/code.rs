@@ -403,10 +403,6 @@ fn score_file(
         best.offer(w.directory, Why::Directory);
     }
     let (mut score, why) = best.0?;
-    let boosted = impl_query && w.impl_boost != 0.0 && w.impl_extensions.contains(&f.ext);
-    if boosted {
-        score += w.impl_boost;
-    }
     let test_symbol =
         matches!(why, Why::Symbol { index, .. } if symbols.table.test(symbols.first + index));
     let secondary = if w.test_penalty == 0.0 {
@@ -416,6 +412,13 @@ fn score_file(
     } else {
         secondary_kind(f, w)
     };
+    let boosted = impl_query
+        && w.impl_boost != 0.0
+        && w.impl_extensions.contains(&f.ext)
+        && (secondary.is_none() || w.impl_boost_secondary);
+    if boosted {
+        score += w.impl_boost;
+    }
     if secondary.is_some() {
         score -= w.test_penalty;
     }

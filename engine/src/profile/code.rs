@@ -56,6 +56,10 @@ pub struct CodeWeights {
     pub directory: f64,
     /// Added to a matching implementation file when the request asks for one (`--impl`).
     pub impl_boost: f64,
+    /// Add the implementation boost to a test, example, bench or generated file too. Off,
+    /// such a file is not where a thing is implemented, so `--impl` never lifts a test above
+    /// the header of the same evidence.
+    pub impl_boost_secondary: bool,
     /// Compare stems and symbols by their words (`CommandRouter` ~ `command_router`).
     pub camel_case: bool,
     /// Read `[ _-]?` in a term as a word separator; off, it is matched literally.
@@ -107,6 +111,7 @@ impl Default for CodeWeights {
             // above the gap between a header's type definition and the implementation file
             // named for it (32 - 20): asked for the implementation, that file comes first
             impl_boost: 13.0,
+            impl_boost_secondary: false,
             camel_case: true,
             separator_pattern: true,
             word_match: true,
@@ -169,6 +174,8 @@ impl CodeWeights {
             partial_stem: 10.0,
             directory: 5.0,
             impl_boost: 8.0,
+            // the spec's handler boosted every `.cpp` file, tests included
+            impl_boost_secondary: true,
             // the spec's boost applied to `.cpp` files only
             impl_extensions: vec!["cpp".into()],
             // The test penalty is kept, although the spec's handler had none: its before

@@ -80,7 +80,7 @@ impl Tree {
         };
         cold.built
             .get_or_init(|| {
-                cache::open(&self.root().to_path_buf(), &cold.options, &cold.cache_dir)
+                cache::open(self.root(), &cold.options, &cold.cache_dir)
                     .map(|(tree, _)| tree)
                     .map_err(|e| e.to_string())
             })

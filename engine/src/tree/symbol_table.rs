@@ -139,9 +139,11 @@ pub struct SymbolTable {
 /// symbols the table lacks certainly holds none of the key's words (a name is found in its
 /// file's text, so its folded words are in the file's folded text). A key asked that it
 /// cannot answer in full is remembered, and the caller scans more files and asks again.
+/// True when a file the table lacks may hold every one of these words.
+type MayHoldAll = Box<dyn Fn(&[&str]) -> bool + Send + Sync>;
+
 pub(crate) struct Coverage {
-    /// True when a file the table lacks may hold every one of these words.
-    lacks: Box<dyn Fn(&[&str]) -> bool + Send + Sync>,
+    lacks: MayHoldAll,
     missed: Arc<Mutex<Vec<String>>>,
 }
 
