@@ -268,7 +268,7 @@ fn cases_beside(
 /// Cases are read in either form ([`crate::case_codec`]: a replay's compact cases, or every
 /// field written out).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(try_from = "DocumentWire")]
+#[serde(try_from = "DocumentWire<crate::case_codec::CaseWire, EngineDocument>")]
 pub struct ResultsDocument {
     /// `run` or `replay`.
     #[serde(default)]
@@ -298,9 +298,11 @@ pub struct ResultsDocument {
     pub cases_elsewhere: Option<String>,
 }
 
-/// A results document as written: cases in either form, not yet filled in.
+/// A results document as written: cases in either form, not yet filled in. With
+/// `serde::de::IgnoredAny` for `C` and `E`, its head alone (cases and engines skipped, not
+/// kept).
 #[derive(Deserialize)]
-struct DocumentWire {
+struct DocumentWire<C, E> {
     #[serde(default)]
     kind: Option<String>,
     #[serde(default)]
@@ -317,40 +319,56 @@ struct DocumentWire {
     build: Option<String>,
     #[serde(default)]
     summary: Map<String, Value>,
-    #[serde(default)]
-    case_defaults: Option<crate::case_codec::CaseWire>,
-    #[serde(default)]
-    answers: Vec<crate::case_codec::CaseWire>,
-    #[serde(default)]
-    cases: Option<Vec<crate::case_codec::CaseWire>>,
+    #[serde(default = "Option::default")]
+    case_defaults: Option<C>,
+    #[serde(default = "Vec::new")]
+    answers: Vec<C>,
+    #[serde(default = "Option::default")]
+    cases: Option<Vec<C>>,
     #[serde(default)]
     cases_file: Option<String>,
-    #[serde(default)]
-    engines: Vec<EngineDocument>,
+    #[serde(default = "Vec::new")]
+    engines: Vec<E>,
 }
 
-impl TryFrom<DocumentWire> for ResultsDocument {
+impl<C, E> DocumentWire<C, E> {
+    /// The document's head with these cases and engines.
+    fn with(
+        self,
+        cases: Vec<CaseResult>,
+        cases_elsewhere: Option<String>,
+        engines: Vec<EngineDocument>,
+    ) -> ResultsDocument {
+        ResultsDocument {
+            cases,
+            cases_elsewhere,
+            kind: self.kind,
+            command: self.command,
+            profile: self.profile,
+            engine_version: self.engine_version,
+            git_revision: self.git_revision,
+            machine: self.machine,
+            build: self.build,
+            summary: self.summary,
+            engines,
+        }
+    }
+}
+
+impl TryFrom<DocumentWire<crate::case_codec::CaseWire, EngineDocument>> for ResultsDocument {
     type Error = String;
 
-    fn try_from(w: DocumentWire) -> Result<ResultsDocument, String> {
-        let cases_elsewhere = w.cases.is_none().then_some(w.cases_file).flatten();
-        Ok(ResultsDocument {
-            cases: crate::case_codec::decode_cases(
-                w.case_defaults,
-                w.answers,
-                w.cases.unwrap_or_default(),
-            )?,
-            cases_elsewhere,
-            kind: w.kind,
-            command: w.command,
-            profile: w.profile,
-            engine_version: w.engine_version,
-            git_revision: w.git_revision,
-            machine: w.machine,
-            build: w.build,
-            summary: w.summary,
-            engines: w.engines,
-        })
+    fn try_from(
+        mut w: DocumentWire<crate::case_codec::CaseWire, EngineDocument>,
+    ) -> Result<ResultsDocument, String> {
+        let cases_elsewhere = w.cases.is_none().then(|| w.cases_file.take()).flatten();
+        let cases = crate::case_codec::decode_cases(
+            w.case_defaults.take(),
+            std::mem::take(&mut w.answers),
+            w.cases.take().unwrap_or_default(),
+        )?;
+        let engines = std::mem::take(&mut w.engines);
+        Ok(w.with(cases, cases_elsewhere, engines))
     }
 }
 
@@ -407,25 +425,7 @@ impl ResultsDocument {
     /// The head of a results.json (its identity and summary), its cases left unread: what
     /// a gate on the summary alone needs, whatever the number of cases.
     pub fn read_head(path: &Path) -> crate::error::Result<ResultsDocument> {
-        #[derive(Deserialize)]
-        struct Head {
-            #[serde(default)]
-            kind: Option<String>,
-            #[serde(default)]
-            command: Option<String>,
-            #[serde(default)]
-            profile: Option<String>,
-            #[serde(default)]
-            engine_version: Option<String>,
-            #[serde(default)]
-            git_revision: Option<String>,
-            #[serde(default)]
-            machine: Option<Machine>,
-            #[serde(default)]
-            build: Option<String>,
-            #[serde(default)]
-            summary: Map<String, Value>,
-        }
+        type Head = DocumentWire<serde::de::IgnoredAny, serde::de::IgnoredAny>;
         let file = results_path(path);
         let reader = std::fs::File::open(&file)
             .map(|f| std::io::BufReader::with_capacity(256 * 1024, f))
@@ -440,17 +440,7 @@ impl ResultsDocument {
                 "no `summary`",
             ));
         }
-        Ok(ResultsDocument {
-            kind: h.kind,
-            command: h.command,
-            profile: h.profile,
-            engine_version: h.engine_version,
-            git_revision: h.git_revision,
-            machine: h.machine,
-            build: h.build,
-            summary: h.summary,
-            ..ResultsDocument::default()
-        })
+        Ok(h.with(Vec::new(), None, Vec::new()))
     }
 
     /// The document a run in memory would be once written.
