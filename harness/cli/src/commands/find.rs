@@ -147,10 +147,12 @@ fn map_stdin() -> std::io::Result<Option<MappedTail>> {
         return Ok(None);
     }
     let start = file.stream_position()?;
+    // Populated: the listing is read whole, so its pages are mapped in one call rather
+    // than a fault every few pages.
     // SAFETY: the mapping is read-only and private. Like any reader of a mapped file
     // (ripgrep, for one), it assumes the file is not truncated while the command runs;
     // a file changed under it is a race a read would lose too.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
     file.seek(SeekFrom::End(0))?;
     let start = usize::try_from(start).map_or(map.len(), |s| s.min(map.len()));
     Ok(Some(MappedTail { map, start }))
