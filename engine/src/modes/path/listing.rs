@@ -154,6 +154,10 @@ fn line_bag(table: &[u64; 256], bytes: &[u8]) -> u64 {
     acc[0] | acc[1] | acc[2] | acc[3] | tail
 }
 
+/// What the scan of one piece finds: its matches, and its lines that are not all ASCII
+/// (`(start, end)`), left for [`ListingScan::others`].
+type PieceScan = (Vec<Hit>, Vec<(usize, usize)>);
+
 /// A listing as one search reads it: ASCII lines where they lie, the others indexed.
 pub(super) struct ListingScan<'a> {
     bytes: &'a [u8],
@@ -248,7 +252,7 @@ pub(super) fn scan_listing<'a>(
         bytes,
         others: PathList::default(),
     };
-    let parts: Vec<(Vec<Hit>, Vec<(usize, usize)>)> = pieces(bytes)
+    let parts: Vec<PieceScan> = pieces(bytes)
         .into_par_iter()
         .map(|(start, end)| {
             let (mut hits, mut others) = (Vec::new(), Vec::new());
