@@ -180,7 +180,7 @@ impl ListingScan<'_> {
 
 impl PathSource for ListingScan<'_> {
     #[inline]
-    fn path(&self, id: usize) -> &str {
+    fn given(&self, id: usize) -> &str {
         if id >= OTHERS {
             return self.others.path(id - OTHERS);
         }

@@ -8,8 +8,8 @@ use crate::tree::paths::{PathList, PathView, ASCII};
 /// Paths by id, as the search past its first scan reads them.
 pub(super) trait PathSource: Sync {
     /// The path as given.
-    fn path(&self, id: usize) -> &str;
-    /// The bytes of [`PathSource::path`].
+    fn given(&self, id: usize) -> &str;
+    /// The bytes of [`PathSource::given`].
     fn path_bytes(&self, id: usize) -> &[u8];
     /// What a scan reads: the text of an ASCII path, the folding of any other
     /// ([`PathList::scan_bytes`]).
@@ -26,7 +26,7 @@ pub(super) trait PathSource: Sync {
 
 impl PathSource for PathList {
     #[inline]
-    fn path(&self, id: usize) -> &str {
+    fn given(&self, id: usize) -> &str {
         PathList::path(self, id)
     }
     #[inline]

@@ -31,7 +31,7 @@ impl<'q> Scorer<'q> {
         scratch: &mut Scratch,
     ) -> PathMatch {
         let i = hit.index as usize;
-        let full = list.path(i);
+        let full = list.given(i);
         let mut fold = std::mem::take(&mut scratch.fold);
         let Cut {
             path,
