@@ -37,6 +37,9 @@ pub enum Fixture {
     Tree(Arc<Tree>),
     /// A list of paths (`--paths-from`): `find path` only.
     Paths(Arc<PathList>),
+    /// A list of paths read for one query (`--paths-from -` on the command line), matched
+    /// where it lies rather than indexed first: `find path` only.
+    Listing(Arc<modes::path::Listing>),
 }
 
 impl Fixture {
@@ -47,6 +50,7 @@ impl Fixture {
             Fixture::Store(s) => s.len(),
             Fixture::Tree(t) => t.len(),
             Fixture::Paths(p) => p.len(),
+            Fixture::Listing(l) => l.len(),
         }
     }
 
@@ -58,6 +62,7 @@ impl Fixture {
             Fixture::Store(s) => s.dump_bytes(),
             Fixture::Tree(t) => t.dump_bytes(),
             Fixture::Paths(p) => p.listing_bytes(),
+            Fixture::Listing(l) => l.listing_bytes(),
         }
     }
 
@@ -85,7 +90,7 @@ impl Fixture {
         match self {
             Fixture::Tree(t) => Ok(t.paths()),
             Fixture::Paths(p) => Ok(p),
-            Fixture::Store(_) => Err(EngineError::invalid(format!(
+            Fixture::Store(_) | Fixture::Listing(_) => Err(EngineError::invalid(format!(
                 "mode `{}` needs a source tree (--root) or a path list (--paths-from)",
                 mode.as_str()
             ))),
@@ -132,10 +137,15 @@ impl Engine {
                 let tree = fixture.tree(Mode::Code)?.ready()?;
                 modes::code::find_code(tree, r, &self.profile.code).map(Response::Code)
             }
-            Request::Path(r) => {
-                let paths = fixture.paths(Mode::Path)?;
-                modes::path::find_path(paths, r, &self.profile.path).map(Response::Path)
+            Request::Path(r) => match fixture {
+                Fixture::Listing(listing) => {
+                    modes::path::find_path_in_listing(listing, r, &self.profile.path)
+                }
+                _ => fixture
+                    .paths(Mode::Path)
+                    .and_then(|paths| modes::path::find_path(paths, r, &self.profile.path)),
             }
+            .map(Response::Path),
             Request::Grep(r) => {
                 let tree = fixture.tree(Mode::Grep)?;
                 modes::grep::grep(tree, r, &self.profile.code, &self.profile.grep)

@@ -1,10 +1,12 @@
-//! `find path`: which paths match (in parallel chunks), then alignment of the ones that can
-//! reach the results, best bound first; typo candidates only when true matches do not fill
-//! the limit.
+//! `find path`: which paths match (in parallel chunks of an index, or in parallel pieces of a
+//! listing scanned in place), then alignment of the ones that can reach the results, best
+//! bound first; typo candidates only when true matches do not fill the limit.
 
+use super::listing::{scan_listing, Listing};
 use super::request::{PathRequest, PathResponse};
 use super::scorer::Scorer;
 use super::scratch::{Hit, Scratch};
+use super::source::PathSource;
 use crate::error::{EngineError, Result};
 use crate::profile::PathWeights;
 use crate::rank::Summary;
@@ -16,6 +18,45 @@ use std::cmp::Ordering;
 const CHUNK: usize = 2048;
 
 pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Result<PathResponse> {
+    let q = folded_query(request)?;
+    let scorer = Scorer::new(&q, w);
+    // which paths match; a true match carries the bound of its score, not yet aligned
+    let hits: Vec<Hit> = (0..list.len())
+        .into_par_iter()
+        .step_by(CHUNK)
+        .map(|start| {
+            let end = (start + CHUNK).min(list.len());
+            (start..end)
+                .filter_map(|i| {
+                    let (bag, bytes) = list.scan(i);
+                    scorer.classify(list, i, bag, bytes)
+                })
+                .collect::<Vec<_>>()
+        })
+        .flatten()
+        .collect();
+    Ok(rank(list, &scorer, hits, request))
+}
+
+/// `find path` over a listing read for this one query: its lines are matched where they
+/// lie, as they are found ([`scan_listing`]); the answer is [`find_path`]'s over the same
+/// listing indexed.
+pub fn find_path_in_listing(
+    listing: &Listing,
+    request: &PathRequest,
+    w: &PathWeights,
+) -> Result<PathResponse> {
+    if !listing.scannable() {
+        return find_path(&listing.indexed(), request, w);
+    }
+    let q = folded_query(request)?;
+    let scorer = Scorer::new(&q, w);
+    let (source, hits) = scan_listing(listing, &scorer);
+    Ok(rank(&source, &scorer, hits, request))
+}
+
+/// The request's query folded, or why it cannot be searched.
+fn folded_query(request: &PathRequest) -> Result<Vec<u8>> {
     let query = request.query.trim();
     if query.is_empty() {
         return Err(EngineError::invalid_with_hint(
@@ -28,20 +69,17 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
     }
     let mut q = Vec::with_capacity(query.len());
     fold_bytes(query, &mut q);
-    let scorer = Scorer::new(&q, w);
+    Ok(q)
+}
 
-    // which paths match; a true match carries the bound of its score, not yet aligned
-    let mut hits: Vec<Hit> = (0..list.len())
-        .into_par_iter()
-        .step_by(CHUNK)
-        .map(|start| {
-            let end = (start + CHUNK).min(list.len());
-            (start..end)
-                .filter_map(|i| scorer.classify(list, i))
-                .collect::<Vec<_>>()
-        })
-        .flatten()
-        .collect();
+/// The matches `hits` (true matches with bounds, typo candidates unscored) aligned as far as
+/// the limit needs, ranked and described.
+fn rank<S: PathSource>(
+    list: &S,
+    scorer: &Scorer,
+    mut hits: Vec<Hit>,
+    request: &PathRequest,
+) -> PathResponse {
     let total = hits.len();
     // typo candidates rank below every true match: align them only when true matches do
     // not fill the limit (they are counted in `total` either way)
@@ -89,9 +127,9 @@ pub fn find_path(list: &PathList, request: &PathRequest, w: &PathWeights) -> Res
         .iter()
         .map(|h| scorer.describe(list, h, &mut scratch))
         .collect::<Vec<_>>();
-    Ok(PathResponse {
+    PathResponse {
         query: request.clone(),
         summary: Summary::new(total, matches.len()),
         matches,
-    })
+    }
 }

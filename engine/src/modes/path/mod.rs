@@ -8,6 +8,8 @@
 //! rows are per worker thread, so the scan allocates nothing per path.
 //!
 //! - `find.rs`: the search; `request.rs`: its request and response;
+//! - `source.rs`: paths by id, from an index or, in `listing.rs`, a listing read for one
+//!   query and matched where it lies;
 //! - `prefilter.rs`: which paths match, on `pattern.rs` byte tests and `typo.rs` rules;
 //! - `bounds.rs`, `path_bound.rs`, `best_first.rs`: what a path can score at most, and skipping
 //!   the ones that cannot reach the results;
@@ -18,6 +20,7 @@ mod align;
 mod best_first;
 mod bounds;
 mod find;
+mod listing;
 mod path_bound;
 mod pattern;
 mod prefilter;
@@ -25,11 +28,13 @@ mod request;
 mod score;
 mod scorer;
 mod scratch;
+mod source;
 mod trace;
 mod typo;
 mod weights;
 
-pub use find::find_path;
+pub use find::{find_path, find_path_in_listing};
+pub use listing::Listing;
 pub use request::{PathMatch, PathRequest, PathResponse};
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ use super::bounds::Pairs;
 use super::pattern::is_separator;
 use super::scorer::Scorer;
 use super::scratch::Hit;
-use crate::tree::paths::{depth_of, PathList, ASCII};
+use super::source::PathSource;
+use crate::tree::paths::depth_of;
 
 impl<'q> Scorer<'q> {
     /// An upper bound of the score of path `i` as a true match (`full`: its scan bytes,
@@ -14,7 +15,13 @@ impl<'q> Scorer<'q> {
     /// (scores are monotone in raw alignments): [`super::bounds::Bound`], or for an ASCII path the tighter
     /// [`Scorer::pair_bound`]; plus the file-name bonus of as many query characters as the
     /// longest end of the query the file name holds in order; less the depth cost.
-    pub(super) fn bound(&self, list: &PathList, i: usize, full: &[u8], bytes: &[u8]) -> f32 {
+    pub(super) fn bound<S: PathSource>(
+        &self,
+        list: &S,
+        i: usize,
+        full: &[u8],
+        bytes: &[u8],
+    ) -> f32 {
         let q = self.query;
         let depth = depth_of(full);
         let name = memchr::memrchr(b'/', bytes).map_or(0, |k| k + 1);
@@ -28,7 +35,7 @@ impl<'q> Scorer<'q> {
             }
         }
         let in_name = (q.len() - left) as f32 * self.bound.filename;
-        let raw = match (&self.pairs, list.span(i).folded == ASCII) {
+        let raw = match (&self.pairs, list.is_ascii(i)) {
             (Some(pairs), true) => self.pair_bound(pairs, bytes) + in_name,
             _ => {
                 let upper = usize::from(list.shape(i).iter().any(u8::is_ascii_uppercase));
@@ -94,7 +101,7 @@ impl<'q> Scorer<'q> {
     /// query less one byte): the largest [`super::bounds::Bound`] of a query less one byte, plus the
     /// file-name bonus of as many characters as the longest end of the query, less any one
     /// byte, the file name holds in order.
-    pub(super) fn typo_bound(&self, list: &PathList, hit: &Hit) -> f32 {
+    pub(super) fn typo_bound<S: PathSource>(&self, list: &S, hit: &Hit) -> f32 {
         let b = &self.typo_bound;
         if !b.enabled {
             return f32::INFINITY;

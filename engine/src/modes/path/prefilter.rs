@@ -4,8 +4,8 @@
 use super::pattern::Pat;
 use super::scorer::Scorer;
 use super::scratch::Hit;
+use super::source::PathSource;
 use super::typo::{typo_matches, MAX_TYPO_QUERY};
-use crate::tree::paths::PathList;
 
 impl<'q> Scorer<'q> {
     /// Whether path `i` matches: a true match (tier 0) carrying the bound of its score
@@ -16,9 +16,16 @@ impl<'q> Scorer<'q> {
     /// can only be a typo match dropping the query's one byte with that bit. The tests read
     /// the path as listed, lowering ASCII letters as they go (an ASCII path's folding):
     /// nothing is folded or aligned here.
+    /// `bag` and `bytes` are the path's bag and scan bytes ([`PathSource::scan_bytes`]), read
+    /// by the caller (from an index, or off a listing as it is scanned).
     #[inline]
-    pub(super) fn classify(&self, list: &PathList, i: usize) -> Option<Hit> {
-        let (bag, bytes) = list.scan(i);
+    pub(super) fn classify<S: PathSource>(
+        &self,
+        list: &S,
+        i: usize,
+        bag: u64,
+        bytes: &[u8],
+    ) -> Option<Hit> {
         let missing = self.bag & !bag;
         let full = bytes;
         let bytes = &bytes[bytes.len().saturating_sub(self.w.max_len)..];

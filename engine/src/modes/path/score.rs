@@ -3,12 +3,17 @@
 
 use super::scorer::Scorer;
 use super::scratch::{Cut, Hit, Scratch, NONE};
+use super::source::PathSource;
 use super::typo::droppable;
-use crate::tree::paths::PathList;
 
 impl<'q> Scorer<'q> {
     /// The score of a true match: path `i` folded (if ASCII) and aligned.
-    pub(super) fn score_true(&self, list: &PathList, i: usize, scratch: &mut Scratch) -> f32 {
+    pub(super) fn score_true<S: PathSource>(
+        &self,
+        list: &S,
+        i: usize,
+        scratch: &mut Scratch,
+    ) -> f32 {
         let mut fold = std::mem::take(&mut scratch.fold);
         let c = self.view(list, i, &mut fold);
         let raw = self.align(self.query, c.path, c.text, c.name, scratch, false);
@@ -21,7 +26,7 @@ impl<'q> Scorer<'q> {
     /// Scores a typo candidate: one wrong, extra or swapped letter means the query less one
     /// character is a subsequence (a swap `ba` for `ab` leaves `a` or `b` in order), so each
     /// droppable character is tried and the best alignment kept.
-    pub(super) fn score_typo(&self, list: &PathList, hit: &mut Hit, scratch: &mut Scratch) {
+    pub(super) fn score_typo<S: PathSource>(&self, list: &S, hit: &mut Hit, scratch: &mut Scratch) {
         hit.score = 0.0;
         hit.dropped = u8::MAX;
         let mut fold = std::mem::take(&mut scratch.fold);

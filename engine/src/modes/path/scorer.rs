@@ -4,10 +4,11 @@
 use super::bounds::{Bound, Pairs, TypoBound};
 use super::pattern::Pat;
 use super::scratch::Cut;
+use super::source::PathSource;
 use super::typo::MAX_TYPO_QUERY;
 use super::weights::Weights;
 use crate::profile::PathWeights;
-use crate::tree::paths::{bag_bit, bag_of, PathList};
+use crate::tree::paths::{bag_bit, bag_of};
 use std::sync::atomic::AtomicU32;
 
 pub(super) struct Scorer<'q> {
@@ -63,7 +64,12 @@ impl<'q> Scorer<'q> {
 
     /// Path `i` as aligned ([`Cut`]); an ASCII path is folded into `fold`.
     #[inline]
-    pub(super) fn view<'a>(&self, list: &'a PathList, i: usize, fold: &'a mut Vec<u8>) -> Cut<'a> {
+    pub(super) fn view<'a, S: PathSource>(
+        &self,
+        list: &'a S,
+        i: usize,
+        fold: &'a mut Vec<u8>,
+    ) -> Cut<'a> {
         let v = list.view(i, fold);
         let cut = v.folded.len().saturating_sub(self.w.max_len);
         Cut {

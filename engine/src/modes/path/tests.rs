@@ -1,6 +1,7 @@
 //! Tests of `find path`: results, typos, the byte tests and the bounds against alignment.
 
-use super::find::find_path;
+use super::find::{find_path, find_path_in_listing};
+use super::listing::Listing;
 use super::pattern::Pat;
 use super::prefilter::{greedy_prefix, subsequence_without};
 use super::request::{PathMatch, PathRequest};
@@ -265,6 +266,11 @@ fn typo_matches_is_droppable_not_empty() {
 /// Paths of every shape the bound cares about: deep and shallow, capitals and humps,
 /// separators, long file names, repeated letters, non-ASCII.
 fn generated(n: usize) -> PathList {
+    PathList::from_text("generated", &generated_text(n))
+}
+
+/// The listing [`generated`] indexes, one path per line.
+fn generated_text(n: usize) -> String {
     let parts = [
         "usr",
         "lib",
@@ -304,7 +310,7 @@ fn generated(n: usize) -> PathList {
         text.push_str(&p.join("/"));
         text.push('\n');
     }
-    PathList::from_text("generated", &text)
+    text
 }
 
 const QUERIES: [&str; 14] = [
@@ -354,7 +360,11 @@ fn the_bound_is_never_below_a_score() {
         // and a typo candidate's
         let mut typos = 0usize;
         for i in 0..list.len() {
-            let Some(mut hit) = scorer.classify(&list, i).filter(|h| h.tier == 1) else {
+            let (bag, bytes) = list.scan(i);
+            let Some(mut hit) = scorer
+                .classify(&list, i, bag, bytes)
+                .filter(|h| h.tier == 1)
+            else {
                 continue;
             };
             let bound = scorer.typo_bound(&list, &hit);
@@ -408,7 +418,8 @@ fn classify_agrees_with_folded_subsequence_tests() {
             } else {
                 None
             };
-            let got = scorer.classify(&list, i).map(|h| h.tier);
+            let (bag, bytes) = list.scan(i);
+            let got = scorer.classify(&list, i, bag, bytes).map(|h| h.tier);
             assert_eq!(got, want, "{query} in {:?}", list.path(i));
         }
     }
@@ -450,4 +461,80 @@ fn summary_counts_all_matches() {
     let resp = find_path(&list(), &r, &PathWeights::default()).unwrap();
     assert_eq!(resp.summary.returned, 2);
     assert!(resp.summary.truncated && resp.summary.total_matches > 2);
+}
+
+#[test]
+fn a_listing_answers_as_its_index_does() {
+    // every kind of line a listing holds: blank, `\r\n`, non-ASCII, not UTF-8, and a last
+    // line without a newline
+    let mut bytes = generated_text(5_000).into_bytes();
+    for extra in [
+        &b"\n\r\n/usr/lib/Stra\xc3\x9fe/x.py\r\n"[..],
+        b"\xef\xac\x81le/LIB/python3.md\n\n",
+        b"bad/\xff\xfe/lib/py\n",
+        b"\r\n/usr/share/doc/copyright\r\n",
+        b"sched/\xce\xa3igma/include.h",
+    ] {
+        bytes.extend_from_slice(extra);
+    }
+    let listing = Listing::from_bytes("listing", bytes.clone());
+    let list = PathList::from_bytes("listing", bytes);
+    assert_eq!(listing.len(), list.len());
+    assert_eq!(listing.listing_bytes(), list.listing_bytes());
+    let w = PathWeights::default();
+    let queries = QUERIES.iter().copied().chain([
+        "straße", "ﬁle", "ssx", "sigma", "/bad/lib", "\u{fffd}", "pyth0n",
+    ]);
+    for query in queries {
+        for limit in [1, 10, list.len() + 1] {
+            let mut r = PathRequest::new(query);
+            r.limit = limit;
+            let want = find_path(&list, &r, &w).unwrap();
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let got = pool.install(|| find_path_in_listing(&listing, &r, &w).unwrap());
+                assert_eq!(got, want, "{query} limit {limit} threads {threads}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_listing_answers_random_queries_as_its_index_does() {
+    // queries cut from the listing's own paths, some with a letter changed, so that each
+    // has true matches, typo matches and ties
+    let text = generated_text(4_000);
+    let listing = Listing::from_bytes("listing", text.clone().into_bytes());
+    let list = PathList::from_text("listing", &text);
+    let lines: Vec<&str> = text.lines().collect();
+    let w = PathWeights::default();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |k: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % k as u64) as usize
+    };
+    for _ in 0..60 {
+        let line: Vec<char> = lines[next(lines.len())].chars().collect();
+        let start = next(line.len());
+        let len = 1 + next(12.min(line.len() - start));
+        let mut query: Vec<char> = line[start..start + len].to_vec();
+        if next(3) == 0 {
+            let at = next(query.len());
+            query[at] = ['x', 'q', '/', 'e'][next(4)];
+        }
+        let query: String = query.into_iter().filter(|&c| c != ' ').collect();
+        if query.trim().is_empty() {
+            continue;
+        }
+        let mut r = PathRequest::new(query.as_str());
+        r.limit = [1, 5, 20][next(3)];
+        let want = find_path(&list, &r, &w).unwrap();
+        let got = find_path_in_listing(&listing, &r, &w).unwrap();
+        assert_eq!(got, want, "{query:?} limit {}", r.limit);
+    }
 }

@@ -4,7 +4,7 @@
 use super::request::PathMatch;
 use super::scorer::Scorer;
 use super::scratch::{Cut, Hit, Scratch};
-use crate::tree::paths::PathList;
+use super::source::PathSource;
 
 impl<'q> Scorer<'q> {
     /// Byte positions of the best alignment left in `scratch` by `align(.., true)`.
@@ -24,9 +24,14 @@ impl<'q> Scorer<'q> {
     }
 
     /// The full match object of a hit: positions as character offsets and a reason.
-    pub(super) fn describe(&self, list: &PathList, hit: &Hit, scratch: &mut Scratch) -> PathMatch {
+    pub(super) fn describe<S: PathSource>(
+        &self,
+        list: &S,
+        hit: &Hit,
+        scratch: &mut Scratch,
+    ) -> PathMatch {
         let i = hit.index as usize;
-        let full = list.path(i);
+        let full = list.given(i);
         let mut fold = std::mem::take(&mut scratch.fold);
         let Cut {
             path,

@@ -5,7 +5,8 @@
 use super::shared_args::OutputArgs;
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
-use findbench_engine::{EngineError, Fixture, Outcome, PathList, Response, TreeOptions};
+use findbench_engine::modes::path::Listing;
+use findbench_engine::{EngineError, Fixture, Outcome, Response, TreeOptions};
 use findbench_eval::error::exit;
 use findbench_tools::{call, FixtureKind, FixtureRef, ToolCall};
 use findbench_tools::{FindCodeArgs, FindNameArgs, FindOutlineArgs, FindPathArgs, FindTaskArgs};
@@ -108,7 +109,8 @@ fn load(fixture: &FixtureRef, options: &TreeOptions) -> Result<Fixture, EngineEr
     }
 }
 
-/// Reads a path list from a file, or from stdin for `-`.
+/// Reads a path list from a file, or from stdin for `-`. A listing on stdin answers one
+/// query, so it is not indexed first: it is matched where it lies ([`Listing`]).
 fn load_path_list(path: &std::path::Path, options: &TreeOptions) -> Result<Fixture, EngineError> {
     if path.as_os_str() == "-" {
         let stdin_error = |e: std::io::Error| EngineError::File {
@@ -118,14 +120,14 @@ fn load_path_list(path: &std::path::Path, options: &TreeOptions) -> Result<Fixtu
         };
         #[cfg(unix)]
         if let Some(mapped) = map_stdin().map_err(stdin_error)? {
-            let list = PathList::from_shared("-", Arc::new(mapped));
-            return Ok(Fixture::Paths(Arc::new(list)));
+            let listing = Listing::new("-", Arc::new(mapped));
+            return Ok(Fixture::Listing(Arc::new(listing)));
         }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .map_err(stdin_error)?;
-        let list = PathList::from_bytes("-", bytes);
-        return Ok(Fixture::Paths(Arc::new(list)));
+        let listing = Listing::from_bytes("-", bytes);
+        return Ok(Fixture::Listing(Arc::new(listing)));
     }
     call::load_fixture(FixtureKind::Paths, path, options)
 }
@@ -145,10 +147,12 @@ fn map_stdin() -> std::io::Result<Option<MappedTail>> {
         return Ok(None);
     }
     let start = file.stream_position()?;
+    // Populated: the listing is read whole, so its pages are mapped in one call rather
+    // than a fault every few pages.
     // SAFETY: the mapping is read-only and private. Like any reader of a mapped file
     // (ripgrep, for one), it assumes the file is not truncated while the command runs;
     // a file changed under it is a race a read would lose too.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file)? };
     file.seek(SeekFrom::End(0))?;
     let start = usize::try_from(start).map_or(map.len(), |s| s.min(map.len()));
     Ok(Some(MappedTail { map, start }))
