@@ -12,6 +12,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
+use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -114,18 +115,22 @@ impl Exporter<ReplayReport> for ReplayJunitXml {
     /// (through gzip with `compress`).
     fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
         let (head, tail) = Self::frame(r)?;
-        let fill = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
-            w.write_all(head.as_bytes())?;
-            std::io::copy(&mut File::open(&r.spools.junit)?, w)?;
-            w.write_all(tail.as_bytes())
-        };
+        let mut spool = File::open(&r.spools.junit)
+            .map_err(|e| HarnessError::file(&r.spools.junit, format!("cannot read: {e}")))?;
         write_atomic_with(path, |w| {
             if self.compress {
                 let mut gz = super::gzip::encoder(w);
-                fill(&mut gz)?;
+                gz.write_all(head.as_bytes())?;
+                std::io::copy(&mut spool, &mut gz)?;
+                gz.write_all(tail.as_bytes())?;
                 gz.finish().map(drop)
             } else {
-                fill(w)
+                w.write_all(head.as_bytes())?;
+                // file to file, so the kernel copies it (copy_file_range) without the bytes
+                // passing through here
+                w.flush()?;
+                std::io::copy(&mut spool, w.get_mut())?;
+                w.write_all(tail.as_bytes())
             }
         })
     }
