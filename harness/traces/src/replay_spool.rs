@@ -18,19 +18,20 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TracesError + '_ {
 
 /// A spool file, gzipped as it is written when the report is (`--out-compress`).
 enum SpoolFile {
-    Plain(BufWriter<File>),
+    /// Unbuffered: a batch's bytes arrive as chunks of a hundred kilobytes or more, which
+    /// a buffer would only copy once more.
+    Plain(File),
     Gzipped(flate2::write::GzEncoder<BufWriter<File>>),
 }
 
 impl SpoolFile {
     fn create(path: &Path, gzipped: bool) -> Result<SpoolFile> {
         let f = File::create(path).map_err(io_err(path))?;
-        // a batch's bytes arrive as a few large chunks: a large buffer saves system calls
-        let w = BufWriter::with_capacity(1024 * 1024, f);
         Ok(if gzipped {
+            let w = BufWriter::with_capacity(1024 * 1024, f);
             SpoolFile::Gzipped(report::gzip::encoder(w))
         } else {
-            SpoolFile::Plain(w)
+            SpoolFile::Plain(f)
         })
     }
 
@@ -45,11 +46,10 @@ impl SpoolFile {
     /// a report as it is: synced here, on this thread, beside the other spools, rather than
     /// one after the other when the reports are published).
     fn finish(self, sync: bool) -> std::io::Result<()> {
-        let w = match self {
-            SpoolFile::Plain(w) => w,
-            SpoolFile::Gzipped(gz) => gz.finish()?,
+        let file = match self {
+            SpoolFile::Plain(file) => file,
+            SpoolFile::Gzipped(gz) => gz.finish()?.into_inner().map_err(|e| e.into_error())?,
         };
-        let file = w.into_inner().map_err(|e| e.into_error())?;
         if sync {
             file.sync_all()?;
         }

@@ -16,6 +16,7 @@
 //! (`*_ms`, `within_budget`, the Latency section) and run metadata (`started_at`,
 //! `threads`) aside.
 
+pub mod case_line;
 pub mod console;
 pub mod csv;
 pub mod engines;
