@@ -4,6 +4,7 @@
 
 use super::exporter::{Exporter, ReportContext};
 use super::replay_document::ReplayReport;
+use super::shown_question::shown_question;
 use crate::atomic_file::write_atomic_with;
 use crate::case::{CaseResult, Status, TraceOutcome};
 use crate::error::{HarnessError, Result};
@@ -169,7 +170,10 @@ pub fn test_case(case: &CaseResult) -> TestCase {
     };
     // a replayed case is named by its trace id and question: ids alone say nothing
     let mut tc = if replayed {
-        TestCase::new(format!("{} {}", case.id, case.query), status)
+        TestCase::new(
+            format!("{} {}", case.id, shown_question(&case.query)),
+            status,
+        )
     } else {
         TestCase::new(case.id.as_str(), status)
     };
@@ -288,7 +292,7 @@ fn write_plain_passing_replay(case: &CaseResult, out: &mut String) {
     out.push_str("        <testcase name=\"");
     escape_attribute(out, &case.id);
     out.push(' ');
-    escape_attribute(out, &case.query);
+    escape_attribute(out, &shown_question(&case.query));
     out.push_str("\" classname=\"");
     escape_attribute(out, &case.suite);
     let _ = writeln!(out, "\" time=\"{:.3}\"/>", time.as_secs_f64());

@@ -32,6 +32,7 @@ pub mod numbers;
 pub mod ranking;
 pub mod replay_document;
 pub mod rows;
+pub mod shown_question;
 pub mod svg;
 pub mod table;
 
