@@ -141,6 +141,9 @@ fn open(path: &Path, read: &Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send>, T
     }
 }
 
+/// A line read: its file and its 1-based number.
+type LineAt = (Arc<Path>, usize);
+
 /// Counts kept while streaming, for the report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StreamCounts {
@@ -260,7 +263,7 @@ impl TraceStream {
 
     /// Reads the next non-blank line onto the end of `buf`, opening the next file when one
     /// ends; `Ok(None)` when an OTLP file filled `pending` instead.
-    fn next_line(&mut self) -> Option<Result<Option<(Arc<Path>, usize)>, TracesError>> {
+    fn next_line(&mut self) -> Option<Result<Option<LineAt>, TracesError>> {
         loop {
             if self.current.is_none() {
                 let path = self.files.next()?;
