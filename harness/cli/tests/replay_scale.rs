@@ -243,6 +243,37 @@ fn replay_reports_are_the_same_bytes_whatever_jobs_timing_aside() {
         }
         assert_eq!(a.lines().count(), b.lines().count(), "{file}");
     }
+    // --out-compress on two threads: the same case files once gunzipped
+    let gz = tmp.path().join("jobs2-gz");
+    let o = findbench(&[
+        "replay",
+        path_str(&traces),
+        "--jobs",
+        "2",
+        "--out",
+        path_str(&gz),
+        "--out-compress",
+        "-q",
+    ]);
+    assert_exit(&o, 0);
+    let plain = tmp.path().join("jobs2-gunzipped");
+    std::fs::create_dir_all(&plain).unwrap();
+    for file in ["cases.jsonl", "cases.csv", "junit.xml"] {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::GzDecoder::new(
+                std::fs::File::open(gz.join(format!("{file}.gz"))).unwrap(),
+            ),
+            &mut text,
+        )
+        .unwrap();
+        std::fs::write(plain.join(file), text).unwrap();
+        let (a, b) = (masked(&outs[0].join(file)), masked(&plain.join(file)));
+        for (n, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+            assert_eq!(x, y, "{file}.gz:{}", n + 1);
+        }
+        assert_eq!(a.lines().count(), b.lines().count(), "{file}.gz");
+    }
     let cases = results_cases(&outs[0]);
     assert_eq!(cases.len(), 5000);
     let indexes: Vec<u64> = cases

@@ -16,5 +16,6 @@ pub mod replay_memo;
 pub mod replay_options;
 pub mod replay_rank;
 pub mod replay_report;
+mod replay_spool;
 pub mod replay_totals;
 pub mod trace;

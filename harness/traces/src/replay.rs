@@ -76,39 +76,42 @@ impl<B: FnMut(BadLine) -> Result<(), TracesError>> BatchReader<'_, B> {
     fn next_batch(&mut self) -> Result<Batch, TracesError> {
         let mut batch = Vec::with_capacity(BATCH);
         while batch.len() < BATCH {
-            let Some(item) = self.stream.next() else {
+            let items = self.stream.next_chunk(BATCH - batch.len());
+            if items.is_empty() {
                 break;
-            };
-            match item? {
-                TraceItem::Bad(bad) => {
-                    if self.bad_examples.len() < BAD_EXAMPLES {
-                        self.bad_examples.push(bad.to_string());
+            }
+            for item in items {
+                match item? {
+                    TraceItem::Bad(bad) => {
+                        if self.bad_examples.len() < BAD_EXAMPLES {
+                            self.bad_examples.push(bad.to_string());
+                        }
+                        (self.on_bad)(bad)?;
                     }
-                    (self.on_bad)(bad)?;
-                }
-                TraceItem::Trace(trace) => {
-                    // every shard reads every line, so positions agree across shards
-                    self.read += 1;
-                    let position = self.read;
-                    if self
-                        .filter
-                        .as_ref()
-                        .is_some_and(|f| *f != normalise_question(&trace.query))
-                        || self
-                            .options
-                            .shard
-                            .is_some_and(|s| !s.holds_trace(&trace.trace_id))
-                    {
-                        continue;
+                    TraceItem::Trace(trace) => {
+                        // every shard reads every line, so positions agree across shards
+                        self.read += 1;
+                        let position = self.read;
+                        if self
+                            .filter
+                            .as_ref()
+                            .is_some_and(|f| *f != normalise_question(&trace.query))
+                            || self
+                                .options
+                                .shard
+                                .is_some_and(|s| !s.holds_trace(&trace.trace_id))
+                        {
+                            continue;
+                        }
+                        // fixtures load here, on one thread, once each
+                        let kind = trace
+                            .call
+                            .as_ref()
+                            .and_then(|c| c.fixture_kind)
+                            .unwrap_or(FixtureKind::Root);
+                        let fixture = self.fixtures.resolve(self.options, &trace, kind)?;
+                        batch.push((*trace, fixture, position));
                     }
-                    // fixtures load here, on one thread, once each
-                    let kind = trace
-                        .call
-                        .as_ref()
-                        .and_then(|c| c.fixture_kind)
-                        .unwrap_or(FixtureKind::Root);
-                    let fixture = self.fixtures.resolve(self.options, &trace, kind)?;
-                    batch.push((*trace, fixture, position));
                 }
             }
         }

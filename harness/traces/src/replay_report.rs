@@ -3,16 +3,18 @@
 //! by, every one through its exporter of findbench-eval's `report` (the trait a corpus
 //! run's go through).
 //!
-//! A writer thread takes the replayed cases a batch at a time, in input order, through a
-//! bounded channel (the replay goes on meanwhile, and waits when the writer is
-//! [`QUEUED_BATCHES`] behind), and spools them beside the reports as their exporters write
-//! cases: cases.jsonl lines (every field of a case), cases.csv rows and junit.xml test
-//! cases, the first two gzipped as they go with `--out-compress`. The documents that need
+//! The replayed cases come a batch at a time, in input order; the worker threads encode
+//! them, in parallel and in order, as their exporters write cases: cases.jsonl lines (every
+//! field of a case), cases.csv rows and junit.xml test cases. Each of the three spools beside
+//! the reports has its own writer thread taking those bytes through a bounded channel (the
+//! replay goes on meanwhile, and waits when a writer is [`QUEUED_BATCHES`] behind); the
+//! first two are gzipped as they go with `--out-compress`. The documents that need
 //! totals first (results.json, junit.xml) are assembled from the spools at the end. Every
 //! file is written under a temporary name and renamed, so a reader never sees half a
 //! report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
+use crate::replay_spool::SpoolWriter;
 use crate::replay_totals::ReplayTotals;
 use crate::trace::TraceOutcome;
 use findbench_eval::atomic_file::temp_name;
@@ -25,11 +27,8 @@ use findbench_eval::report::jsonl::case_line;
 use findbench_eval::report::junit::ReplayJunitXml;
 use findbench_eval::report::replay_document::{CaseSpools, ReplayReport};
 use findbench_eval::report::{self, Exporter, ReportContext};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, SyncSender};
-use std::thread::JoinHandle;
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TracesError + '_ {
     move |e| TracesError::file(path, format!("cannot write: {e}"))
@@ -60,202 +59,149 @@ pub fn replay_summary(header: &ReplayHeader, totals: &ReplayTotals) -> ReplaySum
     }
 }
 
-/// Batches of cases the writer thread may be behind the replay.
+/// Batches of cases each spool's writer thread may be behind the replay.
 pub const QUEUED_BATCHES: usize = 4;
 
-/// A spool file, gzipped as it is written when the report is (`--out-compress`).
-enum SpoolFile {
-    Plain(BufWriter<File>),
-    Gzipped(flate2::write::GzEncoder<BufWriter<File>>),
+/// Cases encoded per task when a batch is turned into its spools' bytes: a batch of 2,048
+/// is sixteen tasks, enough to keep every core busy.
+const ENCODE_CHUNK: usize = 128;
+
+/// What a chunk of cases adds to each spool: cases.jsonl lines, cases.csv rows and
+/// junit.xml test cases.
+struct Encoded {
+    jsonl: Vec<u8>,
+    csv: Vec<u8>,
+    junit: Vec<u8>,
 }
 
-impl SpoolFile {
-    fn create(path: &Path, gzipped: bool) -> Result<SpoolFile> {
-        let f = File::create(path).map_err(io_err(path))?;
-        let w = BufWriter::with_capacity(256 * 1024, f);
-        Ok(if gzipped {
-            SpoolFile::Gzipped(report::gzip::encoder(w))
-        } else {
-            SpoolFile::Plain(w)
-        })
+/// Encodes `cases` for the three spools, on the calling worker thread.
+fn encode(cases: &[CaseResult], spool: &Path) -> Result<Encoded> {
+    let mut jsonl = Vec::with_capacity(cases.len() * 1536);
+    for case in cases {
+        case_line(case, &mut jsonl).map_err(|e| io_err(spool)(e.into()))?;
     }
-
-    /// Ends the gzip stream and flushes (a spool is a temporary: not synced).
-    fn finish(self) -> std::io::Result<()> {
-        let w = match self {
-            SpoolFile::Plain(w) => w,
-            SpoolFile::Gzipped(gz) => gz.finish()?,
-        };
-        w.into_inner().map(drop).map_err(|e| e.into_error())
+    let mut csv = ReplayCasesCsv::spool_rows(Vec::with_capacity(cases.len() * 256));
+    for case in cases {
+        csv.write_record(ReplayCasesCsv::row(case).iter().map(|f| f.as_bytes()))
+            .map_err(csv_err(spool))?;
     }
+    let csv = csv
+        .into_inner()
+        .map_err(|e| io_err(spool)(e.into_error()))?;
+    let junit = ReplayJunitXml::spool_cases(cases)?.into_bytes();
+    Ok(Encoded { jsonl, csv, junit })
 }
 
-impl Write for SpoolFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            SpoolFile::Plain(w) => w.write(buf),
-            SpoolFile::Gzipped(w) => w.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        match self {
-            SpoolFile::Plain(w) => w.write_all(buf),
-            SpoolFile::Gzipped(w) => w.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            SpoolFile::Plain(w) => w.flush(),
-            SpoolFile::Gzipped(w) => w.flush(),
-        }
-    }
-}
-
-/// The spool files one replay's cases go to, owned by the writer thread.
+/// The spools one replay's cases go to, each written by its own thread.
 struct Spools {
-    cases_jsonl: (PathBuf, SpoolFile),
-    cases_csv: (PathBuf, csv::Writer<SpoolFile>),
-    junit: (PathBuf, SpoolFile),
+    cases_jsonl: SpoolWriter,
+    cases_csv: SpoolWriter,
+    junit: SpoolWriter,
     cases: usize,
     compress: bool,
-    line: Vec<u8>,
 }
 
 impl Spools {
     fn create(dir: &Path, compress: bool) -> Result<Spools> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let open = |name: &str, gzipped: bool| -> Result<(PathBuf, SpoolFile)> {
-            let path = temp_name(&dir.join(format!("{name}.spool")));
-            let f = SpoolFile::create(&path, gzipped)?;
-            Ok((path, f))
-        };
-        let (csv_path, csv_file) = open("cases.csv", compress)?;
-        let cases_csv = ReplayCasesCsv::spool(csv_file).map_err(csv_err(&csv_path))?;
+        let path = |name: &str| temp_name(&dir.join(format!("{name}.spool")));
+        let csv_path = path("cases.csv");
+        let csv_head = ReplayCasesCsv::spool(Vec::new())
+            .and_then(|w| w.into_inner().map_err(|e| e.into_error().into()))
+            .map_err(csv_err(&csv_path))?;
+        // cases.jsonl and cases.csv are reports as they are: synced by their threads
         Ok(Spools {
-            cases_jsonl: open("cases.jsonl", compress)?,
-            cases_csv: (csv_path, cases_csv),
-            junit: open("junit", false)?,
+            cases_jsonl: SpoolWriter::create(
+                path("cases.jsonl"),
+                compress,
+                true,
+                b"",
+                QUEUED_BATCHES,
+            )?,
+            cases_csv: SpoolWriter::create(csv_path, compress, true, &csv_head, QUEUED_BATCHES)?,
+            junit: SpoolWriter::create(path("junit"), false, false, b"", QUEUED_BATCHES)?,
             cases: 0,
             compress,
-            line: Vec::with_capacity(4096),
         })
     }
 
-    /// Spools a batch of cases: each one's cases.jsonl line, cases.csv row and junit.xml
-    /// test case.
-    fn push(&mut self, cases: &[CaseResult]) -> Result<()> {
-        let (p, w) = &mut self.cases_jsonl;
-        for case in cases {
-            self.line.clear();
-            case_line(case, &mut self.line).map_err(|e| io_err(p)(e.into()))?;
-            w.write_all(&self.line).map_err(io_err(p))?;
-            self.cases += 1;
+    /// Encodes a batch of cases in parallel (chunks in order; each chunk's cases dropped
+    /// by the thread that encoded them) and hands the bytes to the spools' threads.
+    /// `false` when one of them has stopped.
+    fn push(&mut self, cases: Vec<CaseResult>) -> Result<bool> {
+        self.cases += cases.len();
+        let spool = self.cases_jsonl.path().to_path_buf();
+        let encoded = cases
+            .into_par_iter()
+            .chunks(ENCODE_CHUNK)
+            .map(|chunk| encode(&chunk, &spool))
+            .collect::<Result<Vec<Encoded>>>()?;
+        let (mut jsonl, mut csv, mut junit) = (
+            Vec::with_capacity(encoded.len()),
+            Vec::with_capacity(encoded.len()),
+            Vec::with_capacity(encoded.len()),
+        );
+        for e in encoded {
+            jsonl.push(e.jsonl);
+            csv.push(e.csv);
+            junit.push(e.junit);
         }
-        let (p, w) = &mut self.cases_csv;
-        for case in cases {
-            w.write_record(ReplayCasesCsv::row(case).iter().map(|f| f.as_bytes()))
-                .map_err(csv_err(p))?;
-        }
-        let (p, w) = &mut self.junit;
-        w.write_all(ReplayJunitXml::spool_cases(cases)?.as_bytes())
-            .map_err(io_err(p))
+        Ok(self.cases_jsonl.send(jsonl) && self.cases_csv.send(csv) && self.junit.send(junit))
     }
 
-    /// Ends and flushes the spools and hands them on.
-    fn close(self) -> Result<CaseSpools> {
-        let close = |(p, w): (PathBuf, SpoolFile)| -> Result<PathBuf> {
-            w.finish().map_err(io_err(&p))?;
-            Ok(p)
-        };
-        let cases_jsonl = close(self.cases_jsonl)?;
-        let (csv_spool, csv_writer) = self.cases_csv;
-        let csv_file = csv_writer
-            .into_inner()
-            .map_err(|e| io_err(&csv_spool)(e.into_error()))?;
-        let cases_csv = close((csv_spool, csv_file))?;
-        let junit = close(self.junit)?;
+    /// Waits for every spool to be written out and hands them on; the first error wins.
+    fn close(mut self) -> Result<CaseSpools> {
+        let (jsonl, csv, junit) = (
+            self.cases_jsonl.close(),
+            self.cases_csv.close(),
+            self.junit.close(),
+        );
         Ok(CaseSpools {
-            cases_jsonl,
-            cases_csv,
-            junit,
+            cases_jsonl: jsonl?,
+            cases_csv: csv?,
+            junit: junit?,
             cases: self.cases,
             compress: self.compress,
         })
     }
-
-    fn paths(&self) -> [&Path; 3] {
-        [&self.cases_jsonl.0, &self.cases_csv.0, &self.junit.0]
-    }
 }
 
-/// Takes replayed cases a batch at a time, spools them on its own thread, and writes the
-/// reports when [`ReportWriter::finish`]ed.
+/// Takes replayed cases a batch at a time, encodes them on the worker threads, spools the
+/// bytes on one thread per file, and writes the reports when [`ReportWriter::finish`]ed.
 pub struct ReportWriter {
     dir: PathBuf,
-    queue: Option<SyncSender<Vec<CaseResult>>>,
-    worker: Option<JoinHandle<Result<Spools>>>,
+    spools: Option<Spools>,
 }
 
 impl ReportWriter {
-    /// Opens the spools in `dir` and starts the writer thread; `compress` gzips the case
-    /// files (`--out-compress`).
+    /// Opens the spools in `dir` and starts their threads; `compress` gzips the case files
+    /// (`--out-compress`).
     pub fn create(dir: &Path, compress: bool) -> Result<ReportWriter> {
-        let mut spools = Spools::create(dir, compress)?;
-        let (queue, batches) = sync_channel::<Vec<CaseResult>>(QUEUED_BATCHES);
-        let worker = std::thread::Builder::new()
-            .name("findbench-reports".into())
-            .spawn(move || {
-                for batch in batches {
-                    if let Err(e) = spools.push(&batch) {
-                        for p in spools.paths() {
-                            let _ = std::fs::remove_file(p);
-                        }
-                        return Err(e);
-                    }
-                }
-                Ok(spools)
-            })
-            .map_err(io_err(dir))?;
         Ok(ReportWriter {
             dir: dir.to_path_buf(),
-            queue: Some(queue),
-            worker: Some(worker),
+            spools: Some(Spools::create(dir, compress)?),
         })
     }
 
-    /// Hands a batch of replayed cases (in input order) to the writer thread; waits while
-    /// it is [`QUEUED_BATCHES`] behind. A write error of an earlier batch is returned here.
+    /// Hands a batch of replayed cases (in input order) to the spools; waits while their
+    /// threads are [`QUEUED_BATCHES`] behind. A write error of an earlier batch is returned
+    /// here.
     pub fn push(&mut self, cases: Vec<CaseResult>) -> Result<()> {
-        let sent = match &self.queue {
-            Some(q) => q.send(cases).is_ok(),
-            None => false,
+        let Some(spools) = self.spools.as_mut() else {
+            return Err(stopped());
         };
-        if sent {
+        if spools.push(cases)? {
             return Ok(());
         }
-        // the writer stopped: its error says why
-        self.join().map(drop)
-    }
-
-    /// Stops taking cases and waits for the writer thread's spools.
-    fn join(&mut self) -> Result<Spools> {
-        self.queue = None;
-        match self.worker.take().map(JoinHandle::join) {
-            Some(Ok(result)) => result,
-            Some(Err(_)) => Err(TracesError::Eval(HarnessError::Internal(
-                "the report writer thread stopped unexpectedly".into(),
-            ))),
-            None => Err(TracesError::Eval(HarnessError::Internal(
-                "the report writer has already stopped".into(),
-            ))),
-        }
+        // a spool's thread stopped: its error says why
+        self.spools
+            .take()
+            .map_or(Err(stopped()), |s| s.close().map(drop))
     }
 
     /// Writes every report and removes the spools; returns the files written.
     pub fn finish(mut self, header: &ReplayHeader, totals: &ReplayTotals) -> Result<Vec<PathBuf>> {
-        let spools = self.join()?.close()?;
+        let spools = self.spools.take().ok_or_else(stopped)?.close()?;
         let dir = self.dir.clone();
         let report = ReplayReport {
             summary: replay_summary(header, totals),
@@ -271,17 +217,10 @@ impl ReportWriter {
     }
 }
 
-impl Drop for ReportWriter {
-    /// A writer dropped unfinished (the replay failed) stops its thread and leaves no spool.
-    fn drop(&mut self) {
-        if self.worker.is_some() {
-            if let Ok(spools) = self.join() {
-                for p in spools.paths() {
-                    let _ = std::fs::remove_file(p);
-                }
-            }
-        }
-    }
+fn stopped() -> TracesError {
+    TracesError::Eval(HarnessError::Internal(
+        "the report writer has already stopped".into(),
+    ))
 }
 
 /// Every report of a replay, each through its exporter: results.json, cases.jsonl,

@@ -37,7 +37,25 @@ pub struct ReplayTotals {
     pub rank: crate::replay_rank::RankTotals,
     /// Traces recorded on a work tree with uncommitted changes (replayed against its commit).
     pub dirty: usize,
-    groups: HashMap<(String, TraceOutcome, TraceOutcome), (usize, TransitionGroup)>,
+    /// Per-question groups in the order of their first trace, found by normalised question
+    /// and outcomes ...
+    groups: Vec<TransitionGroup>,
+    by_question: HashMap<(String, TraceOutcome, TraceOutcome), usize>,
+    /// ... or, for a question asked before in the same words (most traces), by those words
+    /// and [`slot`]: normalising each trace's question again cost more than the rest of
+    /// its counting. At most [`RAW_QUESTIONS`] wordings, forgotten together when full.
+    by_raw: HashMap<String, [u32; 9]>,
+}
+
+/// Wordings [`ReplayTotals`] remembers the group of.
+const RAW_QUESTIONS: usize = 65_536;
+
+/// No group yet for this wording and these outcomes.
+const NO_GROUP: u32 = u32::MAX;
+
+/// A (recorded, replayed) outcome pair as an index.
+fn slot(recorded: TraceOutcome, outcome: TraceOutcome) -> usize {
+    idx(recorded) * 3 + idx(outcome)
 }
 
 fn idx(o: TraceOutcome) -> usize {
@@ -81,21 +99,41 @@ impl ReplayTotals {
         {
             self.dirty += 1;
         }
-        let key = (normalise_question(&case.query), recorded, outcome);
-        if let Some((_, group)) = self.groups.get_mut(&key) {
-            group.traces += 1;
+        let slot = slot(recorded, outcome);
+        let known = self.by_raw.get(case.query.as_str()).map(|s| s[slot]);
+        if let Some(g) = known.filter(|g| *g != NO_GROUP) {
+            self.groups[g as usize].traces += 1;
             return;
         }
-        let group = TransitionGroup {
-            question: key.0.clone(),
-            transition,
-            recorded_outcome: recorded,
-            outcome,
-            traces: 1,
-            example_trace_id: case.id.clone(),
-            explain: case.explain.clone(),
+        let key = (normalise_question(&case.query), recorded, outcome);
+        let g = match self.by_question.get(&key) {
+            Some(&g) => {
+                self.groups[g].traces += 1;
+                g
+            }
+            None => {
+                self.groups.push(TransitionGroup {
+                    question: key.0.clone(),
+                    transition,
+                    recorded_outcome: recorded,
+                    outcome,
+                    traces: 1,
+                    example_trace_id: case.id.clone(),
+                    explain: case.explain.clone(),
+                });
+                self.by_question.insert(key, self.groups.len() - 1);
+                self.groups.len() - 1
+            }
         };
-        self.groups.insert(key, (self.groups.len(), group));
+        let Ok(g) = u32::try_from(g) else {
+            return;
+        };
+        if known.is_none() && self.by_raw.len() >= RAW_QUESTIONS {
+            self.by_raw.clear();
+        }
+        self.by_raw
+            .entry(case.query.clone())
+            .or_insert([NO_GROUP; 9])[slot] = g;
     }
 
     fn rate(n: usize, of: usize) -> f64 {
@@ -121,7 +159,7 @@ impl ReplayTotals {
     /// Groups by transition (fixed, regressed, unchanged), then largest first, then first
     /// seen: deterministic.
     pub fn groups(&self) -> Vec<TransitionGroup> {
-        let mut v: Vec<&(usize, TransitionGroup)> = self.groups.values().collect();
+        let mut v: Vec<(usize, &TransitionGroup)> = self.groups.iter().enumerate().collect();
         v.sort_by(|a, b| {
             a.1.transition
                 .cmp(&b.1.transition)

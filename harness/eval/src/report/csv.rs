@@ -230,6 +230,12 @@ impl ReplayCasesCsv {
         Ok(spool)
     }
 
+    /// A writer of a replay's cases.csv rows on `w`, without the header: rows written by
+    /// several of these, one after another, are the rows of one [`Self::spool`].
+    pub fn spool_rows<W: std::io::Write>(w: W) -> csv::Writer<W> {
+        csv_writer(w)
+    }
+
     /// The columns of a replay's cases.csv: the recorded beside the replayed.
     pub const COLUMNS: [&str; 18] = [
         "id",

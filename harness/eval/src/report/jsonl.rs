@@ -13,9 +13,7 @@ use std::path::Path;
 
 /// Appends `case` as one line of cases.jsonl to `out`.
 pub fn case_line(case: &CaseResult, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, case)?;
-    out.push(b'\n');
-    Ok(())
+    super::case_line::write_case_line(case, out)
 }
 
 /// A run's cases.jsonl.

@@ -4,6 +4,7 @@
 
 use super::exporter::{Exporter, ReportContext};
 use super::replay_document::ReplayReport;
+use super::shown_question::shown_question;
 use crate::atomic_file::write_atomic_with;
 use crate::case::{CaseResult, Status, TraceOutcome};
 use crate::error::{HarnessError, Result};
@@ -12,6 +13,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
+use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -114,18 +116,22 @@ impl Exporter<ReplayReport> for ReplayJunitXml {
     /// (through gzip with `compress`).
     fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
         let (head, tail) = Self::frame(r)?;
-        let fill = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
-            w.write_all(head.as_bytes())?;
-            std::io::copy(&mut File::open(&r.spools.junit)?, w)?;
-            w.write_all(tail.as_bytes())
-        };
+        let mut spool = File::open(&r.spools.junit)
+            .map_err(|e| HarnessError::file(&r.spools.junit, format!("cannot read: {e}")))?;
         write_atomic_with(path, |w| {
             if self.compress {
                 let mut gz = super::gzip::encoder(w);
-                fill(&mut gz)?;
+                gz.write_all(head.as_bytes())?;
+                std::io::copy(&mut spool, &mut gz)?;
+                gz.write_all(tail.as_bytes())?;
                 gz.finish().map(drop)
             } else {
-                fill(w)
+                w.write_all(head.as_bytes())?;
+                // file to file, so the kernel copies it (copy_file_range) without the bytes
+                // passing through here
+                w.flush()?;
+                std::io::copy(&mut spool, w.get_mut())?;
+                w.write_all(tail.as_bytes())
             }
         })
     }
@@ -164,7 +170,10 @@ pub fn test_case(case: &CaseResult) -> TestCase {
     };
     // a replayed case is named by its trace id and question: ids alone say nothing
     let mut tc = if replayed {
-        TestCase::new(format!("{} {}", case.id, case.query), status)
+        TestCase::new(
+            format!("{} {}", case.id, shown_question(&case.query)),
+            status,
+        )
     } else {
         TestCase::new(case.id.as_str(), status)
     };
@@ -283,7 +292,7 @@ fn write_plain_passing_replay(case: &CaseResult, out: &mut String) {
     out.push_str("        <testcase name=\"");
     escape_attribute(out, &case.id);
     out.push(' ');
-    escape_attribute(out, &case.query);
+    escape_attribute(out, &shown_question(&case.query));
     out.push_str("\" classname=\"");
     escape_attribute(out, &case.suite);
     let _ = writeln!(out, "\" time=\"{:.3}\"/>", time.as_secs_f64());

@@ -463,7 +463,7 @@ fn replay(r: &ReplaySummary) -> String {
         for g in listed {
             t.row([
                 g.transition.as_str().to_string(),
-                g.question.clone(),
+                super::shown_question::shown_question(&g.question).into_owned(),
                 g.traces.to_string(),
                 g.recorded_outcome.as_str().to_string(),
                 g.outcome.as_str().to_string(),

@@ -16,6 +16,7 @@
 //! (`*_ms`, `within_budget`, the Latency section) and run metadata (`started_at`,
 //! `threads`) aside.
 
+pub mod case_line;
 pub mod console;
 pub mod csv;
 pub mod engines;
@@ -31,6 +32,7 @@ pub mod numbers;
 pub mod ranking;
 pub mod replay_document;
 pub mod rows;
+pub mod shown_question;
 pub mod svg;
 pub mod table;
 

@@ -3,6 +3,7 @@
 
 pub mod fixture;
 pub mod item;
+mod line_error;
 pub mod otlp;
 pub mod record;
 pub mod stream;

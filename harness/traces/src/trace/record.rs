@@ -135,7 +135,8 @@ impl Trace {
     pub fn parse_line(line: &str) -> Result<Trace, String> {
         // a UTF-8 byte order mark some editors write at the start of a file
         let line = line.strip_prefix('\u{feff}').unwrap_or(line);
-        let trace: Trace = serde_json::from_str(line).map_err(|e| json_error(line, &e))?;
+        let trace: Trace =
+            serde_json::from_str(line).map_err(|e| super::line_error::describe(line, &e))?;
         if trace.trace_id.trim().is_empty() {
             return Err("empty `trace_id`".into());
         }
@@ -192,25 +193,6 @@ impl Trace {
     }
 }
 
-/// serde_json's message with the field it was reading: the last `"key":` before the
-/// column it stopped at (its messages name a column only).
-fn json_error(line: &str, e: &serde_json::Error) -> String {
-    let message = e.to_string();
-    if message.contains('`') || e.column() == 0 {
-        // unknown variant, missing field, wrong type: serde names the field already
-        return message;
-    }
-    let before: String = line.chars().take(e.column()).collect();
-    let field = before.rfind("\":").and_then(|end| {
-        let start = before[..end].rfind('"')?;
-        Some(&before[start + 1..end])
-    });
-    match field {
-        Some(f) if !f.is_empty() => format!("`{f}`: {message}"),
-        _ => message,
-    }
-}
-
 /// Joins tool names the way reports show a cascade.
 pub fn tool_sequence<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let names: Vec<&str> = names.into_iter().collect();
@@ -242,7 +224,7 @@ mod tests {
         let bad = LINE.replace("insufficient_evidence", "maybe");
         assert!(Trace::parse_line(&bad)
             .unwrap_err()
-            .contains("unknown variant"));
+            .starts_with("field `outcome`: expected one of"));
         let bad = LINE.replace("2026-06-19T09:00:00Z", "yesterday");
         assert!(Trace::parse_line(&bad).unwrap_err().contains("timestamp"));
         let bad = LINE.replace(r#""trace_id":"t1","#, "");
@@ -264,7 +246,7 @@ mod tests {
         }
         let bad = LINE.replace(r#""iterations":3"#, r#""iterations":tree"#);
         let e = Trace::parse_line(&bad).unwrap_err();
-        assert!(e.starts_with("`iterations`: expected"), "{e}");
+        assert!(e.starts_with("not valid JSON at column "), "{e}");
     }
 
     #[test]

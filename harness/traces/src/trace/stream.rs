@@ -5,6 +5,7 @@
 use super::item::{BadLine, TraceItem};
 use super::record::Trace;
 use crate::error::TracesError;
+use rayon::prelude::*;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -140,6 +141,9 @@ fn open(path: &Path, read: &Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send>, T
     }
 }
 
+/// A line read: its file and its 1-based number.
+type LineAt = (Arc<Path>, usize);
+
 /// Counts kept while streaming, for the report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StreamCounts {
@@ -170,7 +174,7 @@ pub enum TraceFormat {
 /// and the stream goes on.
 pub struct TraceStream {
     files: std::vec::IntoIter<PathBuf>,
-    current: Option<(PathBuf, Box<dyn BufRead + Send>, usize)>,
+    current: Option<(Arc<Path>, Box<dyn BufRead + Send>, usize)>,
     buf: Vec<u8>,
     counts: StreamCounts,
     /// Why the file being read stopped early, reported as the line after its last.
@@ -257,16 +261,16 @@ impl TraceStream {
         (self.bytes_read.load(Ordering::Relaxed), self.bytes_total)
     }
 
-    /// Reads the next non-blank line, opening the next file when one ends; `Ok(None)` when
-    /// an OTLP file filled `pending` instead.
-    fn next_line(&mut self) -> Option<Result<Option<(PathBuf, usize)>, TracesError>> {
+    /// Reads the next non-blank line onto the end of `buf`, opening the next file when one
+    /// ends; `Ok(None)` when an OTLP file filled `pending` instead.
+    fn next_line(&mut self) -> Option<Result<Option<LineAt>, TracesError>> {
         loop {
             if self.current.is_none() {
                 let path = self.files.next()?;
                 match open(&path, &self.bytes_read).and_then(|r| self.take_otlp(&path, r)) {
                     Ok(Some(reader)) => {
                         self.counts.files += 1;
-                        self.current = Some((path, reader, 0));
+                        self.current = Some((Arc::from(path), reader, 0));
                     }
                     Ok(None) => {
                         self.counts.files += 1;
@@ -278,21 +282,23 @@ impl TraceStream {
                 }
             }
             let (path, reader, line_no) = self.current.as_mut().expect("opened above");
-            self.buf.clear();
+            let start = self.buf.len();
             match reader.read_until(b'\n', &mut self.buf) {
                 Ok(0) => self.current = None,
                 Ok(_) => {
                     *line_no += 1;
-                    if self.buf.iter().all(u8::is_ascii_whitespace) {
+                    if self.buf[start..].iter().all(u8::is_ascii_whitespace) {
+                        self.buf.truncate(start);
                         continue;
                     }
-                    return Some(Ok(Some((path.clone(), *line_no))));
+                    return Some(Ok(Some((Arc::clone(path), *line_no))));
                 }
                 Err(e) => {
                     // a truncated .gz (or a read that fails mid-file): the lines read so far
                     // count, the rest of this file is one bad line, the other files go on
                     *line_no += 1;
-                    let at = (path.clone(), *line_no);
+                    self.buf.truncate(start);
+                    let at = (Arc::clone(path), *line_no);
                     self.read_error = Some(format!(
                         "cannot read past line {}: {e} (the rest of this file is skipped)",
                         *line_no - 1
@@ -312,6 +318,7 @@ impl Iterator for TraceStream {
         if let Some(item) = self.pending.pop_front() {
             return Some(Ok(item));
         }
+        self.buf.clear();
         let (file, line) = match self.next_line()? {
             Ok(Some(at)) => at,
             Ok(None) => return self.pending.pop_front().map(Ok),
@@ -320,21 +327,96 @@ impl Iterator for TraceStream {
         self.counts.lines += 1;
         if let Some(reason) = self.read_error.take() {
             self.counts.bad_lines += 1;
-            return Some(Ok(TraceItem::Bad(BadLine { file, line, reason })));
+            return Some(Ok(bad(&file, line, reason)));
         }
-        let parsed = std::str::from_utf8(&self.buf)
-            .map_err(|e| format!("not UTF-8 ({e})"))
-            .and_then(|text| Trace::parse_line(text.trim_end()));
-        Some(Ok(match parsed {
-            Ok(trace) => {
-                self.counts.traces += 1;
-                TraceItem::Trace(Box::new(trace))
+        let item = parse_item(&self.buf, &file, line);
+        self.count(&item);
+        Some(Ok(item))
+    }
+}
+
+/// A line read by [`TraceStream::next_chunk`]: an item already made (an OTLP file's, a
+/// failed read's, a file that would not open), or the bytes of a line still to parse.
+enum Slot {
+    Ready(Result<TraceItem, TracesError>),
+    Line(Arc<Path>, usize, std::ops::Range<usize>),
+}
+
+impl TraceStream {
+    /// The next items, up to `max` of them (fewer only at the end of the input, or before
+    /// a file that cannot be opened, whose error is the last item): the lines are read
+    /// one after another, then parsed in parallel (rayon), in input order.
+    pub fn next_chunk(&mut self, max: usize) -> Vec<Result<TraceItem, TracesError>> {
+        let mut slots = Vec::with_capacity(max);
+        self.buf.clear();
+        while slots.len() < max {
+            if let Some(item) = self.pending.pop_front() {
+                slots.push(Slot::Ready(Ok(item)));
+                continue;
             }
-            Err(reason) => {
-                self.counts.bad_lines += 1;
-                TraceItem::Bad(BadLine { file, line, reason })
+            let start = self.buf.len();
+            match self.next_line() {
+                None => break,
+                Some(Err(e)) => {
+                    slots.push(Slot::Ready(Err(e)));
+                    break;
+                }
+                Some(Ok(None)) => {}
+                Some(Ok(Some((file, line)))) => {
+                    self.counts.lines += 1;
+                    if let Some(reason) = self.read_error.take() {
+                        self.counts.bad_lines += 1;
+                        slots.push(Slot::Ready(Ok(bad(&file, line, reason))));
+                    } else {
+                        slots.push(Slot::Line(file, line, start..self.buf.len()));
+                    }
+                }
             }
-        }))
+        }
+        let buf = &self.buf;
+        let parsed: Vec<(Result<TraceItem, TracesError>, bool)> = slots
+            .into_par_iter()
+            .map(|slot| match slot {
+                Slot::Ready(item) => (item, false),
+                Slot::Line(file, line, range) => (Ok(parse_item(&buf[range], &file, line)), true),
+            })
+            .collect();
+        parsed
+            .into_iter()
+            .map(|(item, read_here)| {
+                if let (Ok(item), true) = (&item, read_here) {
+                    self.count(item);
+                }
+                item
+            })
+            .collect()
+    }
+
+    /// Counts a parsed line as a trace or a bad line.
+    fn count(&mut self, item: &TraceItem) {
+        match item {
+            TraceItem::Trace(_) => self.counts.traces += 1,
+            TraceItem::Bad(_) => self.counts.bad_lines += 1,
+        }
+    }
+}
+
+fn bad(file: &Path, line: usize, reason: String) -> TraceItem {
+    TraceItem::Bad(BadLine {
+        file: file.to_path_buf(),
+        line,
+        reason,
+    })
+}
+
+/// One line's bytes (its line break included) as a trace or a bad line.
+fn parse_item(bytes: &[u8], file: &Path, line: usize) -> TraceItem {
+    let parsed = std::str::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 ({e})"))
+        .and_then(|text| Trace::parse_line(text.trim_end()));
+    match parsed {
+        Ok(trace) => TraceItem::Trace(Box::new(trace)),
+        Err(reason) => bad(file, line, reason),
     }
 }
 

@@ -150,7 +150,7 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
             .map(|g| {
                 vec![
                     esc(g.transition.as_str()),
-                    esc(&g.question),
+                    esc(&crate::report::shown_question::shown_question(&g.question)),
                     g.traces.to_string(),
                     esc(g.recorded_outcome.as_str()),
                     esc(g.outcome.as_str()),
