@@ -67,6 +67,10 @@ pub struct CodeMatch {
     /// `generated`), or the matched symbol is a test function.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<String>,
+    /// The file defines a symbol named exactly the term (a namespace only opens one): what
+    /// was asked for, even in a test file. Not part of the envelope.
+    #[serde(skip)]
+    pub defines_term: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -455,6 +459,7 @@ fn describe(
     w: &CodeWeights,
 ) -> CodeMatch {
     let mut line = None;
+    let mut defines_term = false;
     let mut reason = match c.why {
         Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
         Why::ExactStemCamel if is_module_score(c, w) => {
@@ -470,6 +475,8 @@ fn describe(
             // the one symbol, not the file's every symbol
             let sym = &symbols.symbol(symbols.file_range(c.file as usize).start + index);
             line = Some(sym.line);
+            defines_term =
+                how == SymbolMatch::Exact && sym.definition && sym.kind != SymbolKind::Namespace;
             let what = match how {
                 SymbolMatch::Exact if sym.definition => "definition",
                 SymbolMatch::Exact => "declaration",
@@ -509,6 +516,7 @@ fn describe(
         reason,
         line,
         secondary: c.secondary.map(|s| s.as_str().to_string()),
+        defines_term,
     }
 }
 
