@@ -624,3 +624,21 @@ fn cpp_forms_of_real_headers() {
     let got = names(Language::Cpp, src);
     assert!(got.contains(&"id_adapter".to_string()), "{got:?}");
 }
+
+#[test]
+fn javascript_and_typescript_constructors_are_methods() {
+    // koa lib/application.js:39, zod packages/zod/src/v4/core/memoizer.ts:6
+    let src = "module.exports = class Application extends Emitter {\n  constructor (options) {\n    super()\n  }\n}\n";
+    expect(
+        Language::JavaScript,
+        src,
+        &[(Class, "Application"), (Method, "constructor")],
+    );
+    let src =
+        "export class Memoizer<T> {\n  constructor() {\n    this.value = undefined;\n  }\n}\n";
+    expect(
+        Language::TypeScript,
+        src,
+        &[(Class, "Memoizer"), (Method, "constructor")],
+    );
+}

@@ -290,3 +290,27 @@ fn a_question_of_only_intent_words_names_its_object_with_one_of_them() {
         assert_eq!(r.outcome, Outcome::NoMatch, "{q}: {r:?}");
     }
 }
+
+#[test]
+fn a_word_with_digits_is_completed_by_the_words_around_it() {
+    // `rfc2822` names a method, but `to rfc2822` names the one asked for
+    let t = Tree::from_memory(
+        "r",
+        vec![
+            ("lib/rack/utils.rb", "module Utils\n  def rfc2822(time)\n    time.httpdate\n  end\nend\n"),
+            (
+                "lib/rack/conditional_get.rb",
+                "class ConditionalGet\n  def to_rfc2822(since)\n    Time.rfc2822(since)\n  end\nend\n",
+            ),
+        ],
+    );
+    for q in ["to rfc2822", "show me the to rfc2822"] {
+        let r = asked(&t, q);
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("lib/rack/conditional_get.rb"),
+            "{q}: {:?}",
+            r.matches
+        );
+    }
+}

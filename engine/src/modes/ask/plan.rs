@@ -37,7 +37,12 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
     // names something of the tree is the name asked for: no phrase around it replaces it
     // (`where is ForceRetryError implemented` is not asking for `isForceRetryError`)
     if let [only] = plan.term_tokens[..] {
-        let written = plan.tokens.get(only).is_some_and(|t| !is_plain_word(t));
+        // a CamelCase or snake_case word; a word with digits (`rfc2822`, `level1`) is a
+        // word like any other, which `to rfc2822` or `source level1` may complete
+        let written = plan
+            .tokens
+            .get(only)
+            .is_some_and(|t| t.contains('_') || t.chars().any(|c| c.is_ascii_uppercase()));
         if written && first_named(tree, &[(own.clone(), plan.term.clone())]).is_some() {
             return None;
         }
