@@ -642,3 +642,14 @@ fn javascript_and_typescript_constructors_are_methods() {
         &[(Class, "Memoizer"), (Method, "constructor")],
     );
 }
+
+#[test]
+fn c_function_pointer_typedefs_wrapped_and_aliases_in_blocks() {
+    // ktor's vendored include/curl/curl.h:490: the parameters on the lines below
+    let src = "typedef int (*curl_debug_callback)\n       (CURL *handle,\n        curl_infotype type,\n        void *userptr);\n";
+    expect(Language::C, src, &[(Type, "curl_debug_callback")]);
+    // fmt's test/gtest/gmock/gmock.h:3283: an alias inside a function body
+    let src = "template <typename From, typename To>\nbool Check(From from) {\n  if (true) {\n      using ToType = typename std::remove_cv<To>::type;\n      return true;\n  }\n}\n";
+    let got = pairs(Language::Cpp, src);
+    assert!(got.contains(&(Type, "ToType".to_string())), "{got:?}");
+}

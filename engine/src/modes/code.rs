@@ -277,8 +277,8 @@ struct Candidate {
     file: u32,
     score: f64,
     why: Why,
-    /// The implementation boost was added.
-    boosted: bool,
+    /// The implementation boost added (0 when none).
+    boost: f64,
     /// The penalty of a file that is not the implementation was subtracted.
     secondary: Option<Secondary>,
 }
@@ -335,6 +335,11 @@ fn score_file(
         module_language && matches!(f.stem.as_str(), "mod" | "index" | "__init__");
     let is_module =
         module_language && !directory_module && !matches!(f.stem.as_str(), "lib" | "main");
+    // a test, example or generated file is not the module its stem names: `test/Route.js`
+    // tests `route`, it is named after it (asked only when the stem matches: it reads the
+    // file's first bytes)
+    let stem_matches = f.stem == q.term.literal || f.stem_snake == q.key;
+    let is_module = is_module && !(stem_matches && secondary_kind(f, w).is_some());
     let (named, named_normalised) = if is_module {
         (w.module_file, w.module_file_normalised)
     } else {
@@ -420,9 +425,14 @@ fn score_file(
         && w.impl_boost != 0.0
         && w.impl_extensions.contains(&f.ext)
         && (secondary.is_none() || w.impl_boost_secondary);
-    if boosted {
-        score += w.impl_boost;
-    }
+    // a file whose path only holds the term, or that only mentions it, is lifted among its
+    // equals but not above a file that defines or declares the term
+    let boost = match boosted {
+        false => 0.0,
+        true if score < w.exact_stem => w.impl_boost_weak,
+        true => w.impl_boost,
+    };
+    score += boost;
     if secondary.is_some() {
         score -= w.test_penalty;
     }
@@ -430,14 +440,14 @@ fn score_file(
         file: index as u32,
         score,
         why,
-        boosted,
+        boost,
         secondary,
     })
 }
 
 /// The exact-stem step scored as a module file.
 fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
-    let base = c.score - if c.boosted { w.impl_boost } else { 0.0 }
+    let base = c.score - c.boost
         + if c.secondary.is_some() {
             w.test_penalty
         } else {
@@ -503,8 +513,8 @@ fn describe(
         Why::PartialStem => format!("stem `{}` contains `{}`", f.stem, q.key),
         Why::Directory => format!("directory `{}` contains `{}`", f.dir, q.key),
     };
-    if c.boosted {
-        reason.push_str(&format!("; +{} implementation file", w.impl_boost));
+    if c.boost != 0.0 {
+        reason.push_str(&format!("; +{} implementation file", c.boost));
     }
     if let Some(kind) = c.secondary {
         reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));

@@ -226,8 +226,16 @@ pub(super) fn is_macro_call_line(s: &str) -> bool {
 }
 
 /// A class, struct, union or enum defined inside a block: its name, when a body or a base
-/// list follows it on the line (`struct stat st;` declares a variable).
+/// list follows it on the line (`struct stat st;` declares a variable); or a `using` alias
+/// (`using ToType = typename std::remove_cv<...>`).
 fn local_type(s: &str) -> Option<(SymbolKind, &str)> {
+    if let Some(rest) = strip_word(s, "using") {
+        let name = leading_ident(rest)?;
+        return rest[name.len()..]
+            .trim_start()
+            .starts_with('=')
+            .then_some((SymbolKind::Type, name));
+    }
     for (word, kind) in [
         ("class", SymbolKind::Class),
         ("struct", SymbolKind::Struct),
@@ -263,7 +271,9 @@ pub(super) fn typedef_name(s: &str) -> Option<&str> {
     // a function pointer: `(*name)`, `(APIENTRYP name)`: the last word of the first group
     if let Some((_, rest)) = s.split_once('(') {
         if let Some((group, after)) = rest.split_once(')') {
-            if after.trim_start().starts_with('(') {
+            // the parameters may follow on the next line: `typedef int (*curl_debug_callback)`
+            let wrapped = after.trim().is_empty() && group.trim_start().starts_with('*');
+            if after.trim_start().starts_with('(') || wrapped {
                 let start = group
                     .rfind(|c: char| !is_ident_char(c))
                     .map_or(0, |i| i + 1);
