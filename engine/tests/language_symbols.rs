@@ -652,4 +652,17 @@ fn c_function_pointer_typedefs_wrapped_and_aliases_in_blocks() {
     let src = "template <typename From, typename To>\nbool Check(From from) {\n  if (true) {\n      using ToType = typename std::remove_cv<To>::type;\n      return true;\n  }\n}\n";
     let got = pairs(Language::Cpp, src);
     assert!(got.contains(&(Type, "ToType".to_string())), "{got:?}");
+    // gmock.h:6592: a typedef whose type is a macro call
+    let src = "template <typename Optional>
+class Impl : public MatcherInterface<Optional> {
+ public:
+  typedef GTEST_REMOVE_REFERENCE_AND_CONST_(Optional) OptionalView;
+  typedef typename OptionalView::value_type ValueType;
+};
+";
+    expect(
+        Language::Cpp,
+        src,
+        &[(Class, "Impl"), (Type, "OptionalView"), (Type, "ValueType")],
+    );
 }

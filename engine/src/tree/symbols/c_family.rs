@@ -115,7 +115,10 @@ impl<'a> Scanner<'a> {
             break;
         }
         if typedef {
-            return typedef_name(s).map(|n| (SymbolKind::Type, n));
+            // a type given by a macro call was stripped as an attribute, leaving the name:
+            // `typedef GTEST_REMOVE_REFERENCE_AND_CONST_(Optional) OptionalView;`
+            let alone = leading_ident(s).filter(|n| s[n.len()..].trim_start().starts_with(';'));
+            return typedef_name(s).or(alone).map(|n| (SymbolKind::Type, n));
         }
         if let Some(rest) = strip_word(s, "using") {
             let name = leading_ident(rest)?;
