@@ -569,3 +569,100 @@ fn javascript_a_property_set_in_a_function_body_declares() {
         .collect();
     assert_eq!(create, [false, true], "{got:?}");
 }
+
+#[test]
+fn cpp_forms_of_real_headers() {
+    // include/nlohmann/thirdparty/hedley/hedley.hpp:1280-1288: a define indented under an
+    // `#if` continued over lines
+    let src = "#if \\\n    JSON_HEDLEY_HAS_ATTRIBUTE(nonnull) || \\\n    JSON_HEDLEY_GCC_VERSION_CHECK(3,3,0)\n\
+               \x20   #define JSON_HEDLEY_NON_NULL(...) __attribute__((__nonnull__(__VA_ARGS__)))\n\
+               #else\n    #define JSON_HEDLEY_NON_NULL(...)\n#endif\n";
+    expect(
+        Language::Cpp,
+        src,
+        &[
+            (Macro, "JSON_HEDLEY_NON_NULL"),
+            (Macro, "JSON_HEDLEY_NON_NULL"),
+        ],
+    );
+    // tests/thirdparty/doctest/doctest.h:226-228: a define below a macro call that ends its
+    // line with `)`, which leaves no statement open
+    let src = "DOCTEST_MSVC_SUPPRESS_WARNING(4623) // default constructor\n\n#define DOCTEST_CLEAN_BEGIN                                 \\\n    DOCTEST_MSVC_SUPPRESS_WARNING_PUSH\n";
+    expect(Language::Cpp, src, &[(Macro, "DOCTEST_CLEAN_BEGIN")]);
+    // include/nlohmann/detail/exceptions.hpp:199 and json.hpp:4081: a macro call above a
+    // declaration annotates it; it is not itself a method
+    let src = "class lexer {\n  public:\n    JSON_HEDLEY_NON_NULL(2)\n    static bool sax_parse(InputType&& i, SAX* sax)\n    {\n        return true;\n    }\n};\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(
+        got.iter().map(|s| (s.1.as_str(), s.3)).collect::<Vec<_>>(),
+        [("lexer", true), ("sax_parse", true)],
+        "{got:?}"
+    );
+    // tests/thirdparty/Fuzzer/FuzzerMutate.h:96: a nested struct after an access label
+    let src = "class MutationDispatcher {\npublic:\n  void SetCorpus(const InputCorpus *Corpus) { this->Corpus = Corpus; }\n\
+               private:\n\n  struct Mutator {\n    const char *Name;\n  };\n};\n";
+    expect(
+        Language::Cpp,
+        src,
+        &[
+            (Class, "MutationDispatcher"),
+            (Method, "SetCorpus"),
+            (Struct, "Mutator"),
+        ],
+    );
+    // tests/thirdparty/doctest/doctest.h:2049: an export macro before the name, the brace on
+    // the next line
+    let src = "struct DOCTEST_INTERFACE IReporter\n{\n    virtual void report_query(const QueryData&) = 0;\n};\n";
+    expect(
+        Language::Cpp,
+        src,
+        &[(Struct, "IReporter"), (Method, "report_query")],
+    );
+    // include/fmt/base.h:1612: a struct defined inside a function's body
+    let src = "template <typename Char, typename Handler>\nFMT_CONSTEXPR auto parse_replacement_field(const Char* begin, Handler&& handler) -> const Char* {\n\
+               \x20 switch (*begin) {\n  default: {\n    struct id_adapter {\n      Handler& handler;\n      int arg_id;\n    };\n  }\n  }\n}\n";
+    let got = names(Language::Cpp, src);
+    assert!(got.contains(&"id_adapter".to_string()), "{got:?}");
+}
+
+#[test]
+fn javascript_and_typescript_constructors_are_methods() {
+    // koa lib/application.js:39, zod packages/zod/src/v4/core/memoizer.ts:6
+    let src = "module.exports = class Application extends Emitter {\n  constructor (options) {\n    super()\n  }\n}\n";
+    expect(
+        Language::JavaScript,
+        src,
+        &[(Class, "Application"), (Method, "constructor")],
+    );
+    let src =
+        "export class Memoizer<T> {\n  constructor() {\n    this.value = undefined;\n  }\n}\n";
+    expect(
+        Language::TypeScript,
+        src,
+        &[(Class, "Memoizer"), (Method, "constructor")],
+    );
+}
+
+#[test]
+fn c_function_pointer_typedefs_wrapped_and_aliases_in_blocks() {
+    // ktor's vendored include/curl/curl.h:490: the parameters on the lines below
+    let src = "typedef int (*curl_debug_callback)\n       (CURL *handle,\n        curl_infotype type,\n        void *userptr);\n";
+    expect(Language::C, src, &[(Type, "curl_debug_callback")]);
+    // fmt's test/gtest/gmock/gmock.h:3283: an alias inside a function body
+    let src = "template <typename From, typename To>\nbool Check(From from) {\n  if (true) {\n      using ToType = typename std::remove_cv<To>::type;\n      return true;\n  }\n}\n";
+    let got = pairs(Language::Cpp, src);
+    assert!(got.contains(&(Type, "ToType".to_string())), "{got:?}");
+    // gmock.h:6592: a typedef whose type is a macro call
+    let src = "template <typename Optional>
+class Impl : public MatcherInterface<Optional> {
+ public:
+  typedef GTEST_REMOVE_REFERENCE_AND_CONST_(Optional) OptionalView;
+  typedef typename OptionalView::value_type ValueType;
+};
+";
+    expect(
+        Language::Cpp,
+        src,
+        &[(Class, "Impl"), (Type, "OptionalView"), (Type, "ValueType")],
+    );
+}

@@ -190,3 +190,159 @@ fn a_question_without_a_term_is_no_match_with_a_reason() {
         assert!(r.reason.as_deref().unwrap().starts_with("no term"), "{q}");
     }
 }
+
+/// A tree whose names are also question words or test words: a test class, a type guard
+/// named `is` + a type, functions named like intent words.
+fn tree_of_question_words() -> Tree {
+    Tree::from_memory(
+        "q",
+        vec![
+            (
+                "lib/base.rb",
+                "class Base\n  def liquid(template)\n    render(:liquid, template)\n  end\n\n  def test?\n    true\n  end\nend\n",
+            ),
+            (
+                "test/liquid_test.rb",
+                "require_relative 'test_helper'\n\nclass LiquidTest < Minitest::Test\n  def test_renders\n    assert true\n  end\nend\n",
+            ),
+            (
+                "source/errors/ForceRetryError.ts",
+                "export class ForceRetryError extends Error {\n  name = 'ForceRetryError';\n}\n",
+            ),
+            (
+                "source/utils/type-guards.ts",
+                "import {ForceRetryError} from '../errors/ForceRetryError.js';\n\nexport function isForceRetryError(error: unknown): error is ForceRetryError {\n  return error instanceof ForceRetryError;\n}\n",
+            ),
+            (
+                "src/walk.rs",
+                "pub fn search(root: &str) -> Vec<String> {\n    Vec::new()\n}\n\npub fn handle(line: &str) {}\n",
+            ),
+        ],
+    )
+}
+
+#[test]
+fn a_test_class_named_by_the_question_is_its_answer() {
+    // the whole term names `class LiquidTest` in a test file: not a reason to fall back on
+    // the words one by one (where `liquid` and `test?` of base.rb would win)
+    let t = tree_of_question_words();
+    for q in [
+        "liquid test",
+        "where is the liquid test defined",
+        "LiquidTest",
+    ] {
+        let r = asked(&t, q);
+        assert_eq!(r.outcome, Outcome::Success, "{q}: {r:?}");
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("test/liquid_test.rb"),
+            "{q}: {:?}",
+            r.matches
+        );
+    }
+}
+
+#[test]
+fn an_identifier_the_question_writes_is_not_widened_into_another_name() {
+    // `is ForceRetryError` names `isForceRetryError`, but the question wrote the class
+    let t = tree_of_question_words();
+    for q in [
+        "where is ForceRetryError implemented",
+        "where is ForceRetryError defined",
+    ] {
+        let r = asked(&t, q);
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("source/errors/ForceRetryError.ts"),
+            "{q}: {:?}",
+            r.matches
+        );
+    }
+    // written as words, the phrase with `is` is the name asked for
+    let r = asked(&t, "is force retry error");
+    assert_eq!(
+        r.selected.as_deref(),
+        Some("source/utils/type-guards.ts"),
+        "{:?}",
+        r.matches
+    );
+}
+
+#[test]
+fn a_question_of_only_intent_words_names_its_object_with_one_of_them() {
+    let t = tree_of_question_words();
+    for (q, line) in [
+        ("search", "pub fn search(root: &str) -> Vec<String> {"),
+        (
+            "where is search defined",
+            "pub fn search(root: &str) -> Vec<String> {",
+        ),
+        ("find handle", "pub fn handle(line: &str) {}"),
+    ] {
+        let r = asked(&t, q);
+        assert_eq!(r.outcome, Outcome::Success, "{q}: {r:?}");
+        assert_eq!(r.selected.as_deref(), Some("src/walk.rs"), "{q}");
+        assert_eq!(r.evidence.unwrap().lines[0].text, line, "{q}");
+    }
+    // the first word of a longer question is how it asks, never its object
+    for q in ["find", "where is it defined", "search it"] {
+        let r = asked(&t, q);
+        assert_eq!(r.outcome, Outcome::NoMatch, "{q}: {r:?}");
+    }
+}
+
+#[test]
+fn a_word_with_digits_is_completed_by_the_words_around_it() {
+    // `rfc2822` names a method, but `to rfc2822` names the one asked for
+    let t = Tree::from_memory(
+        "r",
+        vec![
+            ("lib/rack/utils.rb", "module Utils\n  def rfc2822(time)\n    time.httpdate\n  end\nend\n"),
+            (
+                "lib/rack/conditional_get.rb",
+                "class ConditionalGet\n  def to_rfc2822(since)\n    Time.rfc2822(since)\n  end\nend\n",
+            ),
+        ],
+    );
+    for q in ["to rfc2822", "show me the to rfc2822"] {
+        let r = asked(&t, q);
+        assert_eq!(
+            r.selected.as_deref(),
+            Some("lib/rack/conditional_get.rb"),
+            "{q}: {:?}",
+            r.matches
+        );
+    }
+}
+
+/// A test file named after what an implementation file defines.
+fn tree_of_a_test_named_like_a_method() -> Tree {
+    Tree::from_memory(
+        "p",
+        vec![
+            (
+                "lib/application.js",
+                "class Application {\n  route (path) {\n    return path\n  }\n}\n",
+            ),
+            (
+                "test/Route.js",
+                "describe('Route', function () {\n  it('works', function () {})\n})\n",
+            ),
+        ],
+    )
+}
+
+#[test]
+fn a_test_file_is_not_the_module_its_stem_names() {
+    // `test/Route.js` tests `route`; `lib/application.js` defines it
+    let t = tree_of_a_test_named_like_a_method();
+    let m = code(&t, "route");
+    assert_eq!(m[0].0, "lib/application.js", "{m:?}");
+    assert_eq!(
+        m[1],
+        (
+            "test/Route.js".to_string(),
+            "exact stem `route`; -0.5 test file".to_string()
+        )
+    );
+}

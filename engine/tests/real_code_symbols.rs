@@ -219,6 +219,7 @@ fn typescript_and_javascript_class_methods_past_line_80() {
         names,
         [
             ("HttpClient", SymbolKind::Class, true),
+            ("constructor", SymbolKind::Method, true),
             ("request", SymbolKind::Method, true),
             ("create", SymbolKind::Method, true),
             ("handle", SymbolKind::Method, true),

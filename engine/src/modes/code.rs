@@ -67,6 +67,10 @@ pub struct CodeMatch {
     /// `generated`), or the matched symbol is a test function.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secondary: Option<String>,
+    /// The file defines a symbol named exactly the term (a namespace only opens one): what
+    /// was asked for, even in a test file. Not part of the envelope.
+    #[serde(skip)]
+    pub defines_term: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -273,8 +277,8 @@ struct Candidate {
     file: u32,
     score: f64,
     why: Why,
-    /// The implementation boost was added.
-    boosted: bool,
+    /// The implementation boost added (0 when none).
+    boost: f64,
     /// The penalty of a file that is not the implementation was subtracted.
     secondary: Option<Secondary>,
 }
@@ -331,6 +335,11 @@ fn score_file(
         module_language && matches!(f.stem.as_str(), "mod" | "index" | "__init__");
     let is_module =
         module_language && !directory_module && !matches!(f.stem.as_str(), "lib" | "main");
+    // a test, example or generated file is not the module its stem names: `test/Route.js`
+    // tests `route`, it is named after it (asked only when the stem matches: it reads the
+    // file's first bytes)
+    let stem_matches = f.stem == q.term.literal || f.stem_snake == q.key;
+    let is_module = is_module && !(stem_matches && secondary_kind(f, w).is_some());
     let (named, named_normalised) = if is_module {
         (w.module_file, w.module_file_normalised)
     } else {
@@ -416,9 +425,8 @@ fn score_file(
         && w.impl_boost != 0.0
         && w.impl_extensions.contains(&f.ext)
         && (secondary.is_none() || w.impl_boost_secondary);
-    if boosted {
-        score += w.impl_boost;
-    }
+    let boost = if boosted { w.impl_boost } else { 0.0 };
+    score += boost;
     if secondary.is_some() {
         score -= w.test_penalty;
     }
@@ -426,14 +434,14 @@ fn score_file(
         file: index as u32,
         score,
         why,
-        boosted,
+        boost,
         secondary,
     })
 }
 
 /// The exact-stem step scored as a module file.
 fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
-    let base = c.score - if c.boosted { w.impl_boost } else { 0.0 }
+    let base = c.score - c.boost
         + if c.secondary.is_some() {
             w.test_penalty
         } else {
@@ -455,6 +463,7 @@ fn describe(
     w: &CodeWeights,
 ) -> CodeMatch {
     let mut line = None;
+    let mut defines_term = false;
     let mut reason = match c.why {
         Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
         Why::ExactStemCamel if is_module_score(c, w) => {
@@ -470,6 +479,8 @@ fn describe(
             // the one symbol, not the file's every symbol
             let sym = &symbols.symbol(symbols.file_range(c.file as usize).start + index);
             line = Some(sym.line);
+            defines_term =
+                how == SymbolMatch::Exact && sym.definition && sym.kind != SymbolKind::Namespace;
             let what = match how {
                 SymbolMatch::Exact if sym.definition => "definition",
                 SymbolMatch::Exact => "declaration",
@@ -496,8 +507,8 @@ fn describe(
         Why::PartialStem => format!("stem `{}` contains `{}`", f.stem, q.key),
         Why::Directory => format!("directory `{}` contains `{}`", f.dir, q.key),
     };
-    if c.boosted {
-        reason.push_str(&format!("; +{} implementation file", w.impl_boost));
+    if c.boost != 0.0 {
+        reason.push_str(&format!("; +{} implementation file", c.boost));
     }
     if let Some(kind) = c.secondary {
         reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));
@@ -509,6 +520,7 @@ fn describe(
         reason,
         line,
         secondary: c.secondary.map(|s| s.as_str().to_string()),
+        defines_term,
     }
 }
 

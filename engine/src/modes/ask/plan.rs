@@ -33,6 +33,20 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String>
     if candidates.first().is_none_or(|c| c.0 == own) {
         return None;
     }
+    // a term the question writes as one identifier (`ForceRetryError`, `load_file`) that
+    // names something of the tree is the name asked for: no phrase around it replaces it
+    // (`where is ForceRetryError implemented` is not asking for `isForceRetryError`)
+    if let [only] = plan.term_tokens[..] {
+        // a CamelCase or snake_case word; a word with digits (`rfc2822`, `level1`) is a
+        // word like any other, which `to rfc2822` or `source level1` may complete
+        let written = plan
+            .tokens
+            .get(only)
+            .is_some_and(|t| t.contains('_') || t.chars().any(|c| c.is_ascii_uppercase()));
+        if written && first_named(tree, &[(own.clone(), plan.term.clone())]).is_some() {
+            return None;
+        }
+    }
     let (key, term) = first_named(tree, &candidates)?;
     (*key != own).then(|| term.clone())
 }
@@ -78,7 +92,7 @@ pub fn subject_without_term(
         return None;
     }
     let n = tokens.len();
-    let candidates = phrases(tokens, spans_without_term(tokens));
+    let candidates = phrases(tokens, spans_without_term(tokens, rules));
     let (key, term) = first_named(tree, &candidates)?;
     let (a, b) = (0..n)
         .flat_map(|a| (a..n).map(move |b| (a, b)))
@@ -86,14 +100,21 @@ pub fn subject_without_term(
     Some((term.clone(), (a..=b).collect()))
 }
 
-/// The phrases of a question without a term: every span of two or more words, and each
-/// word written as an identifier.
-fn spans_without_term(tokens: &[String]) -> Vec<(usize, usize)> {
+/// The phrases of a question without a term: every span of two or more words, each word
+/// written as an identifier, and each plain word that may be the question's object. A
+/// question made only of intent words names its object with one of them (`read`, `find
+/// handle`, `where is search defined`); its first word, when it has others, is how it
+/// asks (`where`, `find`), and stop and impl words (`is`, `defined`) only frame it.
+fn spans_without_term(tokens: &[String], rules: &PlannerRules) -> Vec<(usize, usize)> {
     let n = tokens.len();
+    let listed = |list: &[String], word: &str| list.iter().any(|w| w == word);
+    let may_be_object = |a: usize, word: &str| {
+        (a > 0 || n == 1) && !listed(&rules.stop_words, word) && !listed(&rules.impl_words, word)
+    };
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for (a, token) in tokens.iter().enumerate() {
         for b in a..n {
-            if b > a || !is_plain_word(token) {
+            if b > a || !is_plain_word(token) || may_be_object(a, token) {
                 spans.push((a, b));
             }
         }
@@ -111,7 +132,7 @@ pub fn phrase_keys(plan: Option<&Plan>, tokens: &[String], rules: &PlannerRules)
     let spans = match plan {
         Some(plan) => spans_around_term(plan, rules),
         None if tokens.is_empty() || tokens.len() > MAX_TOKENS => Vec::new(),
-        None => spans_without_term(tokens),
+        None => spans_without_term(tokens, rules),
     };
     phrases(tokens, spans)
         .into_iter()

@@ -37,8 +37,12 @@ pub fn search(
     }
     let (total, whole) = find_top(&plan.term);
     calls.found(total);
-    // only tests, examples or generated files: the fallbacks may find the implementation
-    let only_secondary = whole.iter().all(|m| m.secondary.is_some());
+    // only tests, examples or generated files: the fallbacks may find the implementation;
+    // but a file that defines the term by its exact name is what was asked for, test or not
+    // (`class LiquidTest` in test/liquid_test.rb for "liquid test")
+    let only_secondary = whole
+        .iter()
+        .all(|m| m.secondary.is_some() && !m.defines_term);
     if !whole.is_empty() && !only_secondary {
         return Found::from_find(total, whole);
     }

@@ -11,12 +11,18 @@ use super::symbol::SymbolKind;
 
 impl<'a> Scanner<'a> {
     pub(super) fn c_family(&mut self, s: &'a str, indented: bool) -> Option<(SymbolKind, &'a str)> {
+        // a preprocessor line is a line of its own, whatever the line above left open
+        // (`DOCTEST_MSVC_SUPPRESS_WARNING(4623)` above a `#define`)
+        if let Some(rest) = s.strip_prefix('#') {
+            self.prev_type_line = false;
+            return declared_after(rest.trim_start(), "define").map(|n| (SymbolKind::Macro, n));
+        }
         let prev_type_line = std::mem::replace(&mut self.prev_type_line, false);
         if self.open_statement && !prev_type_line {
             return None;
         }
-        if let Some(rest) = s.strip_prefix('#') {
-            return declared_after(rest.trim_start(), "define").map(|n| (SymbolKind::Macro, n));
+        if is_macro_call_line(s) {
+            return None;
         }
         if self.typedef_open && s.starts_with('}') && !indented {
             self.typedef_open = false;
@@ -26,7 +32,8 @@ impl<'a> Scanner<'a> {
             return Some((SymbolKind::Type, name));
         }
         if indented && self.in_block() {
-            return None;
+            // a type defined in a function's body (`struct id_adapter {` in fmt's parser)
+            return local_type(s);
         }
         let s = strip_template(s)?;
         if s.starts_with("using namespace") {
@@ -108,7 +115,10 @@ impl<'a> Scanner<'a> {
             break;
         }
         if typedef {
-            return typedef_name(s).map(|n| (SymbolKind::Type, n));
+            // a type given by a macro call was stripped as an attribute, leaving the name:
+            // `typedef GTEST_REMOVE_REFERENCE_AND_CONST_(Optional) OptionalView;`
+            let alone = leading_ident(s).filter(|n| s[n.len()..].trim_start().starts_with(';'));
+            return typedef_name(s).or(alone).map(|n| (SymbolKind::Type, n));
         }
         if let Some(rest) = strip_word(s, "using") {
             let name = leading_ident(rest)?;
@@ -188,6 +198,66 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
     }
 }
 
+/// A line that is only a macro called with arguments (`JSON_HEDLEY_NON_NULL(3)` above a
+/// method, `DOCTEST_GCC_SUPPRESS_WARNING("-Wsign-promo")`): an annotation of what follows
+/// or a statement of its own, never a declaration, and it leaves no statement open.
+pub(super) fn is_macro_call_line(s: &str) -> bool {
+    let Some(name) = leading_ident(s) else {
+        return false;
+    };
+    if !is_macro_name(name) {
+        return false;
+    }
+    let rest = s[name.len()..].trim_start();
+    let Some(args) = rest.strip_prefix('(') else {
+        return false;
+    };
+    let mut depth = 1;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return matches!(args[i + 1..].trim(), "" | ";");
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A class, struct, union or enum defined inside a block: its name, when a body or a base
+/// list follows it on the line (`struct stat st;` declares a variable); or a `using` alias
+/// (`using ToType = typename std::remove_cv<...>`).
+fn local_type(s: &str) -> Option<(SymbolKind, &str)> {
+    if let Some(rest) = strip_word(s, "using") {
+        let name = leading_ident(rest)?;
+        return rest[name.len()..]
+            .trim_start()
+            .starts_with('=')
+            .then_some((SymbolKind::Type, name));
+    }
+    for (word, kind) in [
+        ("class", SymbolKind::Class),
+        ("struct", SymbolKind::Struct),
+        ("union", SymbolKind::Union),
+        ("enum", SymbolKind::Enum),
+    ] {
+        let Some(rest) = strip_word(s, word) else {
+            continue;
+        };
+        let rest = strip_words(rest, &["class", "struct"]);
+        let name = leading_ident(rest)?;
+        let after = rest[name.len()..].trim_start();
+        let after = after.strip_prefix("final").map_or(after, str::trim_start);
+        let opens = after.starts_with('{') || (after.starts_with(':') && !after.starts_with("::"));
+        return opens.then_some((kind, name));
+    }
+    None
+}
+
 /// An ALL_CAPS name (`GTEST_API_`, `LIB_EXPORT`): a macro, not a type's name.
 fn is_macro_name(word: &str) -> bool {
     word.len() > 2
@@ -204,7 +274,9 @@ pub(super) fn typedef_name(s: &str) -> Option<&str> {
     // a function pointer: `(*name)`, `(APIENTRYP name)`: the last word of the first group
     if let Some((_, rest)) = s.split_once('(') {
         if let Some((group, after)) = rest.split_once(')') {
-            if after.trim_start().starts_with('(') {
+            // the parameters may follow on the next line: `typedef int (*curl_debug_callback)`
+            let wrapped = after.trim().is_empty() && group.trim_start().starts_with('*');
+            if after.trim_start().starts_with('(') || wrapped {
                 let start = group
                     .rfind(|c: char| !is_ident_char(c))
                     .map_or(0, |i| i + 1);

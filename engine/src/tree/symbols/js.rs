@@ -220,8 +220,9 @@ fn member(s: &str) -> Option<(SymbolKind, &str)> {
     );
     let s = s.trim_start_matches(['*', '#']);
     let name = leading_ident(s)?;
-    // a member may be named like a keyword (`catch(`, `delete(`), not like control flow
-    if CONTROL_WORDS.contains(&name) || name == "constructor" {
+    // a member may be named like a keyword (`catch(`, `delete(`), not like control flow;
+    // `constructor(` is the class's constructor, a method as C# and Java ones are
+    if CONTROL_WORDS.contains(&name) {
         return None;
     }
     let after = s[name.len()..].trim_start();

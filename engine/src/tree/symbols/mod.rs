@@ -145,8 +145,9 @@ impl<'a> Scanner<'a> {
             }
         }
         if matches!(self.language, Language::C | Language::Cpp) {
-            self.open_statement =
-                !code.starts_with('#') && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
+            self.open_statement = !code.starts_with('#')
+                && !c_family::is_macro_call_line(code)
+                && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
         }
         if self.language != Language::Rust {
             let object_literal = std::mem::take(&mut self.opens_object);
