@@ -315,27 +315,60 @@ fn a_word_with_digits_is_completed_by_the_words_around_it() {
     }
 }
 
-/// A test file named after what an implementation file defines.
-fn tree_of_a_test_named_like_a_method() -> Tree {
+/// A test that defines what is asked for, and implementation files that only hold the
+/// term in their path or are named after it in a test directory.
+fn tree_of_tests_and_paths() -> Tree {
     Tree::from_memory(
         "p",
         vec![
             (
-                "lib/application.js",
-                "class Application {\n  route (path) {\n    return path\n  }\n}\n",
+                "Src/Tests/JsonSchemaTests.cs",
+                "public class JsonSchemaTests\n{\n    public void LoadJsonSchema()\n    {\n    }\n}\n",
             ),
             (
-                "test/Route.js",
-                "describe('Route', function () {\n  it('works', function () {})\n})\n",
+                "Src/Samples/LoadJsonSchemaFromFile.cs",
+                "public class LoadJsonSchemaFromFile\n{\n    public void Example()\n    {\n    }\n}\n",
             ),
+            ("lib/application.js", "class Application {\n  route (path) {\n    return path\n  }\n}\n"),
+            ("test/Route.js", "describe('Route', function () {\n  it('works', function () {})\n})\n"),
         ],
     )
 }
 
 #[test]
+fn impl_never_lifts_a_path_match_above_a_test_that_defines_the_term() {
+    // `defined` asks for the implementation: the boost orders files whose path only holds
+    // the term, but a test method named exactly the term still comes first
+    let t = tree_of_tests_and_paths();
+    let r = asked(&t, "where is LoadJsonSchema defined");
+    assert_eq!(
+        r.selected.as_deref(),
+        Some("Src/Tests/JsonSchemaTests.cs"),
+        "{:?}",
+        r.matches
+    );
+    let m = find_code(
+        &t,
+        &CodeRequest {
+            impl_query: true,
+            ..CodeRequest::new("LoadJsonSchema")
+        },
+        &Profile::default().code,
+    )
+    .unwrap()
+    .matches;
+    assert_eq!(m[1].path, "Src/Samples/LoadJsonSchemaFromFile.cs");
+    assert!(
+        m[1].reason.ends_with("; +6 implementation file"),
+        "{}",
+        m[1].reason
+    );
+}
+
+#[test]
 fn a_test_file_is_not_the_module_its_stem_names() {
     // `test/Route.js` tests `route`; `lib/application.js` defines it
-    let t = tree_of_a_test_named_like_a_method();
+    let t = tree_of_tests_and_paths();
     let m = code(&t, "route");
     assert_eq!(m[0].0, "lib/application.js", "{m:?}");
     assert_eq!(

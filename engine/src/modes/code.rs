@@ -425,7 +425,13 @@ fn score_file(
         && w.impl_boost != 0.0
         && w.impl_extensions.contains(&f.ext)
         && (secondary.is_none() || w.impl_boost_secondary);
-    let boost = if boosted { w.impl_boost } else { 0.0 };
+    // a file whose path only holds the term, or that only mentions it, is lifted among its
+    // equals but not above a file that defines or declares the term
+    let boost = match boosted {
+        false => 0.0,
+        true if score < w.exact_stem => w.impl_boost_weak,
+        true => w.impl_boost,
+    };
     score += boost;
     if secondary.is_some() {
         score -= w.test_penalty;

@@ -56,6 +56,13 @@ pub struct CodeWeights {
     pub directory: f64,
     /// Added to a matching implementation file when the request asks for one (`--impl`).
     pub impl_boost: f64,
+    /// The implementation boost of a file whose best step is below `exact_stem` (its path
+    /// only holds the term, or it only mentions it): small enough that every such step
+    /// stays below a declaration (`symbol_namespace + impl_boost_weak` <
+    /// `symbol_other - symbol_declaration_penalty`), so `--impl` orders these files among
+    /// themselves but never puts one above a file, test or not, that defines or declares
+    /// the term.
+    pub impl_boost_weak: f64,
     /// Add the implementation boost to a test, example, bench or generated file too. Off,
     /// such a file is not where a thing is implemented, so `--impl` never lifts a test above
     /// the header of the same evidence.
@@ -111,6 +118,7 @@ impl Default for CodeWeights {
             // above the gap between a header's type definition and the implementation file
             // named for it (32 - 20): asked for the implementation, that file comes first
             impl_boost: 13.0,
+            impl_boost_weak: 6.0,
             impl_boost_secondary: false,
             camel_case: true,
             separator_pattern: true,
@@ -174,6 +182,7 @@ impl CodeWeights {
             partial_stem: 10.0,
             directory: 5.0,
             impl_boost: 8.0,
+            impl_boost_weak: 8.0,
             // the spec's handler boosted every `.cpp` file, tests included
             impl_boost_secondary: true,
             // the spec's boost applied to `.cpp` files only
