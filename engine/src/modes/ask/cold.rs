@@ -20,6 +20,8 @@ use super::{AskRequest, AskResponse};
 use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
+use crate::retrieval::bm25f::FieldIndex;
+use crate::retrieval::tokens::question_terms;
 use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
@@ -31,7 +33,7 @@ use crate::tree::{ContentKind, Tree};
 use memchr::memmem;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
@@ -58,6 +60,11 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     for w in &grep_words {
         words.id(w);
     }
+    // the ranking statistics, computed only once the cascade ranks (for the terms it
+    // looked up, and the question's own)
+    let rank_missed = Arc::new(Mutex::new(Vec::new()));
+    let mut rank_terms: Vec<String> = Vec::new();
+    let mut statistics: Option<FieldIndex> = None;
     loop {
         let keys_words: Vec<Vec<usize>> = keys
             .iter()
@@ -76,16 +83,40 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             ids: words.ids.as_ref().clone(),
             files: held.clone(),
         };
-        let partial = tree.with_some_symbols(&symbols, coverage, held_words);
+        let mut partial = tree.with_some_symbols(&symbols, coverage, held_words);
+        let stats = statistics
+            .take()
+            .unwrap_or_else(|| FieldIndex::no_terms(tree, rank_missed.clone()));
+        partial.attach(Arc::new(OnceLock::from(stats)));
         let mut response = super::ask(&partial, request, profile)?;
         let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
-        if missed.is_empty() {
+        let terms_missed =
+            std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
+        if missed.is_empty() && terms_missed.is_empty() {
             response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
             return Ok(response);
+        }
+        if !terms_missed.is_empty() {
+            if rank_terms.is_empty() {
+                rank_terms = question_terms(&request.question, &[]);
+            }
+            for t in terms_missed {
+                if !rank_terms.contains(&t) {
+                    rank_terms.push(t);
+                }
+            }
+            // the symbols of the files scanned already are the table's
+            statistics = Some(FieldIndex::for_terms(
+                &partial,
+                profile,
+                &rank_terms,
+                rank_missed.clone(),
+            ));
         }
         let progress = Some((
             words.list.len(),
             symbols.iter().filter(|s| s.is_some()).count(),
+            rank_terms.len(),
         ));
         if progress == last {
             // nothing more to scan for the keys missed: the whole table answers them
