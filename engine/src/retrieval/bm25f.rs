@@ -255,16 +255,25 @@ impl FieldIndex {
         }
     }
 
-    /// Statistics that hold no term yet: every term looked up is pushed to `missed` (and
-    /// reads as held by no file). What the first `ask` on a root runs with until it knows
-    /// whether the cascade ranks at all.
-    pub(crate) fn no_terms(tree: &Tree, missed: Arc<Mutex<Vec<String>>>) -> FieldIndex {
+    /// Statistics that know only that no file holds any of `held_by_none`: another term
+    /// looked up is pushed to `missed` (and reads as held by no file). What the first
+    /// `ask` on a root runs with until it knows whether the cascade ranks at all, and
+    /// what it ranks with when no file holds a word of the question (the ranking is then
+    /// empty whatever the field lengths).
+    pub(crate) fn no_terms(
+        tree: &Tree,
+        held_by_none: &[String],
+        missed: Arc<Mutex<Vec<String>>>,
+    ) -> FieldIndex {
         FieldIndex {
             kinds: Vec::new(),
             lengths: vec![[0; NF]; tree.len()],
             average: [1.0; NF],
             terms: Terms::Some {
-                postings: HashMap::new(),
+                postings: held_by_none
+                    .iter()
+                    .map(|t| (t.clone(), Vec::new()))
+                    .collect(),
                 missed,
             },
         }

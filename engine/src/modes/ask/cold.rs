@@ -60,17 +60,35 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     for w in &grep_words {
         words.id(w);
     }
+    // what a ranking may look up: a superset of what the cascade ranks by (its term is
+    // made of the question's words), searched for too, to know whether any file holds them
+    let mut rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
+    for t in &rank_terms {
+        words.id(t.as_bytes());
+    }
     // the ranking statistics, computed only once the cascade ranks (for the terms it
     // looked up, and the question's own)
     let rank_missed = Arc::new(Mutex::new(Vec::new()));
-    let mut rank_terms: Vec<String> = Vec::new();
     let mut statistics: Option<FieldIndex> = None;
     loop {
         let keys_words: Vec<Vec<usize>> = keys
             .iter()
             .map(|k| key_words(k).map(|w| words.id(w.as_bytes())).collect())
             .collect();
+        let t0 = Instant::now();
         scan(tree, &words, searched, &keys_words, &mut held, &mut symbols);
+        if std::env::var_os("COLD_TRACE").is_some() {
+            eprintln!(
+                "TRACE scan {:?} keys {:?} words {} scanned {}",
+                t0.elapsed(),
+                keys,
+                words.list.len(),
+                symbols
+                    .iter()
+                    .filter(|s| s.as_ref().is_some_and(|v| !v.is_empty()))
+                    .count()
+            );
+        }
         searched = words.list.len();
         let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
@@ -86,9 +104,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         let mut partial = tree.with_some_symbols(&symbols, coverage, held_words);
         let stats = statistics
             .take()
-            .unwrap_or_else(|| FieldIndex::no_terms(tree, rank_missed.clone()));
+            .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
         partial.attach(Arc::new(OnceLock::from(stats)));
+        let t0 = Instant::now();
         let mut response = super::ask(&partial, request, profile)?;
+        if std::env::var_os("COLD_TRACE").is_some() {
+            eprintln!("TRACE ask {:?}", t0.elapsed());
+        }
         let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
@@ -97,21 +119,23 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             return Ok(response);
         }
         if !terms_missed.is_empty() {
-            if rank_terms.is_empty() {
-                rank_terms = question_terms(&request.question, &[]);
-            }
             for t in terms_missed {
                 if !rank_terms.contains(&t) {
                     rank_terms.push(t);
                 }
             }
-            // the symbols of the files scanned already are the table's
-            statistics = Some(FieldIndex::for_terms(
-                &partial,
-                profile,
-                &rank_terms,
-                rank_missed.clone(),
-            ));
+            let t0 = Instant::now();
+            statistics = Some(if held_by_none(tree, &words, &held, &rank_terms) {
+                // no file holds a word the ranking looks up: it ranks nothing, whatever
+                // the lengths of the fields (which would need every file's symbols)
+                FieldIndex::no_terms(tree, &rank_terms, rank_missed.clone())
+            } else {
+                // the symbols of the files scanned already are the table's
+                FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
+            });
+            if std::env::var_os("COLD_TRACE").is_some() {
+                eprintln!("TRACE stats {:?} {:?}", t0.elapsed(), rank_terms);
+            }
         }
         let progress = Some((
             words.list.len(),
@@ -150,6 +174,21 @@ fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
     keys.sort();
     keys.dedup();
     (keys, grep)
+}
+
+/// True when no file holds any of `terms` in its text (every one of them searched for in
+/// every text file: `held`) or in its path.
+fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> bool {
+    terms.iter().all(|t| {
+        let Some(&id) = words.ids.get(t.as_bytes()).filter(|&&id| id < TRACKED) else {
+            return false;
+        };
+        held.iter().all(|mask| mask & bit(id) == 0)
+            && tree
+                .files()
+                .iter()
+                .all(|f| !f.path.to_ascii_lowercase().contains(t.as_str()))
+    })
 }
 
 /// Words past this many are not searched for (a grep of them reads every file; a key of
