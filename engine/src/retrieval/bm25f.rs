@@ -82,6 +82,7 @@ fn file_lengths(
     profile: &Profile,
     terms: &[String],
     finders: &[memchr::memmem::Finder<'_>],
+    (bytes, folded): &mut (Vec<u8>, Vec<u8>),
 ) -> ([u32; NF], Vec<(usize, [u16; NF])>) {
     let exact = |counts: HashMap<String, [u16; NF]>| {
         let mut len = [0u32; NF];
@@ -103,14 +104,19 @@ fn file_lengths(
     }
     let mut len = [0u32; NF];
     len[Field::Path.index()] = count_terms(path_of(file)) as u32;
-    let Some((text, folded)) = file.text_and_folded_once() else {
+    // read into buffers kept from file to file: the pass allocates nothing per file
+    if !file.read_into(bytes) {
         return (len, Vec::new());
-    };
-    if holds(folded.as_bytes()) {
+    }
+    let text = String::from_utf8_lossy(bytes);
+    folded.clear();
+    folded.extend_from_slice(text.as_bytes());
+    folded.make_ascii_lowercase();
+    if holds(folded) {
         return exact(file_terms(file, profile));
     }
     if file.language.is_some() {
-        for symbol in file.symbols_once().iter() {
+        for symbol in file.symbols_with_text(&text).iter() {
             if holds(symbol.name.to_ascii_lowercase().as_bytes()) {
                 return exact(file_terms(file, profile));
             }
@@ -296,7 +302,10 @@ impl FieldIndex {
         let per_file: Vec<([u32; NF], Vec<(usize, [u16; NF])>)> = tree
             .files()
             .par_iter()
-            .map(|f| file_lengths(f, profile, terms, &finders))
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |buffers, f| file_lengths(f, profile, terms, &finders, buffers),
+            )
             .collect();
         let mut postings: HashMap<String, Vec<Posting>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();

@@ -281,32 +281,41 @@ fn scan(
             *files[i].content_kind() == ContentKind::Text
                 && (!finders.is_empty() || (symbols[i].is_none() && wants(held[i])))
         })
-        .map(|i| {
-            let f = &files[i];
-            let mut mask = held[i];
-            let Some((text, folded)) = f.text_and_folded_once() else {
-                return (i, mask, None);
-            };
-            // a word of a name is in the ASCII-folded text, or in the Unicode folding of a
-            // run of letters and digits outside ASCII (folded only when needed)
-            let mut unicode: Option<Vec<String>> = None;
-            for (id, finder) in &finders {
-                let found = finder.find(folded.as_bytes()).is_some()
-                    || (!text.is_ascii()
-                        && unicode
-                            .get_or_insert_with(|| non_ascii_runs(&text).map(fold).collect())
-                            .iter()
-                            .any(|run| finder.find(run.as_bytes()).is_some()));
-                if found {
-                    mask |= 1 << id;
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(bytes, folded), i| {
+                let f = &files[i];
+                let mut mask = held[i];
+                // one buffer per worker for the bytes and one for their folding: a pass over
+                // every file allocates nothing per file
+                if !f.read_into(bytes) {
+                    return (i, mask, None);
                 }
-            }
-            let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
-                (true, Some(language)) => Some(scan_file(language, &text)),
-                _ => None,
-            };
-            (i, mask, scanned)
-        })
+                let text = String::from_utf8_lossy(bytes);
+                folded.clear();
+                folded.extend_from_slice(text.as_bytes());
+                folded.make_ascii_lowercase();
+                // a word of a name is in the ASCII-folded text, or in the Unicode folding of a
+                // run of letters and digits outside ASCII (folded only when needed)
+                let mut unicode: Option<Vec<String>> = None;
+                for (id, finder) in &finders {
+                    let found = finder.find(folded).is_some()
+                        || (!text.is_ascii()
+                            && unicode
+                                .get_or_insert_with(|| non_ascii_runs(&text).map(fold).collect())
+                                .iter()
+                                .any(|run| finder.find(run.as_bytes()).is_some()));
+                    if found {
+                        mask |= 1 << id;
+                    }
+                }
+                let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
+                    (true, Some(language)) => Some(scan_file(language, &text)),
+                    _ => None,
+                };
+                (i, mask, scanned)
+            },
+        )
         .collect();
     for (i, mask, scanned) in found {
         held[i] = mask;
