@@ -401,3 +401,47 @@ fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
         .map(|f| FileKind::of(f, profile))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statistics of some terms are those of every term, for those terms: the same
+    /// field lengths (counted for a file that holds none of them, a term held more times
+    /// than a posting counts included), averages, kinds and postings.
+    #[test]
+    fn the_statistics_of_some_terms_are_those_of_all_terms() {
+        let saturated = "word ".repeat(70_000);
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/gzip/header.rs", "/// Parses the gzip header.\npub fn parse_header(h: &[u8]) -> Header { todo!() }\n"),
+                ("src/lib.rs", "// nothing here\nfn main() { let x = \"a string\"; }\n"),
+                ("docs/Parsing.md", "# Parsing headers\n\nThe header is parsed twice.\n"),
+                ("big.txt", saturated.as_str()),
+                ("tests/header_test.py", "def test_header():\n    '''header'''\n    pass\n"),
+                ("data.bin", "\0binary"),
+            ],
+        );
+        let profile = Profile::default();
+        let all = FieldIndex::build(&tree, &profile);
+        let terms: Vec<String> = ["head", "pars", "word", "absent"]
+            .map(String::from)
+            .to_vec();
+        let missed = Arc::new(Mutex::new(Vec::new()));
+        let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
+        assert_eq!(some.lengths, all.lengths);
+        assert_eq!(some.average, all.average);
+        assert_eq!(some.kinds, all.kinds);
+        for t in &terms {
+            let (a, b) = (all.postings(t).unwrap(), some.postings(t).unwrap());
+            let pairs = |p: &[Posting]| p.iter().map(|p| (p.file, p.tf)).collect::<Vec<_>>();
+            assert_eq!(pairs(&a), pairs(&b), "{t}");
+        }
+        assert!(missed.lock().unwrap().is_empty());
+        // a term outside them reads as held by none, and is named to the caller
+        assert!(some.postings("string").unwrap().is_empty());
+        assert!(!all.postings("string").unwrap().is_empty());
+        assert_eq!(*missed.lock().unwrap(), ["string"]);
+    }
+}

@@ -46,11 +46,7 @@ impl Tree {
 
     /// One walk classifying every file, keeping its record.
     fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
-        let t0 = std::time::Instant::now();
         let (cold_files, report) = walk::walk_cold(root, options)?;
-        if std::env::var_os("COLD_TRACE").is_some() {
-            eprintln!("TRACE walk {:?}", t0.elapsed());
-        }
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,

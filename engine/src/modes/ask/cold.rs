@@ -75,20 +75,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .iter()
             .map(|k| key_words(k).map(|w| words.id(w.as_bytes())).collect())
             .collect();
-        let t0 = Instant::now();
         scan(tree, &words, searched, &keys_words, &mut held, &mut symbols);
-        if std::env::var_os("COLD_TRACE").is_some() {
-            eprintln!(
-                "TRACE scan {:?} keys {:?} words {} scanned {}",
-                t0.elapsed(),
-                keys,
-                words.list.len(),
-                symbols
-                    .iter()
-                    .filter(|s| s.as_ref().is_some_and(|v| !v.is_empty()))
-                    .count()
-            );
-        }
         searched = words.list.len();
         let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
@@ -106,11 +93,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .take()
             .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
         partial.attach(Arc::new(OnceLock::from(stats)));
-        let t0 = Instant::now();
         let mut response = super::ask(&partial, request, profile)?;
-        if std::env::var_os("COLD_TRACE").is_some() {
-            eprintln!("TRACE ask {:?}", t0.elapsed());
-        }
         let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
@@ -124,7 +107,6 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                     rank_terms.push(t);
                 }
             }
-            let t0 = Instant::now();
             statistics = Some(if held_by_none(tree, &words, &held, &rank_terms) {
                 // no file holds a word the ranking looks up: it ranks nothing, whatever
                 // the lengths of the fields (which would need every file's symbols)
@@ -133,9 +115,6 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                 // the symbols of the files scanned already are the table's
                 FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
             });
-            if std::env::var_os("COLD_TRACE").is_some() {
-                eprintln!("TRACE stats {:?} {:?}", t0.elapsed(), rank_terms);
-            }
         }
         let progress = Some((
             words.list.len(),
