@@ -73,6 +73,10 @@ fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> 
     counts
 }
 
+/// One file's field lengths, and the terms it holds (by their place in the list asked
+/// for) with their frequencies per field.
+type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
+
 /// One file's field lengths and its frequencies of those of `terms` it holds (by their
 /// place in `terms`), as [`file_terms`] counts them. A file whose folded text, path and
 /// symbol names hold no term as a substring holds none as a term (a term is the folded
@@ -83,7 +87,7 @@ fn file_lengths(
     terms: &[String],
     finders: &[memchr::memmem::Finder<'_>],
     (bytes, folded): &mut (Vec<u8>, Vec<u8>),
-) -> ([u32; NF], Vec<(usize, [u16; NF])>) {
+) -> FileCounts {
     let exact = |counts: HashMap<String, [u16; NF]>| {
         let mut len = [0u32; NF];
         for tf in counts.values() {
@@ -299,7 +303,7 @@ impl FieldIndex {
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        let per_file: Vec<([u32; NF], Vec<(usize, [u16; NF])>)> = tree
+        let per_file: Vec<FileCounts> = tree
             .files()
             .par_iter()
             .map_init(
