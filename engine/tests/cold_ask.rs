@@ -1,6 +1,7 @@
 //! The first call on a root (no kept index: the tree is walked once, files keep only their
-//! grams, and `ask` scans the symbols of the files its keys need) gives the answer the kept
-//! index gives, field by field: on the shipped code fixture, on this crate's own sources,
+//! grams, `ask` scans the symbols of the files its keys need and, when it ranks, computes
+//! the ranking statistics of the question's terms only) gives the answer the kept index
+//! gives, field by field: on the shipped code fixture, on this crate's own sources,
 //! and on a generated tree, for every `ask` question of the shipped corpora and more.
 
 use findbench_engine::modes::ask::AskRequest;
@@ -50,6 +51,10 @@ fn questions() -> Vec<String> {
             "which part keeps sessions around",
             "where is the posting list decoded",
             "where is Read implemented",
+            // ranked with words no file holds: no field lengths needed
+            "where is zzqqxx",
+            // ranked by words most files hold, and one that saturates nowhere
+            "how does the parser read the header of a file",
         ]
         .map(String::from),
     );

@@ -11,13 +11,14 @@ use super::fields::{self, Field, Syntax, FIELDS};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::posting::{Posting, NF};
-use super::tokens::for_each_term;
+use super::tokens::{count_terms, for_each_term};
 use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeFile};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The statistics of one tree.
 #[derive(Debug)]
@@ -37,6 +38,13 @@ enum Terms {
         postings: Vec<Vec<Posting>>,
     },
     Kept(Kept),
+    /// The postings of some terms only (the first `ask` on a root, which has no kept
+    /// statistics: `modes/ask/cold.rs`); a term looked up outside them reads as held by no
+    /// file and is pushed to `missed`, so that the caller computes it and asks again.
+    Some {
+        postings: HashMap<String, Vec<Posting>>,
+        missed: Arc<Mutex<Vec<String>>>,
+    },
 }
 
 /// The terms of one file, per field.
@@ -46,12 +54,7 @@ fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> 
         let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
         *slot = slot.saturating_add(1);
     };
-    // the path without its last extension: the extension names a format, not a subject
-    let path = match file.path.rfind('.') {
-        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
-        _ => file.path.as_str(),
-    };
-    for_each_term(path, |t, _| add(t, Field::Path));
+    for_each_term(path_of(file), |t, _| add(t, Field::Path));
     // read for this pass only: holding every file's text would hold the whole tree
     let Some(text) = file.text_once() else {
         return counts;
@@ -68,6 +71,84 @@ fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> 
         for_each_term(&text[start..end], |t, _| add(t, field));
     });
     counts
+}
+
+/// One file's field lengths, and the terms it holds (by their place in the list asked
+/// for) with their frequencies per field.
+type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
+
+/// One file's field lengths and its frequencies of those of `terms` it holds (by their
+/// place in `terms`), as [`file_terms`] counts them. A file whose folded text, path and
+/// symbol names hold no term as a substring holds none as a term (a term is the folded
+/// prefix of a word: stems only cut), and its lengths are counted without listing terms.
+fn file_lengths(
+    file: &TreeFile,
+    profile: &Profile,
+    terms: &[String],
+    finders: &[memchr::memmem::Finder<'_>],
+    (bytes, folded): &mut (Vec<u8>, Vec<u8>),
+) -> FileCounts {
+    let exact = |counts: HashMap<String, [u16; NF]>| {
+        let mut len = [0u32; NF];
+        for tf in counts.values() {
+            for f in 0..NF {
+                len[f] += u32::from(tf[f]);
+            }
+        }
+        let held = terms
+            .iter()
+            .enumerate()
+            .filter_map(|(t, term)| counts.get(term).map(|&tf| (t, tf)))
+            .collect();
+        (len, held)
+    };
+    let holds = |folded: &[u8]| finders.iter().any(|f| f.find(folded).is_some());
+    if holds(file.path.to_ascii_lowercase().as_bytes()) {
+        return exact(file_terms(file, profile));
+    }
+    let mut len = [0u32; NF];
+    len[Field::Path.index()] = count_terms(path_of(file)) as u32;
+    // read into buffers kept from file to file: the pass allocates nothing per file
+    if !file.read_into(bytes) {
+        return (len, Vec::new());
+    }
+    let text = String::from_utf8_lossy(bytes);
+    folded.clear();
+    folded.extend_from_slice(text.as_bytes());
+    folded.make_ascii_lowercase();
+    if holds(folded) {
+        return exact(file_terms(file, profile));
+    }
+    if file.language.is_some() {
+        for symbol in file.symbols_with_text(&text).iter() {
+            if holds(symbol.name.to_ascii_lowercase().as_bytes()) {
+                return exact(file_terms(file, profile));
+            }
+            len[Field::Symbols.index()] += count_terms(&symbol.name) as u32;
+        }
+    }
+    let text: &str = &text;
+    fields::split(
+        text,
+        Syntax::of(file, is_source(file, profile)),
+        |start, end, field| {
+            len[field.index()] += count_terms(&text[start..end]) as u32;
+        },
+    );
+    // a term counted more than a posting holds saturates there: list such a file's terms
+    if len.iter().any(|&l| l > u32::from(u16::MAX)) {
+        return exact(file_terms(file, profile));
+    }
+    (len, Vec::new())
+}
+
+/// The part of a file's path its path field holds: without the last extension, which
+/// names a format, not a subject.
+fn path_of(file: &TreeFile) -> &str {
+    match file.path.rfind('.') {
+        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
+        _ => file.path.as_str(),
+    }
 }
 
 /// A file in a language the tree scans, or with a source extension of the profile.
@@ -184,6 +265,76 @@ impl FieldIndex {
         }
     }
 
+    /// Statistics that know only that no file holds any of `held_by_none`: another term
+    /// looked up is pushed to `missed` (and reads as held by no file). What the first
+    /// `ask` on a root runs with until it knows whether the cascade ranks at all, and
+    /// what it ranks with when no file holds a word of the question (the ranking is then
+    /// empty whatever the field lengths).
+    pub(crate) fn no_terms(
+        tree: &Tree,
+        held_by_none: &[String],
+        missed: Arc<Mutex<Vec<String>>>,
+    ) -> FieldIndex {
+        FieldIndex {
+            kinds: Vec::new(),
+            lengths: vec![[0; NF]; tree.len()],
+            average: [1.0; NF],
+            terms: Terms::Some {
+                postings: held_by_none
+                    .iter()
+                    .map(|t| (t.clone(), Vec::new()))
+                    .collect(),
+                missed,
+            },
+        }
+    }
+
+    /// The statistics [`FieldIndex::build`] gives, but with the postings of `terms` only
+    /// (another term looked up is pushed to `missed`): the field lengths of a file that
+    /// holds none of them are counted, not listed term by term, so that the one pass over
+    /// every file costs its reading and its symbol scan and little more.
+    pub(crate) fn for_terms(
+        tree: &Tree,
+        profile: &Profile,
+        terms: &[String],
+        missed: Arc<Mutex<Vec<String>>>,
+    ) -> FieldIndex {
+        let finders: Vec<memchr::memmem::Finder<'_>> = terms
+            .iter()
+            .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
+            .collect();
+        let per_file: Vec<FileCounts> = tree
+            .files()
+            .par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |buffers, f| file_lengths(f, profile, terms, &finders, buffers),
+            )
+            .collect();
+        let mut postings: HashMap<String, Vec<Posting>> =
+            terms.iter().map(|t| (t.clone(), Vec::new())).collect();
+        let mut lengths = Vec::with_capacity(per_file.len());
+        let mut totals = [0f64; NF];
+        for (i, (len, held)) in per_file.into_iter().enumerate() {
+            for (t, tf) in held {
+                if let Some(list) = postings.get_mut(&terms[t]) {
+                    list.push(Posting { file: i as u32, tf });
+                }
+            }
+            for f in 0..NF {
+                totals[f] += f64::from(len[f]);
+            }
+            lengths.push(len);
+        }
+        let n = lengths.len().max(1) as f64;
+        FieldIndex {
+            kinds: kinds(tree, profile),
+            lengths,
+            average: totals.map(|t| (t / n).max(1.0)),
+            terms: Terms::Some { postings, missed },
+        }
+    }
+
     pub fn files(&self) -> usize {
         self.lengths.len()
     }
@@ -208,6 +359,16 @@ impl FieldIndex {
             Terms::Kept(kept) => kept.postings(term).map(Cow::Owned).inspect_err(|_| {
                 kept.discard();
             }),
+            Terms::Some { postings, missed } => match postings.get(term) {
+                Some(list) => Ok(Cow::Borrowed(list.as_slice())),
+                None => {
+                    let mut missed = missed.lock().unwrap_or_else(|e| e.into_inner());
+                    if !missed.iter().any(|t| t == term) {
+                        missed.push(term.to_string());
+                    }
+                    Ok(Cow::Borrowed(&[]))
+                }
+            },
         }
     }
 
@@ -243,4 +404,48 @@ fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
         .iter()
         .map(|f| FileKind::of(f, profile))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statistics of some terms are those of every term, for those terms: the same
+    /// field lengths (counted for a file that holds none of them, a term held more times
+    /// than a posting counts included), averages, kinds and postings.
+    #[test]
+    fn the_statistics_of_some_terms_are_those_of_all_terms() {
+        let saturated = "word ".repeat(70_000);
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/gzip/header.rs", "/// Parses the gzip header.\npub fn parse_header(h: &[u8]) -> Header { todo!() }\n"),
+                ("src/lib.rs", "// nothing here\nfn main() { let x = \"a string\"; }\n"),
+                ("docs/Parsing.md", "# Parsing headers\n\nThe header is parsed twice.\n"),
+                ("big.txt", saturated.as_str()),
+                ("tests/header_test.py", "def test_header():\n    '''header'''\n    pass\n"),
+                ("data.bin", "\0binary"),
+            ],
+        );
+        let profile = Profile::default();
+        let all = FieldIndex::build(&tree, &profile);
+        let terms: Vec<String> = ["head", "pars", "word", "absent"]
+            .map(String::from)
+            .to_vec();
+        let missed = Arc::new(Mutex::new(Vec::new()));
+        let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
+        assert_eq!(some.lengths, all.lengths);
+        assert_eq!(some.average, all.average);
+        assert_eq!(some.kinds, all.kinds);
+        for t in &terms {
+            let (a, b) = (all.postings(t).unwrap(), some.postings(t).unwrap());
+            let pairs = |p: &[Posting]| p.iter().map(|p| (p.file, p.tf)).collect::<Vec<_>>();
+            assert_eq!(pairs(&a), pairs(&b), "{t}");
+        }
+        assert!(missed.lock().unwrap().is_empty());
+        // a term outside them reads as held by none, and is named to the caller
+        assert!(some.postings("string").unwrap().is_empty());
+        assert!(!all.postings("string").unwrap().is_empty());
+        assert_eq!(*missed.lock().unwrap(), ["string"]);
+    }
 }

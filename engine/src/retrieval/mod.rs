@@ -247,6 +247,10 @@ pub fn keep_statistics(tree: &Tree, profile: &Profile) -> bool {
 /// The slot of `tree`'s statistics, kept for the next questions on it: the caller builds
 /// them on first use (`get_or_init`), once however many threads ask at once.
 pub fn index_for(tree: &Tree, profile: &Profile) -> Slot {
+    // a tree that carries its own (the first `ask` on a root) is answered from those alone
+    if let Some(own) = tree.attached::<OnceLock<FieldIndex>>() {
+        return own;
+    }
     static KEPT: Mutex<Vec<(TreeKey, Slot)>> = Mutex::new(Vec::new());
     let key = TreeKey::of(tree, profile);
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());

@@ -29,6 +29,26 @@ pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
     }
 }
 
+/// How many terms [`for_each_term`] gives for `text` (its field length), without making
+/// them: what the ranking statistics count for a file that holds none of a question's terms.
+pub fn count_terms(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_word_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_word_byte(bytes[i]) {
+            i += 1;
+        }
+        split_identifier(&text[start..i], |part, _| n += usize::from(is_term(part)));
+    }
+    n
+}
+
 /// The terms of `text`, in order (duplicates kept).
 pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -72,11 +92,15 @@ fn split_identifier(word: &str, mut part: impl FnMut(&str, usize)) {
     }
 }
 
+/// A part of one character, or made only of digits, names nothing: it is no term.
+fn is_term(part: &str) -> bool {
+    part.len() >= 2 && !part.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn emit_part(part: &str, at: usize, emit: &mut impl FnMut(String, usize)) {
-    if part.len() < 2 || part.bytes().all(|b| b.is_ascii_digit()) {
-        return;
+    if is_term(part) {
+        emit(stem(&part.to_ascii_lowercase()), at);
     }
-    emit(stem(&part.to_ascii_lowercase()), at);
 }
 
 /// The significant terms of a question, in order, each once: its terms without the stop
@@ -122,6 +146,19 @@ mod tests {
         );
         assert_eq!(terms("--no-ignore-vcs"), ["no", "ignore", "vcs"]);
         assert_eq!(terms("x = 42; utf8"), ["utf8"]);
+    }
+
+    #[test]
+    fn the_count_of_terms_is_the_number_of_terms() {
+        for text in [
+            "num_threads",
+            "parseArgs(HTTPServer) x = 42; utf8 a_b_cc __9_99x",
+            "--no-ignore-vcs // Café crème ÄÖ über_alles",
+            "",
+            "I a 1 22 b2 HTTP2Server _",
+        ] {
+            assert_eq!(count_terms(text), terms(text).len(), "{text}");
+        }
     }
 
     #[test]

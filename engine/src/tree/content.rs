@@ -116,6 +116,25 @@ pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
     (size, Content::Text { text, folded })
 }
 
+/// The bytes [`read_content`] decodes into text, read into `bytes` (cleared first, its
+/// allocation reused from file to file): true when `read_content` gives text for `path`
+/// (the caller decodes them as it does, invalid UTF-8 replaced).
+pub(crate) fn read_text_into(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> bool {
+    bytes.clear();
+    let Ok((file, size)) = opened(path) else {
+        return false;
+    };
+    if size > max_bytes {
+        return false;
+    }
+    bytes.reserve(size as usize);
+    if file.take(max_bytes + 1).read_to_end(bytes).is_err() {
+        return false;
+    }
+    bytes.len() as u64 <= max_bytes
+        && memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_none()
+}
+
 /// The file opened and its size; or, when it cannot be opened, its size as `stat` gives it
 /// (0 when that fails too) and why it is unreadable (`stat`'s error first, as a missing
 /// file is reported).
@@ -189,6 +208,14 @@ mod tests {
             // over the size limit: no text, as read_content says
             if !bytes.is_empty() {
                 assert_eq!(read_folded_head(&path, 1, 10), None, "{name}");
+            }
+            // the same text read into a buffer that held another file's
+            let mut buffer = b"left over from another file".to_vec();
+            for max in [1 << 20, 1] {
+                let text = read_content(&path, max).1.text().map(str::to_string);
+                let read = read_text_into(&path, max, &mut buffer)
+                    .then(|| String::from_utf8_lossy(&buffer).into_owned());
+                assert_eq!(read, text, "{name} within {max} bytes");
             }
         }
     }

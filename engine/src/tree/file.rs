@@ -1,7 +1,7 @@
 //! One file of a tree: its path and the folded parts that name it, its language and
 //! symbols, and its text, read on first use.
 
-use super::content::{read_content, read_folded_head, Content, ContentKind};
+use super::content::{read_content, read_folded_head, read_text_into, Content, ContentKind};
 use super::symbol_table::SymbolTable;
 use super::symbols::{self, Language, Symbol};
 use crate::text::camel::snake;
@@ -213,6 +213,19 @@ impl TreeFile {
         }
     }
 
+    /// [`TreeFile::symbols_once`] for a caller that holds the file's text already: a file
+    /// whose symbols are neither kept nor in a table scans them from `text`, not from a
+    /// second read.
+    pub(crate) fn symbols_with_text(&self, text: &str) -> std::borrow::Cow<'_, [Symbol]> {
+        match (self.symbols.get(), &self.symbol_slot, self.language) {
+            (Some(symbols), _, _) => std::borrow::Cow::Borrowed(symbols),
+            (None, None, Some(language)) if self.source.is_some() => {
+                std::borrow::Cow::Owned(symbols::scan_file(language, text))
+            }
+            _ => std::borrow::Cow::Owned(self.decode_symbols()),
+        }
+    }
+
     fn decode_symbols(&self) -> Vec<Symbol> {
         match (&self.symbol_slot, self.language) {
             (Some((table, slot)), _) => table.symbols_of(*slot as usize),
@@ -275,6 +288,31 @@ impl TreeFile {
         match read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
             Content::Text { text, folded } => Some((Cow::Owned(text), Cow::Owned(folded))),
             _ => None,
+        }
+    }
+
+    /// The bytes of the file's text for one pass over the whole tree, read into `bytes`
+    /// (its allocation reused from file to file, so that the pass allocates nothing per
+    /// file): true when the file has text, which is `String::from_utf8_lossy(bytes)`.
+    pub(crate) fn read_into(&self, bytes: &mut Vec<u8>) -> bool {
+        if self.kind != ContentKind::Text {
+            return false;
+        }
+        if let Some(loaded) = self.loaded.get() {
+            bytes.clear();
+            return match loaded {
+                Some(l) => {
+                    bytes.extend_from_slice(l.text.as_bytes());
+                    true
+                }
+                None => false,
+            };
+        }
+        match &self.source {
+            Some(source) => {
+                read_text_into(&source.root.join(&self.path), source.max_file_bytes, bytes)
+            }
+            None => false,
         }
     }
 

@@ -32,6 +32,19 @@ pub struct Tree {
     /// A tree loaded without its kept index (none was usable): how to build it when a mode
     /// needs all of it ([`Tree::ready`]).
     pub(super) cold: Option<Arc<Cold>>,
+    /// What a mode derived from this tree for one call and hands on with it (the ranking
+    /// statistics the first `ask` on a root computes for its question): opaque here.
+    attached: Option<Attached>,
+}
+
+/// A value of any type riding along with a tree ([`Tree::attached`]).
+#[derive(Clone)]
+struct Attached(Arc<dyn std::any::Any + Send + Sync>);
+
+impl std::fmt::Debug for Attached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Attached")
+    }
 }
 
 /// What a tree loaded without its kept index needs to build it later.
@@ -160,7 +173,19 @@ impl Tree {
             kept: None,
             held: None,
             cold: None,
+            attached: None,
         }
+    }
+
+    /// This tree carrying `value` for the modes that look for it ([`Tree::attached`]).
+    pub(crate) fn attach(&mut self, value: Arc<dyn std::any::Any + Send + Sync>) {
+        self.attached = Some(Attached(value));
+    }
+
+    /// The value attached to this tree, when there is one of type `T`.
+    pub(crate) fn attached<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        let value = self.attached.as_ref()?.0.clone();
+        value.downcast::<T>().ok()
     }
 
     /// Where statistics derived from this tree may be kept, when it came from the kept

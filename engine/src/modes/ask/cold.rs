@@ -20,6 +20,8 @@ use super::{AskRequest, AskResponse};
 use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
+use crate::retrieval::bm25f::FieldIndex;
+use crate::retrieval::tokens::question_terms;
 use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
@@ -31,7 +33,7 @@ use crate::tree::{ContentKind, Tree};
 use memchr::memmem;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
@@ -58,6 +60,16 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     for w in &grep_words {
         words.id(w);
     }
+    // what a ranking may look up: a superset of what the cascade ranks by (its term is
+    // made of the question's words), searched for too, to know whether any file holds them
+    let mut rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
+    for t in &rank_terms {
+        words.id(t.as_bytes());
+    }
+    // the ranking statistics, computed only once the cascade ranks (for the terms it
+    // looked up, and the question's own)
+    let rank_missed = Arc::new(Mutex::new(Vec::new()));
+    let mut statistics: Option<FieldIndex> = None;
     loop {
         let keys_words: Vec<Vec<usize>> = keys
             .iter()
@@ -76,16 +88,38 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             ids: words.ids.as_ref().clone(),
             files: held.clone(),
         };
-        let partial = tree.with_some_symbols(&symbols, coverage, held_words);
+        let mut partial = tree.with_some_symbols(&symbols, coverage, held_words);
+        let stats = statistics
+            .take()
+            .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
+        partial.attach(Arc::new(OnceLock::from(stats)));
         let mut response = super::ask(&partial, request, profile)?;
         let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
-        if missed.is_empty() {
+        let terms_missed =
+            std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
+        if missed.is_empty() && terms_missed.is_empty() {
             response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
             return Ok(response);
+        }
+        if !terms_missed.is_empty() {
+            for t in terms_missed {
+                if !rank_terms.contains(&t) {
+                    rank_terms.push(t);
+                }
+            }
+            statistics = Some(if held_by_none(tree, &words, &held, &rank_terms) {
+                // no file holds a word the ranking looks up: it ranks nothing, whatever
+                // the lengths of the fields (which would need every file's symbols)
+                FieldIndex::no_terms(tree, &rank_terms, rank_missed.clone())
+            } else {
+                // the symbols of the files scanned already are the table's
+                FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
+            });
         }
         let progress = Some((
             words.list.len(),
             symbols.iter().filter(|s| s.is_some()).count(),
+            rank_terms.len(),
         ));
         if progress == last {
             // nothing more to scan for the keys missed: the whole table answers them
@@ -119,6 +153,21 @@ fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
     keys.sort();
     keys.dedup();
     (keys, grep)
+}
+
+/// True when no file holds any of `terms` in its text (every one of them searched for in
+/// every text file: `held`) or in its path.
+fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> bool {
+    terms.iter().all(|t| {
+        let Some(&id) = words.ids.get(t.as_bytes()).filter(|&&id| id < TRACKED) else {
+            return false;
+        };
+        held.iter().all(|mask| mask & bit(id) == 0)
+            && tree
+                .files()
+                .iter()
+                .all(|f| !f.path.to_ascii_lowercase().contains(t.as_str()))
+    })
 }
 
 /// Words past this many are not searched for (a grep of them reads every file; a key of
@@ -211,32 +260,41 @@ fn scan(
             *files[i].content_kind() == ContentKind::Text
                 && (!finders.is_empty() || (symbols[i].is_none() && wants(held[i])))
         })
-        .map(|i| {
-            let f = &files[i];
-            let mut mask = held[i];
-            let Some((text, folded)) = f.text_and_folded_once() else {
-                return (i, mask, None);
-            };
-            // a word of a name is in the ASCII-folded text, or in the Unicode folding of a
-            // run of letters and digits outside ASCII (folded only when needed)
-            let mut unicode: Option<Vec<String>> = None;
-            for (id, finder) in &finders {
-                let found = finder.find(folded.as_bytes()).is_some()
-                    || (!text.is_ascii()
-                        && unicode
-                            .get_or_insert_with(|| non_ascii_runs(&text).map(fold).collect())
-                            .iter()
-                            .any(|run| finder.find(run.as_bytes()).is_some()));
-                if found {
-                    mask |= 1 << id;
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(bytes, folded), i| {
+                let f = &files[i];
+                let mut mask = held[i];
+                // one buffer per worker for the bytes and one for their folding: a pass over
+                // every file allocates nothing per file
+                if !f.read_into(bytes) {
+                    return (i, mask, None);
                 }
-            }
-            let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
-                (true, Some(language)) => Some(scan_file(language, &text)),
-                _ => None,
-            };
-            (i, mask, scanned)
-        })
+                let text = String::from_utf8_lossy(bytes);
+                folded.clear();
+                folded.extend_from_slice(text.as_bytes());
+                folded.make_ascii_lowercase();
+                // a word of a name is in the ASCII-folded text, or in the Unicode folding of a
+                // run of letters and digits outside ASCII (folded only when needed)
+                let mut unicode: Option<Vec<String>> = None;
+                for (id, finder) in &finders {
+                    let found = finder.find(folded).is_some()
+                        || (!text.is_ascii()
+                            && unicode
+                                .get_or_insert_with(|| non_ascii_runs(&text).map(fold).collect())
+                                .iter()
+                                .any(|run| finder.find(run.as_bytes()).is_some()));
+                    if found {
+                        mask |= 1 << id;
+                    }
+                }
+                let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
+                    (true, Some(language)) => Some(scan_file(language, &text)),
+                    _ => None,
+                };
+                (i, mask, scanned)
+            },
+        )
         .collect();
     for (i, mask, scanned) in found {
         held[i] = mask;
