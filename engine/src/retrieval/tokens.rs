@@ -12,28 +12,24 @@ use crate::text::stem::stem;
 
 /// Calls `emit(term, byte_offset)` for every term of `text`, in order.
 pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !is_word_byte(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && is_word_byte(bytes[i]) {
-            i += 1;
-        }
-        split_identifier(&text[start..i], |part, at| {
-            emit_part(part, start + at, &mut emit)
-        });
-    }
+    for_each_word(text, |start, word| {
+        split_identifier(word, |part, at| emit_part(part, start + at, &mut emit))
+    });
 }
 
 /// How many terms [`for_each_term`] gives for `text` (its field length), without making
 /// them: what the ranking statistics count for a file that holds none of a question's terms.
 pub fn count_terms(text: &str) -> usize {
-    let bytes = text.as_bytes();
     let mut n = 0;
+    for_each_word(text, |_, word| {
+        split_identifier(word, |part, _| n += usize::from(is_term(part)))
+    });
+    n
+}
+
+/// Calls `each(byte_offset, word)` for every run of word bytes of `text`, in order.
+fn for_each_word<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
+    let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         if !is_word_byte(bytes[i]) {
@@ -44,9 +40,8 @@ pub fn count_terms(text: &str) -> usize {
         while i < bytes.len() && is_word_byte(bytes[i]) {
             i += 1;
         }
-        split_identifier(&text[start..i], |part, _| n += usize::from(is_term(part)));
+        each(start, &text[start..i]);
     }
-    n
 }
 
 /// The terms of `text`, in order (duplicates kept).

@@ -232,8 +232,9 @@ pub fn depth_of(bytes: &[u8]) -> u32 {
 /// Bytes of listing a worker indexes at a time, at least.
 const PIECE: usize = 1 << 18;
 
-/// `bytes` cut into pieces for the workers, each but the last ending just after a newline.
-fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
+/// `bytes` cut into pieces for the workers, each but the last ending just after a newline
+/// (the path index's and a listing's scan alike).
+pub(crate) fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
     let count = (bytes.len() / PIECE).clamp(1, 4 * rayon::current_num_threads().max(1));
     let mut out = Vec::with_capacity(count);
     let mut start = 0;

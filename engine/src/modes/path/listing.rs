@@ -12,16 +12,13 @@
 use super::scorer::Scorer;
 use super::scratch::Hit;
 use super::source::PathSource;
-use crate::tree::paths::{bag_bit, depth_of, PathList, PathView, SharedBytes};
+use crate::tree::paths::{bag_bit, depth_of, pieces, PathList, PathView, SharedBytes};
 use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Ids at and above this are lines of the non-ASCII list ([`ListingScan::others`]); below
 /// it, the offset of an ASCII line in the listing.
 const OTHERS: usize = 1 << 31;
-
-/// Bytes of listing a worker scans at a time, at least.
-const PIECE: usize = 1 << 18;
 
 /// One path per line, as read (`--paths-from -`), not yet indexed.
 #[derive(Clone)]
@@ -105,25 +102,6 @@ fn lines(bytes: &[u8], start: usize, end: usize) -> impl Iterator<Item = (usize,
             let strip = usize::from(line > begin && bytes[line - 1] == b'\r');
             (line - strip > begin).then_some((begin, line - strip))
         })
-}
-
-/// `bytes` cut into pieces for the workers, each but the last ending just after a newline.
-fn pieces(bytes: &[u8]) -> Vec<(usize, usize)> {
-    let count = (bytes.len() / PIECE).clamp(1, 4 * rayon::current_num_threads().max(1));
-    let mut out = Vec::with_capacity(count);
-    let mut start = 0;
-    for k in 1..count {
-        let at = (bytes.len() * k / count).max(start);
-        match memchr::memchr(b'\n', &bytes[at..]) {
-            Some(i) => {
-                out.push((start, at + i + 1));
-                start = at + i + 1;
-            }
-            None => break,
-        }
-    }
-    out.push((start, bytes.len()));
-    out
 }
 
 /// Per byte, the bag bit of the byte lowered, kept only where the query's bag has it: a
