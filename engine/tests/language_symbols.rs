@@ -666,3 +666,51 @@ class Impl : public MatcherInterface<Optional> {
         &[(Class, "Impl"), (Type, "OptionalView"), (Type, "ValueType")],
     );
 }
+
+#[test]
+fn javascript_a_named_class_expression_defines_its_class() {
+    // ky's test/headers.ts: a class expression assigned to a property in a test's body
+    let src = "test('custom headers', async t => {\n\
+               \tconst original = globalThis.Headers;\n\
+               \tglobalThis.Headers = class Headers extends globalThis.Headers {\n\
+               \t\tconstructor(init) {\n\t\t\tsuper(init);\n\t\t}\n\t};\n\
+               \tglobalThis.Headers = original;\n});\n";
+    for language in [Language::TypeScript, Language::JavaScript] {
+        let got = read(language, src);
+        assert_eq!(
+            got,
+            [
+                (Class, "Headers".to_string(), 3, true),
+                (Method, "constructor".to_string(), 4, true),
+            ],
+            "{language:?}"
+        );
+    }
+    // passed as an argument, returned by a mixin, exported as the default
+    let src = "register(class Store extends Base {\n  get() {}\n});\n\
+               const mixin = (B) => {\n  return class Mixed extends B {\n  };\n};\n\
+               export default class Router {\n}\n";
+    let got = read(Language::JavaScript, src);
+    let classes: Vec<(&str, bool)> = got
+        .iter()
+        .filter(|s| s.0 == Class)
+        .map(|s| (s.1.as_str(), s.3))
+        .collect();
+    assert_eq!(
+        classes,
+        [("Store", true), ("Mixed", true), ("Router", true)],
+        "{got:?}"
+    );
+}
+
+#[test]
+fn javascript_class_words_that_are_no_class_expression_define_nothing() {
+    // an anonymous class, a property named `class`, a `className`, a comparison
+    let src = "function setup() {\n\
+               \x20 globalThis.Headers = class {\n  };\n\
+               \x20 el.className = pick(className, 'x');\n\
+               \x20 const kind = node.class;\n\
+               \x20 if (a == class_) { run(klass); }\n}\n";
+    let got = read(Language::JavaScript, src);
+    assert_eq!(got, [(Function, "setup".to_string(), 1, true)], "{got:?}");
+}
