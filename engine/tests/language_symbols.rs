@@ -714,3 +714,50 @@ fn javascript_class_words_that_are_no_class_expression_define_nothing() {
     let got = read(Language::JavaScript, src);
     assert_eq!(got, [(Function, "setup".to_string(), 1, true)], "{got:?}");
 }
+
+#[test]
+fn cpp_a_return_type_on_the_line_above_the_name() {
+    // googletest's gmock-more-matchers / gmock.h: a function template whose return type ends
+    // the line above its name, the parameters below
+    let src = "namespace testing {\n\
+               template <typename... Args>\n\
+               internal::AnyOfMatcher<typename std::decay<const Args&>::type...>\n\
+               AnyOf(Args&&... matchers) {\n\
+               \x20 return internal::AnyOfMatcher<typename std::decay<const Args&>::type...>(\n\
+               \x20     matchers...);\n}\n\
+               template <typename T>\n\
+               typename std::enable_if<std::is_integral<T>::value, const T&>::type\n\
+               Collect(const T& item,\n        int limit);\n\
+               \x20 template <typename T>\n\
+               \x20 std::vector<T>\n\
+               \x20 Indented(T item) {\n    return {item};\n  }\n}\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(
+        got,
+        [
+            (Namespace, "testing".to_string(), 1, true),
+            (Function, "AnyOf".to_string(), 4, true),
+            (Function, "Collect".to_string(), 10, false),
+            (Function, "Indented".to_string(), 14, true),
+        ],
+        "{got:?}"
+    );
+}
+
+#[test]
+fn cpp_calls_and_macros_below_a_type_line_are_no_functions() {
+    // calls in a function's body, at column 0 or indented, below a line ending in a type;
+    // a macro call below a return type; a statement left open by `&&`
+    let src = "void Run() {\n\
+               std::vector<int>\n\
+               Fill(values);\n\
+               \x20 const Foo&\n\
+               \x20 Apply(x);\n}\n\
+               template <typename T>\n\
+               internal::Matcher<T>\n\
+               GMOCK_MATCHER_(T) {\n}\n\
+               static const bool kReady = enabled &&\n\
+               Check(flags);\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(got, [(Function, "Run".to_string(), 1, true)], "{got:?}");
+}
