@@ -745,6 +745,22 @@ fn cpp_a_return_type_on_the_line_above_the_name() {
 }
 
 #[test]
+fn cpp_a_pack_expansion_in_the_return_type_before_the_name() {
+    // fmt's test/gtest/gmock/gmock.h:7778: the return type expands a pack (`...`) before
+    // the name, the parameters on the line below
+    let src = "template <typename... Args>\n\
+               internal::AnyOfMatcher<typename std::decay<const Args&>::type...> AnyOf(\n\
+               \x20   const Args&... matchers) {\n\
+               \x20 return internal::AnyOfMatcher<typename std::decay<const Args&>::type...>(\n\
+               \x20     matchers...);\n}\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(got, [(Function, "AnyOf".to_string(), 2, true)], "{got:?}");
+    // a member called on an object stays a call: `handler.run(` at file scope
+    let src = "auto done = handler.run(\n    1);\nstd::vector<int> values...run(x);\n";
+    assert_eq!(read(Language::Cpp, src), []);
+}
+
+#[test]
 fn cpp_calls_and_macros_below_a_type_line_are_no_functions() {
     // calls in a function's body, at column 0 or indented, below a line ending in a type;
     // a macro call below a return type; a statement left open by `&&`
