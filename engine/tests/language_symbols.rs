@@ -666,3 +666,114 @@ class Impl : public MatcherInterface<Optional> {
         &[(Class, "Impl"), (Type, "OptionalView"), (Type, "ValueType")],
     );
 }
+
+#[test]
+fn javascript_a_named_class_expression_defines_its_class() {
+    // ky's test/headers.ts: a class expression assigned to a property in a test's body
+    let src = "test('custom headers', async t => {\n\
+               \tconst original = globalThis.Headers;\n\
+               \tglobalThis.Headers = class Headers extends globalThis.Headers {\n\
+               \t\tconstructor(init) {\n\t\t\tsuper(init);\n\t\t}\n\t};\n\
+               \tglobalThis.Headers = original;\n});\n";
+    for language in [Language::TypeScript, Language::JavaScript] {
+        let got = read(language, src);
+        assert_eq!(
+            got,
+            [
+                (Class, "Headers".to_string(), 3, true),
+                (Method, "constructor".to_string(), 4, true),
+            ],
+            "{language:?}"
+        );
+    }
+    // passed as an argument, returned by a mixin, exported as the default
+    let src = "register(class Store extends Base {\n  get() {}\n});\n\
+               const mixin = (B) => {\n  return class Mixed extends B {\n  };\n};\n\
+               export default class Router {\n}\n";
+    let got = read(Language::JavaScript, src);
+    let classes: Vec<(&str, bool)> = got
+        .iter()
+        .filter(|s| s.0 == Class)
+        .map(|s| (s.1.as_str(), s.3))
+        .collect();
+    assert_eq!(
+        classes,
+        [("Store", true), ("Mixed", true), ("Router", true)],
+        "{got:?}"
+    );
+}
+
+#[test]
+fn javascript_class_words_that_are_no_class_expression_define_nothing() {
+    // an anonymous class, a property named `class`, a `className`, a comparison
+    let src = "function setup() {\n\
+               \x20 globalThis.Headers = class {\n  };\n\
+               \x20 el.className = pick(className, 'x');\n\
+               \x20 const kind = node.class;\n\
+               \x20 if (a == class_) { run(klass); }\n}\n";
+    let got = read(Language::JavaScript, src);
+    assert_eq!(got, [(Function, "setup".to_string(), 1, true)], "{got:?}");
+}
+
+#[test]
+fn cpp_a_return_type_on_the_line_above_the_name() {
+    // googletest's gmock-more-matchers / gmock.h: a function template whose return type ends
+    // the line above its name, the parameters below
+    let src = "namespace testing {\n\
+               template <typename... Args>\n\
+               internal::AnyOfMatcher<typename std::decay<const Args&>::type...>\n\
+               AnyOf(Args&&... matchers) {\n\
+               \x20 return internal::AnyOfMatcher<typename std::decay<const Args&>::type...>(\n\
+               \x20     matchers...);\n}\n\
+               template <typename T>\n\
+               typename std::enable_if<std::is_integral<T>::value, const T&>::type\n\
+               Collect(const T& item,\n        int limit);\n\
+               \x20 template <typename T>\n\
+               \x20 std::vector<T>\n\
+               \x20 Indented(T item) {\n    return {item};\n  }\n}\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(
+        got,
+        [
+            (Namespace, "testing".to_string(), 1, true),
+            (Function, "AnyOf".to_string(), 4, true),
+            (Function, "Collect".to_string(), 10, false),
+            (Function, "Indented".to_string(), 14, true),
+        ],
+        "{got:?}"
+    );
+}
+
+#[test]
+fn cpp_a_pack_expansion_in_the_return_type_before_the_name() {
+    // fmt's test/gtest/gmock/gmock.h:7778: the return type expands a pack (`...`) before
+    // the name, the parameters on the line below
+    let src = "template <typename... Args>\n\
+               internal::AnyOfMatcher<typename std::decay<const Args&>::type...> AnyOf(\n\
+               \x20   const Args&... matchers) {\n\
+               \x20 return internal::AnyOfMatcher<typename std::decay<const Args&>::type...>(\n\
+               \x20     matchers...);\n}\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(got, [(Function, "AnyOf".to_string(), 2, true)], "{got:?}");
+    // a member called on an object stays a call: `handler.run(` at file scope
+    let src = "auto done = handler.run(\n    1);\nstd::vector<int> values...run(x);\n";
+    assert_eq!(read(Language::Cpp, src), []);
+}
+
+#[test]
+fn cpp_calls_and_macros_below_a_type_line_are_no_functions() {
+    // calls in a function's body, at column 0 or indented, below a line ending in a type;
+    // a macro call below a return type; a statement left open by `&&`
+    let src = "void Run() {\n\
+               std::vector<int>\n\
+               Fill(values);\n\
+               \x20 const Foo&\n\
+               \x20 Apply(x);\n}\n\
+               template <typename T>\n\
+               internal::Matcher<T>\n\
+               GMOCK_MATCHER_(T) {\n}\n\
+               static const bool kReady = enabled &&\n\
+               Check(flags);\n";
+    let got = read(Language::Cpp, src);
+    assert_eq!(got, [(Function, "Run".to_string(), 1, true)], "{got:?}");
+}

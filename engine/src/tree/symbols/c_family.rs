@@ -3,6 +3,7 @@
 //! functions and methods, with the attributes, export macros and storage words before them.
 
 use super::c_like::{c_like_function, strip_template};
+use super::language::Language;
 use super::lexical::{
     declared_after, is_ident_char, leading_ident, strip_word, strip_words, STATEMENT_WORDS,
 };
@@ -131,9 +132,18 @@ impl<'a> Scanner<'a> {
         let in_class = self.in_class();
         let name = match c_like_function(s, !in_class && !typed_by_macro) {
             Some(name) => name,
-            None if prev_type_line && !indented => c_like_function(s, false)?,
+            // a C++ return type may stand above an indented name in a namespace's body
+            None if prev_type_line && (!indented || self.language == Language::Cpp) => {
+                let name = c_like_function(s, false)?;
+                // a macro call below a type is no function's name (`GMOCK_MATCHER_(T)`)
+                if is_macro_name(name) {
+                    return None;
+                }
+                name
+            }
             None => {
-                self.prev_type_line = !indented && is_type_line(s);
+                self.prev_type_line = !indented && is_type_line(s)
+                    || (self.language == Language::Cpp && !self.in_block() && ends_return_type(s));
                 return None;
             }
         };
@@ -302,4 +312,37 @@ pub(super) fn is_type_line(s: &str) -> bool {
         && s.ends_with(|c: char| is_ident_char(c) || c == '*')
         && s.split_whitespace().count() <= 4
         && !STATEMENT_WORDS.contains(&leading_ident(s).unwrap_or(""))
+}
+
+/// A C++ line that is only a return type, the name below it: qualified, with template
+/// arguments (`internal::AnyOfMatcher<typename std::decay<const Args&>::type...>`,
+/// `typename std::enable_if<B, T>::type`, `const Foo&`). It ends with a name, `>`, `*` or
+/// `&`, its angle brackets balance, and outside them it holds nothing a statement or an
+/// expression would (`;`, braces, `=`, `,`, parentheses, operators, a string).
+fn ends_return_type(s: &str) -> bool {
+    if STATEMENT_WORDS.contains(&leading_ident(s).unwrap_or(""))
+        || !s.ends_with(|c: char| is_ident_char(c) || matches!(c, '>' | '*' | '&'))
+    {
+        return false;
+    }
+    let mut depth = 0i32;
+    for c in s.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            ';' | '{' | '}' | '=' | ',' | '(' | ')' | '"' | '\'' | '#' | '?' | '|' | '!' | '+'
+            | '-' | '/' | '%' | '^' | '[' | ']'
+                if depth == 0 =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }

@@ -76,7 +76,9 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
         || head.contains(['=', ';', '"', '\'', ')', '{', '}', '!', '|', '?', ','])
         || head.contains("<<")
         || head.contains("->")
-        || head.contains('.')
+        // a member access is a call (`obj.run(`); a pack expanded in the return type's
+        // template arguments is not (`AnyOfMatcher<typename std::decay<T>::type...> AnyOf(`)
+        || (head.contains('.') && head.replace("...>", ">").contains('.'))
     {
         return None;
     }

@@ -20,6 +20,9 @@ impl<'a> Scanner<'a> {
             // and types, named functions and object literals declared there
             return declaration(s)
                 .filter(|&(kind, _)| kind != SymbolKind::Const)
+                // a named class expression binds its own name wherever it stands, so
+                // `globalThis.Headers = class Headers {` defines the class `Headers`
+                .or_else(|| named_class_expression(s).map(|n| (SymbolKind::Class, n)))
                 .or_else(|| {
                     // a property set when the function runs (`this.handle = function`,
                     // `ky.create = (...) =>`) is weaker than a declaration: it declares
@@ -34,7 +37,31 @@ impl<'a> Scanner<'a> {
         declaration(s)
             .or_else(|| assigned_function(s))
             .or_else(|| named_function_expression(s).map(|n| (SymbolKind::Function, n)))
+            .or_else(|| named_class_expression(s).map(|n| (SymbolKind::Class, n)))
     }
+}
+
+/// A class expression given its own name where a value stands (`= class NAME`,
+/// `(class NAME`, `, class NAME`, `return class NAME`), followed by its heritage or body
+/// (`extends`, `implements`, `<`, `{`, or the line's end): the name.
+fn named_class_expression(s: &str) -> Option<&str> {
+    s.match_indices("class").find_map(|(at, _)| {
+        let before = s[..at].trim_end();
+        let is_value = (before.ends_with(['=', '(', ',']) && !before.ends_with("=="))
+            || before
+                .strip_suffix("return")
+                .is_some_and(|b| !b.chars().next_back().is_some_and(is_ident_char));
+        if !is_value {
+            return None;
+        }
+        let name = declared_after(&s[at..], "class")?;
+        let after = s[name.as_ptr() as usize - s.as_ptr() as usize + name.len()..].trim_start();
+        let heads_class = after.is_empty()
+            || after.starts_with(['{', '<'])
+            || strip_word(after, "extends").is_some()
+            || strip_word(after, "implements").is_some();
+        (heads_class && !matches!(name, "extends" | "implements")).then_some(name)
+    })
 }
 
 /// `var name = {` (`let`, `const`): an object literal named by a variable, whose
