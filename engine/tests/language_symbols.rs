@@ -9,8 +9,6 @@ use findbench_engine::tree::symbols::{Language, SymbolKind};
 use symbol_reading::{expect, names, pairs, read};
 use SymbolKind::*;
 
-
-
 #[test]
 fn extensions_name_every_language() {
     for (ext, language) in [

@@ -28,4 +28,3 @@ pub fn expect(language: Language, src: &str, expected: &[(SymbolKind, &str)]) {
         expected.iter().map(|(k, n)| (*k, n.to_string())).collect();
     assert_eq!(got, want, "{src}");
 }
-
