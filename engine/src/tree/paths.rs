@@ -325,6 +325,24 @@ pub fn fold_bytes_with(text: &str, out: &mut Vec<u8>, mut uneven: impl FnMut(usi
     }
 }
 
+/// The largest path list `find path` indexes: spans are 32-bit offsets into the listing.
+pub const MAX_LISTING_BYTES: u64 = u32::MAX as u64;
+
+/// A path list of `len` bytes from `source`, refused past [`MAX_LISTING_BYTES`] with what
+/// to do instead (an offset past it would wrap and name another path).
+pub fn check_listing_size(source: &Path, len: u64) -> Result<()> {
+    if len <= MAX_LISTING_BYTES {
+        return Ok(());
+    }
+    Err(EngineError::Content {
+        path: source.to_path_buf(),
+        message: format!(
+            "the path list is {len} bytes; `find path` takes lists of up to {MAX_LISTING_BYTES} \
+             bytes (4 GiB): split it (e.g. by top directory) and ask each part"
+        ),
+    })
+}
+
 impl PathList {
     /// Indexes paths given one per line (a `find` or `git ls-files` listing); blank lines
     /// and a trailing `\r` are dropped, `./` prefixes kept as given.
@@ -399,11 +417,13 @@ impl PathList {
 
     /// Reads a path listing from a file.
     pub fn load(path: &Path) -> Result<PathList> {
-        let bytes = std::fs::read(path).map_err(|e| EngineError::File {
+        let cannot_read = |e: std::io::Error| EngineError::File {
             path: path.to_path_buf(),
             message: format!("cannot read path list: {e}"),
             hint: Some("pass a file with one path per line, or `-` for stdin".into()),
-        })?;
+        };
+        check_listing_size(path, std::fs::metadata(path).map_err(cannot_read)?.len())?;
+        let bytes = std::fs::read(path).map_err(cannot_read)?;
         Ok(PathList::from_bytes(&path.display().to_string(), bytes))
     }
 

@@ -161,3 +161,17 @@ fn unaligned_paths_map_folded_bytes_back() {
     assert!(ascii.folds.is_empty());
     assert_eq!(ascii.span(1).folded, ASCII);
 }
+
+#[test]
+fn a_path_list_past_its_32_bit_offsets_is_refused_by_name() {
+    let list = Path::new("/data/all-paths.txt");
+    assert!(check_listing_size(list, MAX_LISTING_BYTES).is_ok());
+    let e = check_listing_size(list, MAX_LISTING_BYTES + 1).unwrap_err();
+    assert_eq!(e.exit_code(), 2);
+    let text = e.to_string();
+    assert!(
+        text.starts_with("/data/all-paths.txt: the path list is 4294967296 bytes"),
+        "{text}"
+    );
+    assert!(text.contains("split it"), "{text}");
+}

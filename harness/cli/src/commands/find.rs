@@ -6,6 +6,7 @@ use super::shared_args::OutputArgs;
 use crate::output::{text, Format};
 use clap::{Args, Subcommand};
 use findbench_engine::modes::path::Listing;
+use findbench_engine::tree::paths::check_listing_size;
 use findbench_engine::{EngineError, Fixture, Outcome, Response, TreeOptions};
 use findbench_eval::error::exit;
 use findbench_tools::{call, FixtureKind, FixtureRef, ToolCall};
@@ -120,12 +121,14 @@ fn load_path_list(path: &std::path::Path, options: &TreeOptions) -> Result<Fixtu
         };
         #[cfg(unix)]
         if let Some(mapped) = map_stdin().map_err(stdin_error)? {
+            check_listing_size(path, mapped.as_ref().len() as u64)?;
             let listing = Listing::new("-", Arc::new(mapped));
             return Ok(Fixture::Listing(Arc::new(listing)));
         }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
             .map_err(stdin_error)?;
+        check_listing_size(path, bytes.len() as u64)?;
         let listing = Listing::from_bytes("-", bytes);
         return Ok(Fixture::Listing(Arc::new(listing)));
     }
