@@ -110,18 +110,7 @@ fn key(w: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 fn int(w: &mut Vec<u8>, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    w.extend_from_slice(&digits[at..]);
+    w.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 fn opt_int(w: &mut Vec<u8>, n: Option<u64>) {
