@@ -339,7 +339,12 @@ fn score_file(
     // tests `route`, it is named after it (asked only when the stem matches: it reads the
     // file's first bytes)
     let stem_matches = f.stem == q.term.literal || f.stem_snake == q.key;
-    let is_module = is_module && !(stem_matches && secondary_kind(f, w).is_some());
+    let stem_kind = if stem_matches {
+        secondary_kind(f, w)
+    } else {
+        None
+    };
+    let is_module = is_module && stem_kind.is_none();
     let (named, named_normalised) = if is_module {
         (w.module_file, w.module_file_normalised)
     } else {
@@ -418,6 +423,9 @@ fn score_file(
         None
     } else if test_symbol {
         Some(Secondary::Test)
+    } else if stem_matches {
+        // already asked above (it may read the file's first bytes)
+        stem_kind
     } else {
         secondary_kind(f, w)
     };
