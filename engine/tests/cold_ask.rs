@@ -72,9 +72,8 @@ fn strip_durations(v: &mut Value) {
     }
 }
 
-fn answers(tree: Tree, requests: &[Request]) -> Vec<Value> {
+fn answers(tree: Tree, requests: &[Request], engine: &Engine) -> Vec<Value> {
     let fixture = Fixture::Tree(Arc::new(tree));
-    let engine = Engine::default();
     requests
         .iter()
         .map(|r| {
@@ -95,6 +94,10 @@ fn options(cache: &Path) -> TreeOptions {
 /// Asks every question cold (a fresh cache directory, one tree for all of them, as a
 /// long-lived process holds it), then warm from the kept index, and compares.
 fn assert_cold_equals_warm(root: &Path) {
+    assert_cold_equals_warm_with(root, &Engine::default());
+}
+
+fn assert_cold_equals_warm_with(root: &Path, engine: &Engine) {
     let mut requests: Vec<Request> = questions()
         .into_iter()
         .map(|q| Request::Ask(AskRequest::new(q)))
@@ -108,13 +111,13 @@ fn assert_cold_equals_warm(root: &Path) {
         "{}: no index yet, yet not cold",
         root.display()
     );
-    let cold_answers = answers(cold, &requests);
+    let cold_answers = answers(cold, &requests, engine);
     // nothing was built by answering
     assert!(!cache.path().join("trees").exists());
     Tree::index(root, &options(cache.path())).unwrap();
     let warm = Tree::load(root, &options(cache.path())).unwrap();
     assert!(!warm.is_cold());
-    let warm_answers = answers(warm, &requests);
+    let warm_answers = answers(warm, &requests, engine);
     for ((cold, warm), request) in cold_answers.iter().zip(&warm_answers).zip(&requests) {
         assert_eq!(cold, warm, "{}: {request:?}", root.display());
     }
@@ -188,6 +191,17 @@ fn the_first_ask_on_a_generated_tree_is_the_kept_index_answer() {
     assert_cold_equals_warm(&generated(dir.path()));
 }
 
+/// A tree of more files than the average field lengths are measured on: the first call
+/// reads the sampled files and those holding the question's words, and ranks as the kept
+/// index does (its averages measured on the same files).
+#[test]
+fn the_first_ask_on_a_sampled_tree_is_the_kept_index_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut profile = findbench_engine::profile::Profile::default();
+    profile.task_ranking.length_sample = 16;
+    assert_cold_equals_warm_with(&generated(dir.path()), &Engine::new(profile));
+}
+
 /// A `find code` on a tree loaded cold needs every file's symbols: the index is built for
 /// it, and written, and the answer is the kept index's.
 #[test]
@@ -198,12 +212,12 @@ fn find_code_on_a_cold_tree_builds_the_index_first() {
     let request = Request::Code(findbench_engine::modes::code::CodeRequest::new("replay"));
     let cold = Tree::load(&root, &options(cache.path())).unwrap();
     assert!(cold.is_cold());
-    let first = answers(cold, std::slice::from_ref(&request));
+    let first = answers(cold, std::slice::from_ref(&request), &Engine::default());
     assert!(
         cache.path().join("trees").exists(),
         "the index was not written"
     );
     let warm = Tree::load(&root, &options(cache.path())).unwrap();
     assert!(!warm.is_cold());
-    assert_eq!(first, answers(warm, &[request]));
+    assert_eq!(first, answers(warm, &[request], &Engine::default()));
 }

@@ -61,6 +61,11 @@ pub struct TaskRankingWeights {
     pub proximity: f64,
     /// How many of the best files are read line by line for proximity and evidence.
     pub rerank_depth: usize,
+    /// How many files the average field lengths of BM25F are measured on: every file of a
+    /// tree of at most this many, else this many chosen by a hash of their paths (the same
+    /// files for the same tree, whichever call measures them). A question asked on a tree
+    /// never indexed then reads these files and those holding its words, not every file.
+    pub length_sample: usize,
     /// Function words (articles, pronouns, prepositions, conjunctions, auxiliaries) that
     /// never count as a word of the question.
     pub stop_words: Vec<String>,
@@ -109,6 +114,7 @@ impl Default for TaskRankingWeights {
             subject_joint_coverage: 1.0,
             proximity: 0.5,
             rerank_depth: 50,
+            length_sample: 1024,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
                 "all", "both", "no", "not", "is", "are", "was", "were", "be", "been", "being",

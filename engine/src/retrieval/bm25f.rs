@@ -8,10 +8,12 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 use super::fields::{self, Field, Syntax, FIELDS};
+use super::file_counts::{counted, FileCounts};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
+use super::length_sample::in_sample;
 use super::posting::{Posting, NF};
-use super::tokens::{count_terms, for_each_term};
+use super::tokens::for_each_term;
 use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeFile};
@@ -47,104 +49,41 @@ enum Terms {
     },
 }
 
-/// The terms of one file, per field.
-fn file_terms(file: &TreeFile, profile: &Profile) -> HashMap<String, [u16; NF]> {
+/// A file's field lengths and its terms with their counts per field.
+pub(super) type FileTerms = ([u32; NF], HashMap<String, [u16; NF]>);
+
+/// The terms of one file with their counts per field (a count stops at `u16::MAX`, what a
+/// posting holds), and the file's field lengths: how many terms each field holds, every
+/// one counted.
+pub(super) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
     let mut counts: HashMap<String, [u16; NF]> = HashMap::new();
+    let mut len = [0u32; NF];
     let mut add = |term: String, field: Field| {
+        len[field.index()] += 1;
         let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
         *slot = slot.saturating_add(1);
     };
     for_each_term(path_of(file), |t, _| add(t, Field::Path));
     // read for this pass only: holding every file's text would hold the whole tree
-    let Some(text) = file.text_once() else {
-        return counts;
-    };
-    let text: &str = &text;
-    let source = is_source(file, profile);
-    if file.language.is_some() {
-        // the tree's symbols are the whole-file scan of the symbol reader
-        for symbol in file.symbols_once().iter() {
-            for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
-        }
-    }
-    fields::split(text, Syntax::of(file, source), |start, end, field| {
-        for_each_term(&text[start..end], |t, _| add(t, field));
-    });
-    counts
-}
-
-/// One file's field lengths, and the terms it holds (by their place in the list asked
-/// for) with their frequencies per field.
-type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
-
-/// One file's field lengths and its frequencies of those of `terms` it holds (by their
-/// place in `terms`), as [`file_terms`] counts them. A file whose folded text, path and
-/// symbol names hold no term as a substring holds none as a term (a term is the folded
-/// prefix of a word: stems only cut), and its lengths are counted without listing terms.
-fn file_lengths(
-    file: &TreeFile,
-    profile: &Profile,
-    terms: &[String],
-    finders: &[memchr::memmem::Finder<'_>],
-    (bytes, folded): &mut (Vec<u8>, Vec<u8>),
-) -> FileCounts {
-    let exact = |counts: HashMap<String, [u16; NF]>| {
-        let mut len = [0u32; NF];
-        for tf in counts.values() {
-            for f in 0..NF {
-                len[f] += u32::from(tf[f]);
+    if let Some(text) = file.text_once() {
+        let text: &str = &text;
+        let source = is_source(file, profile);
+        if file.language.is_some() {
+            // the tree's symbols are the whole-file scan of the symbol reader
+            for symbol in file.symbols_once().iter() {
+                for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
             }
         }
-        let held = terms
-            .iter()
-            .enumerate()
-            .filter_map(|(t, term)| counts.get(term).map(|&tf| (t, tf)))
-            .collect();
-        (len, held)
-    };
-    let holds = |folded: &[u8]| finders.iter().any(|f| f.find(folded).is_some());
-    if holds(file.path.to_ascii_lowercase().as_bytes()) {
-        return exact(file_terms(file, profile));
+        fields::split(text, Syntax::of(file, source), |start, end, field| {
+            for_each_term(&text[start..end], |t, _| add(t, field));
+        });
     }
-    let mut len = [0u32; NF];
-    len[Field::Path.index()] = count_terms(path_of(file)) as u32;
-    // read into buffers kept from file to file: the pass allocates nothing per file
-    if !file.read_into(bytes) {
-        return (len, Vec::new());
-    }
-    let text = String::from_utf8_lossy(bytes);
-    folded.clear();
-    folded.extend_from_slice(text.as_bytes());
-    folded.make_ascii_lowercase();
-    if holds(folded) {
-        return exact(file_terms(file, profile));
-    }
-    if file.language.is_some() {
-        for symbol in file.symbols_with_text(&text).iter() {
-            if holds(symbol.name.to_ascii_lowercase().as_bytes()) {
-                return exact(file_terms(file, profile));
-            }
-            len[Field::Symbols.index()] += count_terms(&symbol.name) as u32;
-        }
-    }
-    let text: &str = &text;
-    fields::split(
-        text,
-        Syntax::of(file, is_source(file, profile)),
-        |start, end, field| {
-            len[field.index()] += count_terms(&text[start..end]) as u32;
-        },
-    );
-    // a term counted more than a posting holds saturates there: list such a file's terms
-    if len.iter().any(|&l| l > u32::from(u16::MAX)) {
-        return exact(file_terms(file, profile));
-    }
-    (len, Vec::new())
+    (len, counts)
 }
 
 /// The part of a file's path its path field holds: without the last extension, which
 /// names a format, not a subject.
-fn path_of(file: &TreeFile) -> &str {
+pub(super) fn path_of(file: &TreeFile) -> &str {
     match file.path.rfind('.') {
         Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
         _ => file.path.as_str(),
@@ -157,7 +96,8 @@ pub fn is_source(file: &TreeFile, profile: &Profile) -> bool {
 }
 
 /// The key of a tree's kept statistics: its content stamp and the profile rules they
-/// depend on (which extensions are source, and so how a file splits into fields).
+/// depend on (which extensions are source, and so how a file splits into fields; how many
+/// files the average lengths are measured on).
 fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     let mut parts: Vec<&[u8]> = vec![&[]];
     let stamp = stamp.to_le_bytes();
@@ -165,6 +105,9 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     for ext in &profile.grep.source_extensions {
         parts.push(ext.as_bytes());
     }
+    // the files the averages are measured on
+    let sample = (profile.task_ranking.length_sample as u64).to_le_bytes();
+    parts.push(&sample);
     fnv(&parts)
 }
 
@@ -222,7 +165,7 @@ impl FieldIndex {
 
     /// The statistics of `tree`, built in memory from every file's text.
     pub fn build(tree: &Tree, profile: &Profile) -> FieldIndex {
-        let per_file: Vec<HashMap<String, [u16; NF]>> = tree
+        let per_file: Vec<FileTerms> = tree
             .files()
             .par_iter()
             .map(|f| file_terms(f, profile))
@@ -231,16 +174,11 @@ impl FieldIndex {
         let mut vocabulary: HashMap<String, u32> = HashMap::new();
         let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(per_file.len());
-        let mut totals = [0f64; NF];
-        for (i, counts) in per_file.into_iter().enumerate() {
-            let mut len = [0u32; NF];
+        for (i, (len, counts)) in per_file.into_iter().enumerate() {
             // terms in a fixed order, so postings and ids do not depend on hashing
             let mut counts: Vec<(String, [u16; NF])> = counts.into_iter().collect();
             counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             for (term, tf) in counts {
-                for f in 0..NF {
-                    len[f] += u32::from(tf[f]);
-                }
                 let next = postings.len() as u32;
                 let id = *vocabulary.entry(term).or_insert(next);
                 if id == next {
@@ -248,16 +186,12 @@ impl FieldIndex {
                 }
                 postings[id as usize].push(Posting { file: i as u32, tf });
             }
-            for f in 0..NF {
-                totals[f] += f64::from(len[f]);
-            }
             lengths.push(len);
         }
-        let n = lengths.len().max(1) as f64;
         FieldIndex {
             kinds,
+            average: average(tree, profile, &lengths),
             lengths,
-            average: totals.map(|t| (t / n).max(1.0)),
             terms: Terms::Memory {
                 vocabulary,
                 postings,
@@ -290,47 +224,55 @@ impl FieldIndex {
     }
 
     /// The statistics [`FieldIndex::build`] gives, but with the postings of `terms` only
-    /// (another term looked up is pushed to `missed`): the field lengths of a file that
-    /// holds none of them are counted, not listed term by term, so that the one pass over
-    /// every file costs its reading and its symbol scan and little more.
+    /// (another term looked up is pushed to `missed`), and the field lengths of only the
+    /// files that hold one of them and of the files the averages are measured on
+    /// ([`super::length_sample`]): what the first `ask` on a root ranks with, reading
+    /// those files and no other. A file holds a term only when its folded path or text
+    /// holds it as a substring (a term is the folded prefix of a word: stems only cut);
+    /// the words each file's text holds are the tree's [`Tree::held_words`] when it knows
+    /// them, and the file is read to know otherwise.
     pub(crate) fn for_terms(
         tree: &Tree,
         profile: &Profile,
         terms: &[String],
         missed: Arc<Mutex<Vec<String>>>,
     ) -> FieldIndex {
+        let sampled = in_sample(tree, profile.task_ranking.length_sample);
+        let held = tree.held_words();
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        let per_file: Vec<FileCounts> = tree
+        let per_file: Vec<Option<FileCounts>> = tree
             .files()
             .par_iter()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |buffers, f| file_lengths(f, profile, terms, &finders, buffers),
-            )
+            .enumerate()
+            .map_init(Vec::new, |bytes, (i, f)| {
+                let path = f.path.to_ascii_lowercase();
+                let may_hold = finders.iter().any(|w| w.find(path.as_bytes()).is_some())
+                    || terms
+                        .iter()
+                        .any(|t| held.is_none_or(|h| h.may_hold(i, t.as_bytes())));
+                (may_hold || sampled[i]).then(|| counted(f, profile, terms, bytes))
+            })
             .collect();
         let mut postings: HashMap<String, Vec<Posting>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();
         let mut lengths = Vec::with_capacity(per_file.len());
-        let mut totals = [0f64; NF];
-        for (i, (len, held)) in per_file.into_iter().enumerate() {
+        for (i, counts) in per_file.into_iter().enumerate() {
+            // a file neither sampled nor holding a term: its lengths are never looked at
+            let (len, held) = counts.unwrap_or_default();
             for (t, tf) in held {
                 if let Some(list) = postings.get_mut(&terms[t]) {
                     list.push(Posting { file: i as u32, tf });
                 }
             }
-            for f in 0..NF {
-                totals[f] += f64::from(len[f]);
-            }
             lengths.push(len);
         }
-        let n = lengths.len().max(1) as f64;
         FieldIndex {
             kinds: kinds(tree, profile),
+            average: average(tree, profile, &lengths),
             lengths,
-            average: totals.map(|t| (t / n).max(1.0)),
             terms: Terms::Some { postings, missed },
         }
     }
@@ -396,6 +338,20 @@ impl FieldIndex {
             })
             .sum()
     }
+}
+
+/// The average length of each field over the files of [`super::length_sample`] (at least
+/// 1, so that an empty field divides nothing by zero).
+fn average(tree: &Tree, profile: &Profile, lengths: &[[u32; NF]]) -> [f64; NF] {
+    let sample = super::length_sample::length_sample(tree, profile.task_ranking.length_sample);
+    let mut totals = [0f64; NF];
+    for &i in &sample {
+        for f in 0..NF {
+            totals[f] += f64::from(lengths[i][f]);
+        }
+    }
+    let n = sample.len().max(1) as f64;
+    totals.map(|t| (t / n).max(1.0))
 }
 
 /// What each file of `tree` is, by the profile's rules.

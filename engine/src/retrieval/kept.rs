@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 const MAGIC: &[u8; 8] = b"FBFIELDS";
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// magic, format, fingerprint, key, files, terms, 4 averages, 4 part lengths, crc
 const HEADER_BYTES: usize = 8 + 4 + 8 + 8 + 4 + 4 + NF * 8 + 4 * 8 + 4;
 /// One term table entry: vocabulary start (u64), list start (u64), CRC of term and list.

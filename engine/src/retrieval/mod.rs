@@ -15,8 +15,10 @@
 
 pub mod bm25f;
 pub mod fields;
+mod file_counts;
 pub mod kept;
 pub mod kind;
+mod length_sample;
 pub mod posting;
 pub mod tokens;
 

@@ -27,6 +27,25 @@ pub fn count_terms(text: &str) -> usize {
     n
 }
 
+/// Calls `each(part)` for every part of `text` that [`for_each_term`] makes a term of,
+/// before it is folded and stemmed ([`term_of`]): a caller that looks for a few terms
+/// compares a part's start with them first (a term is a prefix of its folded part) and
+/// makes the term of the few parts that may be one.
+pub fn for_each_part<'t>(text: &'t str, mut each: impl FnMut(&'t str)) {
+    for_each_word(text, |_, word| {
+        split_identifier(word, |part, _| {
+            if is_term(part) {
+                each(part)
+            }
+        })
+    });
+}
+
+/// The term [`for_each_term`] makes of a part [`for_each_part`] gives.
+pub fn term_of(part: &str) -> String {
+    stem(&part.to_ascii_lowercase())
+}
+
 /// Calls `each(byte_offset, word)` for every run of word bytes of `text`, in order.
 fn for_each_word<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
     let bytes = text.as_bytes();
@@ -58,7 +77,7 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// Cuts one run of word bytes at `_` and at CamelCase humps.
-fn split_identifier(word: &str, mut part: impl FnMut(&str, usize)) {
+fn split_identifier<'w>(word: &'w str, mut part: impl FnMut(&'w str, usize)) {
     let b = word.as_bytes();
     let mut start = 0;
     for i in 0..b.len() {
@@ -153,6 +172,22 @@ mod tests {
             "I a 1 22 b2 HTTP2Server _",
         ] {
             assert_eq!(count_terms(text), terms(text).len(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_terms_of_the_parts_are_the_terms() {
+        for text in [
+            "parseArgs(HTTPServer) x = 42; utf8 a_b_cc __9_99x replayed_Traces",
+            "--no-ignore-vcs // Café crème ÄÖ über_alles",
+        ] {
+            let mut made = Vec::new();
+            for_each_part(text, |p| made.push(term_of(p)));
+            assert_eq!(made, terms(text), "{text}");
+            // each term is a prefix of its folded part
+            for_each_part(text, |p| {
+                assert!(p.to_ascii_lowercase().starts_with(&term_of(p)))
+            });
         }
     }
 

@@ -243,6 +243,12 @@ impl Tree {
         tree
     }
 
+    /// The words every file's text was searched for and which each holds, when the tree
+    /// was made with them ([`Tree::with_some_symbols`]).
+    pub(crate) fn held_words(&self) -> Option<&HeldWords> {
+        self.held.as_deref()
+    }
+
     /// Every file, ordered by path.
     pub fn files(&self) -> &[TreeFile] {
         &self.files
@@ -290,6 +296,15 @@ pub(crate) struct HeldWords {
 }
 
 impl HeldWords {
+    /// False when file `file`'s text was searched for `word` (ASCII-folded) and does not
+    /// hold it; true otherwise (held, or not searched for).
+    pub(crate) fn may_hold(&self, file: usize, word: &[u8]) -> bool {
+        match (self.ids.get(word), self.files.get(file)) {
+            (Some(&id), Some(held)) if id < 128 => held & (1 << id) != 0,
+            _ => true,
+        }
+    }
+
     /// The files that hold every piece of `needles` that was searched for (every file
     /// when none was), ascending.
     fn candidates<S: AsRef<[u8]>>(&self, needles: &[S], files: usize) -> Vec<usize> {

@@ -1,0 +1,114 @@
+//! One file's field lengths and its frequencies of a few terms, counted without listing
+//! every term it holds: what the ranking statistics of some terms need
+//! ([`super::bm25f::FieldIndex::for_terms`], the first `ask` on a root).
+
+use super::bm25f::{is_source, path_of};
+use super::fields::{self, Field, Syntax};
+use super::posting::NF;
+use super::tokens::{for_each_part, term_of};
+use crate::profile::Profile;
+use crate::tree::TreeFile;
+
+/// One file's field lengths, and the terms it holds (by their place in the list asked
+/// for) with their frequencies per field.
+pub(crate) type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
+
+/// The numbers [`super::bm25f::file_terms`] gives for `file`, for `terms` only: its field lengths and its
+/// frequencies of those of `terms` it holds (by their place in `terms`). A part of a word
+/// is made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
+/// prefix of its folded part; `bytes` is a buffer kept from file to file.
+pub(crate) fn counted(
+    file: &TreeFile,
+    profile: &Profile,
+    terms: &[String],
+    bytes: &mut Vec<u8>,
+) -> FileCounts {
+    let mut len = [0u32; NF];
+    let mut tf = vec![[0u16; NF]; terms.len()];
+    let mut add = |part: &str, field: Field| {
+        let f = field.index();
+        len[f] += 1;
+        let may_be = terms.iter().any(|t| {
+            part.len() >= t.len() && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+        });
+        if !may_be {
+            return;
+        }
+        let term = term_of(part);
+        if let Some(k) = terms.iter().position(|t| *t == term) {
+            tf[k][f] = tf[k][f].saturating_add(1);
+        }
+    };
+    for_each_part(path_of(file), |p| add(p, Field::Path));
+    if file.read_into(bytes) {
+        let text = String::from_utf8_lossy(bytes);
+        let text: &str = &text;
+        if file.language.is_some() {
+            for symbol in file.symbols_with_text(text).iter() {
+                for_each_part(&symbol.name, |p| add(p, Field::Symbols));
+            }
+        }
+        let syntax = Syntax::of(file, is_source(file, profile));
+        fields::split(text, syntax, |start, end, field| {
+            for_each_part(&text[start..end], |p| add(p, field));
+        });
+    }
+    let held = tf
+        .into_iter()
+        .enumerate()
+        .filter(|(_, tf)| tf.iter().any(|&n| n > 0))
+        .collect();
+    (len, held)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retrieval::bm25f::file_terms;
+    use crate::tree::Tree;
+    use std::collections::HashMap;
+
+    /// The counts of `terms` from every term of a file, as `file_terms` lists them.
+    fn listed(
+        (len, counts): ([u32; NF], HashMap<String, [u16; NF]>),
+        terms: &[String],
+    ) -> FileCounts {
+        let held = terms
+            .iter()
+            .enumerate()
+            .filter_map(|(t, term)| counts.get(term).map(|&tf| (t, tf)))
+            .collect();
+        (len, held)
+    }
+
+    /// The counts of a few terms are what listing every term gives for them, in every field,
+    /// for files of every syntax, a saturated one included.
+    #[test]
+    fn the_counts_of_some_terms_are_those_of_every_term() {
+        let saturated = "word ".repeat(70_000);
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/gzip/header.rs", "/// Parses the gzip Header.\npub fn parse_header(h: &[u8]) -> Header { todo!(\"parsed\") }\nstruct HeaderParser;\n"),
+                ("lib/parsing.py", "# parse it\ndef parse_headers(x):\n    '''Headers parsed'''\n    return 'header'\n"),
+                ("docs/Parsing.md", "# Parsing headers\n\nThe header is parsed twice. Sparse parsers.\n"),
+                ("big.txt", saturated.as_str()),
+                ("data.bin", "\0binary header"),
+            ],
+        );
+        let profile = Profile::default();
+        let terms: Vec<String> = ["head", "pars", "word", "spars", "absent"]
+            .map(String::from)
+            .to_vec();
+        let mut bytes = Vec::new();
+        for f in tree.files() {
+            let want = listed(file_terms(f, &profile), &terms);
+            assert_eq!(counted(f, &profile, &terms, &mut bytes), want, "{}", f.path);
+        }
+        // the numbers are not empty: the test compares something
+        let header = tree.file("src/gzip/header.rs").unwrap();
+        let (len, held) = counted(header, &profile, &terms, &mut bytes);
+        assert!(len.iter().all(|&l| l > 0), "{len:?}");
+        assert_eq!(held.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1]);
+    }
+}
