@@ -8,11 +8,11 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 use super::fields::{self, Field, Syntax, FIELDS};
-use super::file_counts::{counted, FileCounts};
+use super::file_counts::{counted, held_terms, FileCounts};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::length_sample::in_sample;
-use super::posting::{Posting, NF};
+use super::posting::{Holding, Posting, NF};
 use super::tokens::for_each_term;
 use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
@@ -40,11 +40,13 @@ enum Terms {
         postings: Vec<Vec<Posting>>,
     },
     Kept(Kept),
-    /// The postings of some terms only (the first `ask` on a root, which has no kept
-    /// statistics: `modes/ask/cold.rs`); a term looked up outside them reads as held by no
-    /// file and is pushed to `missed`, so that the caller computes it and asks again.
-    Some {
-        postings: HashMap<String, Vec<Posting>>,
+    /// Which files hold some terms only, without their frequencies (the first `ask` on a
+    /// root, which has no kept statistics: `modes/ask/cold.rs`, and counts a file's
+    /// frequencies when its score is needed: [`FieldIndex::counts`]); a term looked up
+    /// outside them reads as held by no file and is pushed to `missed`, so that the caller
+    /// finds its files and asks again.
+    Held {
+        holders: HashMap<String, Vec<u32>>,
         missed: Arc<Mutex<Vec<String>>>,
     },
 }
@@ -213,8 +215,8 @@ impl FieldIndex {
             kinds: Vec::new(),
             lengths: vec![[0; NF]; tree.len()],
             average: [1.0; NF],
-            terms: Terms::Some {
-                postings: held_by_none
+            terms: Terms::Held {
+                holders: held_by_none
                     .iter()
                     .map(|t| (t.clone(), Vec::new()))
                     .collect(),
@@ -223,14 +225,13 @@ impl FieldIndex {
         }
     }
 
-    /// The statistics [`FieldIndex::build`] gives, but with the postings of `terms` only
-    /// (another term looked up is pushed to `missed`), and the field lengths of only the
-    /// files that hold one of them and of the files the averages are measured on
-    /// ([`super::length_sample`]): what the first `ask` on a root ranks with, reading
-    /// those files and no other. A file holds a term only when its folded path or text
-    /// holds it as a substring (a term is the folded prefix of a word: stems only cut);
-    /// the words each file's text holds are the tree's [`Tree::held_words`] when it knows
-    /// them, and the file is read to know otherwise.
+    /// The statistics [`FieldIndex::build`] gives, but knowing of `terms` only which files
+    /// hold them (another term looked up is pushed to `missed`), and the field lengths of
+    /// only the files the averages are measured on ([`super::length_sample`]): what the
+    /// first `ask` on a root ranks with. It reads those files and the files whose folded
+    /// path or text holds a term's letters (a term is the folded prefix of a word: stems
+    /// only cut; which words each file's text holds is the tree's [`Tree::held_words`]
+    /// when it knows them, else the file is read to know), and no other.
     pub(crate) fn for_terms(
         tree: &Tree,
         profile: &Profile,
@@ -243,37 +244,53 @@ impl FieldIndex {
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        let per_file: Vec<Option<FileCounts>> = tree
+        type Found = (Option<[u32; NF]>, Vec<bool>);
+        let per_file: Vec<Found> = tree
             .files()
             .par_iter()
             .enumerate()
             .map_init(Vec::new, |bytes, (i, f)| {
                 let path = f.path.to_ascii_lowercase();
-                let may_hold = finders.iter().any(|w| w.find(path.as_bytes()).is_some())
-                    || terms
-                        .iter()
-                        .any(|t| held.is_none_or(|h| h.may_hold(i, t.as_bytes())));
-                (may_hold || sampled[i]).then(|| counted(f, profile, terms, bytes))
+                let may_hold: Vec<bool> = terms
+                    .iter()
+                    .zip(&finders)
+                    .map(|(t, w)| {
+                        w.find(path.as_bytes()).is_some()
+                            || held.is_none_or(|h| h.may_hold(i, t.as_bytes()))
+                    })
+                    .collect();
+                if sampled[i] {
+                    // counted whole: its lengths, and the terms it holds with them
+                    let (len, counts) = counted(f, profile, terms, bytes);
+                    let mut holds = vec![false; terms.len()];
+                    for (t, _) in counts {
+                        holds[t] = true;
+                    }
+                    return (Some(len), holds);
+                }
+                if !may_hold.contains(&true) {
+                    return (None, Vec::new());
+                }
+                (None, held_terms(f, terms, &may_hold, bytes))
             })
             .collect();
-        let mut postings: HashMap<String, Vec<Posting>> =
+        let mut holders: HashMap<String, Vec<u32>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();
         let mut lengths = Vec::with_capacity(per_file.len());
-        for (i, counts) in per_file.into_iter().enumerate() {
-            // a file neither sampled nor holding a term: its lengths are never looked at
-            let (len, held) = counts.unwrap_or_default();
-            for (t, tf) in held {
-                if let Some(list) = postings.get_mut(&terms[t]) {
-                    list.push(Posting { file: i as u32, tf });
+        for (i, (len, holds)) in per_file.into_iter().enumerate() {
+            for (t, _) in holds.iter().enumerate().filter(|(_, &h)| h) {
+                if let Some(list) = holders.get_mut(&terms[t]) {
+                    list.push(i as u32);
                 }
             }
-            lengths.push(len);
+            // the lengths of a file not sampled are counted with its frequencies
+            lengths.push(len.unwrap_or_default());
         }
         FieldIndex {
             kinds: kinds(tree, profile),
             average: average(tree, profile, &lengths),
             lengths,
-            terms: Terms::Some { postings, missed },
+            terms: Terms::Held { holders, missed },
         }
     }
 
@@ -285,33 +302,70 @@ impl FieldIndex {
         self.kinds[file]
     }
 
-    /// The postings of `term`, empty for a term no file holds; `Err` when the kept file
+    /// The files that hold `term` (none for a term no file holds); `Err` when the kept file
     /// does not check out (it is removed, and the caller builds the statistics anew).
-    pub fn postings(&self, term: &str) -> Result<Cow<'_, [Posting]>, Damaged> {
+    pub fn holding(&self, term: &str) -> Result<Holding<'_>, Damaged> {
         match &self.terms {
             Terms::Memory {
                 vocabulary,
                 postings,
-            } => Ok(Cow::Borrowed(
+            } => Ok(Holding::Listed(Cow::Borrowed(
                 vocabulary
                     .get(term)
                     .map(|&id| postings[id as usize].as_slice())
                     .unwrap_or(&[]),
-            )),
-            Terms::Kept(kept) => kept.postings(term).map(Cow::Owned).inspect_err(|_| {
-                kept.discard();
-            }),
-            Terms::Some { postings, missed } => match postings.get(term) {
-                Some(list) => Ok(Cow::Borrowed(list.as_slice())),
+            ))),
+            Terms::Kept(kept) => match kept.postings(term) {
+                Ok(list) => Ok(Holding::Listed(Cow::Owned(list))),
+                Err(damaged) => {
+                    kept.discard();
+                    Err(damaged)
+                }
+            },
+            Terms::Held { holders, missed } => match holders.get(term) {
+                Some(list) => Ok(Holding::Files(list.as_slice())),
                 None => {
                     let mut missed = missed.lock().unwrap_or_else(|e| e.into_inner());
                     if !missed.iter().any(|t| t == term) {
                         missed.push(term.to_string());
                     }
-                    Ok(Cow::Borrowed(&[]))
+                    Ok(Holding::Files(&[]))
                 }
             },
         }
+    }
+
+    /// Each of `files`' field lengths and its frequencies of those of `terms` it holds (by
+    /// their place in `terms`, whose holdings are `lists`): from the lists when they carry
+    /// frequencies, else counted from the file (in parallel).
+    pub(crate) fn counts(
+        &self,
+        tree: &Tree,
+        profile: &Profile,
+        files: &[u32],
+        terms: &[String],
+        lists: &[Holding<'_>],
+    ) -> Vec<FileCounts> {
+        if let Terms::Held { .. } = self.terms {
+            let all = tree.files();
+            return files
+                .par_iter()
+                .map_init(Vec::new, |bytes, &f| {
+                    counted(&all[f as usize], profile, terms, bytes)
+                })
+                .collect();
+        }
+        files
+            .iter()
+            .map(|&f| {
+                let held = lists
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(t, l)| l.tf_of(f).map(|tf| (t, tf)))
+                    .collect();
+                (self.lengths[f as usize], held)
+            })
+            .collect()
     }
 
     /// Inverse document frequency of a term held by `df` files.
@@ -321,14 +375,14 @@ impl FieldIndex {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    /// The field-weighted, length-normalised frequency of one posting (`tf'`).
-    pub fn weighted_tf(&self, posting: &Posting, w: &TaskRankingWeights) -> f64 {
-        let len = &self.lengths[posting.file as usize];
+    /// The field-weighted, length-normalised frequency of a term in one file (`tf'`), from
+    /// its frequencies `tf` and the file's field lengths `len`.
+    pub fn weighted_tf(&self, tf: &[u16; NF], len: &[u32; NF], w: &TaskRankingWeights) -> f64 {
         FIELDS
             .iter()
             .map(|&f| {
                 let i = f.index();
-                let tf = f64::from(posting.tf[i]);
+                let tf = f64::from(tf[i]);
                 if tf == 0.0 {
                     return 0.0;
                 }
@@ -383,25 +437,49 @@ mod tests {
                 ("data.bin", "\0binary"),
             ],
         );
-        let profile = Profile::default();
-        let all = FieldIndex::build(&tree, &profile);
         let terms: Vec<String> = ["head", "pars", "word", "absent"]
             .map(String::from)
             .to_vec();
-        let missed = Arc::new(Mutex::new(Vec::new()));
-        let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
-        assert_eq!(some.lengths, all.lengths);
-        assert_eq!(some.average, all.average);
-        assert_eq!(some.kinds, all.kinds);
-        for t in &terms {
-            let (a, b) = (all.postings(t).unwrap(), some.postings(t).unwrap());
-            let pairs = |p: &[Posting]| p.iter().map(|p| (p.file, p.tf)).collect::<Vec<_>>();
-            assert_eq!(pairs(&a), pairs(&b), "{t}");
+        // measured on every file, and on a sample of some files only
+        for sample in [1024, 3] {
+            let mut profile = Profile::default();
+            profile.task_ranking.length_sample = sample;
+            let all = FieldIndex::build(&tree, &profile);
+            let missed = Arc::new(Mutex::new(Vec::new()));
+            let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
+            assert_eq!(some.average, all.average, "sample {sample}");
+            assert_eq!(some.kinds, all.kinds);
+            for i in super::super::length_sample::length_sample(&tree, sample) {
+                assert_eq!(some.lengths[i], all.lengths[i], "sample {sample}");
+            }
+            let lists = |index: &FieldIndex| -> Vec<Vec<u32>> {
+                terms
+                    .iter()
+                    .map(|t| index.holding(t).unwrap().files())
+                    .collect()
+            };
+            assert_eq!(lists(&some), lists(&all), "sample {sample}");
+            let files: Vec<u32> = (0..tree.len() as u32).collect();
+            let (a, b): (Vec<_>, Vec<_>) = (
+                terms.iter().map(|t| all.holding(t).unwrap()).collect(),
+                terms.iter().map(|t| some.holding(t).unwrap()).collect(),
+            );
+            let (ca, cb) = (
+                all.counts(&tree, &profile, &files, &terms, &a),
+                some.counts(&tree, &profile, &files, &terms, &b),
+            );
+            for (i, (x, y)) in ca.iter().zip(&cb).enumerate() {
+                // the lengths of a file holding no term are never asked for
+                if !x.1.is_empty() {
+                    assert_eq!(x, y, "{}", tree.files()[i].path);
+                }
+            }
+            assert!(ca.iter().any(|c| c.1.len() == 2), "{ca:?}");
+            assert!(missed.lock().unwrap().is_empty());
+            // a term outside them reads as held by none, and is named to the caller
+            assert!(some.holding("string").unwrap().is_empty());
+            assert!(!all.holding("string").unwrap().is_empty());
+            assert_eq!(*missed.lock().unwrap(), ["string"]);
         }
-        assert!(missed.lock().unwrap().is_empty());
-        // a term outside them reads as held by none, and is named to the caller
-        assert!(some.postings("string").unwrap().is_empty());
-        assert!(!all.postings("string").unwrap().is_empty());
-        assert_eq!(*missed.lock().unwrap(), ["string"]);
     }
 }

@@ -61,6 +61,58 @@ pub(crate) fn counted(
     (len, held)
 }
 
+/// Which of `terms` `file` holds in some field (`true` at a term's place), as [`counted`]
+/// finds them, without counting its fields: the terms of its path and of its whole text
+/// (the fields split the text between words, so their terms are the text's), and the
+/// names of its symbols only for a term whose letters its folded text holds but no word
+/// of it makes (a symbol's name is written in its file). `may_hold` marks the terms the
+/// file may hold at all (its folded path or text holds their letters); `bytes` is a buffer
+/// kept from file to file.
+pub(crate) fn held_terms(
+    file: &TreeFile,
+    terms: &[String],
+    may_hold: &[bool],
+    bytes: &mut Vec<u8>,
+) -> Vec<bool> {
+    let mut held = vec![false; terms.len()];
+    let mut look = |part: &str| {
+        for (k, t) in terms.iter().enumerate() {
+            if may_hold[k]
+                && !held[k]
+                && part.len() >= t.len()
+                && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+                && term_of(part) == *t
+            {
+                held[k] = true;
+            }
+        }
+    };
+    for_each_part(path_of(file), &mut look);
+    if !file.read_into(bytes) {
+        return held;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    for_each_part(&text, &mut look);
+    let unfound = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);
+    if file.language.is_some() && unfound(&held) {
+        let folded = text.to_ascii_lowercase();
+        let letters_held =
+            (0..terms.len()).any(|k| may_hold[k] && !held[k] && folded.contains(terms[k].as_str()));
+        if letters_held {
+            for symbol in file.symbols_with_text(&text).iter() {
+                for_each_part(&symbol.name, |p| {
+                    for (k, t) in terms.iter().enumerate() {
+                        if may_hold[k] && !held[k] && term_of(p) == *t {
+                            held[k] = true;
+                        }
+                    }
+                });
+            }
+        }
+    }
+    held
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +156,18 @@ mod tests {
         for f in tree.files() {
             let want = listed(file_terms(f, &profile), &terms);
             assert_eq!(counted(f, &profile, &terms, &mut bytes), want, "{}", f.path);
+        }
+        // the terms held are those counted, whichever terms the file may hold
+        for f in tree.files() {
+            let (_, counts) = counted(f, &profile, &terms, &mut bytes);
+            let all = vec![true; terms.len()];
+            let held = held_terms(f, &terms, &all, &mut bytes);
+            let want: Vec<bool> = (0..terms.len())
+                .map(|k| counts.iter().any(|c| c.0 == k))
+                .collect();
+            assert_eq!(held, want, "{}", f.path);
+            let only_first = held_terms(f, &terms, &[true, false, false, false, false], &mut bytes);
+            assert_eq!(only_first[1..], [false; 4], "{}", f.path);
         }
         // the numbers are not empty: the test compares something
         let header = tree.file("src/gzip/header.rs").unwrap();

@@ -13,6 +13,7 @@
 //! The statistics are built once per tree and kept (see [`index_for`]); every weight is in
 //! the profile's `task_ranking` section.
 
+mod best_files;
 pub mod bm25f;
 pub mod fields;
 mod file_counts;
@@ -24,6 +25,7 @@ pub mod tokens;
 
 use crate::profile::Profile;
 use crate::tree::Tree;
+use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
 use std::collections::HashMap;
@@ -54,12 +56,12 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     }
     let slot = index_for(tree, profile);
     let kept = slot.get_or_init(|| FieldIndex::for_tree(tree, profile));
-    // each term's postings; a kept file that does not check out is removed, and the
+    // the files holding each term; a kept file that does not check out is removed, and the
     // statistics are built anew from the tree for this question
     let rebuilt;
     let (index, lists) = match terms
         .iter()
-        .map(|t| kept.postings(t))
+        .map(|t| kept.holding(t))
         .collect::<Result<Vec<_>, _>>()
     {
         Ok(lists) => (kept, lists),
@@ -67,84 +69,60 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
             rebuilt = FieldIndex::build(tree, profile);
             let lists = terms
                 .iter()
-                .map(|t| rebuilt.postings(t).unwrap_or_default())
+                .map(|t| rebuilt.holding(t).unwrap_or(posting::Holding::Files(&[])))
                 .collect();
             (&rebuilt, lists)
         }
     };
-    // accumulated score, and for each term the fields it was found in
-    struct Acc {
-        score: f64,
-        found: Vec<(usize, [bool; 4])>,
-    }
-    let mut by_file: HashMap<u32, Acc> = HashMap::new();
-    let mut held = 0;
-    for (t, postings) in lists.iter().enumerate() {
-        if postings.is_empty() {
-            continue;
-        }
-        held += 1;
-        let idf = index.idf(postings.len());
-        for p in postings.iter() {
-            let tf = index.weighted_tf(p, w);
-            let acc = by_file.entry(p.file).or_insert(Acc {
-                score: 0.0,
-                found: Vec::new(),
-            });
-            acc.score += idf * tf / (w.k1 + tf);
-            acc.found.push((t, p.tf.map(|n| n > 0)));
-        }
-    }
     // a tree that holds too few of the question's terms anywhere does not hold its subject
+    let held = lists.iter().filter(|l| !l.is_empty()).count();
     let needed = (w.min_coverage * terms.len() as f64).ceil().max(1.0) as usize;
     if held < needed {
         return Vec::new();
     }
+    // the terms each file holds, ascending
+    let mut by_file: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (t, list) in lists.iter().enumerate() {
+        for file in list.files() {
+            by_file.entry(file).or_default().push(t);
+        }
+    }
     // nor does one in which no file holds enough of them together
     let together = (w.min_joint_coverage * terms.len() as f64).ceil().max(1.0) as usize;
-    if by_file.values().all(|acc| acc.found.len() < together) {
+    if by_file.values().all(|held| held.len() < together) {
         return Vec::new();
     }
     let files = tree.files();
-    let mut ranked: Vec<(u32, f64, Acc)> = by_file
-        .into_iter()
-        .map(|(file, acc)| {
-            let kind = index.kind(file as usize);
-            let coverage = acc.found.len() as f64 / terms.len() as f64;
-            let score = acc.score * kind.prior(w) * coverage.powf(w.coverage);
-            (file, score, acc)
-        })
-        .collect();
-    let order = |a: &(u32, f64, Acc), b: &(u32, f64, Acc)| {
-        b.1.total_cmp(&a.1).then_with(|| {
-            let (pa, pb) = (&files[a.0 as usize].path, &files[b.0 as usize].path);
+    let depth = w.rerank_depth.max(limit);
+    let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, &by_file, depth);
+    let order = |a: &Scored, b: &Scored| {
+        b.score.total_cmp(&a.score).then_with(|| {
+            let (pa, pb) = (&files[a.file as usize].path, &files[b.file as usize].path);
             pa.len().cmp(&pb.len()).then_with(|| pa.cmp(pb))
         })
     };
     ranked.sort_by(order);
     // the best candidates are read line by line: the line where most words meet
-    let depth = w.rerank_depth.max(limit);
     let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
     for entry in ranked.iter_mut().take(depth) {
         // read for this pass only, as the candidates' texts together may be large
-        let best = best_lines(files[entry.0 as usize].text_once().as_deref(), &terms);
+        let best = best_lines(files[entry.file as usize].text_once().as_deref(), &terms);
         let top = best.first().map_or(0, |l| l.1);
         if terms.len() > 1 && top > 1 {
             let share = (top - 1) as f64 / (terms.len() - 1) as f64;
-            entry.1 *= 1.0 + w.proximity * share;
+            entry.score *= 1.0 + w.proximity * share;
         }
-        lines.insert(entry.0, best);
+        lines.insert(entry.file, best);
     }
     ranked.sort_by(order);
     ranked
         .into_iter()
         .take(limit)
-        .map(|(file, score, acc)| {
+        .map(|Scored { file, score, found }| {
             let f = &files[file as usize];
             let mut evidence = lines.remove(&file).unwrap_or_default();
             evidence.truncate(profile.planner.evidence_lines.max(1));
-            let words: Vec<String> = acc
-                .found
+            let words: Vec<String> = found
                 .iter()
                 .map(|(t, in_fields)| {
                     let names: Vec<&str> = FIELDS
@@ -157,7 +135,7 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                 .collect();
             let mut reason = format!(
                 "task words {} of {}: {}; {} file",
-                acc.found.len(),
+                found.len(),
                 terms.len(),
                 words.join(", "),
                 index.kind(file as usize).as_str()
