@@ -62,12 +62,12 @@ pub(crate) fn counted(
 }
 
 /// Which of `terms` `file` holds in some field (`true` at a term's place), as [`counted`]
-/// finds them, without counting its fields: the terms of its path and of its whole text
-/// (the fields split the text between words, so their terms are the text's), and the
-/// names of its symbols only for a term whose letters its folded text holds but no word
-/// of it makes (a symbol's name is written in its file). `may_hold` marks the terms the
-/// file may hold at all (its folded path or text holds their letters); `bytes` is a buffer
-/// kept from file to file.
+/// finds them, without counting its fields or scanning its symbols: the terms of its path
+/// and of its whole text. The fields split the text between words, so their terms are the
+/// text's; and a symbol's name is made of words of its file's text, so its terms are too
+/// (held by every symbol reader test: `engine/tests/symbol_reading/mod.rs`). `may_hold`
+/// marks the terms the file may hold at all (its folded path or text holds their
+/// letters); `bytes` is a buffer kept from file to file.
 pub(crate) fn held_terms(
     file: &TreeFile,
     terms: &[String],
@@ -88,27 +88,8 @@ pub(crate) fn held_terms(
         }
     };
     for_each_part(path_of(file), &mut look);
-    if !file.read_into(bytes) {
-        return held;
-    }
-    let text = String::from_utf8_lossy(bytes);
-    for_each_part(&text, &mut look);
-    let unfound = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);
-    if file.language.is_some() && unfound(&held) {
-        let folded = text.to_ascii_lowercase();
-        let letters_held =
-            (0..terms.len()).any(|k| may_hold[k] && !held[k] && folded.contains(terms[k].as_str()));
-        if letters_held {
-            for symbol in file.symbols_with_text(&text).iter() {
-                for_each_part(&symbol.name, |p| {
-                    for (k, t) in terms.iter().enumerate() {
-                        if may_hold[k] && !held[k] && term_of(p) == *t {
-                            held[k] = true;
-                        }
-                    }
-                });
-            }
-        }
+    if file.read_into(bytes) {
+        for_each_part(&String::from_utf8_lossy(bytes), &mut look);
     }
     held
 }

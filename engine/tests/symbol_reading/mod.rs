@@ -1,10 +1,25 @@
 //! Reading a source text's symbols, as the symbol reader tests ask it.
 
+use findbench_engine::retrieval::tokens::terms;
 use findbench_engine::tree::symbols::{scan_file, Language, SymbolKind};
 
-/// (kind, name, line, definition) of every symbol.
+/// (kind, name, line, definition) of every symbol; and every reading holds that a symbol's
+/// name is made of words of the text (the terms of its name are terms of the text), which
+/// the first `ask` on a root relies on to know which files hold a term without scanning
+/// their symbols (`engine/src/retrieval/file_counts.rs`, `held_terms`).
 pub fn read(language: Language, src: &str) -> Vec<(SymbolKind, String, u32, bool)> {
-    scan_file(language, src)
+    let symbols = scan_file(language, src);
+    let words: std::collections::HashSet<String> = terms(src).into_iter().collect();
+    for s in &symbols {
+        for t in terms(&s.name) {
+            assert!(
+                words.contains(&t),
+                "{language:?}: the name {:?} holds the term {t:?}, which the text does not: {src}",
+                s.name
+            );
+        }
+    }
+    symbols
         .into_iter()
         .map(|s| (s.kind, s.name, s.line, s.definition))
         .collect()

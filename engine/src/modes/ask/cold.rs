@@ -5,16 +5,17 @@
 //! What the cascade needs of the whole tree is every file's path (kept by the walk), the
 //! files that may hold a grep's words, and the symbol table. A symbol's name is in its
 //! file's text, so a file that does not hold every word of a key has no symbol the key can
-//! find. The keys the cascade looks up (the planned term, each of its words, the phrases of
-//! the question around it) and the words it greps for are known before it runs; so one
+//! find. The keys the cascade looks up first (the planned term, the phrases of the question
+//! around it) and the words it greps for are known before it runs; so one
 //! pass reads every text file, searches it for those words, and scans the symbols of only
 //! the source files that hold every word of a key. The cascade then runs on a tree whose
 //! table holds those symbols and knows which files it lacks
 //! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
 //! hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
-//! too. Everything else reads the files themselves (`read`, and the ranking statistics,
-//! which scan a file's symbols from its text when the table lacks them).
+//! too (a word of the term alone, looked up when the whole term names nothing, comes so).
+//! Everything else reads the files themselves (`read`, and the ranking statistics,
+//! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
 use super::{AskRequest, AskResponse};
 use crate::error::Result;
@@ -130,9 +131,12 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     }
 }
 
-/// The keys the cascade may look up in the symbol table for `question` (the planned term,
-/// each of its words, the phrases of the question around it, or without a term the
-/// phrases of the question), and the word pieces of the terms it may grep for.
+/// The keys the cascade looks up first in the symbol table for `question` (the planned
+/// term, the phrases of the question around it, or without a term the phrases of the
+/// question), and the word pieces of the terms it may grep for. The term's words alone are
+/// left to a second round (looked up only when the whole term names nothing, and a word
+/// such as `head` or `pars` is in thousands of files whose symbols would be scanned for
+/// nothing).
 fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
     let rules = &profile.planner;
     let tokens = planner::tokens(question, rules);
@@ -142,7 +146,6 @@ fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
     if let Some(plan) = &plan {
         keys.push(Term::new(&plan.term).snake);
         keys.push(Term::new(&plan.stemmed_term()).snake);
-        keys.extend(plan.words.iter().map(|w| Term::new(w).snake));
         let required = plan.required().join(SEPARATOR);
         for term in [plan.term.clone(), plan.stemmed_term(), required] {
             for segment in term.to_ascii_lowercase().split(SEPARATOR) {
@@ -346,7 +349,8 @@ mod tests {
     fn the_keys_and_grep_words_of_a_question() {
         let (keys, grep) = looked_up("where is the cursor binary", &Profile::default());
         assert!(keys.contains(&"cursor_binary".to_string()), "{keys:?}");
-        assert!(keys.contains(&"cursor".to_string()), "{keys:?}");
+        // a word of the term alone waits for the cascade to look it up
+        assert!(!keys.contains(&"binary".to_string()), "{keys:?}");
         assert!(grep.contains(&b"binary".to_vec()), "{grep:?}");
     }
 }
