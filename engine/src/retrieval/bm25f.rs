@@ -249,30 +249,33 @@ impl FieldIndex {
             .files()
             .par_iter()
             .enumerate()
-            .map_init(Vec::new, |bytes, (i, f)| {
-                let path = f.path.to_ascii_lowercase();
-                let may_hold: Vec<bool> = terms
-                    .iter()
-                    .zip(&finders)
-                    .map(|(t, w)| {
-                        w.find(path.as_bytes()).is_some()
-                            || held.is_none_or(|h| h.may_hold(i, t.as_bytes()))
-                    })
-                    .collect();
-                if sampled[i] {
-                    // counted whole: its lengths, and the terms it holds with them
-                    let (len, counts) = counted(f, profile, terms, bytes);
-                    let mut holds = vec![false; terms.len()];
-                    for (t, _) in counts {
-                        holds[t] = true;
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |buffers, (i, f)| {
+                    let path = f.path.to_ascii_lowercase();
+                    let may_hold: Vec<bool> = terms
+                        .iter()
+                        .zip(&finders)
+                        .map(|(t, w)| {
+                            w.find(path.as_bytes()).is_some()
+                                || held.is_none_or(|h| h.may_hold(i, t.as_bytes()))
+                        })
+                        .collect();
+                    if sampled[i] {
+                        // counted whole: its lengths, and the terms it holds with them
+                        let (len, counts) = counted(f, profile, terms, &mut buffers.0);
+                        let mut holds = vec![false; terms.len()];
+                        for (t, _) in counts {
+                            holds[t] = true;
+                        }
+                        return (Some(len), holds);
                     }
-                    return (Some(len), holds);
-                }
-                if !may_hold.contains(&true) {
-                    return (None, Vec::new());
-                }
-                (None, held_terms(f, terms, &may_hold, bytes))
-            })
+                    if !may_hold.contains(&true) {
+                        return (None, Vec::new());
+                    }
+                    (None, held_terms(f, terms, &may_hold, buffers))
+                },
+            )
             .collect();
         let mut holders: HashMap<String, Vec<u32>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();

@@ -5,7 +5,7 @@
 use super::bm25f::{is_source, path_of};
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
-use super::tokens::{for_each_part, term_of};
+use super::tokens::{for_each_part, holds_term, term_of};
 use crate::profile::Profile;
 use crate::tree::TreeFile;
 
@@ -72,10 +72,10 @@ pub(crate) fn held_terms(
     file: &TreeFile,
     terms: &[String],
     may_hold: &[bool],
-    bytes: &mut Vec<u8>,
+    (bytes, folded): &mut (Vec<u8>, Vec<u8>),
 ) -> Vec<bool> {
     let mut held = vec![false; terms.len()];
-    let mut look = |part: &str| {
+    for_each_part(path_of(file), |part| {
         for (k, t) in terms.iter().enumerate() {
             if may_hold[k]
                 && !held[k]
@@ -86,10 +86,19 @@ pub(crate) fn held_terms(
                 held[k] = true;
             }
         }
-    };
-    for_each_part(path_of(file), &mut look);
-    if file.read_into(bytes) {
-        for_each_part(&String::from_utf8_lossy(bytes), &mut look);
+    });
+    let unknown = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);
+    if !unknown(&held) || !file.read_into(bytes) {
+        return held;
+    }
+    // the words of a text are ASCII runs: the same in the bytes as in their lossy decoding
+    folded.clear();
+    folded.extend_from_slice(bytes);
+    folded.make_ascii_lowercase();
+    for (k, t) in terms.iter().enumerate() {
+        if may_hold[k] && !held[k] {
+            held[k] = holds_term(bytes, folded, t);
+        }
     }
     held
 }
@@ -142,12 +151,14 @@ mod tests {
         for f in tree.files() {
             let (_, counts) = counted(f, &profile, &terms, &mut bytes);
             let all = vec![true; terms.len()];
-            let held = held_terms(f, &terms, &all, &mut bytes);
+            let mut buffers = (Vec::new(), Vec::new());
+            let held = held_terms(f, &terms, &all, &mut buffers);
             let want: Vec<bool> = (0..terms.len())
                 .map(|k| counts.iter().any(|c| c.0 == k))
                 .collect();
             assert_eq!(held, want, "{}", f.path);
-            let only_first = held_terms(f, &terms, &[true, false, false, false, false], &mut bytes);
+            let only_first =
+                held_terms(f, &terms, &[true, false, false, false, false], &mut buffers);
             assert_eq!(only_first[1..], [false; 4], "{}", f.path);
         }
         // the numbers are not empty: the test compares something

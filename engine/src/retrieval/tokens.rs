@@ -46,6 +46,55 @@ pub fn term_of(part: &str) -> String {
     stem(&part.to_ascii_lowercase())
 }
 
+/// True when `text` holds `term` (a term [`for_each_term`] makes), found from where its
+/// letters occur in `folded` (`text` ASCII-lowercased, same length) rather than from every
+/// word: an occurrence is the term when a part of the word around it starts there and is
+/// made that term. Each word is split once however many occurrences it holds, so the time
+/// is linear in the text.
+pub fn holds_term(text: &[u8], folded: &[u8], term: &str) -> bool {
+    let Some(&first) = term.as_bytes().first() else {
+        return false;
+    };
+    if !is_word_byte(first) {
+        return false;
+    }
+    // the word last split: its end, and where its term parts start (made that term or not)
+    let mut word_end = 0;
+    let mut starts: Vec<(usize, bool)> = Vec::new();
+    for at in memchr::memmem::find_iter(folded, term.as_bytes()) {
+        if at >= word_end {
+            let mut start = at;
+            while start > 0 && is_word_byte(text[start - 1]) {
+                start -= 1;
+            }
+            let mut end = at;
+            while end < text.len() && is_word_byte(text[end]) {
+                end += 1;
+            }
+            // word bytes are ASCII: the word is a str
+            let Ok(word) = std::str::from_utf8(&text[start..end]) else {
+                continue;
+            };
+            starts.clear();
+            split_identifier(word, |part, offset| {
+                if is_term(part) {
+                    starts.push((
+                        start + offset,
+                        part.len() >= term.len() && term_of(part) == term,
+                    ));
+                }
+            });
+            word_end = end;
+        }
+        if let Ok(i) = starts.binary_search_by_key(&at, |&(s, _)| s) {
+            if starts[i].1 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Calls `each(byte_offset, word)` for every run of word bytes of `text`, in order.
 fn for_each_word<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
     let bytes = text.as_bytes();
@@ -188,6 +237,56 @@ mod tests {
             for_each_part(text, |p| {
                 assert!(p.to_ascii_lowercase().starts_with(&term_of(p)))
             });
+        }
+    }
+
+    /// A term is held where the terms of the text hold it, on texts made of pieces that
+    /// cut words every way (humps, underscores, digits, stems, non-ASCII letters).
+    #[test]
+    fn a_term_is_held_where_the_terms_hold_it() {
+        let pieces = [
+            "head",
+            "Header",
+            "HEADER",
+            "_",
+            "ahead",
+            "headers",
+            "HTTPHeader",
+            "x",
+            "2",
+            "é",
+            " ",
+            "\n",
+            "parse",
+            "sparse",
+            "Parsing",
+            "heAd",
+            "9head",
+            "head9",
+            "(",
+            "-",
+        ];
+        let probe = [
+            "head", "pars", "spars", "http", "ahead", "header", "x", "he",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9 + 1) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let all = terms(&text);
+            let folded = text.to_ascii_lowercase();
+            for t in probe {
+                assert_eq!(
+                    holds_term(text.as_bytes(), folded.as_bytes(), t),
+                    all.iter().any(|a| a == t),
+                    "{t} in {text:?}: {all:?}"
+                );
+            }
         }
     }
 
