@@ -91,6 +91,11 @@ impl<'a> Scanner<'a> {
         let mut end = bytes.len();
         let mut i = start;
         while i < bytes.len() {
+            // only these bytes open a string or a comment: skip the rest at once
+            if !matches!(bytes[i], b'"' | b'`' | b'\'' | b'/' | b'@' | b'$') {
+                i += 1;
+                continue;
+            }
             if let Some(delimiter) = self.multiline_string_at(bytes, i) {
                 match string_end(line, i + delimiter.len(), delimiter) {
                     Some(close) => {
