@@ -114,7 +114,7 @@ impl Default for TaskRankingWeights {
             subject_joint_coverage: 1.0,
             proximity: 0.5,
             rerank_depth: 50,
-            length_sample: 1024,
+            length_sample: 512,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
                 "all", "both", "no", "not", "is", "are", "was", "were", "be", "been", "being",
