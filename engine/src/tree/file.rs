@@ -1,7 +1,10 @@
 //! One file of a tree: its path and the folded parts that name it, its language and
 //! symbols, and its text, read on first use.
 
-use super::content::{read_content, read_folded_head, read_text_into, Content, ContentKind};
+use super::content::{
+    probe_kind, read_and_probe_into, read_folded_head, read_text_into, text_of, Content,
+    ContentKind,
+};
 use super::symbol_table::SymbolTable;
 use super::symbols::{self, Language, Symbol};
 use crate::text::camel::snake;
@@ -84,7 +87,10 @@ pub struct TreeFile {
     /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
     /// no step of this file, so the file is skipped without a string search.
     pub name_bag: u64,
-    pub(super) kind: ContentKind,
+    /// What the file holds: set at construction, except for a file met by a walk without
+    /// the kept index, whose kind is learnt by the first full read of it or, when something
+    /// asks before any read, by a probe of its first 8 KiB ([`TreeFile::content_kind`]).
+    kind: OnceLock<ContentKind>,
     /// The text, once read (set at construction for a tree held in memory).
     loaded: OnceLock<Option<Loaded>>,
     /// Where to read the text from; `None` for a file built in memory.
@@ -99,7 +105,7 @@ impl TreeFile {
             (Some(lang), Some(text)) => symbols::scan_file(lang, text),
             _ => Vec::new(),
         };
-        let kind = content.kind();
+        let kind = OnceLock::from(content.kind());
         let loaded = OnceLock::new();
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
@@ -125,7 +131,7 @@ impl TreeFile {
             path,
             parts,
             size,
-            kind,
+            OnceLock::from(kind),
             name_bag,
             OnceLock::new(),
             Some(source),
@@ -134,21 +140,17 @@ impl TreeFile {
         file
     }
 
-    /// A file met by a walk without the kept index: its text is read from `source` when
-    /// first asked for, and its symbols are scanned from that text when first asked for.
-    pub(crate) fn cold(
-        path: String,
-        size: u64,
-        kind: ContentKind,
-        source: Arc<Source>,
-    ) -> TreeFile {
+    /// A file met by a walk without the kept index: nothing of its content is known yet.
+    /// Its kind and text are read from `source` when first asked for, and its symbols are
+    /// scanned from that text when first asked for.
+    pub(crate) fn cold(path: String, size: u64, source: Arc<Source>) -> TreeFile {
         let parts = PathParts::of(&path);
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &[]);
         TreeFile::with_parts(
             path,
             parts,
             size,
-            kind,
+            OnceLock::new(),
             name_bag,
             OnceLock::new(),
             Some(source),
@@ -169,7 +171,7 @@ impl TreeFile {
         path: String,
         parts: PathParts,
         size: u64,
-        kind: ContentKind,
+        kind: OnceLock<ContentKind>,
         name_bag: u64,
         loaded: OnceLock<Option<Loaded>>,
         source: Option<Arc<Source>>,
@@ -238,26 +240,69 @@ impl TreeFile {
         }
     }
 
-    /// What kind of content the file has (known without reading it).
+    /// What kind of content the file has: known without reading it, except for a file
+    /// of a tree walked without the kept index that no read has met yet, whose first 8 KiB
+    /// are probed now (once).
     pub fn content_kind(&self) -> &ContentKind {
-        &self.kind
+        self.kind.get_or_init(|| match &self.source {
+            Some(source) => probe_kind(&source.root.join(&self.path), source.max_file_bytes),
+            // every constructor without a source sets the kind
+            None => ContentKind::Unreadable("no content known".into()),
+        })
+    }
+
+    /// The kind when it is known already, without probing the file.
+    pub(crate) fn known_kind(&self) -> Option<&ContentKind> {
+        self.kind.get()
+    }
+
+    /// True unless the file is known to hold no text (its kind is text, or not known yet).
+    fn may_be_text(&self) -> bool {
+        self.kind.get().is_none_or(|k| *k == ContentKind::Text)
+    }
+
+    /// Reads the file's text bytes from its source into `bytes` (cleared first): true when
+    /// it has text, which is `String::from_utf8_lossy(bytes)`. A file whose kind is not
+    /// known yet learns it from this read (what the probe would have said), so that it is
+    /// opened once, not probed first.
+    fn read_source_into(&self, bytes: &mut Vec<u8>) -> bool {
+        let Some(source) = &self.source else {
+            bytes.clear();
+            return false;
+        };
+        let path = source.root.join(&self.path);
+        match self.kind.get() {
+            Some(ContentKind::Text) => read_text_into(&path, source.max_file_bytes, bytes),
+            Some(_) => {
+                bytes.clear();
+                false
+            }
+            None => {
+                let (kind, text) = read_and_probe_into(&path, source.max_file_bytes, bytes);
+                // another thread may have learnt it first: the same file gives the same kind
+                let _ = self.kind.set(kind);
+                text
+            }
+        }
+    }
+
+    /// The text and folded copy read from the source now (not kept).
+    fn read_loaded(&self) -> Option<Loaded> {
+        let mut bytes = Vec::new();
+        if !self.read_source_into(&mut bytes) {
+            return None;
+        }
+        match text_of(bytes) {
+            Content::Text { text, folded } => Some(Loaded { text, folded }),
+            _ => None,
+        }
     }
 
     fn loaded(&self) -> Option<&Loaded> {
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
             return None;
         }
-        self.loaded
-            .get_or_init(|| {
-                let source = self.source.as_ref()?;
-                let (_, content) =
-                    read_content(&source.root.join(&self.path), source.max_file_bytes);
-                match content {
-                    Content::Text { text, folded } => Some(Loaded { text, folded }),
-                    _ => None,
-                }
-            })
-            .as_ref()
+        self.loaded.get_or_init(|| self.read_loaded()).as_ref()
     }
 
     /// The file's text for one pass over the whole tree: the kept text when it was read
@@ -273,7 +318,7 @@ impl TreeFile {
         &self,
     ) -> Option<(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)> {
         use std::borrow::Cow;
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
             return None;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -284,18 +329,18 @@ impl TreeFile {
                 )
             });
         }
-        let source = self.source.as_ref()?;
-        match read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
-            Content::Text { text, folded } => Some((Cow::Owned(text), Cow::Owned(folded))),
-            _ => None,
-        }
+        self.read_loaded()
+            .map(|l| (Cow::Owned(l.text), Cow::Owned(l.folded)))
     }
 
     /// The bytes of the file's text for one pass over the whole tree, read into `bytes`
     /// (its allocation reused from file to file, so that the pass allocates nothing per
-    /// file): true when the file has text, which is `String::from_utf8_lossy(bytes)`.
+    /// file): true when the file has text, which is `String::from_utf8_lossy(bytes)`. A
+    /// file whose kind is not known yet learns it from this read: the pass reads each file
+    /// once, and nothing probes it afterwards.
     pub(crate) fn read_into(&self, bytes: &mut Vec<u8>) -> bool {
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
+            bytes.clear();
             return false;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -308,19 +353,14 @@ impl TreeFile {
                 None => false,
             };
         }
-        match &self.source {
-            Some(source) => {
-                read_text_into(&source.root.join(&self.path), source.max_file_bytes, bytes)
-            }
-            None => false,
-        }
+        self.read_source_into(bytes)
     }
 
     /// The first `n` bytes of [`TreeFile::folded`] (cut back to a character boundary),
     /// reading only the start of the file when its text is not kept: what a check of a
     /// file's header needs, without holding every candidate's text.
     pub fn folded_head(&self, n: usize) -> Option<std::borrow::Cow<'_, str>> {
-        if self.kind != ContentKind::Text {
+        if *self.content_kind() != ContentKind::Text {
             return None;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -352,11 +392,13 @@ impl TreeFile {
     /// The text and its folded copy, or why there is none, in words for a person:
     /// `binary file`, `too large to read`, `unreadable: <reason>`.
     pub fn read(&self) -> std::result::Result<(&str, &str), String> {
-        match &self.kind {
+        // the text first: a file whose kind is not known yet learns it from this read
+        let loaded = self.loaded();
+        match self.content_kind() {
             ContentKind::Binary => Err("binary file".into()),
             ContentKind::TooLarge => Err("too large to read".into()),
             ContentKind::Unreadable(why) => Err(format!("unreadable: {why}")),
-            ContentKind::Text => match self.loaded() {
+            ContentKind::Text => match loaded {
                 Some(l) => Ok((&l.text, &l.folded)),
                 None => Err("unreadable: changed or removed since the tree was indexed".into()),
             },

@@ -1,11 +1,12 @@
 //! The parallel walk: `ignore`'s walker honours `.gitignore`; each worker reads, classifies
 //! and scans the files it meets, so reading is parallel too.
 //!
-//! Two uses: a walk that keeps every file's text in memory (no cache), and a walk for the
+//! Three uses: a walk that keeps every file's text in memory (no cache); a walk for the
 //! kept index, which keeps no text but each file's words, and reuses the record of a file
-//! whose size and mtime are those the last index saw.
+//! whose size and mtime are those the last index saw; and the walk of a call without the
+//! kept index, which opens no file (each is read once, later, by the mode that needs it).
 
-use super::content::{probe_kind, read_content, Content, ContentKind};
+use super::content::{read_content, Content};
 use super::file::{extension, name_bag_of, PathParts, TreeFile};
 use super::options::TreeOptions;
 use super::postings;
@@ -42,15 +43,16 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// What a walk without the kept index keeps of a file: its record, not its text.
+/// What a walk without the kept index keeps of a file: its path and size, nothing of its
+/// content (what the file holds is learnt when the file is first read, see
+/// [`TreeFile::content_kind`]).
 pub(super) struct ColdFile {
     pub path: String,
     pub size: u64,
-    pub kind: ContentKind,
 }
 
-/// Walks `root` and classifies every file from its size and first 8 KiB, keeping only its
-/// record: the first call on a root with no kept index (sorted by path).
+/// Walks `root` keeping every file's path and size (from its directory entry's metadata,
+/// without opening it): the first call on a root with no kept index (sorted by path).
 pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<ColdFile>, WalkReport)> {
     let walked = run(root, options, Purpose::Cold)?;
     let mut files: Vec<ColdFile> = walked
@@ -81,7 +83,7 @@ pub(super) enum Found {
     Read(FileRecord, Vec<u8>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
-    /// Classified for a call without the kept index: its record.
+    /// Met by a walk for a call without the kept index: its path and size.
     Cold(ColdFile),
 }
 
@@ -237,12 +239,11 @@ impl Worker<'_> {
                     .push(Found::Kept(TreeFile::new(shown, size, content)));
             }
             Purpose::Cold => {
-                let (size, kind) = probe_kind(path, self.options.max_file_bytes);
-                self.found.push(Found::Cold(ColdFile {
-                    path: shown,
-                    size,
-                    kind,
-                }));
+                // the size a probe took from the open file (0 when the file cannot be
+                // stat'ed: a probe would find it unreadable too); no read here, the file is
+                // read once when a mode needs its content
+                let size = entry.metadata().map_or(0, |m| m.len());
+                self.found.push(Found::Cold(ColdFile { path: shown, size }));
             }
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
