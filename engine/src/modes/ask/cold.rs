@@ -416,6 +416,149 @@ mod tests {
         assert_eq!(runs, ["Café", "crème", "straße", "naïve"]);
     }
 
+    /// What a file held before the pass searched raw bytes: the lossily decoded text's
+    /// ASCII-folded copy searched for every word, and the Unicode folding of its runs
+    /// outside ASCII for a word missed in a text that is not ASCII.
+    fn held_by_the_decoded_text(text: &str, words: &Words, ids: std::ops::Range<usize>) -> u128 {
+        let folded = text.to_ascii_lowercase();
+        let runs: Vec<String> = non_ascii_runs(text).map(fold).collect();
+        ids.filter(|&id| {
+            let finder = memmem::Finder::new(&words.list[id]);
+            finder.find(folded.as_bytes()).is_some()
+                || (!text.is_ascii() && runs.iter().any(|r| finder.find(r.as_bytes()).is_some()))
+        })
+        .fold(0, |mask, id| mask | 1 << id)
+    }
+
+    /// A tree loaded cold (no kept index in `cache`) of files whose text searched as bytes
+    /// could differ from their decoded text: mixed case, invalid UTF-8, letters outside
+    /// ASCII, a binary file, a file over the size limit, an empty one; and the same tree
+    /// read into memory (each file's kind and text as `read_content` gives them).
+    fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
+        let files: [(&str, &[u8]); 9] = [
+            (
+                "mixed.rs",
+                b"pub fn RePlay_Cursor() {}\n// IMPLEMENTED in REPLAY\n",
+            ),
+            (
+                "invalid.rs",
+                b"fn a\xffb() {}\n// re\xfeplay CURSOR \xc3 cut \xe2\x82 x\n",
+            ),
+            (
+                "cafe.py",
+                "def Café():\n    pass  # naïve STRAẞE \u{212A}elvin\n".as_bytes(),
+            ),
+            ("accents.md", "Crème brûlée: a café, not a cafe".as_bytes()),
+            (
+                "replacement.txt",
+                "a literal \u{FFFD} in valid text".as_bytes(),
+            ),
+            ("binary.rs", b"fn replay_cursor() {}\0"),
+            ("big.rs", &[b'x'; 20_000]),
+            ("empty.rs", b""),
+            (
+                "late_nul.rs",
+                &[b"fn replay_cursor() {}\n".as_slice(), &[b' '; 9000], b"\0"].concat(),
+            ),
+        ];
+        for (name, bytes) in files {
+            std::fs::write(root.join(name), bytes).unwrap();
+        }
+        let options = crate::tree::TreeOptions {
+            max_file_bytes: 16 << 10,
+            cache_dir: Some(cache.to_path_buf()),
+            ..Default::default()
+        };
+        let tree = Tree::load(root, &options).unwrap();
+        assert!(tree.is_cold());
+        // every file read into memory as the walk without a cache reads it
+        let no_cache = crate::tree::TreeOptions {
+            no_cache: true,
+            ..options
+        };
+        (tree, Tree::load(root, &no_cache).unwrap())
+    }
+
+    /// The pass over a file's bytes holds what the decoded text held, word for word, in
+    /// every file and over two rounds (the second searching only words added since), scans
+    /// the symbols of the files that hold a key's words, and learns every file's kind from
+    /// its read (none is probed).
+    #[test]
+    fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let (tree, read) = cold_tree(dir.path(), cache.path());
+        let files = tree.files();
+        let mut words = Words::default();
+        let first = [
+            "replay",
+            "CURSOR",
+            "implemented",
+            "ab",
+            "cut",
+            "x",
+            "cafe",
+            "café",
+            "naive",
+        ];
+        let second = ["strasse", "kelvin", "\u{FFFD}", "creme", "brûlée", "fn"];
+        let key_replay_cursor = vec![words.id(b"replay"), words.id(b"cursor")];
+        for w in first {
+            words.id(w.as_bytes());
+        }
+        let mut held = vec![0u128; files.len()];
+        let mut symbols: Vec<Option<Vec<Symbol>>> = files
+            .iter()
+            .map(|f| f.language.is_none().then(Vec::new))
+            .collect();
+        scan(&tree, &words, 0, &[], &mut held, &mut symbols);
+        let searched = words.list.len();
+        let key_cafe = vec![words.id(b"cafe")];
+        for w in second {
+            words.id(w.as_bytes());
+        }
+        let keys = [key_replay_cursor, key_cafe];
+        scan(&tree, &words, searched, &keys, &mut held, &mut symbols);
+        for (i, f) in files.iter().enumerate() {
+            let content = &read.files()[i];
+            assert_eq!(content.path, f.path);
+            assert_eq!(f.known_kind(), Some(content.content_kind()), "{}", f.path);
+            let want = content.text().map_or(0, |text| {
+                held_by_the_decoded_text(text, &words, 0..words.list.len())
+            });
+            assert_eq!(held[i], want, "{}: {:b} != {want:b}", f.path, held[i]);
+            let wanted = keys.iter().any(|k| k.iter().all(|&id| want & 1 << id != 0));
+            let want_symbols = match (f.language, content.text()) {
+                (None, _) | (_, None) => Some(Vec::new()),
+                (Some(language), Some(text)) => wanted.then(|| scan_file(language, text)),
+            };
+            assert_eq!(symbols[i], want_symbols, "{}", f.path);
+        }
+        // the cases the comparison must meet, by name
+        let holds = |path: &str, word: &str| {
+            let i = files.iter().position(|f| f.path == path).unwrap();
+            held[i] & 1 << words.ids[word.as_bytes()] != 0
+        };
+        assert!(holds("mixed.rs", "replay") && holds("mixed.rs", "implemented"));
+        assert!(holds("invalid.rs", "replay") == holds("invalid.rs", "ab"));
+        assert!(!holds("invalid.rs", "ab") && holds("invalid.rs", "cursor"));
+        assert!(holds("invalid.rs", "\u{FFFD}") && holds("replacement.txt", "\u{FFFD}"));
+        assert!(holds("cafe.py", "cafe") && holds("cafe.py", "café"));
+        assert!(holds("cafe.py", "naive") && holds("cafe.py", "strasse"));
+        assert!(holds("cafe.py", "kelvin") && holds("accents.md", "creme"));
+        assert!(holds("late_nul.rs", "replay") && !holds("binary.rs", "replay"));
+        assert!(!holds("big.rs", "x") && !holds("empty.rs", "x"));
+        let scanned = |path: &str| {
+            symbols[files.iter().position(|f| f.path == path).unwrap()]
+                .as_ref()
+                .is_some_and(|s| !s.is_empty())
+        };
+        assert!(scanned("mixed.rs") && scanned("cafe.py") && scanned("late_nul.rs"));
+        // the walk knew nothing of the content; the pass's reads told the tree all of it
+        let report = tree.report();
+        assert_eq!((report.binary, report.too_large), (1, 1), "{report:?}");
+    }
+
     #[test]
     fn the_keys_and_grep_words_of_a_question() {
         let (keys, grep) = looked_up("where is the cursor binary", &Profile::default());
