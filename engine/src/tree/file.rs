@@ -414,3 +414,72 @@ pub(super) fn extension(path: &str) -> &str {
         _ => "",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::content::read_content;
+
+    /// A file of a tree walked without the kept index knows its kind lazily, and whichever
+    /// way it learns it (a probe when asked first, a full read by the pass, a read of its
+    /// text) it is the kind `read_content` gives; the text read is `read_content`'s too.
+    #[test]
+    fn a_cold_files_kind_is_the_kind_read_content_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let max = 16 << 10;
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            ("text.rs", b"fn Main() {}\n".to_vec()),
+            ("invalid.rs", b"fn a\xffb() {}\n\xc3".to_vec()),
+            ("binary.bin", b"ab\0cd".to_vec()),
+            // a NUL past the first 8 KiB: text, as git and grep say
+            ("late_nul.txt", [vec![b'a'; 9000], vec![0]].concat()),
+            ("big.txt", vec![b'x'; max as usize + 1]),
+            ("empty.txt", Vec::new()),
+        ];
+        for (name, bytes) in &files {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        // a directory fails when read (after it opens), a missing file when opened
+        std::fs::create_dir(dir.path().join("a_dir")).unwrap();
+        let names: Vec<&str> = files
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(["a_dir", "missing.rs"])
+            .collect();
+        let source = Arc::new(Source {
+            root: dir.path().to_path_buf(),
+            max_file_bytes: max,
+        });
+        let cold = |name: &str| TreeFile::cold(name.to_string(), 0, source.clone());
+        for name in names {
+            let (_, content) = read_content(&dir.path().join(name), max);
+            let kind = content.kind();
+            let probed = cold(name);
+            assert_eq!(probed.known_kind(), None, "{name}: known before any read");
+            assert_eq!(probed.content_kind(), &kind, "{name}: probed");
+            let passed = cold(name);
+            let mut bytes = b"left over from another file".to_vec();
+            let text = passed
+                .read_into(&mut bytes)
+                .then(|| String::from_utf8_lossy(&bytes).into_owned());
+            assert_eq!(
+                passed.known_kind(),
+                Some(&kind),
+                "{name}: after the pass's read"
+            );
+            assert_eq!(text.as_deref(), content.text(), "{name}: the pass's text");
+            let read = cold(name);
+            assert_eq!(read.text(), content.text(), "{name}: text");
+            assert_eq!(
+                read.known_kind(),
+                Some(&kind),
+                "{name}: after its text was read"
+            );
+            let once = cold(name);
+            let text_once = once.text_once().map(|t| t.into_owned());
+            assert_eq!(text_once.as_deref(), content.text(), "{name}: text once");
+            assert_eq!(once.known_kind(), Some(&kind), "{name}: after one read");
+            assert_eq!(cold(name).read().ok().map(|(t, _)| t), content.text());
+        }
+    }
+}
