@@ -47,7 +47,7 @@ fn described(tree: &Tree) -> String {
     let files: Vec<String> = tree
         .files()
         .iter()
-        .map(|f| format!("{} {} {:?}", f.path, f.size, f.content_kind()))
+        .map(|f| format!("{} {} {:?}", f.path, f.size(), f.content_kind()))
         .collect();
     format!(
         "{}\n{:?}\ndump {}",

@@ -159,38 +159,39 @@ fn opened(path: &Path) -> Result<(std::fs::File, u64), (u64, Content)> {
 /// What [`read_content`] would call the file, from its size and its first 8 KiB only: the
 /// kind of a file of a tree walked without the kept index, when it is first asked for and
 /// no full read ([`read_and_probe_into`]) learnt it first.
-pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> ContentKind {
+pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
     let (file, size) = match opened(path) {
         Ok(opened) => opened,
-        Err((_, content)) => return content.kind(),
+        Err((size, content)) => return (size, content.kind()),
     };
     if size > max_bytes {
-        return ContentKind::TooLarge;
+        return (size, ContentKind::TooLarge);
     }
     let mut head = Vec::with_capacity(BINARY_PROBE.min(size as usize));
     match file.take(BINARY_PROBE as u64).read_to_end(&mut head) {
-        Err(e) => ContentKind::Unreadable(e.to_string()),
-        Ok(_) if memchr::memchr(0, &head).is_some() => ContentKind::Binary,
-        Ok(_) => ContentKind::Text,
+        Err(e) => (size, ContentKind::Unreadable(e.to_string())),
+        Ok(_) if memchr::memchr(0, &head).is_some() => (size, ContentKind::Binary),
+        Ok(_) => (size, ContentKind::Text),
     }
 }
 
 /// One full read of a file into `bytes` (cleared first, its allocation reused), learning
-/// two things at once: what [`probe_kind`] calls the file, and whether `bytes` now hold
-/// what [`read_text_into`] reads (true: the text is `String::from_utf8_lossy(bytes)`). So
-/// a pass over every file of a tree walked without the kept index opens each file once.
+/// two things at once: what [`probe_kind`] says of the file (its size and kind), and
+/// whether `bytes` now hold what [`read_text_into`] reads (true: the text is
+/// `String::from_utf8_lossy(bytes)`). So a pass over every file of a tree walked without
+/// the kept index opens each file once.
 pub(crate) fn read_and_probe_into(
     path: &Path,
     max_bytes: u64,
     bytes: &mut Vec<u8>,
-) -> (ContentKind, bool) {
+) -> ((u64, ContentKind), bool) {
     bytes.clear();
     let (file, size) = match opened(path) {
         Ok(opened) => opened,
-        Err((_, content)) => return (content.kind(), false),
+        Err((size, content)) => return ((size, content.kind()), false),
     };
     if size > max_bytes {
-        return (ContentKind::TooLarge, false);
+        return ((size, ContentKind::TooLarge), false);
     }
     bytes.reserve(size as usize);
     let read = file.take(max_bytes + 1).read_to_end(bytes);
@@ -205,7 +206,7 @@ pub(crate) fn read_and_probe_into(
     // a file that grew past the limit since its size was taken is text to the probe (which
     // reads 8 KiB) but gives no text to a full read, as with `read_text_into`
     let text = read.is_ok() && kind == ContentKind::Text && bytes.len() as u64 <= max_bytes;
-    (kind, text)
+    ((size, kind), text)
 }
 
 #[cfg(test)]

@@ -63,6 +63,13 @@ pub(crate) fn name_bag_of(stem: &str, stem_snake: &str, dir: &str, symbols: &[Sy
     )
 }
 
+/// What is known of a file without its text: its size and what it holds.
+#[derive(Debug, Clone)]
+struct Known {
+    size: u64,
+    kind: ContentKind,
+}
+
 /// One file of the tree.
 #[derive(Debug, Clone)]
 pub struct TreeFile {
@@ -77,8 +84,6 @@ pub struct TreeFile {
     /// Folded last extension, without the dot.
     pub ext: String,
     pub language: Option<Language>,
-    /// Bytes on disk (for a file built in memory, of its text).
-    pub size: u64,
     /// The symbols, once decoded (set at construction for a file built in memory).
     symbols: OnceLock<Vec<Symbol>>,
     /// The tree's symbol table and this file's place in it, to decode them from.
@@ -87,10 +92,11 @@ pub struct TreeFile {
     /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
     /// no step of this file, so the file is skipped without a string search.
     pub name_bag: u64,
-    /// What the file holds: set at construction, except for a file met by a walk without
-    /// the kept index, whose kind is learnt by the first full read of it or, when something
-    /// asks before any read, by a probe of its first 8 KiB ([`TreeFile::content_kind`]).
-    kind: OnceLock<ContentKind>,
+    /// Its size and what it holds: set at construction, except for a file met by a walk
+    /// without the kept index, which learns them from the first full read of it or, when
+    /// something asks before any read, from a probe of its first 8 KiB
+    /// ([`TreeFile::content_kind`]).
+    known: OnceLock<Known>,
     /// The text, once read (set at construction for a tree held in memory).
     loaded: OnceLock<Option<Loaded>>,
     /// Where to read the text from; `None` for a file built in memory.
@@ -105,13 +111,16 @@ impl TreeFile {
             (Some(lang), Some(text)) => symbols::scan_file(lang, text),
             _ => Vec::new(),
         };
-        let kind = OnceLock::from(content.kind());
+        let known = OnceLock::from(Known {
+            size,
+            kind: content.kind(),
+        });
         let loaded = OnceLock::new();
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
-        let file = TreeFile::with_parts(path, parts, size, kind, name_bag, loaded, None);
+        let file = TreeFile::with_parts(path, parts, known, name_bag, loaded, None);
         let _ = file.symbols.set(symbols);
         file
     }
@@ -130,8 +139,7 @@ impl TreeFile {
         let mut file = TreeFile::with_parts(
             path,
             parts,
-            size,
-            OnceLock::from(kind),
+            OnceLock::from(Known { size, kind }),
             name_bag,
             OnceLock::new(),
             Some(source),
@@ -140,16 +148,15 @@ impl TreeFile {
         file
     }
 
-    /// A file met by a walk without the kept index: nothing of its content is known yet.
-    /// Its kind and text are read from `source` when first asked for, and its symbols are
-    /// scanned from that text when first asked for.
-    pub(crate) fn cold(path: String, size: u64, source: Arc<Source>) -> TreeFile {
+    /// A file met by a walk without the kept index: nothing but its path is known yet.
+    /// Its size, kind and text are read from `source` when first asked for, and its symbols
+    /// are scanned from that text when first asked for.
+    pub(crate) fn cold(path: String, source: Arc<Source>) -> TreeFile {
         let parts = PathParts::of(&path);
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &[]);
         TreeFile::with_parts(
             path,
             parts,
-            size,
             OnceLock::new(),
             name_bag,
             OnceLock::new(),
@@ -170,8 +177,7 @@ impl TreeFile {
     fn with_parts(
         path: String,
         parts: PathParts,
-        size: u64,
-        kind: OnceLock<ContentKind>,
+        known: OnceLock<Known>,
         name_bag: u64,
         loaded: OnceLock<Option<Loaded>>,
         source: Option<Arc<Source>>,
@@ -190,8 +196,7 @@ impl TreeFile {
             name_bag,
             ext,
             language,
-            size,
-            kind,
+            known,
             symbols: OnceLock::new(),
             symbol_slot: None,
             path,
@@ -244,43 +249,60 @@ impl TreeFile {
     /// of a tree walked without the kept index that no read has met yet, whose first 8 KiB
     /// are probed now (once).
     pub fn content_kind(&self) -> &ContentKind {
-        self.kind.get_or_init(|| match &self.source {
-            Some(source) => probe_kind(&source.root.join(&self.path), source.max_file_bytes),
-            // every constructor without a source sets the kind
-            None => ContentKind::Unreadable("no content known".into()),
+        &self.known().kind
+    }
+
+    /// Bytes on disk (for a file built in memory, of its text); for a file of a tree
+    /// walked without the kept index, what the open file's metadata says, learnt as
+    /// [`TreeFile::content_kind`] is.
+    pub fn size(&self) -> u64 {
+        self.known().size
+    }
+
+    fn known(&self) -> &Known {
+        self.known.get_or_init(|| match &self.source {
+            Some(source) => {
+                let (size, kind) = probe_kind(&source.root.join(&self.path), source.max_file_bytes);
+                Known { size, kind }
+            }
+            // every constructor without a source sets what is known
+            None => Known {
+                size: 0,
+                kind: ContentKind::Unreadable("no content known".into()),
+            },
         })
     }
 
     /// The kind when it is known already, without probing the file.
     pub(crate) fn known_kind(&self) -> Option<&ContentKind> {
-        self.kind.get()
+        self.known.get().map(|k| &k.kind)
     }
 
     /// True unless the file is known to hold no text (its kind is text, or not known yet).
     fn may_be_text(&self) -> bool {
-        self.kind.get().is_none_or(|k| *k == ContentKind::Text)
+        self.known_kind().is_none_or(|k| *k == ContentKind::Text)
     }
 
     /// Reads the file's text bytes from its source into `bytes` (cleared first): true when
     /// it has text, which is `String::from_utf8_lossy(bytes)`. A file whose kind is not
     /// known yet learns it from this read (what the probe would have said), so that it is
-    /// opened once, not probed first.
+    /// opened once, not probed first (its size too, from the open file).
     fn read_source_into(&self, bytes: &mut Vec<u8>) -> bool {
         let Some(source) = &self.source else {
             bytes.clear();
             return false;
         };
         let path = source.root.join(&self.path);
-        match self.kind.get() {
+        match self.known_kind() {
             Some(ContentKind::Text) => read_text_into(&path, source.max_file_bytes, bytes),
             Some(_) => {
                 bytes.clear();
                 false
             }
             None => {
-                let (kind, text) = read_and_probe_into(&path, source.max_file_bytes, bytes);
-                // another thread may have learnt it first: the same file gives the same kind
-                let _ = self.kind.set(kind);
+                let ((size, kind), text) = read_and_probe_into(&path, source.max_file_bytes, bytes);
+                // another thread may have learnt it first: the same file says the same
+                let _ = self.known.set(Known { size, kind });
                 text
             }
         }
@@ -420,11 +442,11 @@ mod tests {
     use super::*;
     use crate::tree::content::read_content;
 
-    /// A file of a tree walked without the kept index knows its kind lazily, and whichever
-    /// way it learns it (a probe when asked first, a full read by the pass, a read of its
-    /// text) it is the kind `read_content` gives; the text read is `read_content`'s too.
+    /// A file of a tree walked without the kept index knows its size and kind lazily, and
+    /// whichever way it learns them (a probe when asked first, a full read by the pass, a
+    /// read of its text) they are what `read_content` gives; the text read is its too.
     #[test]
-    fn a_cold_files_kind_is_the_kind_read_content_gives() {
+    fn a_cold_files_size_and_kind_are_what_read_content_gives() {
         let dir = tempfile::tempdir().unwrap();
         let max = 16 << 10;
         let files: Vec<(&str, Vec<u8>)> = vec![
@@ -450,13 +472,14 @@ mod tests {
             root: dir.path().to_path_buf(),
             max_file_bytes: max,
         });
-        let cold = |name: &str| TreeFile::cold(name.to_string(), 0, source.clone());
+        let cold = |name: &str| TreeFile::cold(name.to_string(), source.clone());
         for name in names {
-            let (_, content) = read_content(&dir.path().join(name), max);
+            let (size, content) = read_content(&dir.path().join(name), max);
             let kind = content.kind();
             let probed = cold(name);
             assert_eq!(probed.known_kind(), None, "{name}: known before any read");
             assert_eq!(probed.content_kind(), &kind, "{name}: probed");
+            assert_eq!(probed.size(), size, "{name}: probed");
             let passed = cold(name);
             let mut bytes = b"left over from another file".to_vec();
             let text = passed
@@ -468,6 +491,7 @@ mod tests {
                 "{name}: after the pass's read"
             );
             assert_eq!(text.as_deref(), content.text(), "{name}: the pass's text");
+            assert_eq!(passed.size(), size, "{name}: after the pass's read");
             let read = cold(name);
             assert_eq!(read.text(), content.text(), "{name}: text");
             assert_eq!(

@@ -1,6 +1,6 @@
 //! Loading a tree: from the kept index ([`super::cache`]) when there is a cache directory
 //! and a usable index in it; else, the first time, by one walk that keeps every file's path
-//! and size and opens none, so that the call is answered without building the index first
+//! and opens none, so that the call is answered without building the index first
 //! ([`Tree::ready`] builds it when a mode needs all of it); and with no cache at all, by
 //! walking and reading every file ([`super::walk`]).
 
@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 impl Tree {
     /// The tree at `root`: from the kept index, refreshed for what changed since (files
     /// whose size or mtime differ are read again, added and removed ones are seen). With no
-    /// usable index yet, only every file's path and size are kept (what a file holds is
+    /// usable index yet, only every file's path is kept (its size and what it holds are
     /// learnt when it is first read): the tree answers `ask`, `grep` and `find path` as the
     /// index would, and builds the index when a mode needs it whole ([`Tree::ready`]). With
     /// [`TreeOptions::no_cache`] or no cache directory, every file is walked and read into
@@ -44,16 +44,16 @@ impl Tree {
         ))
     }
 
-    /// One walk keeping every file's path and size.
+    /// One walk keeping every file's path.
     fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
-        let (cold_files, report) = walk::walk_cold(root, options)?;
+        let (paths, report) = walk::walk_cold(root, options)?;
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,
         });
-        let files = cold_files
+        let files = paths
             .into_iter()
-            .map(|f| TreeFile::cold(f.path, f.size, source.clone()))
+            .map(|path| TreeFile::cold(path, source.clone()))
             .collect();
         // sorted by path already; no table: it would scan every file (see Tree::ready)
         let none = Arc::new(super::symbol_table::SymbolTable::default());

@@ -73,7 +73,7 @@ impl Counted {
                 ContentKind::Binary => report.binary += 1,
                 ContentKind::TooLarge => report.too_large += 1,
                 ContentKind::Unreadable(_) => report.unreadable += 1,
-                ContentKind::Text => dump_bytes += f.size as usize,
+                ContentKind::Text => dump_bytes += f.size() as usize,
             }
         }
         Counted { report, dump_bytes }

@@ -43,28 +43,21 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// What a walk without the kept index keeps of a file: its path and size, nothing of its
-/// content (what the file holds is learnt when the file is first read, see
-/// [`TreeFile::content_kind`]).
-pub(super) struct ColdFile {
-    pub path: String,
-    pub size: u64,
-}
-
-/// Walks `root` keeping every file's path and size (from its directory entry's metadata,
-/// without opening it): the first call on a root with no kept index (sorted by path).
-pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<ColdFile>, WalkReport)> {
+/// Walks `root` keeping every file's path only, neither opening nor `stat`ing it (its
+/// size and what it holds are learnt when the file is first read, see
+/// [`TreeFile::content_kind`]): the first call on a root with no kept index (sorted).
+pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<String>, WalkReport)> {
     let walked = run(root, options, Purpose::Cold)?;
-    let mut files: Vec<ColdFile> = walked
+    let mut paths: Vec<String> = walked
         .found
         .into_iter()
         .filter_map(|f| match f {
-            Found::Cold(file) => Some(file),
+            Found::Cold(path) => Some(path),
             _ => None,
         })
         .collect();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((files, walked.report))
+    paths.sort();
+    Ok((paths, walked.report))
 }
 
 /// What the index walk found: files (sorted by path), the directories and ignore files
@@ -83,8 +76,8 @@ pub(super) enum Found {
     Read(FileRecord, Vec<u8>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
-    /// Met by a walk for a call without the kept index: its path and size.
-    Cold(ColdFile),
+    /// Met by a walk for a call without the kept index: its path.
+    Cold(String),
 }
 
 impl Found {
@@ -93,7 +86,7 @@ impl Found {
             Found::Kept(f) => &f.path,
             Found::Read(r, _) => &r.path,
             Found::Reused(i) => &old[*i].path,
-            Found::Cold(f) => &f.path,
+            Found::Cold(path) => path,
         }
     }
 }
@@ -238,13 +231,9 @@ impl Worker<'_> {
                 self.found
                     .push(Found::Kept(TreeFile::new(shown, size, content)));
             }
-            Purpose::Cold => {
-                // the size a probe took from the open file (0 when the file cannot be
-                // stat'ed: a probe would find it unreadable too); no read here, the file is
-                // read once when a mode needs its content
-                let size = entry.metadata().map_or(0, |m| m.len());
-                self.found.push(Found::Cold(ColdFile { path: shown, size }));
-            }
+            // nothing more: a `stat` per file would double the walk's time, and the file is
+            // read once when a mode needs it
+            Purpose::Cold => self.found.push(Found::Cold(shown)),
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {
