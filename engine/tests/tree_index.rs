@@ -105,7 +105,7 @@ fn contents(tree: &Tree) -> Vec<(String, u64, ContentKind, Option<String>, Strin
         .map(|f| {
             (
                 f.path.clone(),
-                f.size,
+                f.size(),
                 f.content_kind().clone(),
                 f.text().map(str::to_string),
                 serde_json::to_string(f.symbols()).unwrap(),

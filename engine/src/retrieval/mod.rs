@@ -198,7 +198,7 @@ impl TreeKey {
         profile.code.test_names.hash(&mut h);
         for f in tree.files() {
             f.path.hash(&mut h);
-            f.size.hash(&mut h);
+            f.size().hash(&mut h);
         }
         TreeKey {
             address: tree as *const Tree as usize,

@@ -304,7 +304,7 @@ fn open_as(
             text_files: tree
                 .files()
                 .iter()
-                .filter(|f| f.kind == ContentKind::Text)
+                .filter(|f| *f.content_kind() == ContentKind::Text)
                 .count(),
             symbols: tree.symbol_table().len(),
             words: enc_words,

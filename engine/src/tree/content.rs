@@ -107,13 +107,18 @@ pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
         return (size, Content::Binary);
     }
     // the size on disk (what the index compares), even when invalid UTF-8 is replaced
-    let size = bytes.len() as u64;
+    (bytes.len() as u64, text_of(bytes))
+}
+
+/// The text [`read_content`] makes of a text file's bytes: invalid UTF-8 replaced, and its
+/// ASCII-folded copy.
+pub(crate) fn text_of(bytes: Vec<u8>) -> Content {
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     let folded = text.to_ascii_lowercase();
-    (size, Content::Text { text, folded })
+    Content::Text { text, folded }
 }
 
 /// The bytes [`read_content`] decodes into text, read into `bytes` (cleared first, its
@@ -152,7 +157,8 @@ fn opened(path: &Path) -> Result<(std::fs::File, u64), (u64, Content)> {
 }
 
 /// What [`read_content`] would call the file, from its size and its first 8 KiB only: the
-/// walk of a call without the kept index, which reads the rest when a question needs it.
+/// kind of a file of a tree walked without the kept index, when it is first asked for and
+/// no full read ([`read_and_probe_into`]) learnt it first.
 pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
     let (file, size) = match opened(path) {
         Ok(opened) => opened,
@@ -167,6 +173,40 @@ pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
         Ok(_) if memchr::memchr(0, &head).is_some() => (size, ContentKind::Binary),
         Ok(_) => (size, ContentKind::Text),
     }
+}
+
+/// One full read of a file into `bytes` (cleared first, its allocation reused), learning
+/// two things at once: what [`probe_kind`] says of the file (its size and kind), and
+/// whether `bytes` now hold what [`read_text_into`] reads (true: the text is
+/// `String::from_utf8_lossy(bytes)`). So a pass over every file of a tree walked without
+/// the kept index opens each file once.
+pub(crate) fn read_and_probe_into(
+    path: &Path,
+    max_bytes: u64,
+    bytes: &mut Vec<u8>,
+) -> ((u64, ContentKind), bool) {
+    bytes.clear();
+    let (file, size) = match opened(path) {
+        Ok(opened) => opened,
+        Err((size, content)) => return ((size, content.kind()), false),
+    };
+    if size > max_bytes {
+        return ((size, ContentKind::TooLarge), false);
+    }
+    bytes.reserve(size as usize);
+    let read = file.take(max_bytes + 1).read_to_end(bytes);
+    let binary = memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some();
+    let kind = match &read {
+        // bytes read before an error stay in `bytes`: a probe would have failed too when
+        // the error came within its first 8 KiB
+        Err(e) if bytes.len() < BINARY_PROBE => ContentKind::Unreadable(e.to_string()),
+        _ if binary => ContentKind::Binary,
+        _ => ContentKind::Text,
+    };
+    // a file that grew past the limit since its size was taken is text to the probe (which
+    // reads 8 KiB) but gives no text to a full read, as with `read_text_into`
+    let text = read.is_ok() && kind == ContentKind::Text && bytes.len() as u64 <= max_bytes;
+    ((size, kind), text)
 }
 
 #[cfg(test)]

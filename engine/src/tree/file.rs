@@ -1,7 +1,10 @@
 //! One file of a tree: its path and the folded parts that name it, its language and
 //! symbols, and its text, read on first use.
 
-use super::content::{read_content, read_folded_head, read_text_into, Content, ContentKind};
+use super::content::{
+    probe_kind, read_and_probe_into, read_folded_head, read_text_into, text_of, Content,
+    ContentKind,
+};
 use super::symbol_table::SymbolTable;
 use super::symbols::{self, Language, Symbol};
 use crate::text::camel::snake;
@@ -60,6 +63,13 @@ pub(crate) fn name_bag_of(stem: &str, stem_snake: &str, dir: &str, symbols: &[Sy
     )
 }
 
+/// What is known of a file without its text: its size and what it holds.
+#[derive(Debug, Clone)]
+struct Known {
+    size: u64,
+    kind: ContentKind,
+}
+
 /// One file of the tree.
 #[derive(Debug, Clone)]
 pub struct TreeFile {
@@ -74,8 +84,6 @@ pub struct TreeFile {
     /// Folded last extension, without the dot.
     pub ext: String,
     pub language: Option<Language>,
-    /// Bytes on disk (for a file built in memory, of its text).
-    pub size: u64,
     /// The symbols, once decoded (set at construction for a file built in memory).
     symbols: OnceLock<Vec<Symbol>>,
     /// The tree's symbol table and this file's place in it, to decode them from.
@@ -84,7 +92,11 @@ pub struct TreeFile {
     /// ([`crate::text::char_bag`]): a `find code` term with a character outside it matches
     /// no step of this file, so the file is skipped without a string search.
     pub name_bag: u64,
-    pub(super) kind: ContentKind,
+    /// Its size and what it holds: set at construction, except for a file met by a walk
+    /// without the kept index, which learns them from the first full read of it or, when
+    /// something asks before any read, from a probe of its first 8 KiB
+    /// ([`TreeFile::content_kind`]).
+    known: OnceLock<Known>,
     /// The text, once read (set at construction for a tree held in memory).
     loaded: OnceLock<Option<Loaded>>,
     /// Where to read the text from; `None` for a file built in memory.
@@ -99,13 +111,16 @@ impl TreeFile {
             (Some(lang), Some(text)) => symbols::scan_file(lang, text),
             _ => Vec::new(),
         };
-        let kind = content.kind();
+        let known = OnceLock::from(Known {
+            size,
+            kind: content.kind(),
+        });
         let loaded = OnceLock::new();
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
-        let file = TreeFile::with_parts(path, parts, size, kind, name_bag, loaded, None);
+        let file = TreeFile::with_parts(path, parts, known, name_bag, loaded, None);
         let _ = file.symbols.set(symbols);
         file
     }
@@ -124,8 +139,7 @@ impl TreeFile {
         let mut file = TreeFile::with_parts(
             path,
             parts,
-            size,
-            kind,
+            OnceLock::from(Known { size, kind }),
             name_bag,
             OnceLock::new(),
             Some(source),
@@ -134,21 +148,16 @@ impl TreeFile {
         file
     }
 
-    /// A file met by a walk without the kept index: its text is read from `source` when
-    /// first asked for, and its symbols are scanned from that text when first asked for.
-    pub(crate) fn cold(
-        path: String,
-        size: u64,
-        kind: ContentKind,
-        source: Arc<Source>,
-    ) -> TreeFile {
+    /// A file met by a walk without the kept index: nothing but its path is known yet.
+    /// Its size, kind and text are read from `source` when first asked for, and its symbols
+    /// are scanned from that text when first asked for.
+    pub(crate) fn cold(path: String, source: Arc<Source>) -> TreeFile {
         let parts = PathParts::of(&path);
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &[]);
         TreeFile::with_parts(
             path,
             parts,
-            size,
-            kind,
+            OnceLock::new(),
             name_bag,
             OnceLock::new(),
             Some(source),
@@ -168,8 +177,7 @@ impl TreeFile {
     fn with_parts(
         path: String,
         parts: PathParts,
-        size: u64,
-        kind: ContentKind,
+        known: OnceLock<Known>,
         name_bag: u64,
         loaded: OnceLock<Option<Loaded>>,
         source: Option<Arc<Source>>,
@@ -188,8 +196,7 @@ impl TreeFile {
             name_bag,
             ext,
             language,
-            size,
-            kind,
+            known,
             symbols: OnceLock::new(),
             symbol_slot: None,
             path,
@@ -238,26 +245,86 @@ impl TreeFile {
         }
     }
 
-    /// What kind of content the file has (known without reading it).
+    /// What kind of content the file has: known without reading it, except for a file
+    /// of a tree walked without the kept index that no read has met yet, whose first 8 KiB
+    /// are probed now (once).
     pub fn content_kind(&self) -> &ContentKind {
-        &self.kind
+        &self.known().kind
+    }
+
+    /// Bytes on disk (for a file built in memory, of its text); for a file of a tree
+    /// walked without the kept index, what the open file's metadata says, learnt as
+    /// [`TreeFile::content_kind`] is.
+    pub fn size(&self) -> u64 {
+        self.known().size
+    }
+
+    fn known(&self) -> &Known {
+        self.known.get_or_init(|| match &self.source {
+            Some(source) => {
+                let (size, kind) = probe_kind(&source.root.join(&self.path), source.max_file_bytes);
+                Known { size, kind }
+            }
+            // every constructor without a source sets what is known
+            None => Known {
+                size: 0,
+                kind: ContentKind::Unreadable("no content known".into()),
+            },
+        })
+    }
+
+    /// The kind when it is known already, without probing the file.
+    pub(crate) fn known_kind(&self) -> Option<&ContentKind> {
+        self.known.get().map(|k| &k.kind)
+    }
+
+    /// True unless the file is known to hold no text (its kind is text, or not known yet).
+    fn may_be_text(&self) -> bool {
+        self.known_kind().is_none_or(|k| *k == ContentKind::Text)
+    }
+
+    /// Reads the file's text bytes from its source into `bytes` (cleared first): true when
+    /// it has text, which is `String::from_utf8_lossy(bytes)`. A file whose kind is not
+    /// known yet learns it from this read (what the probe would have said), so that it is
+    /// opened once, not probed first (its size too, from the open file).
+    fn read_source_into(&self, bytes: &mut Vec<u8>) -> bool {
+        let Some(source) = &self.source else {
+            bytes.clear();
+            return false;
+        };
+        let path = source.root.join(&self.path);
+        match self.known_kind() {
+            Some(ContentKind::Text) => read_text_into(&path, source.max_file_bytes, bytes),
+            Some(_) => {
+                bytes.clear();
+                false
+            }
+            None => {
+                let ((size, kind), text) = read_and_probe_into(&path, source.max_file_bytes, bytes);
+                // another thread may have learnt it first: the same file says the same
+                let _ = self.known.set(Known { size, kind });
+                text
+            }
+        }
+    }
+
+    /// The text and folded copy read from the source now (not kept).
+    fn read_loaded(&self) -> Option<Loaded> {
+        let mut bytes = Vec::new();
+        if !self.read_source_into(&mut bytes) {
+            return None;
+        }
+        match text_of(bytes) {
+            Content::Text { text, folded } => Some(Loaded { text, folded }),
+            _ => None,
+        }
     }
 
     fn loaded(&self) -> Option<&Loaded> {
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
             return None;
         }
-        self.loaded
-            .get_or_init(|| {
-                let source = self.source.as_ref()?;
-                let (_, content) =
-                    read_content(&source.root.join(&self.path), source.max_file_bytes);
-                match content {
-                    Content::Text { text, folded } => Some(Loaded { text, folded }),
-                    _ => None,
-                }
-            })
-            .as_ref()
+        self.loaded.get_or_init(|| self.read_loaded()).as_ref()
     }
 
     /// The file's text for one pass over the whole tree: the kept text when it was read
@@ -273,7 +340,7 @@ impl TreeFile {
         &self,
     ) -> Option<(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)> {
         use std::borrow::Cow;
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
             return None;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -284,18 +351,18 @@ impl TreeFile {
                 )
             });
         }
-        let source = self.source.as_ref()?;
-        match read_content(&source.root.join(&self.path), source.max_file_bytes).1 {
-            Content::Text { text, folded } => Some((Cow::Owned(text), Cow::Owned(folded))),
-            _ => None,
-        }
+        self.read_loaded()
+            .map(|l| (Cow::Owned(l.text), Cow::Owned(l.folded)))
     }
 
     /// The bytes of the file's text for one pass over the whole tree, read into `bytes`
     /// (its allocation reused from file to file, so that the pass allocates nothing per
-    /// file): true when the file has text, which is `String::from_utf8_lossy(bytes)`.
+    /// file): true when the file has text, which is `String::from_utf8_lossy(bytes)`. A
+    /// file whose kind is not known yet learns it from this read: the pass reads each file
+    /// once, and nothing probes it afterwards.
     pub(crate) fn read_into(&self, bytes: &mut Vec<u8>) -> bool {
-        if self.kind != ContentKind::Text {
+        if !self.may_be_text() {
+            bytes.clear();
             return false;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -308,19 +375,14 @@ impl TreeFile {
                 None => false,
             };
         }
-        match &self.source {
-            Some(source) => {
-                read_text_into(&source.root.join(&self.path), source.max_file_bytes, bytes)
-            }
-            None => false,
-        }
+        self.read_source_into(bytes)
     }
 
     /// The first `n` bytes of [`TreeFile::folded`] (cut back to a character boundary),
     /// reading only the start of the file when its text is not kept: what a check of a
     /// file's header needs, without holding every candidate's text.
     pub fn folded_head(&self, n: usize) -> Option<std::borrow::Cow<'_, str>> {
-        if self.kind != ContentKind::Text {
+        if *self.content_kind() != ContentKind::Text {
             return None;
         }
         if let Some(loaded) = self.loaded.get() {
@@ -352,11 +414,13 @@ impl TreeFile {
     /// The text and its folded copy, or why there is none, in words for a person:
     /// `binary file`, `too large to read`, `unreadable: <reason>`.
     pub fn read(&self) -> std::result::Result<(&str, &str), String> {
-        match &self.kind {
+        // the text first: a file whose kind is not known yet learns it from this read
+        let loaded = self.loaded();
+        match self.content_kind() {
             ContentKind::Binary => Err("binary file".into()),
             ContentKind::TooLarge => Err("too large to read".into()),
             ContentKind::Unreadable(why) => Err(format!("unreadable: {why}")),
-            ContentKind::Text => match self.loaded() {
+            ContentKind::Text => match loaded {
                 Some(l) => Ok((&l.text, &l.folded)),
                 None => Err("unreadable: changed or removed since the tree was indexed".into()),
             },
@@ -370,5 +434,76 @@ pub(super) fn extension(path: &str) -> &str {
     match name.rfind('.') {
         Some(i) if i > 0 => &name[i + 1..],
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::content::read_content;
+
+    /// A file of a tree walked without the kept index knows its size and kind lazily, and
+    /// whichever way it learns them (a probe when asked first, a full read by the pass, a
+    /// read of its text) they are what `read_content` gives; the text read is its too.
+    #[test]
+    fn a_cold_files_size_and_kind_are_what_read_content_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let max = 16 << 10;
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            ("text.rs", b"fn Main() {}\n".to_vec()),
+            ("invalid.rs", b"fn a\xffb() {}\n\xc3".to_vec()),
+            ("binary.bin", b"ab\0cd".to_vec()),
+            // a NUL past the first 8 KiB: text, as git and grep say
+            ("late_nul.txt", [vec![b'a'; 9000], vec![0]].concat()),
+            ("big.txt", vec![b'x'; max as usize + 1]),
+            ("empty.txt", Vec::new()),
+        ];
+        for (name, bytes) in &files {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        // a directory fails when read (after it opens), a missing file when opened
+        std::fs::create_dir(dir.path().join("a_dir")).unwrap();
+        let names: Vec<&str> = files
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(["a_dir", "missing.rs"])
+            .collect();
+        let source = Arc::new(Source {
+            root: dir.path().to_path_buf(),
+            max_file_bytes: max,
+        });
+        let cold = |name: &str| TreeFile::cold(name.to_string(), source.clone());
+        for name in names {
+            let (size, content) = read_content(&dir.path().join(name), max);
+            let kind = content.kind();
+            let probed = cold(name);
+            assert_eq!(probed.known_kind(), None, "{name}: known before any read");
+            assert_eq!(probed.content_kind(), &kind, "{name}: probed");
+            assert_eq!(probed.size(), size, "{name}: probed");
+            let passed = cold(name);
+            let mut bytes = b"left over from another file".to_vec();
+            let text = passed
+                .read_into(&mut bytes)
+                .then(|| String::from_utf8_lossy(&bytes).into_owned());
+            assert_eq!(
+                passed.known_kind(),
+                Some(&kind),
+                "{name}: after the pass's read"
+            );
+            assert_eq!(text.as_deref(), content.text(), "{name}: the pass's text");
+            assert_eq!(passed.size(), size, "{name}: after the pass's read");
+            let read = cold(name);
+            assert_eq!(read.text(), content.text(), "{name}: text");
+            assert_eq!(
+                read.known_kind(),
+                Some(&kind),
+                "{name}: after its text was read"
+            );
+            let once = cold(name);
+            let text_once = once.text_once().map(|t| t.into_owned());
+            assert_eq!(text_once.as_deref(), content.text(), "{name}: text once");
+            assert_eq!(once.known_kind(), Some(&kind), "{name}: after one read");
+            assert_eq!(cold(name).read().ok().map(|(t, _)| t), content.text());
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! Loading a tree: from the kept index ([`super::cache`]) when there is a cache directory
-//! and a usable index in it; else, the first time, by one walk that classifies every file
-//! from its first 8 KiB and keeps only its record, so that the call is answered without
-//! building the index first ([`Tree::ready`] builds it when a mode needs all of it); and
-//! with no cache at all, by walking and reading every file ([`super::walk`]).
+//! and a usable index in it; else, the first time, by one walk that keeps every file's path
+//! and opens none, so that the call is answered without building the index first
+//! ([`Tree::ready`] builds it when a mode needs all of it); and with no cache at all, by
+//! walking and reading every file ([`super::walk`]).
 
 use super::cache::{self, IndexStats};
 use super::file::{Source, TreeFile};
@@ -16,11 +16,11 @@ use std::sync::{Arc, OnceLock};
 impl Tree {
     /// The tree at `root`: from the kept index, refreshed for what changed since (files
     /// whose size or mtime differ are read again, added and removed ones are seen). With no
-    /// usable index yet, every file is classified from its first 8 KiB and only its record is
-    /// kept: the tree
-    /// answers `ask`, `grep` and `find path` as the index would, and builds the index when
-    /// a mode needs it whole ([`Tree::ready`]). With [`TreeOptions::no_cache`] or no cache
-    /// directory, every file is walked and read into memory.
+    /// usable index yet, only every file's path is kept (its size and what it holds are
+    /// learnt when it is first read): the tree answers `ask`, `grep` and `find path` as the
+    /// index would, and builds the index when a mode needs it whole ([`Tree::ready`]). With
+    /// [`TreeOptions::no_cache`] or no cache directory, every file is walked and read into
+    /// memory.
     pub fn load(root: &Path, options: &TreeOptions) -> Result<Tree> {
         if !options.no_cache {
             if let Some(dir) = options
@@ -44,16 +44,16 @@ impl Tree {
         ))
     }
 
-    /// One walk classifying every file, keeping its record.
+    /// One walk keeping every file's path.
     fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
-        let (cold_files, report) = walk::walk_cold(root, options)?;
+        let (paths, report) = walk::walk_cold(root, options)?;
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,
         });
-        let files = cold_files
+        let files = paths
             .into_iter()
-            .map(|f| TreeFile::cold(f.path, f.size, f.kind, source.clone()))
+            .map(|path| TreeFile::cold(path, source.clone()))
             .collect();
         // sorted by path already; no table: it would scan every file (see Tree::ready)
         let none = Arc::new(super::symbol_table::SymbolTable::default());

@@ -8,8 +8,9 @@ use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
 use super::symbol_table::SymbolTable;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An indexed source tree.
 #[derive(Debug)]
@@ -17,8 +18,12 @@ pub struct Tree {
     root: PathBuf,
     files: Vec<TreeFile>,
     paths: PathList,
-    report: WalkReport,
-    dump_bytes: usize,
+    /// What the walk met besides files (its errors); the counts per kind are in `counted`.
+    walk: WalkReport,
+    /// The walk report with its counts per kind, and the dump size: counted on first use,
+    /// as they ask every file's kind, which a tree walked without the kept index learns
+    /// only when it reads the file.
+    counted: OnceLock<Counted>,
     /// Every file's symbols, files in order.
     symbols: Arc<SymbolTable>,
     /// The kept index's word lists; `None` for a tree held in memory.
@@ -35,6 +40,44 @@ pub struct Tree {
     /// What a mode derived from this tree for one call and hands on with it (the ranking
     /// statistics the first `ask` on a root computes for its question): opaque here.
     attached: Option<Attached>,
+}
+
+/// What [`Tree::report`] and [`Tree::dump_bytes`] give.
+#[derive(Debug)]
+struct Counted {
+    report: WalkReport,
+    dump_bytes: usize,
+}
+
+impl Counted {
+    /// Counts `files` by kind into the walk's report: the same whether the tree was walked,
+    /// kept in the index or refreshed.
+    fn of(walk: &WalkReport, paths: &PathList, files: &[TreeFile]) -> Counted {
+        // a tree walked without the kept index probes the files no read has met yet, in
+        // parallel as the walk of a tree did when it probed every file
+        files
+            .par_iter()
+            .filter(|f| f.known_kind().is_none())
+            .for_each(|f| {
+                f.content_kind();
+            });
+        let mut report = walk.clone();
+        report.files = files.len();
+        report.binary = 0;
+        report.too_large = 0;
+        report.unreadable = 0;
+        // what an agent without find tools reads: the whole listing, then every text file
+        let mut dump_bytes = paths.listing_bytes();
+        for f in files {
+            match f.content_kind() {
+                ContentKind::Binary => report.binary += 1,
+                ContentKind::TooLarge => report.too_large += 1,
+                ContentKind::Unreadable(_) => report.unreadable += 1,
+                ContentKind::Text => dump_bytes += f.size() as usize,
+            }
+        }
+        Counted { report, dump_bytes }
+    }
 }
 
 /// A value of any type riding along with a tree ([`Tree::attached`]).
@@ -126,7 +169,7 @@ impl Tree {
     pub(super) fn from_files(
         root: PathBuf,
         mut files: Vec<TreeFile>,
-        mut report: WalkReport,
+        walk: WalkReport,
         postings: Option<postings::Lazy>,
         symbols: Option<Arc<SymbolTable>>,
     ) -> Tree {
@@ -141,33 +184,12 @@ impl Tree {
         for f in &files {
             paths.push(&f.path);
         }
-        // What an agent without find tools reads: the whole listing, then every text file.
-        let dump_bytes = paths.listing_bytes()
-            + files
-                .iter()
-                .filter(|f| f.kind == ContentKind::Text)
-                .map(|f| f.size as usize)
-                .sum::<usize>();
-        // the counts follow the files, so they are the same whether the tree was walked,
-        // kept in the index or refreshed
-        report.files = files.len();
-        report.binary = 0;
-        report.too_large = 0;
-        report.unreadable = 0;
-        for f in &files {
-            match f.kind {
-                ContentKind::Binary => report.binary += 1,
-                ContentKind::TooLarge => report.too_large += 1,
-                ContentKind::Unreadable(_) => report.unreadable += 1,
-                ContentKind::Text => {}
-            }
-        }
         Tree {
             root,
             files,
             paths,
-            report,
-            dump_bytes,
+            walk,
+            counted: OnceLock::new(),
             symbols,
             postings,
             kept: None,
@@ -235,7 +257,7 @@ impl Tree {
         let mut tree = Tree::from_files(
             self.root.clone(),
             files,
-            self.report.clone(),
+            self.walk.clone(),
             None,
             Some(table),
         );
@@ -267,13 +289,22 @@ impl Tree {
         self.files.is_empty()
     }
 
+    /// What the walk met: files, and those it could not index fully. On a tree walked
+    /// without the kept index, this asks every file's kind (probing the files no read has
+    /// met yet).
     pub fn report(&self) -> &WalkReport {
-        &self.report
+        &self.counted().report
     }
 
-    /// Bytes of the whole listing plus the text of every readable text file.
+    /// Bytes of the whole listing plus the text of every readable text file (asks every
+    /// file's kind, as [`Tree::report`] does).
     pub fn dump_bytes(&self) -> usize {
-        self.dump_bytes
+        self.counted().dump_bytes
+    }
+
+    fn counted(&self) -> &Counted {
+        self.counted
+            .get_or_init(|| Counted::of(&self.walk, &self.paths, &self.files))
     }
 
     /// The file at `path`, if the tree has it.

@@ -1,11 +1,12 @@
 //! The parallel walk: `ignore`'s walker honours `.gitignore`; each worker reads, classifies
 //! and scans the files it meets, so reading is parallel too.
 //!
-//! Two uses: a walk that keeps every file's text in memory (no cache), and a walk for the
+//! Three uses: a walk that keeps every file's text in memory (no cache); a walk for the
 //! kept index, which keeps no text but each file's words, and reuses the record of a file
-//! whose size and mtime are those the last index saw.
+//! whose size and mtime are those the last index saw; and the walk of a call without the
+//! kept index, which opens no file (each is read once, later, by the mode that needs it).
 
-use super::content::{probe_kind, read_content, Content, ContentKind};
+use super::content::{read_content, Content};
 use super::file::{extension, name_bag_of, PathParts, TreeFile};
 use super::options::TreeOptions;
 use super::postings;
@@ -42,27 +43,21 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// What a walk without the kept index keeps of a file: its record, not its text.
-pub(super) struct ColdFile {
-    pub path: String,
-    pub size: u64,
-    pub kind: ContentKind,
-}
-
-/// Walks `root` and classifies every file from its size and first 8 KiB, keeping only its
-/// record: the first call on a root with no kept index (sorted by path).
-pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<ColdFile>, WalkReport)> {
+/// Walks `root` keeping every file's path only, neither opening nor `stat`ing it (its
+/// size and what it holds are learnt when the file is first read, see
+/// [`TreeFile::content_kind`]): the first call on a root with no kept index (sorted).
+pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<String>, WalkReport)> {
     let walked = run(root, options, Purpose::Cold)?;
-    let mut files: Vec<ColdFile> = walked
+    let mut paths: Vec<String> = walked
         .found
         .into_iter()
         .filter_map(|f| match f {
-            Found::Cold(file) => Some(file),
+            Found::Cold(path) => Some(path),
             _ => None,
         })
         .collect();
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((files, walked.report))
+    paths.sort();
+    Ok((paths, walked.report))
 }
 
 /// What the index walk found: files (sorted by path), the directories and ignore files
@@ -81,8 +76,8 @@ pub(super) enum Found {
     Read(FileRecord, Vec<u8>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
-    /// Classified for a call without the kept index: its record.
-    Cold(ColdFile),
+    /// Met by a walk for a call without the kept index: its path.
+    Cold(String),
 }
 
 impl Found {
@@ -91,7 +86,7 @@ impl Found {
             Found::Kept(f) => &f.path,
             Found::Read(r, _) => &r.path,
             Found::Reused(i) => &old[*i].path,
-            Found::Cold(f) => &f.path,
+            Found::Cold(path) => path,
         }
     }
 }
@@ -236,14 +231,9 @@ impl Worker<'_> {
                 self.found
                     .push(Found::Kept(TreeFile::new(shown, size, content)));
             }
-            Purpose::Cold => {
-                let (size, kind) = probe_kind(path, self.options.max_file_bytes);
-                self.found.push(Found::Cold(ColdFile {
-                    path: shown,
-                    size,
-                    kind,
-                }));
-            }
+            // nothing more: a `stat` per file would double the walk's time, and the file is
+            // read once when a mode needs it
+            Purpose::Cold => self.found.push(Found::Cold(shown)),
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {

@@ -216,7 +216,7 @@ pub fn evidence_bytes(result: &CaseResult, fixture: &LoadedFixture) -> Option<u6
     let read: u64 = result.ranked[..rank]
         .iter()
         .map(|k| match tree.file(k) {
-            Some(f) => f.size,
+            Some(f) => f.size(),
             None => std::fs::metadata(fixture.path.join(k)).map_or(0, |m| m.len()),
         })
         .sum();
