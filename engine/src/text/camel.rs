@@ -103,15 +103,23 @@ mod tests {
     /// every way (humps, acronyms, digits, separators at either end).
     #[test]
     fn the_ascii_snake_is_the_general_one() {
-        let pieces = ["a", "B", "cd", "EF", "Gh", "9", "_", "-", ".", " ", "HTTP", "x2Y", "__"];
+        let pieces = [
+            "a", "B", "cd", "EF", "Gh", "9", "_", "-", ".", " ", "HTTP", "x2Y", "__",
+        ];
         let mut seed = 11u64;
         for _ in 0..5000 {
             let mut name = String::new();
             for _ in 0..(seed % 7 + 1) {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 name.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
             }
-            assert_eq!(snake_ascii(name.as_bytes()), split_words(&name).join("_"), "{name:?}");
+            assert_eq!(
+                snake_ascii(name.as_bytes()),
+                split_words(&name).join("_"),
+                "{name:?}"
+            );
         }
     }
 
