@@ -7,16 +7,15 @@
 //! `tf' = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f)`, and the file scores
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
-use super::fields::{self, Field, Syntax, FIELDS};
-use super::file_counts::{counted, held_terms, FileCounts};
+use super::fields::FIELDS;
+use super::file_counts::{counted, file_terms, held_terms, FileCounts, FileTerms};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::length_sample::in_sample;
 use super::posting::{Holding, Posting, NF};
-use super::tokens::for_each_term;
 use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
-use crate::tree::{Tree, TreeFile};
+use crate::tree::Tree;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -49,52 +48,6 @@ enum Terms {
         holders: HashMap<String, Vec<u32>>,
         missed: Arc<Mutex<Vec<String>>>,
     },
-}
-
-/// A file's field lengths and its terms with their counts per field.
-pub(super) type FileTerms = ([u32; NF], HashMap<String, [u16; NF]>);
-
-/// The terms of one file with their counts per field (a count stops at `u16::MAX`, what a
-/// posting holds), and the file's field lengths: how many terms each field holds, every
-/// one counted.
-pub(super) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
-    let mut counts: HashMap<String, [u16; NF]> = HashMap::new();
-    let mut len = [0u32; NF];
-    let mut add = |term: String, field: Field| {
-        len[field.index()] += 1;
-        let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
-        *slot = slot.saturating_add(1);
-    };
-    for_each_term(path_of(file), |t, _| add(t, Field::Path));
-    // read for this pass only: holding every file's text would hold the whole tree
-    if let Some(text) = file.text_once() {
-        let text: &str = &text;
-        let source = is_source(file, profile);
-        if file.language.is_some() {
-            // the tree's symbols are the whole-file scan of the symbol reader
-            for symbol in file.symbols_once().iter() {
-                for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
-            }
-        }
-        fields::split(text, Syntax::of(file, source), |start, end, field| {
-            for_each_term(&text[start..end], |t, _| add(t, field));
-        });
-    }
-    (len, counts)
-}
-
-/// The part of a file's path its path field holds: without the last extension, which
-/// names a format, not a subject.
-pub(super) fn path_of(file: &TreeFile) -> &str {
-    match file.path.rfind('.') {
-        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
-        _ => file.path.as_str(),
-    }
-}
-
-/// A file in a language the tree scans, or with a source extension of the profile.
-pub fn is_source(file: &TreeFile, profile: &Profile) -> bool {
-    file.language.is_some() || profile.grep.source_extensions.contains(&file.ext)
 }
 
 /// The key of a tree's kept statistics: its content stamp and the profile rules they

@@ -2,18 +2,64 @@
 //! every term it holds: what the ranking statistics of some terms need
 //! ([`super::bm25f::FieldIndex::for_terms`], the first `ask` on a root).
 
-use super::bm25f::{is_source, path_of};
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
-use super::tokens::{for_each_part, holds_term, term_of};
+use super::tokens::{for_each_part, for_each_term, holds_term, term_of};
 use crate::profile::Profile;
 use crate::tree::TreeFile;
+use std::collections::HashMap;
+
+/// A file's field lengths and its terms with their counts per field.
+pub(crate) type FileTerms = ([u32; NF], HashMap<String, [u16; NF]>);
+
+/// The terms of one file with their counts per field (a count stops at `u16::MAX`, what a
+/// posting holds), and the file's field lengths: how many terms each field holds, every
+/// one counted.
+pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
+    let mut counts: HashMap<String, [u16; NF]> = HashMap::new();
+    let mut len = [0u32; NF];
+    let mut add = |term: String, field: Field| {
+        len[field.index()] += 1;
+        let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
+        *slot = slot.saturating_add(1);
+    };
+    for_each_term(path_of(file), |t, _| add(t, Field::Path));
+    // read for this pass only: holding every file's text would hold the whole tree
+    if let Some(text) = file.text_once() {
+        let text: &str = &text;
+        let source = is_source(file, profile);
+        if file.language.is_some() {
+            // the tree's symbols are the whole-file scan of the symbol reader
+            for symbol in file.symbols_once().iter() {
+                for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
+            }
+        }
+        fields::split(text, Syntax::of(file, source), |start, end, field| {
+            for_each_term(&text[start..end], |t, _| add(t, field));
+        });
+    }
+    (len, counts)
+}
+
+/// The part of a file's path its path field holds: without the last extension, which
+/// names a format, not a subject.
+pub(crate) fn path_of(file: &TreeFile) -> &str {
+    match file.path.rfind('.') {
+        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
+        _ => file.path.as_str(),
+    }
+}
+
+/// A file in a language the tree scans, or with a source extension of the profile.
+pub(crate) fn is_source(file: &TreeFile, profile: &Profile) -> bool {
+    file.language.is_some() || profile.grep.source_extensions.contains(&file.ext)
+}
 
 /// One file's field lengths, and the terms it holds (by their place in the list asked
 /// for) with their frequencies per field.
 pub(crate) type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
 
-/// The numbers [`super::bm25f::file_terms`] gives for `file`, for `terms` only: its field lengths and its
+/// The numbers [`file_terms`] gives for `file`, for `terms` only: its field lengths and its
 /// frequencies of those of `terms` it holds (by their place in `terms`). A part of a word
 /// is made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
 /// prefix of its folded part; `bytes` is a buffer kept from file to file.
@@ -106,7 +152,6 @@ pub(crate) fn held_terms(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::retrieval::bm25f::file_terms;
     use crate::tree::Tree;
     use std::collections::HashMap;
 
