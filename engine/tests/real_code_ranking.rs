@@ -365,6 +365,30 @@ fn impl_never_lifts_a_path_match_above_a_test_that_defines_the_term() {
     );
 }
 
+/// A profile without the test penalty still keeps `--impl` off test files when it says so
+/// (`impl_boost_secondary: false`): the file's kind is asked for the boost alone.
+#[test]
+fn without_a_test_penalty_impl_still_gives_tests_no_boost() {
+    let t = tree_of_tests_and_paths();
+    let mut profile = Profile::default().code;
+    profile.test_penalty = 0.0;
+    assert!(!profile.impl_boost_secondary);
+    let m = find_code(
+        &t,
+        &CodeRequest {
+            impl_query: true,
+            ..CodeRequest::new("route")
+        },
+        &profile,
+    )
+    .unwrap()
+    .matches;
+    let test = m.iter().find(|m| m.path == "test/Route.js").unwrap();
+    assert_eq!(test.reason, "exact stem `route`; test file", "{m:?}");
+    let lib = m.iter().find(|m| m.path == "lib/application.js").unwrap();
+    assert!(lib.reason.contains("implementation file"), "{}", lib.reason);
+}
+
 #[test]
 fn a_test_file_is_not_the_module_its_stem_names() {
     // `test/Route.js` tests `route`; `lib/application.js` defines it

@@ -419,7 +419,9 @@ fn score_file(
     let (mut score, why) = best.0?;
     let test_symbol =
         matches!(why, Why::Symbol { index, .. } if symbols.table.test(symbols.first + index));
-    let secondary = if w.test_penalty == 0.0 {
+    // a file's kind matters for a penalty, or for a boost it may forgo
+    let kind_matters = w.test_penalty != 0.0 || (impl_query && !w.impl_boost_secondary);
+    let secondary = if !kind_matters {
         None
     } else if test_symbol {
         Some(Secondary::Test)
@@ -524,8 +526,12 @@ fn describe(
     if c.boost != 0.0 {
         reason.push_str(&format!("; +{} implementation file", c.boost));
     }
-    if let Some(kind) = c.secondary {
-        reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));
+    match c.secondary {
+        Some(kind) if w.test_penalty != 0.0 => {
+            reason.push_str(&format!("; -{} {} file", w.test_penalty, kind.as_str()));
+        }
+        Some(kind) => reason.push_str(&format!("; {} file", kind.as_str())),
+        None => {}
     }
     CodeMatch {
         path: f.path.clone(),
