@@ -7,6 +7,15 @@ use super::symbol::SymbolKind;
 
 /// The item a line of Rust declares, and its name.
 pub(super) fn declaration(s: &str) -> Option<(SymbolKind, &str)> {
+    // every form below starts with one of these bytes (`#[`, `macro_rules!`, `mod`, `pub`,
+    // `default`, `async`, `auto`, `unsafe`, `union`, `extern`, `enum`, `const`, `static`,
+    // `struct`, `fn`, `trait`, `type`): most lines of code start otherwise
+    if !matches!(
+        s.as_bytes().first(),
+        Some(b'#' | b'm' | b'p' | b'd' | b'a' | b'u' | b'e' | b'c' | b's' | b'f' | b't')
+    ) {
+        return None;
+    }
     let mut s = s;
     // attributes on the declaration's line: `#[inline] pub fn f()`
     while let Some(rest) = s.strip_prefix("#[") {
