@@ -196,15 +196,20 @@ impl SymbolTable {
         let files: Vec<&[Symbol]> = files.into_iter().collect();
         // intern the snakes and qualifiers, then number them in sorted order
         let mut ids: HashMap<String, u32> = HashMap::new();
-        let mut intern = |s: String| -> u32 {
+        // a string is copied once, when first met (most names recur: `new`, `fmt`, `len`)
+        let mut intern = |s: std::borrow::Cow<'_, str>| -> u32 {
+            if let Some(&id) = ids.get(s.as_ref()) {
+                return id;
+            }
             let next = ids.len() as u32;
-            *ids.entry(s).or_insert(next)
+            ids.insert(s.into_owned(), next);
+            next
         };
         let mut snakes = Vec::new();
         let mut qualifiers = Vec::new();
         for sym in files.iter().flat_map(|f| f.iter()) {
-            snakes.push(intern(sym.snake.clone()));
-            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, &mut intern));
+            snakes.push(intern(sym.snake.as_str().into()));
+            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, |q| intern(q.into())));
         }
         let mut strings: Vec<(String, u32)> = ids.into_iter().collect();
         strings.sort_unstable();
