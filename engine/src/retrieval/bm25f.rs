@@ -8,7 +8,7 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 use super::fields::FIELDS;
-use super::file_counts::{counted, file_terms, held_terms, FileCounts, FileTerms};
+use super::file_counts::{counted, file_terms, held_terms, path_terms, FileCounts, FileTerms};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::length_sample::in_sample;
@@ -226,7 +226,25 @@ impl FieldIndex {
                     if !may_hold.contains(&true) {
                         return (None, Vec::new());
                     }
-                    (None, held_terms(f, terms, &may_hold, buffers))
+                    // the first pass found which terms the text holds: only the path is left
+                    let text: Option<Vec<bool>> = held.and_then(|h| {
+                        (0..terms.len())
+                            .map(|k| match may_hold[k] {
+                                false => Some(false),
+                                true => h.holds_as_term(i, terms[k].as_bytes()),
+                            })
+                            .collect()
+                    });
+                    match text {
+                        Some(text) => {
+                            let mut holds = path_terms(f, terms, &may_hold);
+                            for (h, t) in holds.iter_mut().zip(text) {
+                                *h |= t;
+                            }
+                            (None, holds)
+                        }
+                        None => (None, held_terms(f, terms, &may_hold, buffers)),
+                    }
                 },
             )
             .collect();

@@ -120,19 +120,7 @@ pub(crate) fn held_terms(
     may_hold: &[bool],
     (bytes, folded): &mut (Vec<u8>, Vec<u8>),
 ) -> Vec<bool> {
-    let mut held = vec![false; terms.len()];
-    for_each_part(path_of(file), |part| {
-        for (k, t) in terms.iter().enumerate() {
-            if may_hold[k]
-                && !held[k]
-                && part.len() >= t.len()
-                && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
-                && term_of(part) == *t
-            {
-                held[k] = true;
-            }
-        }
-    });
+    let mut held = path_terms(file, terms, may_hold);
     let unknown = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);
     if !unknown(&held) || !file.read_into(bytes) {
         return held;
@@ -146,6 +134,24 @@ pub(crate) fn held_terms(
             held[k] = holds_term(bytes, folded, t);
         }
     }
+    held
+}
+
+/// Which of `terms` (those `may_hold` marks) the path field of `file` holds.
+pub(crate) fn path_terms(file: &TreeFile, terms: &[String], may_hold: &[bool]) -> Vec<bool> {
+    let mut held = vec![false; terms.len()];
+    for_each_part(path_of(file), |part| {
+        for (k, t) in terms.iter().enumerate() {
+            if may_hold[k]
+                && !held[k]
+                && part.len() >= t.len()
+                && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+                && term_of(part) == *t
+            {
+                held[k] = true;
+            }
+        }
+    });
     held
 }
 

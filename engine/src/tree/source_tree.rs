@@ -324,11 +324,26 @@ pub(crate) struct HeldWords {
     pub ids: std::collections::HashMap<Vec<u8>, usize>,
     /// Per file, the bits of the words it holds (at most 128 words).
     pub files: Vec<u128>,
+    /// Per file, the bits of the words of `term_ids` its text holds as a term
+    /// (`retrieval::tokens::holds_term`), not only as letters.
+    pub terms: Vec<u128>,
+    /// The words whose holding as a term was checked.
+    pub term_ids: u128,
 }
 
 impl HeldWords {
     /// False when file `file`'s text was searched for `word` (ASCII-folded) and does not
     /// hold it; true otherwise (held, or not searched for).
+    /// Whether file `file`'s text holds `word` as a term, when the pass checked that word.
+    pub(crate) fn holds_as_term(&self, file: usize, word: &[u8]) -> Option<bool> {
+        match self.ids.get(word) {
+            Some(&id) if id < 128 && self.term_ids & (1 << id) != 0 => {
+                Some(self.terms.get(file).is_some_and(|t| t & (1 << id) != 0))
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn may_hold(&self, file: usize, word: &[u8]) -> bool {
         match (self.ids.get(word), self.files.get(file)) {
             (Some(&id), Some(held)) if id < 128 => held & (1 << id) != 0,

@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
-use crate::retrieval::tokens::question_terms;
+use crate::retrieval::tokens::{holds_term, question_terms};
 use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
@@ -58,6 +58,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         .collect();
     let mut words = Words::default();
     let mut held = vec![0u128; files.len()];
+    // which of the words that are ranking terms each file's text holds as a term
+    let mut as_terms = vec![0u128; files.len()];
     let mut searched = 0usize;
     let (mut keys, grep_words) = looked_up(&request.question, profile);
     let mut last = None;
@@ -67,8 +69,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // what a ranking may look up: a superset of what the cascade ranks by (its term is
     // made of the question's words), searched for too, to know whether any file holds them
     let mut rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
+    let mut term_ids = 0u128;
     for t in &rank_terms {
-        words.id(t.as_bytes());
+        term_ids |= bit(words.id(t.as_bytes()));
     }
     // the ranking statistics, computed only once the cascade ranks (for the terms it
     // looked up, and the question's own)
@@ -79,7 +82,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .iter()
             .map(|k| key_words(k).map(|w| words.id(w.as_bytes())).collect())
             .collect();
-        scan(tree, &words, searched, &keys_words, &mut held, &mut symbols);
+        let pass = Pass {
+            words: &words,
+            searched,
+            keys_words: &keys_words,
+            term_ids,
+        };
+        scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         searched = words.list.len();
         let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
@@ -91,6 +100,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         let held_words = HeldWords {
             ids: words.ids.as_ref().clone(),
             files: held.clone(),
+            terms: as_terms.clone(),
+            term_ids,
         };
         let mut partial = tree.with_some_symbols(&symbols, coverage, held_words);
         let stats = statistics
@@ -244,12 +255,17 @@ impl Lacking {
 /// file found to hold no text needs no scan.
 fn scan(
     tree: &Tree,
-    words: &Words,
-    searched: usize,
-    keys_words: &[Vec<usize>],
+    pass: &Pass<'_>,
     held: &mut [u128],
+    as_terms: &mut [u128],
     symbols: &mut [Option<Vec<Symbol>>],
 ) {
+    let Pass {
+        words,
+        searched,
+        keys_words,
+        term_ids,
+    } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
     let wants = |mask: u128| {
@@ -258,7 +274,8 @@ fn scan(
             mask & want == want
         })
     };
-    let found: Vec<(usize, u128, Option<Vec<Symbol>>)> = (0..files.len())
+    type Found = (usize, u128, u128, Option<Vec<Symbol>>);
+    let found: Vec<Found> = (0..files.len())
         .into_par_iter()
         .filter(|&i| {
             files[i]
@@ -273,12 +290,23 @@ fn scan(
                 // one buffer per worker for the bytes and one for their folding: a pass over
                 // every file allocates nothing per file
                 if !f.read_into(bytes) {
-                    return (i, held[i], None);
+                    return (i, held[i], as_terms[i], None);
                 }
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
-                let mask = held[i] | finders.held_by(bytes, folded, &mut text);
+                let found = finders.held_by(bytes, folded, &mut text);
+                let mask = held[i] | found;
+                // a ranking term's letters found: is it a term of the text? (`folded` is
+                // the bytes' ASCII folding whenever something was found)
+                let mut terms = as_terms[i];
+                for id in (0..TRACKED).filter(|&id| found & term_ids & bit(id) != 0) {
+                    if let Ok(term) = std::str::from_utf8(&words.list[id]) {
+                        if holds_term(bytes, folded, term) {
+                            terms |= bit(id);
+                        }
+                    }
+                }
                 let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
                     (true, Some(language)) => {
                         let text = text.get_or_insert_with(|| decoded(bytes));
@@ -286,12 +314,13 @@ fn scan(
                     }
                     _ => None,
                 };
-                (i, mask, scanned)
+                (i, mask, terms, scanned)
             },
         )
         .collect();
-    for (i, mask, scanned) in found {
+    for (i, mask, terms, scanned) in found {
         held[i] = mask;
+        as_terms[i] = terms;
         if scanned.is_some() {
             symbols[i] = scanned;
         }
@@ -303,6 +332,17 @@ fn scan(
             *s = Some(Vec::new());
         }
     }
+}
+
+/// What one pass searches for: the words from `searched` on, the words of each key whose
+/// files' symbols are scanned, and which words are ranking terms (whose holding as a term
+/// is checked where their letters are found).
+#[derive(Clone, Copy)]
+struct Pass<'p> {
+    words: &'p Words,
+    searched: usize,
+    keys_words: &'p [Vec<usize>],
+    term_ids: u128,
 }
 
 /// The words one pass searches files for, each with its id: an ASCII word in the file's
@@ -461,7 +501,10 @@ mod tests {
                 "cafe.py",
                 "def Café():\n    pass  # naïve STRAẞE \u{212A}elvin\n".as_bytes(),
             ),
-            ("accents.md", "Crème brûlée: a café, not a cafe".as_bytes()),
+            (
+                "accents.md",
+                "Crème brûlée: a café, not a cafe; execute".as_bytes(),
+            ),
             (
                 "replacement.txt",
                 "a literal \u{FFFD} in valid text".as_bytes(),
@@ -524,14 +567,35 @@ mod tests {
             .iter()
             .map(|f| f.language.is_none().then(Vec::new))
             .collect();
-        scan(&tree, &words, 0, &[], &mut held, &mut symbols);
+        // ranking terms among the words: `implement` (a stem, held by `implemented`) and
+        // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
+        let term_ids = bit(words.id(b"implement")) | bit(words.ids[&b"cut"[..]]);
+        let mut as_terms = vec![0u128; files.len()];
+        let first_pass = Pass {
+            words: &words,
+            searched: 0,
+            keys_words: &[],
+            term_ids,
+        };
+        scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
         let searched = words.list.len();
         let key_cafe = vec![words.id(b"cafe")];
         for w in second {
             words.id(w.as_bytes());
         }
         let keys = [key_replay_cursor, key_cafe];
-        scan(&tree, &words, searched, &keys, &mut held, &mut symbols);
+        scan(
+            &tree,
+            &Pass {
+                words: &words,
+                searched,
+                keys_words: &keys,
+                term_ids,
+            },
+            &mut held,
+            &mut as_terms,
+            &mut symbols,
+        );
         for (i, f) in files.iter().enumerate() {
             let content = &read.files()[i];
             assert_eq!(content.path, f.path);
@@ -540,6 +604,16 @@ mod tests {
                 held_by_the_decoded_text(text, &words, 0..words.list.len())
             });
             assert_eq!(held[i], want, "{}: {:b} != {want:b}", f.path, held[i]);
+            // a ranking term is held as a term where the decoded text's terms hold it
+            let text_terms = content
+                .text()
+                .map(crate::retrieval::tokens::terms)
+                .unwrap_or_default();
+            let want_terms = (0..TRACKED)
+                .filter(|&id| term_ids & bit(id) != 0)
+                .filter(|&id| text_terms.iter().any(|t| t.as_bytes() == words.list[id]))
+                .fold(0u128, |m, id| m | bit(id));
+            assert_eq!(as_terms[i], want_terms, "{}", f.path);
             let wanted = keys.iter().any(|k| k.iter().all(|&id| want & 1 << id != 0));
             let want_symbols = match (f.language, content.text()) {
                 (None, _) | (_, None) => Some(Vec::new()),
@@ -557,6 +631,13 @@ mod tests {
         assert!(!holds("invalid.rs", "ab") && holds("invalid.rs", "cursor"));
         assert!(holds("invalid.rs", "\u{FFFD}") && holds("replacement.txt", "\u{FFFD}"));
         assert!(holds("cafe.py", "cafe") && holds("cafe.py", "café"));
+        // `cut`'s letters in `execute` are no term; the word `cut` is
+        let as_term = |path: &str, word: &str| {
+            let i = files.iter().position(|f| f.path == path).unwrap();
+            as_terms[i] & 1 << words.ids[word.as_bytes()] != 0
+        };
+        assert!(holds("accents.md", "cut") && !as_term("accents.md", "cut"));
+        assert!(as_term("invalid.rs", "cut") && as_term("mixed.rs", "implement"));
         assert!(holds("cafe.py", "naive") && holds("cafe.py", "strasse"));
         assert!(holds("cafe.py", "kelvin") && holds("accents.md", "creme"));
         assert!(holds("late_nul.rs", "replay") && !holds("binary.rs", "replay"));
