@@ -42,7 +42,11 @@ pub fn term_of(part: &str) -> String {
 /// made that term. Each word is split once however many occurrences it holds, so the time
 /// is linear in the text.
 pub fn holds_term(text: &[u8], folded: &[u8], term: &str) -> bool {
-    debug_assert_eq!(text.len(), folded.len(), "the folding of `text`, byte for byte");
+    debug_assert_eq!(
+        text.len(),
+        folded.len(),
+        "the folding of `text`, byte for byte"
+    );
     let Some(&first) = term.as_bytes().first() else {
         return false;
     };
