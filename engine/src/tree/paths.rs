@@ -207,7 +207,7 @@ pub fn bag_of(bytes: &[u8]) -> u64 {
 
 /// The bag of `bytes` through `table`, four bytes at a time (independent ORs).
 #[inline]
-fn bag_with(table: &[u64; 256], bytes: &[u8]) -> u64 {
+pub(crate) fn bag_with(table: &[u64; 256], bytes: &[u8]) -> u64 {
     let mut acc = [0u64; 4];
     let mut quads = bytes.chunks_exact(4);
     for q in &mut quads {

@@ -12,7 +12,7 @@
 use super::scorer::Scorer;
 use super::scratch::Hit;
 use super::source::PathSource;
-use crate::tree::paths::{bag_bit, depth_of, pieces, PathList, PathView, SharedBytes};
+use crate::tree::paths::{bag_bit, bag_with, depth_of, pieces, PathList, PathView, SharedBytes};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -112,24 +112,6 @@ fn lowered_bag_table(query_bag: u64) -> [u64; 256] {
         *bit = bag_bit((b as u8).to_ascii_lowercase()) & query_bag;
     }
     table
-}
-
-/// The bag of an ASCII line through `table`, four bytes at a time (independent ORs).
-#[inline]
-fn line_bag(table: &[u64; 256], bytes: &[u8]) -> u64 {
-    let mut acc = [0u64; 4];
-    let mut quads = bytes.chunks_exact(4);
-    for q in &mut quads {
-        acc[0] |= table[q[0] as usize];
-        acc[1] |= table[q[1] as usize];
-        acc[2] |= table[q[2] as usize];
-        acc[3] |= table[q[3] as usize];
-    }
-    let tail = quads
-        .remainder()
-        .iter()
-        .fold(0, |a, &b| a | table[b as usize]);
-    acc[0] | acc[1] | acc[2] | acc[3] | tail
 }
 
 /// What the scan of one piece finds: its matches, and its lines that are not all ASCII
@@ -245,7 +227,7 @@ pub(super) fn scan_listing<'a>(
                 if !line.is_empty() && !ascii_line {
                     others.push((from, to));
                 } else if !line.is_empty() {
-                    let bag = line_bag(&table, line);
+                    let bag = bag_with(&table, line);
                     hits.extend(scorer.classify(&scan, from, bag, line));
                 }
                 from = next + 1;
