@@ -11,7 +11,7 @@ use super::fields::FIELDS;
 use super::file_counts::{counted, file_terms, held_terms, path_terms, FileCounts, FileTerms};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
-use super::length_sample::in_sample;
+use super::length_sample::length_sample;
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
@@ -145,7 +145,10 @@ impl FieldIndex {
         }
         FieldIndex {
             kinds,
-            average: average(tree, profile, &lengths),
+            average: average(
+                &length_sample(tree, profile.task_ranking.length_sample),
+                &lengths,
+            ),
             lengths,
             terms: Terms::Memory {
                 vocabulary,
@@ -191,7 +194,11 @@ impl FieldIndex {
         terms: &[String],
         missed: Arc<Mutex<Vec<String>>>,
     ) -> FieldIndex {
-        let sampled = in_sample(tree, profile.task_ranking.length_sample);
+        let sample = length_sample(tree, profile.task_ranking.length_sample);
+        let mut sampled = vec![false; tree.len()];
+        for &i in &sample {
+            sampled[i] = true;
+        }
         let held = tree.held_words();
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
             .iter()
@@ -262,7 +269,7 @@ impl FieldIndex {
         }
         FieldIndex {
             kinds: kinds(tree, profile),
-            average: average(tree, profile, &lengths),
+            average: average(&sample, &lengths),
             lengths,
             terms: Terms::Held { holders, missed },
         }
@@ -368,12 +375,11 @@ impl FieldIndex {
     }
 }
 
-/// The average length of each field over the files of [`super::length_sample`] (at least
-/// 1, so that an empty field divides nothing by zero).
-fn average(tree: &Tree, profile: &Profile, lengths: &[[u32; NF]]) -> [f64; NF] {
-    let sample = super::length_sample::length_sample(tree, profile.task_ranking.length_sample);
+/// The average length of each field over the files of `sample` ([`super::length_sample`];
+/// at least 1, so that an empty field divides nothing by zero).
+fn average(sample: &[usize], lengths: &[[u32; NF]]) -> [f64; NF] {
     let mut totals = [0f64; NF];
-    for &i in &sample {
+    for &i in sample {
         for f in 0..NF {
             totals[f] += f64::from(lengths[i][f]);
         }
@@ -423,7 +429,7 @@ mod tests {
             let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
             assert_eq!(some.average, all.average, "sample {sample}");
             assert_eq!(some.kinds, all.kinds);
-            for i in super::super::length_sample::length_sample(&tree, sample) {
+            for i in length_sample(&tree, sample) {
                 assert_eq!(some.lengths[i], all.lengths[i], "sample {sample}");
             }
             let lists = |index: &FieldIndex| -> Vec<Vec<u32>> {

@@ -32,15 +32,6 @@ pub(crate) fn length_sample(tree: &Tree, size: usize) -> Vec<usize> {
     chosen
 }
 
-/// Marks the files of [`length_sample`]: `true` at each sampled index.
-pub(crate) fn in_sample(tree: &Tree, size: usize) -> Vec<bool> {
-    let mut marks = vec![false; tree.len()];
-    for i in length_sample(tree, size) {
-        marks[i] = true;
-    }
-    marks
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,7 +66,6 @@ mod tests {
         assert_eq!(sample, want);
         // not the first files by path: a hash, not an order, picks them
         assert_ne!(sample, (0..40).collect::<Vec<_>>());
-        assert_eq!(in_sample(&t, 40).iter().filter(|&&m| m).count(), 40);
         assert!(length_sample(&t, 0).is_empty());
     }
 }
