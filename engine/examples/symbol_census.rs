@@ -51,7 +51,10 @@ fn main() {
         for s in found {
             symbols += 1;
             (&s.name, s.line, s.definition, format!("{:?}", s.kind)).hash(&mut digest);
-            outside += terms(&s.name).iter().filter(|t| !words.contains(*t)).count();
+            outside += terms(&s.name)
+                .iter()
+                .filter(|t| !words.contains(*t))
+                .count();
         }
     }
     println!(
