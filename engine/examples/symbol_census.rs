@@ -1,11 +1,14 @@
 //! The symbol scan over every source file under the roots given, in one thread: how many
 //! files, bytes and symbols, how fast, a digest of every symbol (name, line, kind, defines or
 //! declares) to compare two builds by, and how many names hold a term their file's text does
-//! not (what the first `ask` on a root relies on being none: docs/index.md).
+//! not, and how many segments of names are not written in their text, their snake form's
+//! letters not one after the other in the text's (what the first `ask` on a root relies on
+//! being none of either: docs/index.md).
 //!
 //! `cargo run --release -p findbench-engine --example symbol_census -- ROOT...`
 
 use findbench_engine::retrieval::tokens::terms;
+use findbench_engine::text::camel::{snake, snake_letters};
 use findbench_engine::tree::symbols::scan_file;
 use findbench_engine::tree::Language;
 use std::collections::HashSet;
@@ -45,10 +48,17 @@ fn main() {
     let scanned: Vec<_> = files.iter().map(|(l, text)| scan_file(*l, text)).collect();
     let seconds = clock.elapsed().as_secs_f64();
     let mut digest = std::collections::hash_map::DefaultHasher::new();
-    let (mut symbols, mut outside) = (0usize, 0usize);
+    let (mut symbols, mut outside, mut unwritten) = (0usize, 0usize, 0usize);
     for ((_, text), found) in files.iter().zip(&scanned) {
         let words: HashSet<String> = terms(text).into_iter().collect();
+        let mut letters = Vec::new();
+        snake_letters(text.as_bytes(), &mut letters);
+        let finder = |segment: &str| {
+            let key = snake(segment).replace('_', "");
+            memchr::memmem::find(&letters, key.as_bytes()).is_some()
+        };
         for s in found {
+            unwritten += s.name.split("::").filter(|g| !finder(g)).count();
             symbols += 1;
             (&s.name, s.line, s.definition, format!("{:?}", s.kind)).hash(&mut digest);
             outside += terms(&s.name)
@@ -59,7 +69,8 @@ fn main() {
     }
     println!(
         "files {} ({:.1} MB), symbols {symbols}, scan {seconds:.2} s ({:.0} MB/s, one thread), \
-         digest {:016x}, name terms outside their text {outside}",
+         digest {:016x}, name terms outside their text {outside}, name segments not written \
+         in their text {unwritten}",
         files.len(),
         bytes as f64 / 1e6,
         bytes as f64 / 1e6 / seconds,

@@ -74,6 +74,32 @@ fn snake_ascii(b: &[u8]) -> String {
     out
 }
 
+/// The letters and digits of `text`, folded as [`snake`] folds them, appended to `out`:
+/// a name's snake form without its `_`s. The folding goes character by character, so the
+/// `snake_letters` of a name written in a text are part of the text's own; and a key part
+/// of a name's snake form has its letters (the key without its `_`s) in them. So a text
+/// whose `snake_letters` lack a key's letters declares no name the key is part of (what
+/// the first `ask` on a root relies on to leave such files unscanned:
+/// `engine/src/modes/ask/cold.rs`).
+pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
+    if text.is_ascii() {
+        let letters = text.iter().filter(|b| b.is_ascii_alphanumeric());
+        out.extend(letters.map(u8::to_ascii_lowercase));
+        return;
+    }
+    // as the symbol scan reads it: invalid UTF-8 replaced (by no letter)
+    let decoded = match std::str::from_utf8(text) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(text),
+    };
+    let mut utf8 = [0u8; 4];
+    for c in decoded.chars().filter(|c| c.is_alphanumeric()) {
+        fold_char(c, |f| {
+            out.extend_from_slice(f.encode_utf8(&mut utf8).as_bytes())
+        });
+    }
+}
+
 /// True at byte `at` of `text` when a word starts there by CamelCase (a lower-case letter or
 /// digit followed by an upper-case one).
 pub fn is_hump(text: &[u8], at: usize) -> bool {
@@ -121,6 +147,55 @@ mod tests {
                 "{name:?}"
             );
         }
+    }
+
+    /// A name's snake form without its `_`s is its `snake_letters`, and a name written in
+    /// a text has its `snake_letters` in the text's: on names cut every way, with letters
+    /// that fold to others (`ß`, the Kelvin sign, a combining accent, a ligature).
+    #[test]
+    fn snake_letters_are_the_snake_form_without_its_cuts() {
+        let pieces = [
+            "a",
+            "B",
+            "cd",
+            "EF",
+            "9",
+            "_",
+            "-",
+            " ",
+            "HTTP",
+            "x2Y",
+            "ß",
+            "\u{212A}elvin",
+            "e\u{301}",
+            "ﬁ",
+            "Σσς",
+            "Ǆ",
+            "::",
+        ];
+        let letters = |text: &str| {
+            let mut out = Vec::new();
+            snake_letters(text.as_bytes(), &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        let mut seed = 5u64;
+        for _ in 0..5000 {
+            let mut name = String::new();
+            for _ in 0..(seed % 6 + 1) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                name.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            assert_eq!(snake(&name).replace('_', ""), letters(&name), "{name:?}");
+            let text = format!("let {name} = (x);");
+            assert!(letters(&text).contains(&letters(&name)), "{name:?}");
+        }
+        // bytes that are not UTF-8 give the letters of their lossy decoding
+        assert_eq!(letters("Caf\u{e9}"), "cafe");
+        let mut out = Vec::new();
+        snake_letters(b"a\xffB_c", &mut out);
+        assert_eq!(out, b"abc");
     }
 
     #[test]

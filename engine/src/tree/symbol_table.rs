@@ -23,8 +23,11 @@
 
 use super::blob::{self, Blob};
 use super::symbols::{Symbol, SymbolKind};
+use crate::encoding::fx_hash::FxBuild;
 use crate::text::camel::snake;
 use memchr::memmem::Finder;
+use rayon::slice::ParallelSliceMut;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -135,23 +138,23 @@ pub struct SymbolTable {
 }
 
 /// What a table of only some files' symbols (the first call on a root, see
-/// `modes/ask/cold.rs`) can answer: a key is answered in full when every file whose
-/// symbols the table lacks certainly holds none of the key's words (a name is found in its
-/// file's text, so its folded words are in the file's folded text). A key asked that it
-/// cannot answer in full is remembered, and the caller scans more files and asks again.
-/// True when a file the table lacks may hold every one of these words.
-type MayHoldAll = Box<dyn Fn(&[&str]) -> bool + Send + Sync>;
+/// `modes/ask/cold.rs`) can answer: a key is answered in full when no file whose symbols
+/// the table lacks may declare a name the key is part of (which the caller tells from the
+/// files' texts, as a name is written in its file). A key asked that it cannot answer in
+/// full is remembered, and the caller scans more files and asks again.
+/// True when a file the table lacks may declare a name this key is part of.
+type MayName = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
 pub(crate) struct Coverage {
-    lacks: MayHoldAll,
+    lacks: MayName,
     missed: Arc<Mutex<Vec<String>>>,
 }
 
 impl Coverage {
-    /// `lacks` says whether a file outside the table may hold all the given words; keys
-    /// not answered in full are pushed to `missed`.
+    /// `lacks` says whether a file outside the table may declare a name the given key is
+    /// part of; keys not answered in full are pushed to `missed`.
     pub(crate) fn new(
-        lacks: impl Fn(&[&str]) -> bool + Send + Sync + 'static,
+        lacks: impl Fn(&str) -> bool + Send + Sync + 'static,
         missed: Arc<Mutex<Vec<String>>>,
     ) -> Coverage {
         Coverage {
@@ -161,11 +164,7 @@ impl Coverage {
     }
 
     fn check(&self, key: &str) {
-        let words: Vec<&str> = key
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        if (self.lacks)(&words) {
+        if (self.lacks)(key) {
             let mut missed = self.missed.lock().unwrap_or_else(|e| e.into_inner());
             if !missed.iter().any(|k| k == key) {
                 missed.push(key.to_string());
@@ -194,25 +193,22 @@ impl SymbolTable {
     /// The table of every file's symbols, files in order.
     pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a [Symbol]>) -> SymbolTable {
         let files: Vec<&[Symbol]> = files.into_iter().collect();
-        // intern the snakes and qualifiers, then number them in sorted order
-        let mut ids: HashMap<String, u32> = HashMap::new();
-        // a string is copied once, when first met (most names recur: `new`, `fmt`, `len`)
-        let mut intern = |s: std::borrow::Cow<'_, str>| -> u32 {
-            if let Some(&id) = ids.get(s.as_ref()) {
-                return id;
-            }
+        // intern the snakes and qualifiers, then number them in sorted order; a snake is
+        // borrowed from its symbol, a qualifier made once, when first met (most names
+        // recur: `new`, `fmt`, `len`)
+        let mut ids: HashMap<Cow<'_, str>, u32, FxBuild> = HashMap::default();
+        let mut intern = |s: Cow<'a, str>| -> u32 {
             let next = ids.len() as u32;
-            ids.insert(s.into_owned(), next);
-            next
+            *ids.entry(s).or_insert(next)
         };
         let mut snakes = Vec::new();
         let mut qualifiers = Vec::new();
         for sym in files.iter().flat_map(|f| f.iter()) {
-            snakes.push(intern(sym.snake.as_str().into()));
-            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, |q| intern(q.into())));
+            snakes.push(intern(Cow::Borrowed(sym.snake.as_str())));
+            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, |q| intern(Cow::Owned(q))));
         }
-        let mut strings: Vec<(String, u32)> = ids.into_iter().collect();
-        strings.sort_unstable();
+        let mut strings: Vec<(Cow<'_, str>, u32)> = ids.into_iter().collect();
+        strings.par_sort_unstable();
         let mut rank = vec![0u32; strings.len()];
         for (place, (_, id)) in strings.iter().enumerate() {
             rank[*id as usize] = place as u32;

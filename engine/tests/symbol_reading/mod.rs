@@ -1,16 +1,31 @@
 //! Reading a source text's symbols, as the symbol reader tests ask it.
 
 use findbench_engine::retrieval::tokens::terms;
+use findbench_engine::text::camel::{snake, snake_letters};
 use findbench_engine::tree::symbols::{scan_file, Language, SymbolKind};
 
 /// (kind, name, line, definition) of every symbol; and every reading holds that a symbol's
 /// name is made of words of the text (the terms of its name are terms of the text), which
 /// the first `ask` on a root relies on to know which files hold a term without scanning
-/// their symbols (`engine/src/retrieval/file_counts.rs`, `held_terms`).
+/// their symbols (`engine/src/retrieval/file_counts.rs`, `held_terms`); and that each
+/// segment of a qualified name is written in the text, its snake form's letters one after
+/// the other in the text's (`snake_letters`), which it relies on to leave unscanned the
+/// files that cannot declare a name a key is part of (`engine/src/modes/ask/cold.rs`).
 pub fn read(language: Language, src: &str) -> Vec<(SymbolKind, String, u32, bool)> {
     let symbols = scan_file(language, src);
     let words: std::collections::HashSet<String> = terms(src).into_iter().collect();
+    let mut letters = Vec::new();
+    snake_letters(src.as_bytes(), &mut letters);
+    let letters = String::from_utf8(letters).expect("folded letters are UTF-8");
     for s in &symbols {
+        for segment in s.name.split("::") {
+            let segment_letters = snake(segment).replace('_', "");
+            assert!(
+                letters.contains(&segment_letters),
+                "{language:?}: {segment:?} of the name {:?} is not written in the text: {src}",
+                s.name
+            );
+        }
         for t in terms(&s.name) {
             assert!(
                 words.contains(&t),

@@ -8,7 +8,9 @@
 //! find. The keys the cascade looks up first (the planned term, the phrases of the question
 //! around it) and the words it greps for are known before it runs; so one
 //! pass reads every text file, searches it for those words, and scans the symbols of only
-//! the source files that hold every word of a key. The cascade then runs on a tree whose
+//! the source files that hold every word of a key (and, for a key of several words, its
+//! letters one after the other: `header_parsed` is declared by a file holding `headerparsed`
+//! once its punctuation is dropped, [`PassKey`]). The cascade then runs on a tree whose
 //! table holds those symbols and knows which files it lacks
 //! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
 //! hold the grep's words. A key the cascade looked up that the table could not answer in
@@ -23,6 +25,7 @@ use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
+use crate::text::camel::snake_letters;
 use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
@@ -34,7 +37,7 @@ use crate::tree::{ContentKind, Tree};
 use memchr::memmem;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -63,6 +66,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let mut searched = 0usize;
     let (mut keys, grep_words) = looked_up(&request.question, profile);
     let mut last = None;
+    // the letters of the keys of more than one word every file that may name them was
+    // searched for (see `PassKey`): a file the table lacks names none of them
+    let mut checked: HashSet<Vec<u8>> = HashSet::new();
     for w in &grep_words {
         words.id(w);
     }
@@ -78,25 +84,24 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let rank_missed = Arc::new(Mutex::new(Vec::new()));
     let mut statistics: Option<FieldIndex> = None;
     loop {
-        let keys_words: Vec<Vec<usize>> = keys
-            .iter()
-            .map(|k| key_words(k).map(|w| words.id(w.as_bytes())).collect())
-            .collect();
+        let pass_keys: Vec<PassKey> = keys.iter().map(|k| PassKey::new(k, &mut words)).collect();
         let pass = Pass {
             words: &words,
             searched,
-            keys_words: &keys_words,
+            keys: &pass_keys,
             term_ids,
         };
         scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         searched = words.list.len();
+        checked.extend(pass_keys.into_iter().filter_map(|k| k.letters));
         let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
             files: (0..files.len()).filter(|&i| symbols[i].is_none()).collect(),
             held: held.clone(),
             ids: words.ids.clone(),
+            checked: checked.clone(),
         };
-        let coverage = Coverage::new(move |w: &[&str]| lacking.may_hold_all(w), missed.clone());
+        let coverage = Coverage::new(move |key: &str| lacking.may_name(key), missed.clone());
         let held_words = HeldWords {
             ids: words.ids.as_ref().clone(),
             files: held.clone(),
@@ -211,10 +216,42 @@ impl Words {
     }
 }
 
-/// A key's words, split as [`Coverage`] splits them.
+/// A key's words: what a file must hold to declare a name the key is part of.
 fn key_words(key: &str) -> impl Iterator<Item = &str> {
     key.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
+}
+
+/// The letters of a key of more than one word, made only of letters, digits and `_` (what
+/// the table's names are made of): the key without its `_`s. A file that declares a name
+/// the key is part of has them in its [`snake_letters`] (a name's snake form is its
+/// `snake_letters` cut by `_`), which are far fewer files than the ones that hold the key's
+/// words anywhere (`header` and `parsed`, against `header_parsed` or `HeaderParsed`).
+fn key_letters(key: &str) -> Option<Vec<u8>> {
+    let letters = key.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (letters && key_words(key).nth(1).is_some()).then(|| key.replace('_', "").into_bytes())
+}
+
+/// A key one pass scans the symbols of the files that may declare: its words' ids (a file
+/// holding them all may) and for a key of several words its letters (a file holding them
+/// all may only when its `snake_letters` hold the key's letters).
+struct PassKey {
+    words: u128,
+    letters: Option<Vec<u8>>,
+}
+
+impl PassKey {
+    fn new(key: &str, words: &mut Words) -> PassKey {
+        PassKey {
+            words: key_words(key).fold(0, |m, w| m | bit(words.id(w.as_bytes()))),
+            letters: key_letters(key),
+        }
+    }
+
+    /// True when a file holding the words of `mask` may hold all of this key's.
+    fn held_in(&self, mask: u128) -> bool {
+        mask & self.words == self.words
+    }
 }
 
 fn bit(id: usize) -> u128 {
@@ -225,14 +262,26 @@ fn bit(id: usize) -> u128 {
     }
 }
 
-/// The files whose symbols a partial table lacks, and the words each holds.
+/// The files whose symbols a partial table lacks, the words each holds, and the letters
+/// of the keys they were all searched for.
 struct Lacking {
     files: Vec<usize>,
     held: Vec<u128>,
     ids: Arc<HashMap<Vec<u8>, usize>>,
+    checked: HashSet<Vec<u8>>,
 }
 
 impl Lacking {
+    /// True when one of the files may declare a name `key` is part of: none when every
+    /// file that may was scanned for its letters (and so is in the table), else one that
+    /// may hold all its words.
+    fn may_name(&self, key: &str) -> bool {
+        if key_letters(key).is_some_and(|letters| self.checked.contains(&letters)) {
+            return false;
+        }
+        self.may_hold_all(&key_words(key).collect::<Vec<_>>())
+    }
+
     /// True when one of the files may hold every one of `words` (a word past the tracked
     /// ones may be held by any; a word not searched for yet too, and the next round
     /// searches for it).
@@ -250,7 +299,8 @@ impl Lacking {
 
 /// Reads every text file that has words not searched for yet (ids from `searched` on) and
 /// searches it for them, and scans the symbols of every source file not scanned yet that
-/// holds all the words of one of the keys (`keys_words`). A file whose kind is not known
+/// may declare a name one of the keys is part of (it holds all the key's words, and for a
+/// key of several words its letters: [`PassKey`]). A file whose kind is not known
 /// yet is read too, and learns it from that read (so each file is opened once); a source
 /// file found to hold no text needs no scan.
 fn scan(
@@ -263,17 +313,12 @@ fn scan(
     let Pass {
         words,
         searched,
-        keys_words,
+        keys,
         term_ids,
     } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
-    let wants = |mask: u128| {
-        keys_words.iter().any(|key| {
-            let want = key.iter().fold(0u128, |m, &id| m | bit(id));
-            mask & want == want
-        })
-    };
+    let wants = |mask: u128| keys.iter().any(|key| key.held_in(mask));
     type Found = (usize, u128, u128, Option<Vec<Symbol>>);
     let found: Vec<Found> = (0..files.len())
         .into_par_iter()
@@ -284,8 +329,8 @@ fn scan(
                 && (!finders.is_empty() || (symbols[i].is_none() && wants(held[i])))
         })
         .map_init(
-            || (Vec::new(), Vec::new()),
-            |(bytes, folded), i| {
+            || (Vec::new(), Vec::new(), Vec::new()),
+            |(bytes, folded, letters), i| {
                 let f = &files[i];
                 // one buffer per worker for the bytes and one for their folding: a pass over
                 // every file allocates nothing per file
@@ -307,7 +352,22 @@ fn scan(
                         }
                     }
                 }
-                let scanned = match (symbols[i].is_none() && wants(mask), f.language) {
+                // the file's `snake_letters`, made when a key of several words asks
+                let mut lettered = false;
+                let mut may_name = |key: &PassKey| {
+                    key.held_in(mask)
+                        && key.letters.as_ref().is_none_or(|key_letters| {
+                            if !lettered {
+                                letters.clear();
+                                snake_letters(bytes, letters);
+                                lettered = true;
+                            }
+                            memmem::find(letters, key_letters).is_some()
+                        })
+                };
+                let wanted =
+                    symbols[i].is_none() && f.language.is_some() && keys.iter().any(&mut may_name);
+                let scanned = match (wanted, f.language) {
                     (true, Some(language)) => {
                         let text = text.get_or_insert_with(|| decoded(bytes));
                         Some(scan_file(language, text))
@@ -334,14 +394,14 @@ fn scan(
     }
 }
 
-/// What one pass searches for: the words from `searched` on, the words of each key whose
-/// files' symbols are scanned, and which words are ranking terms (whose holding as a term
-/// is checked where their letters are found).
+/// What one pass searches for: the words from `searched` on, the keys whose files' symbols
+/// are scanned, and which words are ranking terms (whose holding as a term is checked where
+/// their letters are found).
 #[derive(Clone, Copy)]
 struct Pass<'p> {
     words: &'p Words,
     searched: usize,
-    keys_words: &'p [Vec<usize>],
+    keys: &'p [PassKey],
     term_ids: u128,
 }
 
@@ -488,7 +548,7 @@ mod tests {
     /// ASCII, a binary file, a file over the size limit, an empty one; and the same tree
     /// read into memory (each file's kind and text as `read_content` gives them).
     fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
-        let files: [(&str, &[u8]); 9] = [
+        let files: [(&str, &[u8]); 10] = [
             (
                 "mixed.rs",
                 b"pub fn RePlay_Cursor() {}\n// IMPLEMENTED in REPLAY\n",
@@ -512,6 +572,8 @@ mod tests {
             ("binary.rs", b"fn replay_cursor() {}\0"),
             ("big.rs", &[b'x'; 20_000]),
             ("empty.rs", b""),
+            // both words of `replay_cursor`, in two names, never one after the other
+            ("apart.rs", b"fn replay() {}\nfn x_cursor() {}\n"),
             (
                 "late_nul.rs",
                 &[b"fn replay_cursor() {}\n".as_slice(), &[b' '; 9000], b"\0"].concat(),
@@ -558,7 +620,7 @@ mod tests {
             "naive",
         ];
         let second = ["strasse", "kelvin", "\u{FFFD}", "creme", "brûlée", "fn"];
-        let key_replay_cursor = vec![words.id(b"replay"), words.id(b"cursor")];
+        let key_replay_cursor = PassKey::new("replay_cursor", &mut words);
         for w in first {
             words.id(w.as_bytes());
         }
@@ -574,12 +636,12 @@ mod tests {
         let first_pass = Pass {
             words: &words,
             searched: 0,
-            keys_words: &[],
+            keys: &[],
             term_ids,
         };
         scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
         let searched = words.list.len();
-        let key_cafe = vec![words.id(b"cafe")];
+        let key_cafe = PassKey::new("cafe", &mut words);
         for w in second {
             words.id(w.as_bytes());
         }
@@ -589,7 +651,7 @@ mod tests {
             &Pass {
                 words: &words,
                 searched,
-                keys_words: &keys,
+                keys: &keys,
                 term_ids,
             },
             &mut held,
@@ -614,7 +676,15 @@ mod tests {
                 .filter(|&id| text_terms.iter().any(|t| t.as_bytes() == words.list[id]))
                 .fold(0u128, |m, id| m | bit(id));
             assert_eq!(as_terms[i], want_terms, "{}", f.path);
-            let wanted = keys.iter().any(|k| k.iter().all(|&id| want & 1 << id != 0));
+            // a key's words held, and for `replay_cursor` its letters one after the other
+            let wanted = content.text().is_some_and(|text| {
+                let mut letters = Vec::new();
+                snake_letters(text.as_bytes(), &mut letters);
+                let letters = String::from_utf8(letters).unwrap();
+                let held = |w: &str| want & 1 << words.ids[w.as_bytes()] != 0;
+                (held("replay") && held("cursor") && letters.contains("replaycursor"))
+                    || held("cafe")
+            });
             let want_symbols = match (f.language, content.text()) {
                 (None, _) | (_, None) => Some(Vec::new()),
                 (Some(language), Some(text)) => wanted.then(|| scan_file(language, text)),
@@ -648,6 +718,12 @@ mod tests {
                 .is_some_and(|s| !s.is_empty())
         };
         assert!(scanned("mixed.rs") && scanned("cafe.py") && scanned("late_nul.rs"));
+        // its words held, its letters not: never scanned
+        assert!(holds("apart.rs", "replay") && holds("apart.rs", "cursor"));
+        assert_eq!(
+            symbols[files.iter().position(|f| f.path == "apart.rs").unwrap()],
+            None
+        );
         // the walk knew nothing of the content; the pass's reads told the tree all of it
         let report = tree.report();
         assert_eq!((report.binary, report.too_large), (1, 1), "{report:?}");
