@@ -120,15 +120,34 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
         } => (true, single_quote, backtick, false, false),
         Syntax::Hash { triple_quotes } => (false, true, false, true, triple_quotes),
     };
+    // the bytes that may open prose in code; every other byte of code is passed over at once
+    let mut opens = [false; 256];
+    for (byte, on) in [
+        (b'/', slashes),
+        (b'#', hash),
+        (b'"', true),
+        (b'\'', single_quote),
+        (b'`', backtick),
+    ] {
+        opens[byte as usize] = on;
+    }
     let b = text.as_bytes();
-    let mut state = State::Code;
     let mut start = 0;
     let mut i = 0;
-    let field = |s: State| match s {
-        State::Code => Field::Code,
-        _ => Field::Prose,
-    };
+    // each state finds the next byte that may change it, then reads it as the byte loop of
+    // `tests::split_byte_by_byte` does (held equal by a test)
+    let mut state = State::Code;
     while i < b.len() {
+        let found = match state {
+            State::Code => b[i..].iter().position(|&c| opens[c as usize]),
+            State::LineComment => memchr::memchr(b'\n', &b[i..]),
+            State::BlockComment => memchr::memchr(b'*', &b[i..]),
+            State::Str(d, _, _) => memchr::memchr3(b'\\', d, b'\n', &b[i..]),
+        };
+        let Some(k) = found else {
+            break;
+        };
+        i += k;
         let c = b[i];
         let next = b.get(i + 1).copied();
         let (new_state, skip, starts_here) = match state {
@@ -149,10 +168,10 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
                     (State::Code, 1, false)
                 }
             }
-            State::LineComment if c == b'\n' => (State::Code, 1, false),
-            State::BlockComment if c == b'*' && next == Some(b'/') => (State::Code, 2, false),
+            State::LineComment => (State::Code, 1, false),
+            State::BlockComment if next == Some(b'/') => (State::Code, 2, false),
             State::Str(d, _, false) if c == b'\\' && d != b'`' => (state, 2, false),
-            State::Str(d, _, true) if c == b'\\' => (State::Str(d, true, true), 2, false),
+            State::Str(_, _, true) if c == b'\\' => (state, 2, false),
             State::Str(d, _, true) if c == d && b[i..].starts_with(&[d, d, d]) => {
                 (State::Code, 3, false)
             }
@@ -168,7 +187,7 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
                 (i + skip).min(b.len())
             };
             if cut > start {
-                emit(start, cut, field(state));
+                emit(start, cut, field_of(state));
             }
             start = cut;
             state = new_state;
@@ -176,7 +195,14 @@ pub fn split(text: &str, syntax: Syntax, mut emit: impl FnMut(usize, usize, Fiel
         i += skip;
     }
     if start < b.len() {
-        emit(start, b.len(), field(state));
+        emit(start, b.len(), field_of(state));
+    }
+}
+
+fn field_of(state: State) -> Field {
+    match state {
+        State::Code => Field::Code,
+        _ => Field::Prose,
     }
 }
 
@@ -195,6 +221,131 @@ impl TaskRankingWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The split as one byte loop, every byte read in turn: what [`split`] must give.
+    pub(super) fn split_byte_by_byte(
+        text: &str,
+        syntax: Syntax,
+        mut emit: impl FnMut(usize, usize, Field),
+    ) {
+        let (slashes, single_quote, backtick, hash, triple) = match syntax {
+            Syntax::Prose => {
+                emit(0, text.len(), Field::Prose);
+                return;
+            }
+            Syntax::Slashes {
+                single_quote,
+                backtick,
+            } => (true, single_quote, backtick, false, false),
+            Syntax::Hash { triple_quotes } => (false, true, false, true, triple_quotes),
+        };
+        let b = text.as_bytes();
+        let mut state = State::Code;
+        let mut start = 0;
+        let mut i = 0;
+        let field = |s: State| match s {
+            State::Code => Field::Code,
+            _ => Field::Prose,
+        };
+        while i < b.len() {
+            let c = b[i];
+            let next = b.get(i + 1).copied();
+            let (new_state, skip, starts_here) = match state {
+                State::Code => {
+                    if slashes && c == b'/' && next == Some(b'/') {
+                        (State::LineComment, 2, true)
+                    } else if slashes && c == b'/' && next == Some(b'*') {
+                        (State::BlockComment, 2, true)
+                    } else if hash && c == b'#' {
+                        (State::LineComment, 1, true)
+                    } else if triple && (c == b'"' || c == b'\'') && b[i..].starts_with(&[c, c, c])
+                    {
+                        (State::Str(c, true, true), 3, true)
+                    } else if c == b'"' || (single_quote && c == b'\'') {
+                        (State::Str(c, false, false), 1, true)
+                    } else if backtick && c == b'`' {
+                        (State::Str(c, true, false), 1, true)
+                    } else {
+                        (State::Code, 1, false)
+                    }
+                }
+                State::LineComment if c == b'\n' => (State::Code, 1, false),
+                State::BlockComment if c == b'*' && next == Some(b'/') => (State::Code, 2, false),
+                State::Str(d, _, false) if c == b'\\' && d != b'`' => (state, 2, false),
+                State::Str(d, _, true) if c == b'\\' => (State::Str(d, true, true), 2, false),
+                State::Str(d, _, true) if c == d && b[i..].starts_with(&[d, d, d]) => {
+                    (State::Code, 3, false)
+                }
+                State::Str(d, _, false) if c == d => (State::Code, 1, false),
+                State::Str(_, false, _) if c == b'\n' => (State::Code, 1, false),
+                _ => (state, 1, false),
+            };
+            if new_state != state {
+                // a change into prose starts at its delimiter; a change back ends after it
+                let cut = if starts_here {
+                    i
+                } else {
+                    (i + skip).min(b.len())
+                };
+                if cut > start {
+                    emit(start, cut, field(state));
+                }
+                start = cut;
+                state = new_state;
+            }
+            i += skip;
+        }
+        if start < b.len() {
+            emit(start, b.len(), field(state));
+        }
+    }
+
+    /// On texts made of every delimiter, escape and line end in every order, for every
+    /// syntax, the split that jumps to the next byte that matters is the byte loop's.
+    #[test]
+    fn the_split_is_the_byte_loops() {
+        let pieces = [
+            "a", " x_y ", "/", "//", "/*", "*/", "*", "#", "\"", "\"\"\"", "'", "'''", "`", "\\",
+            "\n", "é", "fn", "\\\"",
+        ];
+        let syntaxes = [
+            Syntax::Prose,
+            Syntax::Slashes {
+                single_quote: false,
+                backtick: false,
+            },
+            Syntax::Slashes {
+                single_quote: true,
+                backtick: true,
+            },
+            Syntax::Slashes {
+                single_quote: true,
+                backtick: false,
+            },
+            Syntax::Hash {
+                triple_quotes: true,
+            },
+            Syntax::Hash {
+                triple_quotes: false,
+            },
+        ];
+        let mut seed = 3u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 12 + 1) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            for syntax in syntaxes {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                split(&text, syntax, |s, e, f| fast.push((s, e, f)));
+                split_byte_by_byte(&text, syntax, |s, e, f| slow.push((s, e, f)));
+                assert_eq!(fast, slow, "{syntax:?} {text:?}");
+            }
+        }
+    }
 
     fn parts(text: &str, syntax: Syntax) -> Vec<(&str, &'static str)> {
         let mut out = Vec::new();

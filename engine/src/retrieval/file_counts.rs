@@ -87,7 +87,7 @@ pub(crate) fn counted(
     };
     for_each_part(path_of(file), |p| add(p, Field::Path));
     if file.read_into(bytes) {
-        let text = String::from_utf8_lossy(bytes);
+        let text = crate::text::decoded(bytes);
         let text: &str = &text;
         if file.language.is_some() {
             for symbol in file.symbols_with_text(text).iter() {

@@ -88,10 +88,7 @@ pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
         return;
     }
     // as the symbol scan reads it: invalid UTF-8 replaced (by no letter)
-    let decoded = match std::str::from_utf8(text) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(text),
-    };
+    let decoded = super::decoded(text);
     let mut utf8 = [0u8; 4];
     for c in decoded.chars().filter(|c| c.is_alphanumeric()) {
         fold_char(c, |f| {

@@ -26,6 +26,7 @@ use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
 use crate::text::camel::snake_letters;
+use crate::text::decoded;
 use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
@@ -479,15 +480,6 @@ impl<'w> Finders<'w> {
             }
         }
         mask
-    }
-}
-
-/// The text `String::from_utf8_lossy` gives for `bytes`, checked as valid UTF-8 first:
-/// measured on a registry of crates, five times faster on the valid text most files hold.
-fn decoded(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 
