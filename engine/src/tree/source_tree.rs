@@ -246,7 +246,7 @@ impl Tree {
         );
         let files: Vec<TreeFile> = self
             .files
-            .iter()
+            .par_iter()
             .zip(symbols)
             .enumerate()
             .map(|(i, (f, s))| match s {

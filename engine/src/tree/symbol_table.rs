@@ -219,39 +219,52 @@ impl SymbolTable {
             .map(|&id| if id == NONE { NONE } else { rank[id as usize] })
             .collect();
         let symbols = snakes.len();
-        let mut dictionary = Vec::new();
-        let mut string_start = Vec::with_capacity(strings.len() + 1);
-        for (s, _) in &strings {
-            string_start.push(dictionary.len() as u32);
-            dictionary.extend_from_slice(s.as_bytes());
-            dictionary.push(b'\n');
-        }
-        string_start.push(dictionary.len() as u32);
-        let mut names = Vec::new();
-        let mut records = Vec::with_capacity(symbols * RECORD);
-        let mut file_start = Vec::with_capacity(files.len() + 1);
+        let dictionary_len: usize = strings.iter().map(|(s, _)| s.len() + 1).sum();
+        let names_len: usize = files
+            .iter()
+            .flat_map(|f| f.iter())
+            .map(|s| s.name.len())
+            .sum();
+        let qualified = qualifiers.iter().filter(|&&id| id != NONE).count();
+        let counts = [
+            files.len(),
+            symbols,
+            strings.len(),
+            qualified,
+            dictionary_len,
+            names_len,
+        ];
+        // every array written in place, in the layout's order, into one buffer of the
+        // table's length
+        let total = Layout::of(counts).map_or(0, |l| l.names.end);
+        let mut out = Vec::with_capacity(total);
+        let put = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
+        counts.iter().for_each(|&c| put(&mut out, c as u32));
         let mut at = 0u32;
         for f in &files {
-            file_start.push(at);
-            for sym in f.iter() {
-                records.extend(snakes[at as usize].to_le_bytes());
-                records.extend(sym.line.to_le_bytes());
-                records.extend((names.len() as u32).to_le_bytes());
-                records.extend([
-                    kind_code(sym.kind)
-                        | if sym.definition { DEFINITION } else { 0 }
-                        | if sym.test { TEST } else { 0 },
-                    0,
-                    0,
-                    0,
-                ]);
-                names.extend_from_slice(sym.name.as_bytes());
-                at += 1;
-            }
+            put(&mut out, at);
+            at += f.len() as u32;
         }
-        file_start.push(at);
+        put(&mut out, at);
+        let mut name_at = 0u32;
+        for (sym, &snake_id) in files.iter().flat_map(|f| f.iter()).zip(&snakes) {
+            put(&mut out, snake_id);
+            put(&mut out, sym.line);
+            put(&mut out, name_at);
+            let flags = kind_code(sym.kind)
+                | if sym.definition { DEFINITION } else { 0 }
+                | if sym.test { TEST } else { 0 };
+            out.extend_from_slice(&[flags, 0, 0, 0]);
+            name_at += sym.name.len() as u32;
+        }
+        let mut string_at = 0u32;
+        for (s, _) in &strings {
+            put(&mut out, string_at);
+            string_at += s.len() as u32 + 1;
+        }
+        put(&mut out, string_at);
         // each string's symbols, ascending (counting sort)
-        let lists = |of: &[u32]| -> (Vec<u32>, Vec<u32>) {
+        let lists = |of: &[u32]| {
             let mut start = vec![0u32; strings.len() + 1];
             for &id in of.iter().filter(|&&id| id != NONE) {
                 start[id as usize + 1] += 1;
@@ -269,31 +282,21 @@ impl SymbolTable {
         };
         let (snake_list_start, snake_list) = lists(&snakes);
         let (qualifier_list_start, qualifier_list) = lists(&qualifiers);
-        let counts = [
-            files.len(),
-            symbols,
-            strings.len(),
-            qualifier_list.len(),
-            dictionary.len(),
-            names.len(),
-        ];
-        let mut out = Vec::new();
-        let mut put = |values: &[u32]| values.iter().for_each(|v| out.extend(v.to_le_bytes()));
-        put(&counts.map(|c| c as u32));
-        put(&file_start);
-        out.extend_from_slice(&records);
-        let mut put = |values: &[u32]| values.iter().for_each(|v| out.extend(v.to_le_bytes()));
         for array in [
-            &string_start,
             &snake_list_start,
             &snake_list,
             &qualifier_list_start,
             &qualifier_list,
         ] {
-            put(array);
+            array.iter().for_each(|&v| put(&mut out, v));
         }
-        out.extend_from_slice(&dictionary);
-        out.extend_from_slice(&names);
+        for (s, _) in &strings {
+            out.extend_from_slice(s.as_bytes());
+            out.push(b'\n');
+        }
+        for sym in files.iter().flat_map(|f| f.iter()) {
+            out.extend_from_slice(sym.name.as_bytes());
+        }
         SymbolTable::from_bytes(Blob::owned(out)).unwrap_or_else(|| SymbolTable {
             bytes: Blob::default(),
             layout: Layout::default(),
