@@ -71,9 +71,19 @@ pub(crate) fn counted(
 ) -> FileCounts {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
+    // the first letters of the terms, in either case: most parts start with none of them
+    let mut first = [terms.iter().any(String::is_empty); 256];
+    for t in terms.iter().filter_map(|t| t.bytes().next()) {
+        first[t.to_ascii_lowercase() as usize] = true;
+        first[t.to_ascii_uppercase() as usize] = true;
+    }
     let mut add = |part: &str, field: Field| {
         let f = field.index();
         len[f] += 1;
+        // a part is never empty
+        if !first[part.as_bytes()[0] as usize] {
+            return;
+        }
         let may_be = terms.iter().any(|t| {
             part.len() >= t.len() && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
         });
