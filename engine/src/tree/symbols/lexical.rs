@@ -31,6 +31,10 @@ pub(super) fn leading_ident(s: &str) -> Option<&str> {
 
 /// `s` with `word` and following whitespace removed, when `s` starts with that whole word.
 pub(super) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
+    // most lines start with another letter: no call to compare the rest
+    if !word.is_empty() && s.as_bytes().first() != word.as_bytes().first() {
+        return None;
+    }
     let rest = s.strip_prefix(word)?;
     if rest.starts_with(char::is_whitespace) {
         Some(rest.trim_start())

@@ -64,10 +64,17 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         opens_object: false,
         declares_only: false,
     };
+    // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
+    // `memchr`
     let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        scanner.line(line, offset, i as u32 + 1);
-        offset += line.len();
+    let mut number = 1;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        scanner.line(&text[offset..=end], offset, number);
+        offset = end + 1;
+        number += 1;
+    }
+    if offset < text.len() {
+        scanner.line(&text[offset..], offset, number);
     }
     scanner.out
 }
