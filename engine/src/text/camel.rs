@@ -83,8 +83,16 @@ fn snake_ascii(b: &[u8]) -> String {
 /// `engine/src/modes/ask/cold.rs`).
 pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
     if text.is_ascii() {
-        let letters = text.iter().filter(|b| b.is_ascii_alphanumeric());
-        out.extend(letters.map(u8::to_ascii_lowercase));
+        // every byte written, the next one over it unless it was a letter or digit: no
+        // branch per byte
+        let start = out.len();
+        out.resize(start + text.len(), 0);
+        let mut at = start;
+        for &b in text {
+            out[at] = ASCII_LETTERS[b as usize];
+            at += usize::from(ASCII_LETTERS[b as usize] != 0);
+        }
+        out.truncate(at);
         return;
     }
     // as the symbol scan reads it: invalid UTF-8 replaced (by no letter)
@@ -96,6 +104,20 @@ pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
         });
     }
 }
+
+/// An ASCII letter or digit folded to lower case; 0 for any other byte.
+const ASCII_LETTERS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    table
+};
 
 /// True at byte `at` of `text` when a word starts there by CamelCase (a lower-case letter or
 /// digit followed by an upper-case one).
