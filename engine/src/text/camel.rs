@@ -95,13 +95,29 @@ pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
         out.truncate(at);
         return;
     }
-    // as the symbol scan reads it: invalid UTF-8 replaced (by no letter)
+    // as the symbol scan reads it: invalid UTF-8 replaced (by no letter); its ASCII bytes
+    // through the table, as most of a text that is not ASCII still is
     let decoded = super::decoded(text);
+    let decoded: &str = &decoded;
     let mut utf8 = [0u8; 4];
-    for c in decoded.chars().filter(|c| c.is_alphanumeric()) {
-        fold_char(c, |f| {
-            out.extend_from_slice(f.encode_utf8(&mut utf8).as_bytes())
-        });
+    let mut i = 0;
+    while let Some(&b) = decoded.as_bytes().get(i) {
+        if b.is_ascii() {
+            if ASCII_LETTERS[b as usize] != 0 {
+                out.push(ASCII_LETTERS[b as usize]);
+            }
+            i += 1;
+            continue;
+        }
+        let Some(c) = decoded[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
+        if c.is_alphanumeric() {
+            fold_char(c, |f| {
+                out.extend_from_slice(f.encode_utf8(&mut utf8).as_bytes())
+            });
+        }
     }
 }
 

@@ -196,13 +196,16 @@ impl SymbolTable {
         // intern the snakes and qualifiers, then number them in sorted order; a snake is
         // borrowed from its symbol, a qualifier made once, when first met (most names
         // recur: `new`, `fmt`, `len`)
-        let mut ids: HashMap<Cow<'_, str>, u32, FxBuild> = HashMap::default();
+        let count: usize = files.iter().map(|f| f.len()).sum();
+        // most names recur: a third as many strings as symbols, without growing twice
+        let mut ids: HashMap<Cow<'_, str>, u32, FxBuild> =
+            HashMap::with_capacity_and_hasher(count / 3 + 16, FxBuild::default());
         let mut intern = |s: Cow<'a, str>| -> u32 {
             let next = ids.len() as u32;
             *ids.entry(s).or_insert(next)
         };
-        let mut snakes = Vec::new();
-        let mut qualifiers = Vec::new();
+        let mut snakes = Vec::with_capacity(count);
+        let mut qualifiers = Vec::with_capacity(count);
         for sym in files.iter().flat_map(|f| f.iter()) {
             snakes.push(intern(Cow::Borrowed(sym.snake.as_str())));
             qualifiers.push(qualifier_of(&sym.name).map_or(NONE, |q| intern(Cow::Owned(q))));
