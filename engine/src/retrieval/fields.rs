@@ -329,15 +329,7 @@ mod tests {
                 triple_quotes: false,
             },
         ];
-        let mut seed = 3u64;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            for _ in 0..(seed % 12 + 1) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for text in crate::text::pieced_texts(&pieces, 20000, 12, 3) {
             for syntax in syntaxes {
                 let (mut fast, mut slow) = (Vec::new(), Vec::new());
                 split(&text, syntax, |s, e, f| fast.push((s, e, f)));

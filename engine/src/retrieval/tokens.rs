@@ -265,15 +265,7 @@ mod tests {
         let probe = [
             "head", "pars", "spars", "http", "ahead", "header", "x", "he",
         ];
-        let mut seed = 7u64;
-        for _ in 0..3000 {
-            let mut text = String::new();
-            for _ in 0..(seed % 9 + 1) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for text in crate::text::pieced_texts(&pieces, 3000, 9, 7) {
             let all = terms(&text);
             let folded = text.to_ascii_lowercase();
             for t in probe {

@@ -167,15 +167,7 @@ mod tests {
         let pieces = [
             "a", "B", "cd", "EF", "Gh", "9", "_", "-", ".", " ", "HTTP", "x2Y", "__",
         ];
-        let mut seed = 11u64;
-        for _ in 0..5000 {
-            let mut name = String::new();
-            for _ in 0..(seed % 7 + 1) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                name.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for name in crate::text::pieced_texts(&pieces, 5000, 7, 11) {
             assert_eq!(
                 snake_ascii(name.as_bytes()),
                 split_words(&name).join("_"),
@@ -213,15 +205,7 @@ mod tests {
             snake_letters(text.as_bytes(), &mut out);
             String::from_utf8(out).unwrap()
         };
-        let mut seed = 5u64;
-        for _ in 0..5000 {
-            let mut name = String::new();
-            for _ in 0..(seed % 6 + 1) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                name.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
-            }
+        for name in crate::text::pieced_texts(&pieces, 5000, 6, 5) {
             assert_eq!(snake(&name).replace('_', ""), letters(&name), "{name:?}");
             let text = format!("let {name} = (x);");
             assert!(letters(&text).contains(&letters(&name)), "{name:?}");

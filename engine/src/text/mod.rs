@@ -20,3 +20,23 @@ pub fn decoded(bytes: &[u8]) -> Cow<'_, str> {
         Err(_) => String::from_utf8_lossy(bytes),
     }
 }
+
+/// `count` texts of 1 to `most` of `pieces` each, chosen by a linear congruential generator
+/// from `seed`: the inputs the property tests compare two implementations on (the same
+/// texts on every run).
+#[cfg(test)]
+pub(crate) fn pieced_texts(pieces: &[&str], count: usize, most: u64, seed: u64) -> Vec<String> {
+    let mut seed = seed;
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..(seed % most + 1) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            text
+        })
+        .collect()
+}

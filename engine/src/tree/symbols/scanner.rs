@@ -62,16 +62,18 @@ pub(super) struct Scanner<'a> {
 }
 
 /// The bytes that may open a string or a comment in [`Scanner::code_of`].
-const OPENS_STRING_OR_COMMENT: [bool; 256] = {
+const OPENS_STRING_OR_COMMENT: [bool; 256] = byte_set(b"\"`'/@$");
+
+/// `true` at each of `bytes`: a set a byte loop looks a byte up in.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
-    let opens = *b"\"`'/@$";
     let mut k = 0;
-    while k < opens.len() {
-        table[opens[k] as usize] = true;
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
         k += 1;
     }
     table
-};
+}
 
 impl<'a> Scanner<'a> {
     /// The code of a line, trimmed: without a comment that opens it (a block comment's end
@@ -396,16 +398,7 @@ fn string_end(line: &str, from: usize, delimiter: &str) -> Option<usize> {
 }
 
 /// The bytes [`follows`] reads; it passes over the others.
-const FOLLOWS_READS: [bool; 256] = {
-    let mut table = [false; 256];
-    let reads = *b"()[]\"/{};,";
-    let mut k = 0;
-    while k < reads.len() {
-        table[reads[k] as usize] = true;
-        k += 1;
-    }
-    table
-};
+const FOLLOWS_READS: [bool; 256] = byte_set(b"()[]\"/{};,");
 
 /// What follows a declaration's name at `from`: the first `{` or `;` outside parentheses
 /// and brackets (strings and comments skipped), within a few lines.
