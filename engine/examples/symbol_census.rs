@@ -52,7 +52,7 @@ fn main() {
     for ((_, text), found) in files.iter().zip(&scanned) {
         let words: HashSet<String> = terms(text).into_iter().collect();
         let mut letters = Vec::new();
-        snake_letters(text.as_bytes(), &mut letters);
+        snake_letters(text, &mut letters);
         let finder = |segment: &str| {
             let key = snake(segment).replace('_', "");
             memchr::memmem::find(&letters, key.as_bytes()).is_some()

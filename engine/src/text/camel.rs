@@ -81,39 +81,31 @@ fn snake_ascii(b: &[u8]) -> String {
 /// whose `snake_letters` lack a key's letters declares no name the key is part of (what
 /// the first `ask` on a root relies on to leave such files unscanned:
 /// `engine/src/modes/ask/cold.rs`).
-pub fn snake_letters(text: &[u8], out: &mut Vec<u8>) {
-    if text.is_ascii() {
-        // every byte written, the next one over it unless it was a letter or digit: no
-        // branch per byte
+pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
+    // its ASCII bytes through the table (most of a text that is not ASCII still is), no
+    // branch per byte: each written, the next one over it unless it was a letter or digit
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let ascii = bytes[i..]
+            .iter()
+            .position(|b| !b.is_ascii())
+            .map_or(bytes.len(), |k| i + k);
         let start = out.len();
-        out.resize(start + text.len(), 0);
+        out.resize(start + (ascii - i), 0);
         let mut at = start;
-        for &b in text {
+        for &b in &bytes[i..ascii] {
             out[at] = ASCII_LETTERS[b as usize];
             at += usize::from(ASCII_LETTERS[b as usize] != 0);
         }
         out.truncate(at);
-        return;
-    }
-    // as the symbol scan reads it: invalid UTF-8 replaced (by no letter); its ASCII bytes
-    // through the table, as most of a text that is not ASCII still is
-    let decoded = super::decoded(text);
-    let decoded: &str = &decoded;
-    let mut utf8 = [0u8; 4];
-    let mut i = 0;
-    while let Some(&b) = decoded.as_bytes().get(i) {
-        if b.is_ascii() {
-            if ASCII_LETTERS[b as usize] != 0 {
-                out.push(ASCII_LETTERS[b as usize]);
-            }
-            i += 1;
-            continue;
-        }
-        let Some(c) = decoded[i..].chars().next() else {
+        i = ascii;
+        let Some(c) = text[i..].chars().next() else {
             break;
         };
         i += c.len_utf8();
         if c.is_alphanumeric() {
+            let mut utf8 = [0u8; 4];
             fold_char(c, |f| {
                 out.extend_from_slice(f.encode_utf8(&mut utf8).as_bytes())
             });
@@ -202,7 +194,7 @@ mod tests {
         ];
         let letters = |text: &str| {
             let mut out = Vec::new();
-            snake_letters(text.as_bytes(), &mut out);
+            snake_letters(text, &mut out);
             String::from_utf8(out).unwrap()
         };
         for name in crate::text::pieced_texts(&pieces, 5000, 6, 5) {
@@ -210,10 +202,10 @@ mod tests {
             let text = format!("let {name} = (x);");
             assert!(letters(&text).contains(&letters(&name)), "{name:?}");
         }
-        // bytes that are not UTF-8 give the letters of their lossy decoding
+        // a replaced byte is no letter
         assert_eq!(letters("Caf\u{e9}"), "cafe");
         let mut out = Vec::new();
-        snake_letters(b"a\xffB_c", &mut out);
+        snake_letters(&crate::text::decoded(b"a\xffB_c"), &mut out);
         assert_eq!(out, b"abc");
     }
 

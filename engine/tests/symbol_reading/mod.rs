@@ -15,7 +15,7 @@ pub fn read(language: Language, src: &str) -> Vec<(SymbolKind, String, u32, bool
     let symbols = scan_file(language, src);
     let words: std::collections::HashSet<String> = terms(src).into_iter().collect();
     let mut letters = Vec::new();
-    snake_letters(src.as_bytes(), &mut letters);
+    snake_letters(src, &mut letters);
     let letters = String::from_utf8(letters).expect("folded letters are UTF-8");
     for s in &symbols {
         for segment in s.name.split("::") {

@@ -359,8 +359,10 @@ fn scan(
                     key.held_in(mask)
                         && key.letters.as_ref().is_none_or(|key_letters| {
                             if !lettered {
+                                // the text the scan reads too: decoded once
+                                let text = text.get_or_insert_with(|| decoded(bytes));
                                 letters.clear();
-                                snake_letters(bytes, letters);
+                                snake_letters(text, letters);
                                 lettered = true;
                             }
                             memmem::find(letters, key_letters).is_some()
@@ -671,7 +673,7 @@ mod tests {
             // a key's words held, and for `replay_cursor` its letters one after the other
             let wanted = content.text().is_some_and(|text| {
                 let mut letters = Vec::new();
-                snake_letters(text.as_bytes(), &mut letters);
+                snake_letters(text, &mut letters);
                 let letters = String::from_utf8(letters).unwrap();
                 let held = |w: &str| want & 1 << words.ids[w.as_bytes()] != 0;
                 (held("replay") && held("cursor") && letters.contains("replaycursor"))
