@@ -217,8 +217,10 @@ pub fn building_marker(index_path: &Path) -> PathBuf {
 /// leaves one behind.
 const MARKER_STALE: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// Starts `findbench index ROOT` as a process of its own (its own process group, no
-/// terminal, output discarded) that outlives this one, when this process is the `findbench`
+/// Starts `findbench index ROOT --background` as a process of its own (its own process
+/// group, no terminal, output discarded, the lowest CPU priority: on a machine of two cores
+/// the build started at the caller's priority took a core from the rest of the call and
+/// from the next one) that outlives this one, when this process is the `findbench`
 /// binary, the walk options are the ones that command uses, and no other build of this
 /// root is under way (a marker beside the index, removed by the builder when done).
 pub(super) fn index_in_background(root: &Path, options: &TreeOptions, cache_dir: &Path) -> bool {
@@ -250,7 +252,7 @@ pub(super) fn index_in_background(root: &Path, options: &TreeOptions, cache_dir:
     command
         .arg("index")
         .arg(&canonical)
-        .args(["--format", "json"])
+        .args(["--format", "json", "--background"])
         .env("FINDBENCH_CACHE", cache_dir)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

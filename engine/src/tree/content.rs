@@ -97,14 +97,15 @@ pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
         return (size, Content::TooLarge);
     }
     let mut bytes = Vec::with_capacity(size as usize);
-    if let Err(e) = file.take(max_bytes + 1).read_to_end(&mut bytes) {
+    let (read, binary) = read_unless_binary(file, max_bytes + 1, &mut bytes);
+    if binary {
+        return (size, Content::Binary);
+    }
+    if let Err(e) = read {
         return (size, Content::Unreadable(e.to_string()));
     }
     if bytes.len() as u64 > max_bytes {
         return (bytes.len() as u64, Content::TooLarge);
-    }
-    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
-        return (size, Content::Binary);
     }
     // the size on disk (what the index compares), even when invalid UTF-8 is replaced
     (bytes.len() as u64, text_of(bytes))
@@ -133,11 +134,30 @@ pub(crate) fn read_text_into(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -
         return false;
     }
     bytes.reserve(size as usize);
-    if file.take(max_bytes + 1).read_to_end(bytes).is_err() {
-        return false;
+    let (read, binary) = read_unless_binary(file, max_bytes + 1, bytes);
+    read.is_ok() && !binary && bytes.len() as u64 <= max_bytes
+}
+
+/// Reads at most `limit` bytes of `file` into `bytes` (empty), the first [`BINARY_PROBE`]
+/// first, and the rest only when those hold no NUL: a binary file is read no further (a
+/// tenth of a cargo registry's bytes are binary files under the size limit, which a whole
+/// read copied for nothing; grep tools stop at a NUL too). True with the read's result when
+/// the file is binary.
+fn read_unless_binary(
+    mut file: std::fs::File,
+    limit: u64,
+    bytes: &mut Vec<u8>,
+) -> (std::io::Result<usize>, bool) {
+    let head = Read::by_ref(&mut file)
+        .take(limit.min(BINARY_PROBE as u64))
+        .read_to_end(bytes);
+    // as `probe_kind` says: binary when the head was read and holds a NUL
+    let binary = head.is_ok() && memchr::memchr(0, bytes).is_some();
+    if head.is_err() || binary || bytes.len() < BINARY_PROBE || bytes.len() as u64 >= limit {
+        return (head, binary);
     }
-    bytes.len() as u64 <= max_bytes
-        && memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_none()
+    let rest = file.take(limit - bytes.len() as u64).read_to_end(bytes);
+    (rest.map(|_| bytes.len()), false)
 }
 
 /// The file opened and its size; or, when it cannot be opened, its size as `stat` gives it
@@ -175,7 +195,7 @@ pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
     }
 }
 
-/// One full read of a file into `bytes` (cleared first, its allocation reused), learning
+/// One read of a file into `bytes` (only its head when it is binary) (cleared first, its allocation reused), learning
 /// two things at once: what [`probe_kind`] says of the file (its size and kind), and
 /// whether `bytes` now hold what [`read_text_into`] reads (true: the text is
 /// `String::from_utf8_lossy(bytes)`). So a pass over every file of a tree walked without
@@ -194,8 +214,7 @@ pub(crate) fn read_and_probe_into(
         return ((size, ContentKind::TooLarge), false);
     }
     bytes.reserve(size as usize);
-    let read = file.take(max_bytes + 1).read_to_end(bytes);
-    let binary = memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some();
+    let (read, binary) = read_unless_binary(file, max_bytes + 1, bytes);
     let kind = match &read {
         // bytes read before an error stay in `bytes`: a probe would have failed too when
         // the error came within its first 8 KiB
@@ -256,6 +275,77 @@ mod tests {
                 let read = read_text_into(&path, max, &mut buffer)
                     .then(|| String::from_utf8_lossy(&buffer).into_owned());
                 assert_eq!(read, text, "{name} within {max} bytes");
+            }
+        }
+    }
+
+    /// A binary file is read only as far as its first `BINARY_PROBE` bytes, and every read
+    /// says what the probe says: the kind, and the text of a text file, around the probe's
+    /// edge (a NUL just inside or just past it, a file of exactly its length, a size limit
+    /// below it).
+    #[test]
+    fn a_binary_file_is_read_no_further_than_its_head() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = BINARY_PROBE;
+        let with_nul_at = |len: usize, at: usize| {
+            let mut bytes = b"fn x() {}\n".repeat(len / 10 + 1);
+            bytes.truncate(len);
+            bytes[at] = 0;
+            bytes
+        };
+        let text_of_len = |len: usize| {
+            let mut bytes = b"fn x() {}\n".repeat(len / 10 + 1);
+            bytes.truncate(len);
+            bytes
+        };
+        let cases: Vec<(&str, Vec<u8>, bool)> = vec![
+            ("nul_first.bin", with_nul_at(200_000, 0), true),
+            ("nul_last_of_head.bin", with_nul_at(200_000, p - 1), true),
+            ("nul_past_head.rs", with_nul_at(200_000, p), false),
+            ("head_long.rs", text_of_len(p), false),
+            ("head_and_one.rs", text_of_len(p + 1), false),
+            ("short.bin", with_nul_at(100, 50), true),
+            ("short.rs", text_of_len(100), false),
+            ("empty.rs", Vec::new(), false),
+        ];
+        for (name, bytes, binary) in &cases {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            for max in [1 << 20, p as u64 - 1, p as u64, 10] {
+                let mut read = b"left over".to_vec();
+                let ((size, kind), text) = read_and_probe_into(&path, max, &mut read);
+                assert_eq!(
+                    (size, &kind),
+                    (bytes.len() as u64, &probe_kind(&path, max).1),
+                    "{name} {max}"
+                );
+                let too_large = bytes.len() as u64 > max;
+                let want_kind = if too_large {
+                    ContentKind::TooLarge
+                } else if *binary {
+                    ContentKind::Binary
+                } else {
+                    ContentKind::Text
+                };
+                assert_eq!(kind, want_kind, "{name} within {max}");
+                assert_eq!(
+                    read_content(&path, max).1.kind(),
+                    want_kind,
+                    "{name} within {max}"
+                );
+                assert_eq!(text, want_kind == ContentKind::Text, "{name} within {max}");
+                if text {
+                    assert_eq!(&read, bytes, "{name} within {max}");
+                }
+                if kind == ContentKind::Binary {
+                    assert!(read.len() <= p, "{name}: {} bytes read", read.len());
+                }
+                let mut buffer = Vec::new();
+                assert_eq!(
+                    read_text_into(&path, max, &mut buffer),
+                    text,
+                    "{name} within {max}"
+                );
             }
         }
     }

@@ -22,6 +22,10 @@ pub struct IndexArgs {
     pub profile: ProfileArg,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Build at the lowest CPU priority: how a cold call starts the build of its tree, so
+    /// that the build takes only what the caller and its next calls leave idle.
+    #[arg(long, hide = true)]
+    pub background: bool,
 }
 
 /// What `index` did: the tree index, and whether the ranking statistics are kept.
@@ -31,6 +35,9 @@ struct Indexed {
 }
 
 pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
+    if args.background {
+        lowest_priority();
+    }
     let started = SystemTime::now();
     let clock = Instant::now();
     let result = index(&args, cache);
@@ -57,6 +64,16 @@ pub fn run(args: IndexArgs, cache: &CacheArgs) -> i32 {
             clock,
             &err as &dyn findbench_eval::error::CodedError,
         ),
+    }
+}
+
+/// Lowers this process to the lowest CPU priority (nice 19). Linux sets a thread's
+/// priority; every thread the build starts later (the walk's, rayon's) inherits it.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority takes integer arguments only and touches no memory.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
     }
 }
 
