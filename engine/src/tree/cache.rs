@@ -370,7 +370,7 @@ fn open_as(
                 builder.add_listed(i as u32, words);
             }
             Found::Reused(j) => builder.add_indexed(i as u32, &old_enc, &old_words[*j]),
-            Found::Kept(_) | Found::Cold(_) => {}
+            Found::Kept(_) => {}
         }
     }
     let enc = builder.finish();
@@ -385,7 +385,7 @@ fn open_as(
                 r.symbols = old_symbols.symbols_of(j);
                 r
             }),
-            Found::Kept(_) | Found::Cold(_) => None,
+            Found::Kept(_) => None,
         })
         .collect();
     drop(old_symbols);

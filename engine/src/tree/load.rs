@@ -5,7 +5,7 @@
 //! walking and reading every file ([`super::walk`]).
 
 use super::cache::{self, IndexStats};
-use super::file::{Source, TreeFile};
+use super::file::Source;
 use super::options::TreeOptions;
 use super::source_tree::{Cold, Tree};
 use super::walk;
@@ -46,15 +46,11 @@ impl Tree {
 
     /// One walk keeping every file's path.
     fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
-        let (paths, report) = walk::walk_cold(root, options)?;
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,
         });
-        let files = paths
-            .into_iter()
-            .map(|path| TreeFile::cold(path, source.clone()))
-            .collect();
+        let (files, report) = walk::walk_cold(root, options, &source)?;
         // sorted by path already; no table: it would scan every file (see Tree::ready)
         let none = Arc::new(super::symbol_table::SymbolTable::default());
         let mut tree = Tree::from_files(root.to_path_buf(), files, report, None, Some(none));

@@ -7,7 +7,7 @@
 //! kept index, which opens no file (each is read once, later, by the mode that needs it).
 
 use super::content::{read_content, Content};
-use super::file::{extension, name_bag_of, PathParts, TreeFile};
+use super::file::{extension, name_bag_of, PathParts, Source, TreeFile};
 use super::options::TreeOptions;
 use super::postings;
 use super::report::WalkReport;
@@ -19,7 +19,7 @@ use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Walk errors kept verbatim in the report.
 const MAX_MESSAGES: usize = 20;
@@ -43,21 +43,27 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// Walks `root` keeping every file's path only, neither opening nor `stat`ing it (its
-/// size and what it holds are learnt when the file is first read, see
-/// [`TreeFile::content_kind`]): the first call on a root with no kept index (sorted).
-pub(super) fn walk_cold(root: &Path, options: &TreeOptions) -> Result<(Vec<String>, WalkReport)> {
-    let walked = run(root, options, Purpose::Cold)?;
-    let mut paths: Vec<String> = walked
+/// Walks `root` keeping every file's path and the names it makes
+/// ([`TreeFile::cold`], made by the walker threads), neither opening nor `stat`ing a file
+/// (its size and what it holds are learnt when the file is first read, see
+/// [`TreeFile::content_kind`]): the first call on a root with no kept index. Sorted by
+/// path; each file reads from `source`.
+pub(super) fn walk_cold(
+    root: &Path,
+    options: &TreeOptions,
+    source: &Arc<Source>,
+) -> Result<(Vec<TreeFile>, WalkReport)> {
+    let walked = run(root, options, Purpose::Cold(source))?;
+    let mut files: Vec<TreeFile> = walked
         .found
         .into_iter()
         .filter_map(|f| match f {
-            Found::Cold(path) => Some(path),
+            Found::Kept(file) => Some(file),
             _ => None,
         })
         .collect();
-    paths.sort();
-    Ok((paths, walked.report))
+    files.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    Ok((files, walked.report))
 }
 
 /// What the index walk found: files (sorted by path), the directories and ignore files
@@ -70,14 +76,13 @@ pub(super) struct IndexWalk {
 
 /// One file the walk met.
 pub(super) enum Found {
-    /// Read into memory (no cache).
+    /// Read into memory (no cache), or met by a walk for a call without the kept index
+    /// (its path only).
     Kept(TreeFile),
     /// Read now: its record and its words ([`postings::words_of`]).
     Read(FileRecord, Vec<u8>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
-    /// Met by a walk for a call without the kept index: its path.
-    Cold(String),
 }
 
 impl Found {
@@ -86,7 +91,6 @@ impl Found {
             Found::Kept(f) => &f.path,
             Found::Read(r, _) => &r.path,
             Found::Reused(i) => &old[*i].path,
-            Found::Cold(path) => path,
         }
     }
 }
@@ -119,7 +123,7 @@ pub(super) fn walk_for_index(
 #[derive(Clone, Copy)]
 enum Purpose<'a> {
     Memory,
-    Cold,
+    Cold(&'a Arc<Source>),
     Index {
         old: &'a [FileRecord],
         reuse: &'a HashMap<&'a str, usize>,
@@ -233,7 +237,9 @@ impl Worker<'_> {
             }
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
-            Purpose::Cold => self.found.push(Found::Cold(shown)),
+            Purpose::Cold(source) => self
+                .found
+                .push(Found::Kept(TreeFile::cold(shown, source.clone()))),
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {

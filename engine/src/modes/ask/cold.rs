@@ -412,7 +412,11 @@ struct Pass<'p> {
 /// bytes folded to ASCII lower case (what its decoded text folds to, as invalid UTF-8
 /// never holds an ASCII byte), any other in the folding of its decoded text.
 struct Finders<'w> {
-    ascii: Vec<(usize, memmem::Finder<'w>)>,
+    /// Shortest first, each with the bits of the shorter words it holds: a file that lacks
+    /// one of them lacks it too, and is not searched for it (`implement` before
+    /// `implemented`, `pars` before `parsed`: the rare word absent from most files is then
+    /// searched for once, not once per form).
+    ascii: Vec<(usize, memmem::Finder<'w>, u128)>,
     other: Vec<(usize, memmem::Finder<'w>)>,
     /// The bits of every word.
     all: u128,
@@ -421,9 +425,23 @@ struct Finders<'w> {
 impl<'w> Finders<'w> {
     fn new(words: &'w Words, ids: std::ops::Range<usize>) -> Finders<'w> {
         let all = ids.clone().fold(0, |all, id| all | bit(id));
-        let (ascii, other) = ids
+        let (mut ascii, other): (Vec<_>, Vec<_>) = ids
             .map(|id| (id, memmem::Finder::new(&words.list[id])))
             .partition(|(id, _)| words.list[*id].is_ascii());
+        ascii.sort_by_key(|(id, _)| (words.list[*id].len(), *id));
+        let ascii = ascii
+            .iter()
+            .enumerate()
+            .map(|(k, (id, finder))| {
+                let inner = ascii[..k]
+                    .iter()
+                    .filter(|(shorter, _)| {
+                        memmem::find(&words.list[*id], &words.list[*shorter]).is_some()
+                    })
+                    .fold(0, |inner, (shorter, _)| inner | bit(*shorter));
+                (*id, finder.clone(), inner)
+            })
+            .collect();
         Finders { ascii, other, all }
     }
 
@@ -449,8 +467,8 @@ impl<'w> Finders<'w> {
         folded.clear();
         folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
         let mut mask = 0u128;
-        for (id, finder) in &self.ascii {
-            if finder.find(folded).is_some() {
+        for (id, finder, inner) in &self.ascii {
+            if mask & inner == *inner && finder.find(folded).is_some() {
                 mask |= 1 << id;
             }
         }
@@ -476,7 +494,8 @@ impl<'w> Finders<'w> {
             return mask;
         }
         let runs: Vec<String> = non_ascii_runs(text).map(fold).collect();
-        for (id, finder) in self.ascii.iter().chain(&self.other) {
+        let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
+        for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
             if mask & 1 << id == 0 && runs.iter().any(|run| finder.find(run.as_bytes()).is_some()) {
                 mask |= 1 << id;
             }
@@ -491,7 +510,7 @@ fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut from = 0;
     std::iter::from_fn(move || loop {
-        let at = from + bytes[from..].iter().position(|&b| b >= 0x80)?;
+        let at = from + first_non_ascii(&bytes[from..])?;
         // `at` starts a character: everything before it since `from` is ASCII
         let start = text[..at]
             .char_indices()
@@ -512,9 +531,38 @@ fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Where the first byte of `bytes` outside ASCII is: blocks of 64 bytes checked whole
+/// first (`is_ascii` reads a word at a time), as most of a text that is not all ASCII is.
+fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    for block in bytes.chunks(64) {
+        if !block.is_ascii() {
+            return block.iter().position(|&b| b >= 0x80).map(|at| from + at);
+        }
+        from += block.len();
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_byte_outside_ascii_is_found_in_any_block() {
+        for len in [0, 1, 63, 64, 65, 200] {
+            let ascii = vec![b'a'; len];
+            assert_eq!(first_non_ascii(&ascii), None);
+            for at in 0..len {
+                let mut bytes = ascii.clone();
+                bytes[at] = 0xc3;
+                if at + 1 < len {
+                    bytes[at + 1] = 0xff;
+                }
+                assert_eq!(first_non_ascii(&bytes), Some(at), "{len} {at}");
+            }
+        }
+    }
 
     #[test]
     fn runs_with_non_ascii_characters_are_found_from_them() {
