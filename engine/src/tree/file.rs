@@ -6,7 +6,7 @@ use super::content::{
     ContentKind,
 };
 use super::symbol_table::SymbolTable;
-use super::symbols::{self, Language, Symbol};
+use super::symbols::{self, Language, PackedSymbols, Symbol, SymbolList};
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::fold::fold;
@@ -56,10 +56,15 @@ impl PathParts {
 
 /// [`TreeFile::name_bag`]: the characters of the stem, the directory and the symbols'
 /// names (kept in the index, so that a warm load does not count them again).
-pub(crate) fn name_bag_of(stem: &str, stem_snake: &str, dir: &str, symbols: &[Symbol]) -> u64 {
-    symbols.iter().fold(
+pub(crate) fn name_bag_of<L: SymbolList + ?Sized>(
+    stem: &str,
+    stem_snake: &str,
+    dir: &str,
+    symbols: &L,
+) -> u64 {
+    symbols.views().fold(
         char_bag(stem) | char_bag(stem_snake) | char_bag(dir),
-        |bag, s| bag | char_bag(&s.snake),
+        |bag, s| bag | char_bag(s.snake),
     )
 }
 
@@ -119,7 +124,7 @@ impl TreeFile {
         if let Content::Text { text, folded } = content {
             let _ = loaded.set(Some(Loaded { text, folded }));
         }
-        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
+        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols[..]);
         let file = TreeFile::with_parts(path, parts, known, name_bag, loaded, None);
         let _ = file.symbols.set(symbols);
         file
@@ -153,7 +158,12 @@ impl TreeFile {
     /// are scanned from that text when first asked for.
     pub(crate) fn cold(path: String, source: Arc<Source>) -> TreeFile {
         let parts = PathParts::of(&path);
-        let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &[]);
+        let name_bag = name_bag_of(
+            &parts.stem,
+            &parts.stem_snake,
+            &parts.dir,
+            &PackedSymbols::EMPTY,
+        );
         TreeFile::with_parts(
             path,
             parts,
@@ -166,7 +176,11 @@ impl TreeFile {
 
     /// This file with its symbols in `table` (where it is file `slot`): they are decoded
     /// from there when a mode asks, and their names count in [`TreeFile::name_bag`].
-    pub(crate) fn in_table(&self, symbols: &[Symbol], table: (Arc<SymbolTable>, u32)) -> TreeFile {
+    pub(crate) fn in_table<L: SymbolList + ?Sized>(
+        &self,
+        symbols: &L,
+        table: (Arc<SymbolTable>, u32),
+    ) -> TreeFile {
         let mut file = self.clone();
         file.name_bag = name_bag_of(&file.stem, &file.stem_snake, &file.dir, symbols);
         file.symbols = OnceLock::new();

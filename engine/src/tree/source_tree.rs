@@ -8,9 +8,13 @@ use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
 use super::symbol_table::SymbolTable;
+use super::symbols::PackedSymbols;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+
+/// The symbols of a file the first call's table holds none of.
+static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
 
 /// An indexed source tree.
 #[derive(Debug)]
@@ -236,12 +240,12 @@ impl Tree {
     /// file the table lacks scans its symbols from its text when a mode asks for them.
     pub(crate) fn with_some_symbols(
         &self,
-        symbols: &[Option<Vec<super::symbols::Symbol>>],
+        symbols: &[Option<PackedSymbols>],
         coverage: super::symbol_table::Coverage,
         held: HeldWords,
     ) -> Tree {
         let table = Arc::new(
-            SymbolTable::build(symbols.iter().map(|s| s.as_deref().unwrap_or(&[])))
+            SymbolTable::build(symbols.iter().map(|s| s.as_ref().unwrap_or(&NO_SYMBOLS)))
                 .with_coverage(coverage),
         );
         let files: Vec<TreeFile> = self

@@ -22,7 +22,7 @@
 //! index file's checksum guards the values.
 
 use super::blob::{self, Blob};
-use super::symbols::{Symbol, SymbolKind};
+use super::symbols::{Symbol, SymbolKind, SymbolList};
 use crate::encoding::fx_hash::FxBuild;
 use crate::text::camel::snake;
 use memchr::memmem::Finder;
@@ -190,13 +190,15 @@ impl Default for SymbolTable {
 }
 
 impl SymbolTable {
-    /// The table of every file's symbols, files in order.
-    pub(crate) fn build<'a>(files: impl IntoIterator<Item = &'a [Symbol]>) -> SymbolTable {
-        let files: Vec<&[Symbol]> = files.into_iter().collect();
+    /// The table of every file's symbols, files in order (kept as [`Symbol`]s or packed).
+    pub(crate) fn build<'a, L: SymbolList + ?Sized + 'a>(
+        files: impl IntoIterator<Item = &'a L>,
+    ) -> SymbolTable {
+        let files: Vec<&'a L> = files.into_iter().collect();
         // intern the snakes and qualifiers, then number them in sorted order; a snake is
         // borrowed from its symbol, a qualifier made once, when first met (most names
         // recur: `new`, `fmt`, `len`)
-        let count: usize = files.iter().map(|f| f.len()).sum();
+        let count: usize = files.iter().map(|f| f.count()).sum();
         // most names recur: a third as many strings as symbols, without growing twice
         let mut ids: HashMap<Cow<'_, str>, u32, FxBuild> =
             HashMap::with_capacity_and_hasher(count / 3 + 16, FxBuild::default());
@@ -206,9 +208,9 @@ impl SymbolTable {
         };
         let mut snakes = Vec::with_capacity(count);
         let mut qualifiers = Vec::with_capacity(count);
-        for sym in files.iter().flat_map(|f| f.iter()) {
-            snakes.push(intern(Cow::Borrowed(sym.snake.as_str())));
-            qualifiers.push(qualifier_of(&sym.name).map_or(NONE, |q| intern(Cow::Owned(q))));
+        for sym in files.iter().flat_map(|f| f.views()) {
+            snakes.push(intern(Cow::Borrowed(sym.snake)));
+            qualifiers.push(qualifier_of(sym.name).map_or(NONE, |q| intern(Cow::Owned(q))));
         }
         let mut strings: Vec<(Cow<'_, str>, u32)> = ids.into_iter().collect();
         strings.par_sort_unstable();
@@ -225,7 +227,7 @@ impl SymbolTable {
         let dictionary_len: usize = strings.iter().map(|(s, _)| s.len() + 1).sum();
         let names_len: usize = files
             .iter()
-            .flat_map(|f| f.iter())
+            .flat_map(|f| f.views())
             .map(|s| s.name.len())
             .sum();
         let qualified = qualifiers.iter().filter(|&&id| id != NONE).count();
@@ -246,11 +248,11 @@ impl SymbolTable {
         let mut at = 0u32;
         for f in &files {
             put(&mut out, at);
-            at += f.len() as u32;
+            at += f.count() as u32;
         }
         put(&mut out, at);
         let mut name_at = 0u32;
-        for (sym, &snake_id) in files.iter().flat_map(|f| f.iter()).zip(&snakes) {
+        for (sym, &snake_id) in files.iter().flat_map(|f| f.views()).zip(&snakes) {
             put(&mut out, snake_id);
             put(&mut out, sym.line);
             put(&mut out, name_at);
@@ -297,7 +299,7 @@ impl SymbolTable {
             out.extend_from_slice(s.as_bytes());
             out.push(b'\n');
         }
-        for sym in files.iter().flat_map(|f| f.iter()) {
+        for sym in files.iter().flat_map(|f| f.views()) {
             out.extend_from_slice(sym.name.as_bytes());
         }
         SymbolTable::from_bytes(Blob::owned(out)).unwrap_or_else(|| SymbolTable {

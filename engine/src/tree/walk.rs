@@ -291,7 +291,8 @@ impl Worker<'_> {
                     _ => (Vec::new(), Vec::new()),
                 };
                 let parts = PathParts::of(&shown);
-                let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols);
+                let name_bag =
+                    name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols[..]);
                 let record = FileRecord {
                     path: shown,
                     size,

@@ -33,7 +33,7 @@ use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
 use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
-use crate::tree::symbols::{scan_file, Symbol};
+use crate::tree::symbols::{scan_file, PackedSymbols};
 use crate::tree::{ContentKind, Tree};
 use memchr::memmem;
 use rayon::prelude::*;
@@ -54,11 +54,11 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let clock = Instant::now();
     let files = tree.files();
     // a file that cannot hold symbols needs no scan
-    let mut symbols: Vec<Option<Vec<Symbol>>> = files
+    let mut symbols: Vec<Option<PackedSymbols>> = files
         .iter()
         // (one that turns out to hold no text is marked by the pass, which learns that by
         // reading it: `scan`)
-        .map(|f| f.language.is_none().then(Vec::new))
+        .map(|f| f.language.is_none().then(PackedSymbols::default))
         .collect();
     let mut words = Words::default();
     let mut held = vec![0u128; files.len()];
@@ -309,7 +309,7 @@ fn scan(
     pass: &Pass<'_>,
     held: &mut [u128],
     as_terms: &mut [u128],
-    symbols: &mut [Option<Vec<Symbol>>],
+    symbols: &mut [Option<PackedSymbols>],
 ) {
     let Pass {
         words,
@@ -320,7 +320,9 @@ fn scan(
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
     let wants = |mask: u128| keys.iter().any(|key| key.held_in(mask));
-    type Found = (usize, u128, u128, Option<Vec<Symbol>>);
+    // a file's symbols packed where they are scanned: half a million `Symbol`s held
+    // until the table is built took three times the memory
+    type Found = (usize, u128, u128, Option<PackedSymbols>);
     let found: Vec<Found> = (0..files.len())
         .into_par_iter()
         .filter(|&i| {
@@ -373,7 +375,7 @@ fn scan(
                 let scanned = match (wanted, f.language) {
                     (true, Some(language)) => {
                         let text = text.get_or_insert_with(|| decoded(bytes));
-                        Some(scan_file(language, text))
+                        Some(PackedSymbols::of(&scan_file(language, text)))
                     }
                     _ => None,
                 };
@@ -392,7 +394,7 @@ fn scan(
     // above, or probed now when the pass had no reason to read it)
     for (f, s) in files.iter().zip(symbols.iter_mut()) {
         if s.is_none() && *f.content_kind() != ContentKind::Text {
-            *s = Some(Vec::new());
+            *s = Some(PackedSymbols::default());
         }
     }
 }
@@ -547,6 +549,7 @@ fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::symbols::SymbolList;
 
     #[test]
     fn the_first_byte_outside_ascii_is_found_in_any_block() {
@@ -667,9 +670,9 @@ mod tests {
             words.id(w.as_bytes());
         }
         let mut held = vec![0u128; files.len()];
-        let mut symbols: Vec<Option<Vec<Symbol>>> = files
+        let mut symbols: Vec<Option<PackedSymbols>> = files
             .iter()
-            .map(|f| f.language.is_none().then(Vec::new))
+            .map(|f| f.language.is_none().then(PackedSymbols::default))
             .collect();
         // ranking terms among the words: `implement` (a stem, held by `implemented`) and
         // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
@@ -728,8 +731,10 @@ mod tests {
                     || held("cafe")
             });
             let want_symbols = match (f.language, content.text()) {
-                (None, _) | (_, None) => Some(Vec::new()),
-                (Some(language), Some(text)) => wanted.then(|| scan_file(language, text)),
+                (None, _) | (_, None) => Some(PackedSymbols::default()),
+                (Some(language), Some(text)) => {
+                    wanted.then(|| PackedSymbols::of(&scan_file(language, text)))
+                }
             };
             assert_eq!(symbols[i], want_symbols, "{}", f.path);
         }
@@ -757,7 +762,7 @@ mod tests {
         let scanned = |path: &str| {
             symbols[files.iter().position(|f| f.path == path).unwrap()]
                 .as_ref()
-                .is_some_and(|s| !s.is_empty())
+                .is_some_and(|s| s.count() > 0)
         };
         assert!(scanned("mixed.rs") && scanned("cafe.py") && scanned("late_nul.rs"));
         // its words held, its letters not: never scanned

@@ -28,6 +28,7 @@ mod js;
 mod kotlin;
 mod language;
 mod lexical;
+mod packed;
 mod php;
 mod python;
 mod ruby;
@@ -39,6 +40,7 @@ mod swift;
 mod symbol;
 
 pub use language::Language;
+pub(crate) use packed::{PackedSymbols, SymbolList};
 pub use symbol::{Symbol, SymbolClass, SymbolKind};
 
 use scanner::{Scanner, Scope};
