@@ -26,9 +26,10 @@ use super::symbols::{Symbol, SymbolKind, SymbolList};
 use crate::encoding::fx_hash::FxBuild;
 use crate::text::camel::snake;
 use memchr::memmem::Finder;
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -189,42 +190,106 @@ impl Default for SymbolTable {
     }
 }
 
+/// Every symbol's snake form and qualifier interned and numbered in sorted order: the
+/// sorted strings, then each symbol's snake number and qualifier number (`NONE` for a
+/// name that is not qualified). A snake is borrowed from its symbol, a qualifier made once
+/// (most names recur: `new`, `fmt`, `len`). The strings are split among shards by their
+/// hash, one shard per worker, each interned by its own map in parallel (one map of the
+/// half a million names of a cold `find cursor binary` on a cargo registry took 40 ms); the
+/// numbers are the same whatever the shards.
+fn interned<'a, L: SymbolList + Sync + ?Sized + 'a>(
+    files: &[&'a L],
+    count: usize,
+) -> (Vec<Cow<'a, str>>, Vec<u32>, Vec<u32>) {
+    let shards = rayon::current_num_threads().clamp(1, 64) as u64;
+    let shard_of = |s: &str| (FxBuild::default().hash_one(s) % shards) as u32;
+    // each symbol's shard for its snake and for its qualifier (`NONE`: not qualified)
+    let homes: Vec<(u32, u32)> = files
+        .par_iter()
+        .flat_map_iter(|f| {
+            f.views().map(|sym| {
+                let qualifier = qualifier_of(sym.name).map_or(NONE, |q| shard_of(&q));
+                (shard_of(sym.snake), qualifier)
+            })
+        })
+        .collect();
+    type Shard<'a> = (Vec<(Cow<'a, str>, u32)>, Vec<u32>, Vec<u32>);
+    let per_shard: Vec<Shard<'a>> = (0..shards as u32)
+        .into_par_iter()
+        .map(|shard| {
+            // most names recur: a third as many strings as symbols, without growing twice
+            let mut ids: HashMap<Cow<'a, str>, u32, FxBuild> = HashMap::with_capacity_and_hasher(
+                count / 3 / shards as usize + 16,
+                FxBuild::default(),
+            );
+            let mut intern = |s: Cow<'a, str>| -> u32 {
+                let next = ids.len() as u32;
+                *ids.entry(s).or_insert(next)
+            };
+            let (mut snakes, mut qualifiers) = (Vec::new(), Vec::new());
+            let views = files.iter().flat_map(|f| f.views());
+            for (sym, &(snake_home, qualifier_home)) in views.zip(&homes) {
+                if snake_home == shard {
+                    snakes.push(intern(Cow::Borrowed(sym.snake)));
+                }
+                if qualifier_home == shard {
+                    if let Some(q) = qualifier_of(sym.name) {
+                        qualifiers.push(intern(Cow::Owned(q)));
+                    }
+                }
+            }
+            (ids.into_iter().collect(), snakes, qualifiers)
+        })
+        .collect();
+    // every string is in one shard: sorted together, numbered by place
+    let mut all: Vec<(Cow<'a, str>, u32, u32)> = Vec::new();
+    let mut rank: Vec<Vec<u32>> = Vec::with_capacity(per_shard.len());
+    let mut lists = Vec::with_capacity(per_shard.len());
+    for (shard, (strings, snakes, qualifiers)) in per_shard.into_iter().enumerate() {
+        rank.push(vec![0; strings.len()]);
+        all.extend(strings.into_iter().map(|(s, id)| (s, shard as u32, id)));
+        lists.push((snakes, qualifiers));
+    }
+    all.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (place, (_, shard, id)) in all.iter().enumerate() {
+        rank[*shard as usize][*id as usize] = place as u32;
+    }
+    // each symbol's numbers, taken in order from its shards' lists
+    let mut next = vec![(0usize, 0usize); rank.len()];
+    let (mut snakes, mut qualifiers) = (Vec::with_capacity(count), Vec::with_capacity(count));
+    for &(snake_home, qualifier_home) in &homes {
+        let (s, at) = (snake_home as usize, &mut next[snake_home as usize].0);
+        snakes.push(rank[s][lists[s].0[*at] as usize]);
+        *at += 1;
+        qualifiers.push(if qualifier_home == NONE {
+            NONE
+        } else {
+            let (q, at) = (
+                qualifier_home as usize,
+                &mut next[qualifier_home as usize].1,
+            );
+            let id = rank[q][lists[q].1[*at] as usize];
+            *at += 1;
+            id
+        });
+    }
+    (
+        all.into_iter().map(|(s, _, _)| s).collect(),
+        snakes,
+        qualifiers,
+    )
+}
+
 impl SymbolTable {
     /// The table of every file's symbols, files in order (kept as [`Symbol`]s or packed).
-    pub(crate) fn build<'a, L: SymbolList + ?Sized + 'a>(
+    pub(crate) fn build<'a, L: SymbolList + Sync + ?Sized + 'a>(
         files: impl IntoIterator<Item = &'a L>,
     ) -> SymbolTable {
         let files: Vec<&'a L> = files.into_iter().collect();
-        // intern the snakes and qualifiers, then number them in sorted order; a snake is
-        // borrowed from its symbol, a qualifier made once, when first met (most names
-        // recur: `new`, `fmt`, `len`)
         let count: usize = files.iter().map(|f| f.count()).sum();
-        // most names recur: a third as many strings as symbols, without growing twice
-        let mut ids: HashMap<Cow<'_, str>, u32, FxBuild> =
-            HashMap::with_capacity_and_hasher(count / 3 + 16, FxBuild::default());
-        let mut intern = |s: Cow<'a, str>| -> u32 {
-            let next = ids.len() as u32;
-            *ids.entry(s).or_insert(next)
-        };
-        let mut snakes = Vec::with_capacity(count);
-        let mut qualifiers = Vec::with_capacity(count);
-        for sym in files.iter().flat_map(|f| f.views()) {
-            snakes.push(intern(Cow::Borrowed(sym.snake)));
-            qualifiers.push(qualifier_of(sym.name).map_or(NONE, |q| intern(Cow::Owned(q))));
-        }
-        let mut strings: Vec<(Cow<'_, str>, u32)> = ids.into_iter().collect();
-        strings.par_sort_unstable();
-        let mut rank = vec![0u32; strings.len()];
-        for (place, (_, id)) in strings.iter().enumerate() {
-            rank[*id as usize] = place as u32;
-        }
-        let snakes: Vec<u32> = snakes.iter().map(|&id| rank[id as usize]).collect();
-        let qualifiers: Vec<u32> = qualifiers
-            .iter()
-            .map(|&id| if id == NONE { NONE } else { rank[id as usize] })
-            .collect();
+        let (strings, snakes, qualifiers) = interned(&files, count);
         let symbols = snakes.len();
-        let dictionary_len: usize = strings.iter().map(|(s, _)| s.len() + 1).sum();
+        let dictionary_len: usize = strings.iter().map(|s| s.len() + 1).sum();
         let names_len: usize = files
             .iter()
             .flat_map(|f| f.views())
@@ -263,7 +328,7 @@ impl SymbolTable {
             name_at += sym.name.len() as u32;
         }
         let mut string_at = 0u32;
-        for (s, _) in &strings {
+        for s in &strings {
             put(&mut out, string_at);
             string_at += s.len() as u32 + 1;
         }
@@ -295,7 +360,7 @@ impl SymbolTable {
         ] {
             array.iter().for_each(|&v| put(&mut out, v));
         }
-        for (s, _) in &strings {
+        for s in &strings {
             out.extend_from_slice(s.as_bytes());
             out.push(b'\n');
         }
@@ -540,6 +605,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::symbols::PackedSymbols;
 
     fn sym(kind: SymbolKind, name: &str, line: u32, definition: bool, test: bool) -> Symbol {
         let last = name.rsplit("::").next().unwrap_or(name);
@@ -628,5 +694,73 @@ mod tests {
                 let _ = t.names("router_limit_é");
             }
         }
+    }
+
+    /// The table is the same bytes whatever the number of workers (one shard per worker
+    /// interns its share of the strings), and reads back every symbol: names that recur
+    /// within and across files, qualifiers that are also names, non-ASCII names.
+    #[test]
+    fn the_table_is_the_same_whatever_the_workers() {
+        let words = [
+            "route",
+            "Router",
+            "new",
+            "fmt",
+            "len",
+            "Ünïcode",
+            "x",
+            "parse_header",
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let files: Vec<Vec<Symbol>> = (0..300)
+            .map(|f| {
+                (0..next(40))
+                    .map(|i| {
+                        let name = match next(4) {
+                            0 => format!(
+                                "{}::{}",
+                                words[next(words.len())],
+                                words[next(words.len())]
+                            ),
+                            1 => format!("{}{}", words[next(words.len())], f % 7),
+                            _ => words[next(words.len())].to_string(),
+                        };
+                        sym(
+                            KINDS[next(KINDS.len())],
+                            &name,
+                            i as u32 + 1,
+                            next(2) == 0,
+                            next(5) == 0,
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let built = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| SymbolTable::build(files.iter().map(Vec::as_slice)))
+        };
+        let one = built(1);
+        for (i, f) in files.iter().enumerate() {
+            assert_eq!(&one.symbols_of(i), f, "file {i}");
+        }
+        for threads in [2, 3, 8] {
+            assert_eq!(built(threads).bytes(), one.bytes(), "{threads} workers");
+        }
+        let packed: Vec<PackedSymbols> = files.iter().map(|f| PackedSymbols::of(f)).collect();
+        assert_eq!(
+            SymbolTable::build(packed.iter()).bytes(),
+            one.bytes(),
+            "packed"
+        );
     }
 }
