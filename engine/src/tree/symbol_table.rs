@@ -316,23 +316,6 @@ impl SymbolTable {
             at += f.count() as u32;
         }
         put(&mut out, at);
-        let mut name_at = 0u32;
-        for (sym, &snake_id) in files.iter().flat_map(|f| f.views()).zip(&snakes) {
-            put(&mut out, snake_id);
-            put(&mut out, sym.line);
-            put(&mut out, name_at);
-            let flags = kind_code(sym.kind)
-                | if sym.definition { DEFINITION } else { 0 }
-                | if sym.test { TEST } else { 0 };
-            out.extend_from_slice(&[flags, 0, 0, 0]);
-            name_at += sym.name.len() as u32;
-        }
-        let mut string_at = 0u32;
-        for s in &strings {
-            put(&mut out, string_at);
-            string_at += s.len() as u32 + 1;
-        }
-        put(&mut out, string_at);
         // each string's symbols, ascending (counting sort)
         let lists = |of: &[u32]| {
             let mut start = vec![0u32; strings.len() + 1];
@@ -350,8 +333,34 @@ impl SymbolTable {
             }
             (start, list)
         };
-        let (snake_list_start, snake_list) = lists(&snakes);
-        let (qualifier_list_start, qualifier_list) = lists(&qualifiers);
+        // the lists are counted while the records are written: a table of half a million
+        // symbols is built while a cold call waits
+        let ((snake_list_start, snake_list), (qualifier_list_start, qualifier_list)) = {
+            let write_records = || {
+                let mut name_at = 0u32;
+                for (sym, &snake_id) in files.iter().flat_map(|f| f.views()).zip(&snakes) {
+                    put(&mut out, snake_id);
+                    put(&mut out, sym.line);
+                    put(&mut out, name_at);
+                    let flags = kind_code(sym.kind)
+                        | if sym.definition { DEFINITION } else { 0 }
+                        | if sym.test { TEST } else { 0 };
+                    out.extend_from_slice(&[flags, 0, 0, 0]);
+                    name_at += sym.name.len() as u32;
+                }
+                let mut string_at = 0u32;
+                for s in &strings {
+                    put(&mut out, string_at);
+                    string_at += s.len() as u32 + 1;
+                }
+                put(&mut out, string_at);
+            };
+            let (lists, ()) = rayon::join(
+                || rayon::join(|| lists(&snakes), || lists(&qualifiers)),
+                write_records,
+            );
+            lists
+        };
         for array in [
             &snake_list_start,
             &snake_list,
