@@ -23,9 +23,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   `purge_delay` option, 1000 ms in the version built here), longer than a whole cold
 ///   `ask`: the walk's threads free what they allocated (directory entries, ignore rules)
 ///   and the pass then takes fresh pages, so the walk's memory stayed in the call's peak.
-///   After 1 ms instead, the peak of a cold `ask` on a cargo registry of 17,193 files fell
-///   from 56-75 to 38 MiB (`how is the gzip header parsed`), 75-80 to 60 MiB and 150-165
-///   to 127 MiB, for the same time (`benches/peer_ask.sh` prints the peaks).
+///   After 10 ms instead (mimalloc 2's default), the peaks of the four cold questions of
+///   `benches/cold_ab.sh` on a cargo registry of 17,193 files fell from 65-74, 131-139,
+///   66-67, 65-76 MiB to 55-56, 106-109, 39-41, 44 MiB, for 1-17 ms more (3-5%: pages
+///   given back are faulted in again when reused); after 1 ms, 36-53 MiB and 101 MiB for
+///   10-24 ms more.
 extern "C" fn allocator_settings() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes integer arguments only and changes no memory.
@@ -34,7 +36,7 @@ extern "C" fn allocator_settings() {
     }
     // SAFETY: sets one integer option; mimalloc reads its options at any time after.
     unsafe {
-        mi_option_set(MI_OPTION_PURGE_DELAY, 1);
+        mi_option_set(MI_OPTION_PURGE_DELAY, 10);
     }
 }
 

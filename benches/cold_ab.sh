@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Times two builds of findbench against each other on the first `ask` of a root never
+# indexed (cold: a fresh, empty FINDBENCH_CACHE each call), alternating A and B (and B and
+# A on every other round) so that both meet the same load, with rg on the question's
+# content words beside them; prints per question the median wall time and peak RSS of
+# each build, and rg's median.
+#
+# Usage: benches/cold_ab.sh BIN_A BIN_B [ROUNDS]   (default 5 rounds; ROOT=/some/tree,
+#        default the cargo registry's sources, ~/.cargo/registry/src)
+#
+# Copy each build under a name of its own first (cp target/release/findbench /tmp/fb_a):
+# a binary not named `findbench` starts no background index build after a cold answer, so
+# neither build's measurement is slowed by the other's build.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+A="$1"; B="$2"; ROUNDS="${3:-5}"
+ROOT="${ROOT:-$HOME/.cargo/registry/src}"
+command -v rg >/dev/null || { echo "rg not found (apt-get install ripgrep)" >&2; exit 2; }
+echo "root: $ROOT; rounds: $ROUNDS; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$ROUNDS" "$A" "$B" "$ROOT" <<'PY'
+import os, shutil, statistics, subprocess, sys, tempfile, time
+
+rounds, bins, root = int(sys.argv[1]), sys.argv[2:4], sys.argv[4]
+questions = [
+    "where is replay implemented",
+    "find cursor binary",
+    "where is the deserializer for yaml anchors",
+    "how is the gzip header parsed",
+]
+stop = {"where", "is", "the", "for", "how", "find"}
+wall = {(b, q): [] for b in bins for q in questions}
+rss = {(b, q): [] for b in bins for q in questions}
+rg = {q: [] for q in questions}
+for r in range(rounds):
+    for q in questions:
+        for b in bins if r % 2 == 0 else bins[::-1]:
+            cache = tempfile.mkdtemp(prefix="findbench-ab.")
+            t = time.perf_counter()
+            p = subprocess.run(
+                ["/usr/bin/time", "-f", "%M", b, "ask", q, "--root", root, "--format", "json"],
+                env=dict(os.environ, FINDBENCH_CACHE=cache),
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            wall[(b, q)].append((time.perf_counter() - t) * 1000)
+            rss[(b, q)].append(int(p.stderr.strip().splitlines()[-1]) / 1024)
+            shutil.rmtree(cache)
+        words = [w for w in q.split() if w not in stop]
+        t = time.perf_counter()
+        subprocess.run(["rg", "-c", "-i"] + [a for w in words for a in ("-e", w)] + [root],
+                       stdout=subprocess.DEVNULL)
+        rg[q].append((time.perf_counter() - t) * 1000)
+names = [os.path.basename(b) for b in bins]
+print(f"{'question':44} {names[0]:>12} {'MiB':>5} {names[1]:>12} {'MiB':>5} {'rg':>8}")
+for q in questions:
+    cells = "".join(f" {statistics.median(wall[(b, q)]):10.0f}ms {statistics.median(rss[(b, q)]):5.0f}"
+                    for b in bins)
+    print(f"{q:44}{cells} {statistics.median(rg[q]):6.0f}ms")
+PY
