@@ -218,9 +218,9 @@ pub fn building_marker(index_path: &Path) -> PathBuf {
 const MARKER_STALE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// Starts `findbench index ROOT --background` as a process of its own (its own process
-/// group, no terminal, output discarded, the lowest CPU priority: on a machine of two cores
-/// the build started at the caller's priority took a core from the rest of the call and
-/// from the next one) that outlives this one, when this process is the `findbench`
+/// group, no terminal, output discarded, the lowest CPU priority: the build takes only the
+/// CPU time the caller, still printing its answer, and the next calls leave idle) that
+/// outlives this one, when this process is the `findbench`
 /// binary, the walk options are the ones that command uses, and no other build of this
 /// root is under way (a marker beside the index, removed by the builder when done).
 pub(super) fn index_in_background(root: &Path, options: &TreeOptions, cache_dir: &Path) -> bool {
