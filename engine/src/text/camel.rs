@@ -87,10 +87,7 @@ pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let ascii = bytes[i..]
-            .iter()
-            .position(|b| !b.is_ascii())
-            .map_or(bytes.len(), |k| i + k);
+        let ascii = super::first_non_ascii(&bytes[i..]).map_or(bytes.len(), |k| i + k);
         let start = out.len();
         out.resize(start + (ascii - i), 0);
         let mut at = start;

@@ -21,6 +21,21 @@ pub fn decoded(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Where the first byte of `bytes` outside ASCII is: blocks of 64 bytes checked whole
+/// first (`is_ascii` reads a word at a time), as most of a text that is not all ASCII is:
+/// what the first `ask`'s search for runs of letters outside ASCII and
+/// [`camel::snake_letters`] pass over.
+pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    for block in bytes.chunks(64) {
+        if !block.is_ascii() {
+            return block.iter().position(|&b| b >= 0x80).map(|at| from + at);
+        }
+        from += block.len();
+    }
+    None
+}
+
 /// `count` texts of 1 to `most` of `pieces` each, chosen by a linear congruential generator
 /// from `seed`: the inputs the property tests compare two implementations on (the same
 /// texts on every run).
@@ -39,4 +54,25 @@ pub(crate) fn pieced_texts(pieces: &[&str], count: usize, most: u64, seed: u64) 
             text
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_byte_outside_ascii_is_found_in_any_block() {
+        for len in [0, 1, 63, 64, 65, 200] {
+            let ascii = vec![b'a'; len];
+            assert_eq!(first_non_ascii(&ascii), None);
+            for at in 0..len {
+                let mut bytes = ascii.clone();
+                bytes[at] = 0xc3;
+                if at + 1 < len {
+                    bytes[at + 1] = 0xff;
+                }
+                assert_eq!(first_non_ascii(&bytes), Some(at), "{len} {at}");
+            }
+        }
+    }
 }

@@ -512,7 +512,7 @@ fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut from = 0;
     std::iter::from_fn(move || loop {
-        let at = from + first_non_ascii(&bytes[from..])?;
+        let at = from + crate::text::first_non_ascii(&bytes[from..])?;
         // `at` starts a character: everything before it since `from` is ASCII
         let start = text[..at]
             .char_indices()
@@ -533,39 +533,10 @@ fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Where the first byte of `bytes` outside ASCII is: blocks of 64 bytes checked whole
-/// first (`is_ascii` reads a word at a time), as most of a text that is not all ASCII is.
-fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    for block in bytes.chunks(64) {
-        if !block.is_ascii() {
-            return block.iter().position(|&b| b >= 0x80).map(|at| from + at);
-        }
-        from += block.len();
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tree::symbols::SymbolList;
-
-    #[test]
-    fn the_first_byte_outside_ascii_is_found_in_any_block() {
-        for len in [0, 1, 63, 64, 65, 200] {
-            let ascii = vec![b'a'; len];
-            assert_eq!(first_non_ascii(&ascii), None);
-            for at in 0..len {
-                let mut bytes = ascii.clone();
-                bytes[at] = 0xc3;
-                if at + 1 < len {
-                    bytes[at + 1] = 0xff;
-                }
-                assert_eq!(first_non_ascii(&bytes), Some(at), "{len} {at}");
-            }
-        }
-    }
 
     #[test]
     fn runs_with_non_ascii_characters_are_found_from_them() {
