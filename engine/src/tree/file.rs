@@ -188,6 +188,15 @@ impl TreeFile {
         file
     }
 
+    /// This file with `symbols`' names counted in [`TreeFile::name_bag`], its symbols
+    /// still scanned from its text when a mode asks: `symbols` are only some of them (the
+    /// ones a partial table holds, `tree/scanned.rs`).
+    pub(crate) fn with_names_of<L: SymbolList + ?Sized>(&self, symbols: &L) -> TreeFile {
+        let mut file = self.clone();
+        file.name_bag |= name_bag_of(&file.stem, &file.stem_snake, &file.dir, symbols);
+        file
+    }
+
     fn with_parts(
         path: String,
         parts: PathParts,

@@ -20,6 +20,7 @@ pub mod paths;
 pub(crate) mod postings;
 mod report;
 mod root;
+pub(crate) mod scanned;
 pub(crate) mod source_tree;
 mod stamp;
 pub mod symbol_table;

@@ -7,14 +7,11 @@ use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
+use super::scanned::Scanned;
 use super::symbol_table::SymbolTable;
-use super::symbols::PackedSymbols;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-
-/// The symbols of a file the first call's table holds none of.
-static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
 
 /// An indexed source tree.
 #[derive(Debug)]
@@ -234,19 +231,19 @@ impl Tree {
         }
     }
 
-    /// A tree of these files whose symbol table holds the symbols given (`symbols[i]` are
-    /// file `i`'s when `Some`) and knows which files it lacks
+    /// A tree of these files whose symbol table holds the symbols given (`symbols[i]`
+    /// what is known of file `i`'s) and knows which keys it answers in full
     /// ([`SymbolTable`]'s coverage): what `ask` runs on for the first call on a root. A
-    /// file the table lacks scans its symbols from its text when a mode asks for them.
+    /// file whose every symbol the table holds reads them from there; any other scans its
+    /// symbols from its text when a mode asks for them.
     pub(crate) fn with_some_symbols(
         &self,
-        symbols: &[Option<PackedSymbols>],
+        symbols: &[Scanned],
         coverage: super::symbol_table::Coverage,
         held: HeldWords,
     ) -> Tree {
         let table = Arc::new(
-            SymbolTable::build(symbols.iter().map(|s| s.as_ref().unwrap_or(&NO_SYMBOLS)))
-                .with_coverage(coverage),
+            SymbolTable::build(symbols.iter().map(Scanned::symbols)).with_coverage(coverage),
         );
         let files: Vec<TreeFile> = self
             .files
@@ -254,8 +251,10 @@ impl Tree {
             .zip(symbols)
             .enumerate()
             .map(|(i, (f, s))| match s {
-                Some(s) => f.in_table(s, (table.clone(), i as u32)),
-                None => f.clone(),
+                Scanned::Whole(s) => f.in_table(s, (table.clone(), i as u32)),
+                // its names found by a lookup count in its name bag
+                Scanned::Named { symbols, .. } => f.with_names_of(symbols),
+                Scanned::Not => f.clone(),
             })
             .collect();
         let mut tree = Tree::from_files(

@@ -31,6 +31,7 @@ use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
+use crate::tree::scanned::{covers, Scanned};
 use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
 use crate::tree::symbols::{scan_file, PackedSymbols};
@@ -54,12 +55,17 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let clock = Instant::now();
     let files = tree.files();
     // a file that cannot hold symbols needs no scan
-    let mut symbols: Vec<Option<PackedSymbols>> = files
+    let mut symbols: Vec<Scanned> = files
         .iter()
         // (one that turns out to hold no text is marked by the pass, which learns that by
         // reading it: `scan`)
-        .map(|f| f.language.is_none().then(PackedSymbols::default))
+        .map(|f| match f.language {
+            None => Scanned::Whole(PackedSymbols::default()),
+            Some(_) => Scanned::Not,
+        })
         .collect();
+    // how many scans the passes made (a file scanned again for more keys counts again)
+    let mut scans = 0usize;
     let mut words = Words::default();
     let mut held = vec![0u128; files.len()];
     // which of the words that are ranking terms each file's text holds as a term
@@ -92,12 +98,18 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             keys: &pass_keys,
             term_ids,
         };
-        scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        scans += scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         searched = words.list.len();
         checked.extend(pass_keys.into_iter().filter_map(|k| k.letters));
         let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
-            files: (0..files.len()).filter(|&i| symbols[i].is_none()).collect(),
+            files: (0..files.len())
+                .filter_map(|i| match &symbols[i] {
+                    Scanned::Whole(_) => None,
+                    Scanned::Not => Some((i, None)),
+                    Scanned::Named { keys, .. } => Some((i, Some(keys.clone()))),
+                })
+                .collect(),
             held: held.clone(),
             ids: words.ids.clone(),
             checked: checked.clone(),
@@ -137,11 +149,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                 FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
             });
         }
-        let progress = Some((
-            words.list.len(),
-            symbols.iter().filter(|s| s.is_some()).count(),
-            rank_terms.len(),
-        ));
+        let progress = Some((words.list.len(), scans, rank_terms.len()));
         if progress == last {
             // nothing more to scan for the keys missed: the whole table answers them
             return super::ask(tree.ready()?, request, profile);
@@ -237,6 +245,7 @@ fn key_letters(key: &str) -> Option<Vec<u8>> {
 /// holding them all may) and for a key of several words its letters (a file holding them
 /// all may only when its `snake_letters` hold the key's letters).
 struct PassKey {
+    key: String,
     words: u128,
     letters: Option<Vec<u8>>,
 }
@@ -244,6 +253,7 @@ struct PassKey {
 impl PassKey {
     fn new(key: &str, words: &mut Words) -> PassKey {
         PassKey {
+            key: key.to_string(),
             words: key_words(key).fold(0, |m, w| m | bit(words.id(w.as_bytes()))),
             letters: key_letters(key),
         }
@@ -263,54 +273,59 @@ fn bit(id: usize) -> u128 {
     }
 }
 
-/// The files whose symbols a partial table lacks, the words each holds, and the letters
-/// of the keys they were all searched for.
+/// The files whose symbols a partial table lacks (all of them, or, for a file scanned for
+/// some keys only, those no lookup of these keys finds: `tree/scanned.rs`), the words each
+/// holds, and the letters of the keys the files not scanned were all searched for.
 struct Lacking {
-    files: Vec<usize>,
+    files: Vec<(usize, Option<Vec<String>>)>,
     held: Vec<u128>,
     ids: Arc<HashMap<Vec<u8>, usize>>,
     checked: HashSet<Vec<u8>>,
 }
 
 impl Lacking {
-    /// True when one of the files may declare a name `key` is part of: none when every
-    /// file that may was scanned for its letters (and so is in the table), else one that
-    /// may hold all its words.
+    /// True when one of the files may declare a name `key` is part of, and the table does
+    /// not hold it: none when every file that may was scanned for the key's letters (a
+    /// file that holds them was scanned for the key, and is in the table for it), else a
+    /// file not scanned, or scanned for keys that do not answer `key`
+    /// ([`Scanned::answers`]), that may hold all the key's words (a word past the tracked
+    /// ones may be held by any; a word not searched for yet too, and the next round
+    /// searches for it).
     fn may_name(&self, key: &str) -> bool {
         if key_letters(key).is_some_and(|letters| self.checked.contains(&letters)) {
             return false;
         }
-        self.may_hold_all(&key_words(key).collect::<Vec<_>>())
-    }
-
-    /// True when one of the files may hold every one of `words` (a word past the tracked
-    /// ones may be held by any; a word not searched for yet too, and the next round
-    /// searches for it).
-    fn may_hold_all(&self, words: &[&str]) -> bool {
         let mut wanted = 0u128;
-        for w in words {
+        let mut unknown = false;
+        for w in key_words(key) {
             match self.ids.get(w.to_ascii_lowercase().as_bytes()) {
                 Some(&id) => wanted |= bit(id),
-                None => return !self.files.is_empty(),
+                None => unknown = true,
             }
         }
-        self.files.iter().any(|&i| self.held[i] & wanted == wanted)
+        self.files.iter().any(|(i, named)| {
+            named.as_ref().is_none_or(|keys| !covers(keys, key))
+                && (unknown || self.held[*i] & wanted == wanted)
+        })
     }
 }
 
 /// Reads every text file that has words not searched for yet (ids from `searched` on) and
-/// searches it for them, and scans the symbols of every source file not scanned yet that
-/// may declare a name one of the keys is part of (it holds all the key's words, and for a
-/// key of several words its letters: [`PassKey`]). A file whose kind is not known
-/// yet is read too, and learns it from that read (so each file is opened once); a source
-/// file found to hold no text needs no scan.
+/// searches it for them, and scans the symbols of every source file whose symbols the
+/// table does not hold for a key ([`Scanned::answers`]) that may declare a name the key
+/// is part of (it holds all the key's words, and for a key of several words its letters:
+/// [`PassKey`]). The table is given only the symbols a lookup of those keys finds
+/// ([`Scanned::named`]; the file's own symbols are scanned again from its text by a mode
+/// that asks for them). A file whose kind is not known yet is read too, and learns it
+/// from that read (so each file is opened once); a source file found to hold no text
+/// needs no scan. Returns how many files it scanned.
 fn scan(
     tree: &Tree,
     pass: &Pass<'_>,
     held: &mut [u128],
     as_terms: &mut [u128],
-    symbols: &mut [Option<PackedSymbols>],
-) {
+    symbols: &mut [Scanned],
+) -> usize {
     let Pass {
         words,
         searched,
@@ -319,17 +334,20 @@ fn scan(
     } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
-    let wants = |mask: u128| keys.iter().any(|key| key.held_in(mask));
+    let wants = |i: usize| {
+        keys.iter()
+            .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
+    };
     // a file's symbols packed where they are scanned: half a million `Symbol`s held
     // until the table is built took three times the memory
-    type Found = (usize, u128, u128, Option<PackedSymbols>);
+    type Found = (usize, u128, u128, Option<Scanned>);
     let found: Vec<Found> = (0..files.len())
         .into_par_iter()
         .filter(|&i| {
             files[i]
                 .known_kind()
                 .is_none_or(|kind| *kind == ContentKind::Text)
-                && (!finders.is_empty() || (symbols[i].is_none() && wants(held[i])))
+                && (!finders.is_empty() || (files[i].language.is_some() && wants(i)))
         })
         .map_init(
             || (Vec::new(), Vec::new(), Vec::new()),
@@ -370,12 +388,29 @@ fn scan(
                             memmem::find(letters, key_letters).is_some()
                         })
                 };
-                let wanted =
-                    symbols[i].is_none() && f.language.is_some() && keys.iter().any(&mut may_name);
-                let scanned = match (wanted, f.language) {
-                    (true, Some(language)) => {
+                let known = &symbols[i];
+                let mut wanted: Vec<&str> = Vec::new();
+                if f.language.is_some() {
+                    for key in keys {
+                        if !known.answers(&key.key) && may_name(key) {
+                            wanted.push(&key.key);
+                        }
+                    }
+                }
+                let scanned = match (wanted.is_empty(), f.language) {
+                    (false, Some(language)) => {
                         let text = text.get_or_insert_with(|| decoded(bytes));
-                        Some(PackedSymbols::of(&scan_file(language, text)))
+                        let all = scan_file(language, text);
+                        Some(if wanted.iter().any(|k| k.is_empty()) {
+                            // an empty key is found in every name
+                            Scanned::Whole(PackedSymbols::of(&all))
+                        } else {
+                            let mut named = known.keys().to_vec();
+                            named.extend(wanted.iter().map(|k| k.to_string()));
+                            named.sort();
+                            named.dedup();
+                            Scanned::named(&all, named)
+                        })
                     }
                     _ => None,
                 };
@@ -383,20 +418,23 @@ fn scan(
             },
         )
         .collect();
+    let mut count = 0;
     for (i, mask, terms, scanned) in found {
         held[i] = mask;
         as_terms[i] = terms;
-        if scanned.is_some() {
+        if let Some(scanned) = scanned {
             symbols[i] = scanned;
+            count += 1;
         }
     }
     // a file with no text holds no symbols: none lacking (its kind is known from the read
     // above, or probed now when the pass had no reason to read it)
     for (f, s) in files.iter().zip(symbols.iter_mut()) {
-        if s.is_none() && *f.content_kind() != ContentKind::Text {
-            *s = Some(PackedSymbols::default());
+        if *s == Scanned::Not && *f.content_kind() != ContentKind::Text {
+            *s = Scanned::Whole(PackedSymbols::default());
         }
     }
+    count
 }
 
 /// What one pass searches for: the words from `searched` on, the keys whose files' symbols
@@ -641,9 +679,12 @@ mod tests {
             words.id(w.as_bytes());
         }
         let mut held = vec![0u128; files.len()];
-        let mut symbols: Vec<Option<PackedSymbols>> = files
+        let mut symbols: Vec<Scanned> = files
             .iter()
-            .map(|f| f.language.is_none().then(PackedSymbols::default))
+            .map(|f| match f.language {
+                None => Scanned::Whole(PackedSymbols::default()),
+                Some(_) => Scanned::Not,
+            })
             .collect();
         // ranking terms among the words: `implement` (a stem, held by `implemented`) and
         // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
@@ -692,20 +733,25 @@ mod tests {
                 .filter(|&id| text_terms.iter().any(|t| t.as_bytes() == words.list[id]))
                 .fold(0u128, |m, id| m | bit(id));
             assert_eq!(as_terms[i], want_terms, "{}", f.path);
-            // a key's words held, and for `replay_cursor` its letters one after the other
-            let wanted = content.text().is_some_and(|text| {
+            // a key's words held, and for `replay_cursor` its letters one after the other:
+            // the keys the file is scanned for, and what a lookup of them finds kept
+            let wanted: Vec<String> = content.text().map_or(Vec::new(), |text| {
                 let mut letters = Vec::new();
                 snake_letters(text, &mut letters);
                 let letters = String::from_utf8(letters).unwrap();
                 let held = |w: &str| want & 1 << words.ids[w.as_bytes()] != 0;
-                (held("replay") && held("cursor") && letters.contains("replaycursor"))
-                    || held("cafe")
+                let replay_cursor =
+                    held("replay") && held("cursor") && letters.contains("replaycursor");
+                [("cafe", held("cafe")), ("replay_cursor", replay_cursor)]
+                    .into_iter()
+                    .filter(|(_, wanted)| *wanted)
+                    .map(|(key, _)| key.to_string())
+                    .collect()
             });
             let want_symbols = match (f.language, content.text()) {
-                (None, _) | (_, None) => Some(PackedSymbols::default()),
-                (Some(language), Some(text)) => {
-                    wanted.then(|| PackedSymbols::of(&scan_file(language, text)))
-                }
+                (None, _) | (_, None) => Scanned::Whole(PackedSymbols::default()),
+                (Some(_), _) if wanted.is_empty() => Scanned::Not,
+                (Some(language), Some(text)) => Scanned::named(&scan_file(language, text), wanted),
             };
             assert_eq!(symbols[i], want_symbols, "{}", f.path);
         }
@@ -730,18 +776,17 @@ mod tests {
         assert!(holds("cafe.py", "kelvin") && holds("accents.md", "creme"));
         assert!(holds("late_nul.rs", "replay") && !holds("binary.rs", "replay"));
         assert!(!holds("big.rs", "x") && !holds("empty.rs", "x"));
-        let scanned = |path: &str| {
-            symbols[files.iter().position(|f| f.path == path).unwrap()]
-                .as_ref()
-                .is_some_and(|s| s.count() > 0)
-        };
-        assert!(scanned("mixed.rs") && scanned("cafe.py") && scanned("late_nul.rs"));
+        let scanned = |path: &str| &symbols[files.iter().position(|f| f.path == path).unwrap()];
+        for path in ["mixed.rs", "cafe.py", "late_nul.rs"] {
+            assert_ne!(*scanned(path), Scanned::Not, "{path}");
+        }
+        // a lookup of `replay_cursor` finds `replay_cursor`, kept, not `re_play_cursor`
+        assert_eq!(scanned("late_nul.rs").symbols().count(), 1);
+        assert_eq!(scanned("mixed.rs").symbols().count(), 0);
+        assert_eq!(scanned("cafe.py").keys(), ["cafe"]);
         // its words held, its letters not: never scanned
         assert!(holds("apart.rs", "replay") && holds("apart.rs", "cursor"));
-        assert_eq!(
-            symbols[files.iter().position(|f| f.path == "apart.rs").unwrap()],
-            None
-        );
+        assert_eq!(*scanned("apart.rs"), Scanned::Not);
         // the walk knew nothing of the content; the pass's reads told the tree all of it
         let report = tree.report();
         assert_eq!((report.binary, report.too_large), (1, 1), "{report:?}");

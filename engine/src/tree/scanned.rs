@@ -1,0 +1,165 @@
+//! What the first call on a root (`modes/ask/cold.rs`) knows of one file's symbols, and so
+//! what its partial symbol table ([`super::Tree::with_some_symbols`]) can answer for it.
+//!
+//! A table lookup (`SymbolTable::names`, `containing`, `members`) finds the symbols whose
+//! snake form contains its key or whose qualifier is the key. So a file need not give the
+//! table every symbol to answer a key in full: the symbols whose snake form or qualifier
+//! contains the key are all the lookup can find, and they answer every key that contains
+//! it too (a snake form holding `cursor_binary` holds `binary`). A file scanned for a
+//! key held by a thousand files (a single word such as `cursor`) gives the table only
+//! those: half a million symbols of a cargo registry were kept and tabled for a few
+//! thousand that a lookup could reach.
+
+use super::symbol_table::qualifier_of;
+use super::symbols::{PackedSymbols, Symbol};
+
+static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
+
+/// One file's symbols as far as a partial table holds them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum Scanned {
+    /// Not scanned: the table holds none of its symbols.
+    #[default]
+    Not,
+    /// Every symbol (none for a file that holds no text or is in no language the tree
+    /// scans).
+    Whole(PackedSymbols),
+    /// Only the symbols a lookup of one of `keys`, or of a key containing one of them,
+    /// can find.
+    Named {
+        keys: Vec<String>,
+        symbols: PackedSymbols,
+    },
+}
+
+impl Scanned {
+    /// The symbols of `symbols` that a lookup of one of `keys` can find, or of a key
+    /// containing one: those whose snake form or qualifier contains one of them (an empty
+    /// key keeps none, and answers no lookup).
+    pub(crate) fn named(symbols: &[Symbol], keys: Vec<String>) -> Scanned {
+        let kept: Vec<Symbol> = symbols
+            .iter()
+            .filter(|s| {
+                let qualifier = qualifier_of(&s.name);
+                keys.iter().filter(|k| !k.is_empty()).any(|k| {
+                    s.snake.contains(k.as_str())
+                        || qualifier.as_deref().is_some_and(|q| q.contains(k.as_str()))
+                })
+            })
+            .cloned()
+            .collect();
+        Scanned::Named {
+            keys,
+            symbols: PackedSymbols::of(&kept),
+        }
+    }
+
+    /// True when the table answers a lookup of `key` in full for this file.
+    pub(crate) fn answers(&self, key: &str) -> bool {
+        match self {
+            Scanned::Not => false,
+            Scanned::Whole(_) => true,
+            Scanned::Named { keys, .. } => covers(keys, key),
+        }
+    }
+
+    /// The keys this file was scanned for, when only some of its symbols are held.
+    pub(crate) fn keys(&self) -> &[String] {
+        match self {
+            Scanned::Named { keys, .. } => keys,
+            _ => &[],
+        }
+    }
+
+    /// The symbols the table holds for this file.
+    pub(crate) fn symbols(&self) -> &PackedSymbols {
+        match self {
+            Scanned::Not => &NO_SYMBOLS,
+            Scanned::Whole(symbols) | Scanned::Named { symbols, .. } => symbols,
+        }
+    }
+}
+
+/// True when a lookup of `key` finds nothing beyond what `keys`' symbols hold: `key`
+/// contains one of them (an empty key, found in every name, is contained by none).
+pub(crate) fn covers(keys: &[String], key: &str) -> bool {
+    keys.iter()
+        .any(|k| !k.is_empty() && key.contains(k.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::symbol_table::SymbolTable;
+    use crate::tree::symbols::{scan_file, Language, SymbolList};
+    use memchr::memmem::Finder;
+
+    const TEXT: &str = "pub struct ReplayCursor;\nimpl ReplayCursor {\n    pub fn new() -> Self \
+                        { Self }\n    fn binary_cursor_at(&self) {}\n}\nfn cursor() {}\nfn \
+                        binary() {}\nfn other() {}\nconst CURSOR_MAX: u8 = 1;\n";
+
+    /// What a table of the whole file and one of only the named symbols give for a key.
+    fn lookups(table: &SymbolTable, key: &str) -> (bool, Vec<String>, Vec<String>) {
+        let names = |syms: Vec<u32>| -> Vec<String> {
+            syms.into_iter().map(|s| table.symbol(s).name).collect()
+        };
+        (
+            table.names(key),
+            names(table.containing(key, &Finder::new(key.as_bytes()))),
+            names(table.members(key)),
+        )
+    }
+
+    /// Every key a named scan answers gives the same lookups from the kept symbols as
+    /// from every symbol; a key it does not answer is said so.
+    #[test]
+    fn a_named_scan_answers_the_keys_it_covers_as_a_whole_one() {
+        // a C++ method defined outside its class has a qualified name
+        let cpp = "int ReplayCursor::advance() { return 0; }\nint Other::binary() { return 1; }\n";
+        let files = [
+            scan_file(Language::Rust, TEXT),
+            scan_file(Language::Cpp, cpp),
+        ];
+        let whole = SymbolTable::build(files.iter().map(|f| &f[..]));
+        let named: Vec<Scanned> = files
+            .iter()
+            .map(|f| Scanned::named(f, vec!["cursor".to_string()]))
+            .collect();
+        let kept = SymbolTable::build(named.iter().map(Scanned::symbols));
+        // some symbols are left out, so the comparison below can fail
+        assert!(
+            kept.len() < whole.len(),
+            "{} of {}",
+            kept.len(),
+            whole.len()
+        );
+        assert!(kept.len() >= 4, "{}", kept.len());
+        for key in [
+            "cursor",
+            "replay_cursor",
+            "binary_cursor",
+            "cursor_max",
+            "cursor_at",
+        ] {
+            assert!(named.iter().all(|n| n.answers(key)), "{key}");
+            assert_eq!(lookups(&kept, key), lookups(&whole, key), "{key}");
+        }
+        // the members of `ReplayCursor` are kept: their qualifier holds the key
+        assert_eq!(lookups(&kept, "replay_cursor").2, ["ReplayCursor::advance"]);
+        for key in ["binary", "new", "other", "curs", ""] {
+            assert!(!named[0].answers(key), "{key}");
+        }
+        assert!(Scanned::Whole(PackedSymbols::of(&files[0])).answers("other"));
+        assert!(!Scanned::Not.answers("cursor"));
+    }
+
+    /// An empty key covers nothing: a lookup of any key would need every symbol.
+    #[test]
+    fn an_empty_key_answers_no_lookup() {
+        let symbols = scan_file(Language::Rust, TEXT);
+        let named = Scanned::named(&symbols, vec![String::new()]);
+        assert_eq!(named.symbols().count(), 0);
+        assert!(!named.answers("cursor"));
+        assert!(!named.answers(""));
+    }
+}
