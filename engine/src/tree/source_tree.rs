@@ -239,7 +239,7 @@ impl Tree {
     pub(crate) fn with_some_symbols(
         &self,
         symbols: &[Scanned],
-        coverage: super::symbol_table::Coverage,
+        coverage: Arc<super::symbol_table::Coverage>,
         held: HeldWords,
     ) -> Tree {
         let table = Arc::new(

@@ -31,7 +31,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// No string: a symbol whose name is not qualified.
 const NONE: u32 = u32::MAX;
@@ -147,7 +147,9 @@ pub struct SymbolTable {
 type MayName = Box<dyn Fn(&str) -> bool + Send + Sync>;
 
 pub(crate) struct Coverage {
-    lacks: MayName,
+    /// Replaced when the caller learns more without scanning another file
+    /// ([`Coverage::update`]).
+    lacks: RwLock<MayName>,
     missed: Arc<Mutex<Vec<String>>>,
 }
 
@@ -159,13 +161,19 @@ impl Coverage {
         missed: Arc<Mutex<Vec<String>>>,
     ) -> Coverage {
         Coverage {
-            lacks: Box::new(lacks),
+            lacks: RwLock::new(Box::new(lacks)),
             missed,
         }
     }
 
+    /// Says from now on what `lacks` says: the same table answers more keys in full.
+    pub(crate) fn update(&self, lacks: impl Fn(&str) -> bool + Send + Sync + 'static) {
+        *self.lacks.write().unwrap_or_else(|e| e.into_inner()) = Box::new(lacks);
+    }
+
     fn check(&self, key: &str) {
-        if (self.lacks)(key) {
+        let lacks = self.lacks.read().unwrap_or_else(|e| e.into_inner());
+        if (*lacks)(key) {
             let mut missed = self.missed.lock().unwrap_or_else(|e| e.into_inner());
             if !missed.iter().any(|k| k == key) {
                 missed.push(key.to_string());
@@ -384,8 +392,8 @@ impl SymbolTable {
     }
 
     /// This table, answering only the keys `coverage` says it holds in full.
-    pub(crate) fn with_coverage(mut self, coverage: Coverage) -> SymbolTable {
-        self.coverage = Some(Arc::new(coverage));
+    pub(crate) fn with_coverage(mut self, coverage: Arc<Coverage>) -> SymbolTable {
+        self.coverage = Some(coverage);
         self
     }
 

@@ -90,6 +90,10 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // looked up, and the question's own)
     let rank_missed = Arc::new(Mutex::new(Vec::new()));
     let mut statistics: Option<FieldIndex> = None;
+    // the keys the cascade looked up that the table could not answer in full, each round
+    let missed = Arc::new(Mutex::new(Vec::new()));
+    // the last round's tree and what its table answers
+    let mut last_tree: Option<(Tree, Arc<Coverage>)> = None;
     loop {
         let pass_keys: Vec<PassKey> = keys.iter().map(|k| PassKey::new(k, &mut words)).collect();
         let pass = Pass {
@@ -98,10 +102,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             keys: &pass_keys,
             term_ids,
         };
-        scans += scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        let scanned = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        // no word searched for and no file scanned: the last round's tree holds what this
+        // one's would (its coverage told what the new keys' letters add)
+        let unchanged = searched == words.list.len() && scanned == 0;
+        scans += scanned;
         searched = words.list.len();
         checked.extend(pass_keys.into_iter().filter_map(|k| k.letters));
-        let missed = Arc::new(Mutex::new(Vec::new()));
         let lacking = Lacking {
             files: (0..files.len())
                 .filter_map(|i| match &symbols[i] {
@@ -114,23 +121,33 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             ids: words.ids.clone(),
             checked: checked.clone(),
         };
-        let coverage = Coverage::new(move |key: &str| lacking.may_name(key), missed.clone());
-        let held_words = HeldWords {
-            ids: words.ids.as_ref().clone(),
-            files: held.clone(),
-            terms: as_terms.clone(),
-            term_ids,
+        let lacks = move |key: &str| lacking.may_name(key);
+        let (mut partial, coverage) = match last_tree.take() {
+            Some((partial, coverage)) if unchanged => {
+                coverage.update(lacks);
+                (partial, coverage)
+            }
+            _ => {
+                let coverage = Arc::new(Coverage::new(lacks, missed.clone()));
+                let held_words = HeldWords {
+                    ids: words.ids.as_ref().clone(),
+                    files: held.clone(),
+                    terms: as_terms.clone(),
+                    term_ids,
+                };
+                let partial = tree.with_some_symbols(&symbols, coverage.clone(), held_words);
+                (partial, coverage)
+            }
         };
-        let mut partial = tree.with_some_symbols(&symbols, coverage, held_words);
         let stats = statistics
             .take()
             .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
         partial.attach(Arc::new(OnceLock::from(stats)));
         let mut response = super::ask(&partial, request, profile)?;
-        let missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
+        let keys_missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
-        if missed.is_empty() && terms_missed.is_empty() {
+        if keys_missed.is_empty() && terms_missed.is_empty() {
             response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
             return Ok(response);
         }
@@ -145,7 +162,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
                 // the lengths of the fields (which would need every file's symbols)
                 FieldIndex::no_terms(tree, &rank_terms, rank_missed.clone())
             } else {
-                // the symbols of the files scanned already are the table's
+                // the table's symbols are those of the files it holds whole
                 FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
             });
         }
@@ -155,7 +172,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             return super::ask(tree.ready()?, request, profile);
         }
         last = progress;
-        keys = missed;
+        keys = keys_missed;
+        last_tree = Some((partial, coverage));
     }
 }
 
