@@ -4,7 +4,7 @@
 
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
-use super::tokens::{for_each_part, for_each_term, holds_term, term_of};
+use super::tokens::{for_each_part, for_each_term, holds_term, term_of, TermStarts};
 use crate::profile::Profile;
 use crate::tree::TreeFile;
 use std::collections::HashMap;
@@ -71,27 +71,11 @@ pub(crate) fn counted(
 ) -> FileCounts {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
-    // the first letters of the terms, in either case: most parts start with none of them
-    let mut first = [terms.iter().any(String::is_empty); 256];
-    for t in terms.iter().filter_map(|t| t.bytes().next()) {
-        first[t.to_ascii_lowercase() as usize] = true;
-        first[t.to_ascii_uppercase() as usize] = true;
-    }
+    let starts = TermStarts::new(terms);
     let mut add = |part: &str, field: Field| {
         let f = field.index();
         len[f] += 1;
-        // a part is never empty
-        if !first[part.as_bytes()[0] as usize] {
-            return;
-        }
-        let may_be = terms.iter().any(|t| {
-            part.len() >= t.len() && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
-        });
-        if !may_be {
-            return;
-        }
-        let term = term_of(part);
-        if let Some(k) = terms.iter().position(|t| *t == term) {
+        if let Some(k) = starts.place_of(part) {
             tf[k][f] = tf[k][f].saturating_add(1);
         }
     };

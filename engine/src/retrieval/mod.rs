@@ -28,6 +28,7 @@ use crate::tree::Tree;
 use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -104,9 +105,17 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     ranked.sort_by(order);
     // the best candidates are read line by line: the line where most words meet
     let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
-    for entry in ranked.iter_mut().take(depth) {
-        // read for this pass only, as the candidates' texts together may be large
-        let best = best_lines(files[entry.file as usize].text_once().as_deref(), &terms);
+    // read for this pass only, as the candidates' texts together may be large; each file
+    // on a worker of its own
+    let best_of: Vec<Vec<(u32, usize)>> = ranked
+        .iter()
+        .take(depth)
+        .map(|entry| entry.file)
+        .collect::<Vec<u32>>()
+        .into_par_iter()
+        .map(|file| best_lines(files[file as usize].text_once().as_deref(), &terms))
+        .collect();
+    for (entry, best) in ranked.iter_mut().zip(best_of) {
         let top = best.first().map_or(0, |l| l.1);
         if terms.len() > 1 && top > 1 {
             let share = (top - 1) as f64 / (terms.len() - 1) as f64;
@@ -161,10 +170,11 @@ fn best_lines(text: Option<&str>, terms: &[String]) -> Vec<(u32, usize)> {
     };
     let mut out = Vec::new();
     let mut seen = vec![false; terms.len()];
+    let starts = tokens::TermStarts::new(terms);
     for (i, line) in text.lines().enumerate() {
         seen.iter_mut().for_each(|s| *s = false);
-        tokens::for_each_term(line, |t, _| {
-            if let Some(k) = terms.iter().position(|q| *q == t) {
+        tokens::for_each_part(line, |part| {
+            if let Some(k) = starts.place_of(part) {
                 seen[k] = true;
             }
         });
@@ -375,5 +385,27 @@ mod tests {
         // another tree of another shape has its own
         let other = Tree::from_memory("t", [("a.rs", "fn a() {}\n")]);
         assert!(!Arc::ptr_eq(&a, &index_for(&other, &Profile::default())));
+    }
+
+    /// The best lines hold the terms every term of each line holds: how many of them, most
+    /// first, then by line number.
+    #[test]
+    fn the_best_lines_count_the_terms_each_line_holds() {
+        let text = "fn parse_header(h: &[u8]) -> Header {\n// nothing here\n\
+                    /// Parses the gzip header; headers parsed once.\nlet gzip = GzipHeader::new();\n\
+                    PARSING\n";
+        let terms: Vec<String> = ["gzip", "head", "pars"].map(String::from).to_vec();
+        let mut want = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line_terms = tokens::terms(line);
+            let k = terms.iter().filter(|t| line_terms.contains(t)).count();
+            if k > 0 {
+                want.push((i as u32 + 1, k));
+            }
+        }
+        want.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        assert_eq!(best_lines(Some(text), &terms), want);
+        assert_eq!(want, [(3, 3), (4, 2), (1, 1), (5, 1)]);
+        assert!(best_lines(None, &terms).is_empty());
     }
 }

@@ -36,6 +36,43 @@ pub fn term_of(part: &str) -> String {
     stem(&part.to_ascii_lowercase())
 }
 
+/// A few terms, and which of them a part [`for_each_part`] gives is made: a term is a
+/// prefix of its folded part (stems only cut), so a part whose first byte begins none of
+/// them, in either case, or that none of them begins, is made none, and only the few left
+/// are folded and stemmed (what counting a few terms in a whole file needs).
+pub(crate) struct TermStarts<'t> {
+    terms: &'t [String],
+    first: [bool; 256],
+}
+
+impl<'t> TermStarts<'t> {
+    pub(crate) fn new(terms: &'t [String]) -> TermStarts<'t> {
+        // an empty term begins every part
+        let mut first = [terms.iter().any(String::is_empty); 256];
+        for b in terms.iter().filter_map(|t| t.bytes().next()) {
+            first[b.to_ascii_lowercase() as usize] = true;
+            first[b.to_ascii_uppercase() as usize] = true;
+        }
+        TermStarts { terms, first }
+    }
+
+    /// The place in the terms of the term `part` is made, when it is one of them.
+    pub(crate) fn place_of(&self, part: &str) -> Option<usize> {
+        // a part is never empty
+        if !self.first[part.as_bytes()[0] as usize] {
+            return None;
+        }
+        let begins = |t: &String| {
+            part.len() >= t.len() && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+        };
+        if !self.terms.iter().any(begins) {
+            return None;
+        }
+        let term = term_of(part);
+        self.terms.iter().position(|t| *t == term)
+    }
+}
+
 /// True when `text` holds `term` (a term [`for_each_term`] makes), found from where its
 /// letters occur in `folded` (`text` ASCII-lowercased, same length) rather than from every
 /// word: an occurrence is the term when a part of the word around it starts there and is
@@ -233,6 +270,35 @@ mod tests {
             for_each_part(text, |p| {
                 assert!(p.to_ascii_lowercase().starts_with(&term_of(p)))
             });
+        }
+    }
+
+    /// The term a part is made, looked up among a few terms from the part's first bytes,
+    /// is the one folding and stemming every part finds among them.
+    #[test]
+    fn a_part_is_made_the_term_its_start_says() {
+        let text = "parseArgs(HTTPServer) parsed PARSING Parser header_headers Heads hea \
+                    x = 42; utf8 a_b_cc replayed_Traces Café über_alles";
+        for terms in [
+            vec!["pars", "header", "head", "trace"],
+            vec!["http", "server", "utf8", "arg"],
+            vec!["caf", "replai", "missing"],
+            vec![],
+        ] {
+            let terms: Vec<String> = terms.into_iter().map(String::from).collect();
+            let starts = TermStarts::new(&terms);
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            for_each_part(text, |p| {
+                want.push(terms.iter().position(|t| *t == term_of(p)));
+                got.push(starts.place_of(p));
+            });
+            assert_eq!(got, want, "{terms:?}");
+            // the comparison finds terms where the terms are there
+            assert_eq!(
+                want.iter().flatten().count() > 0,
+                !terms.is_empty(),
+                "{terms:?}"
+            );
         }
     }
 
