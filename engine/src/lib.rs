@@ -133,9 +133,8 @@ impl Engine {
                 modes::get::get_item(store, r, &self.profile.outline).map(Response::Get)
             }
             Request::Code(r) => {
-                // the symbol table of every file: the kept index, built now if need be
-                let tree = fixture.tree(Mode::Code)?.ready()?;
-                modes::code::find_code(tree, r, &self.profile.code).map(Response::Code)
+                let tree = fixture.tree(Mode::Code)?;
+                modes::cold::first_find_code(tree, r, &self.profile).map(Response::Code)
             }
             Request::Path(r) => match fixture {
                 Fixture::Listing(listing) => {
@@ -153,15 +152,15 @@ impl Engine {
             }
             Request::Ask(r) => {
                 let tree = fixture.tree(Mode::Ask)?;
-                modes::ask::cold::ask(tree, r, &self.profile).map(Response::Ask)
+                modes::cold::first_ask(tree, r, &self.profile).map(Response::Ask)
             }
         };
         response.inspect(|_| index_after_a_cold_answer(fixture))
     }
 }
 
-/// After a call answered from a tree loaded without its kept index (`ask`, `grep` and
-/// `find path` answer without it), the index is built by a process of its own, so that the
+/// After a call answered from a tree loaded without its kept index (`ask`, `find code`,
+/// `grep` and `find path` answer without it), the index is built by a process of its own, so that the
 /// next call is warm (see `docs/index.md`).
 fn index_after_a_cold_answer(fixture: &Fixture) {
     if let Fixture::Tree(tree) = fixture {

@@ -1,10 +1,12 @@
 //! The first call on a root (no kept index: the tree is walked once, files keep only their
-//! grams, `ask` scans the symbols of the files its keys need and, when it ranks, computes
-//! the ranking statistics of the question's terms only) gives the answer the kept index
-//! gives, field by field: on the shipped code fixture, on this crate's own sources,
-//! and on a generated tree, for every `ask` question of the shipped corpora and more.
+//! grams, `ask` and `find code` scan the symbols of the files their keys need and, when
+//! `ask` ranks, it computes the ranking statistics of the question's terms only) gives the
+//! answer the kept index gives, field by field: on the shipped code fixture, on this
+//! crate's own sources, and on a generated tree, for every `ask` question and `find code`
+//! term of the shipped corpora and more.
 
 use findbench_engine::modes::ask::AskRequest;
+use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::{Engine, Fixture, Request, Tree, TreeOptions};
 use serde_json::Value;
@@ -17,6 +19,12 @@ fn repo() -> PathBuf {
 
 /// The `ask` questions of a corpus file (a `query:` line followed by `mode: ask`).
 fn corpus_questions(file: &str) -> Vec<String> {
+    corpus_queries(file, "ask")
+}
+
+/// The queries of a corpus file's cases of one mode (a `query:` line followed by
+/// `mode: MODE`).
+fn corpus_queries(file: &str, mode: &str) -> Vec<String> {
     let text = std::fs::read_to_string(repo().join(file)).unwrap();
     let mut out = Vec::new();
     let mut last = None;
@@ -24,7 +32,7 @@ fn corpus_questions(file: &str) -> Vec<String> {
         let line = line.trim().trim_start_matches("- ");
         if let Some(q) = line.strip_prefix("query:") {
             last = Some(q.trim().trim_matches('"').to_string());
-        } else if line == "mode: ask" {
+        } else if line == format!("mode: {mode}") {
             out.extend(last.take());
         }
     }
@@ -59,6 +67,33 @@ fn questions() -> Vec<String> {
         .map(String::from),
     );
     q
+}
+
+/// `find code` terms: the shipped corpora's, and names, stems, directories, phrases and
+/// words of the trees asked (a qualified member's class, a name with an accent, a word in
+/// thousands of names, a separator pattern, a term nothing holds).
+fn code_terms() -> Vec<String> {
+    let mut terms = corpus_queries("corpora/benchmark.yaml", "code");
+    assert!(terms.len() >= 4, "{terms:?}");
+    terms.extend(
+        [
+            "cursor_binary",
+            "ReplayCursor",
+            "SymbolTable",
+            "symbol table",
+            "table",
+            "router",
+            "CommandRouter",
+            "Café",
+            "gzip-header",
+            "parse",
+            "mod",
+            "x",
+            "zzqqxx",
+        ]
+        .map(String::from),
+    );
+    terms
 }
 
 fn strip_durations(v: &mut Value) {
@@ -104,6 +139,14 @@ fn assert_cold_equals_warm_with(root: &Path, engine: &Engine) {
         .collect();
     requests.push(Request::Grep(GrepRequest::new("replay")));
     requests.push(Request::Grep(GrepRequest::new("cursor[ _-]?binary")));
+    requests.extend(
+        code_terms()
+            .into_iter()
+            .map(|t| Request::Code(CodeRequest::new(t))),
+    );
+    let mut implementation = CodeRequest::new("router");
+    implementation.impl_query = true;
+    requests.push(Request::Code(implementation));
     let cache = tempfile::tempdir().unwrap();
     let cold = Tree::load(root, &options(cache.path())).unwrap();
     assert!(
@@ -202,22 +245,66 @@ fn the_first_ask_on_a_sampled_tree_is_the_kept_index_answer() {
     assert_cold_equals_warm_with(&generated(dir.path()), &Engine::new(profile));
 }
 
-/// A `find code` on a tree loaded cold needs every file's symbols: the index is built for
-/// it, and written, and the answer is the kept index's.
+/// A `find code` on a tree loaded cold reads the files its term's key needs and builds no
+/// index, whatever forms of the term the profile compares (snake form, the literal with
+/// its separators as `_`, the literal itself, no symbol step), and answers as the kept
+/// index does; so do an empty term and a limit of 0 (the same errors).
 #[test]
-fn find_code_on_a_cold_tree_builds_the_index_first() {
+fn find_code_on_a_cold_tree_answers_as_the_index_without_building_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = generated(dir.path());
-    let cache = tempfile::tempdir().unwrap();
-    let request = Request::Code(findbench_engine::modes::code::CodeRequest::new("replay"));
-    let cold = Tree::load(&root, &options(cache.path())).unwrap();
-    assert!(cold.is_cold());
-    let first = answers(cold, std::slice::from_ref(&request), &Engine::default());
-    assert!(
-        cache.path().join("trees").exists(),
-        "the index was not written"
-    );
-    let warm = Tree::load(&root, &options(cache.path())).unwrap();
-    assert!(!warm.is_cold());
-    assert_eq!(first, answers(warm, &[request], &Engine::default()));
+    let profiles = [
+        (true, true, true),
+        (false, true, true),
+        (false, false, true),
+        (true, true, false),
+    ]
+    .map(|(camel_case, separator_pattern, symbol_scan)| {
+        let mut profile = findbench_engine::profile::Profile::default();
+        profile.code.camel_case = camel_case;
+        profile.code.separator_pattern = separator_pattern;
+        profile.code.symbol_scan = symbol_scan;
+        profile
+    });
+    let requests: Vec<Request> = code_terms()
+        .into_iter()
+        .map(|t| Request::Code(CodeRequest::new(t)))
+        .collect();
+    let mut found = 0;
+    for profile in profiles {
+        let engine = Engine::new(profile);
+        let cache = tempfile::tempdir().unwrap();
+        let cold = Tree::load(&root, &options(cache.path())).unwrap();
+        assert!(cold.is_cold());
+        let first = answers(cold, &requests, &engine);
+        assert!(!cache.path().join("trees").exists(), "an index was built");
+        Tree::index(&root, &options(cache.path())).unwrap();
+        let warm = Tree::load(&root, &options(cache.path())).unwrap();
+        assert!(!warm.is_cold());
+        let kept = answers(warm, &requests, &engine);
+        for ((cold, warm), request) in first.iter().zip(&kept).zip(&requests) {
+            assert_eq!(cold, warm, "{request:?}");
+        }
+        found += first
+            .iter()
+            .filter(|v| v["matches"].as_array().is_some_and(|m| !m.is_empty()))
+            .count();
+        // errors are told the same way, before any file is read
+        for bad in [CodeRequest::new(" "), {
+            let mut r = CodeRequest::new("replay");
+            r.limit = 0;
+            r
+        }] {
+            let error = |cache: &Path| {
+                let tree = Fixture::Tree(Arc::new(Tree::load(&root, &options(cache)).unwrap()));
+                let request = Request::Code(bad.clone());
+                engine.execute(&tree, &request).unwrap_err().to_string()
+            };
+            let empty = tempfile::tempdir().unwrap();
+            assert_eq!(error(empty.path()), error(cache.path()), "{bad:?}");
+            assert!(!empty.path().join("trees").exists(), "an index was built");
+        }
+    }
+    // the comparison holds answers, not only empty ones
+    assert!(found > 20, "{found}");
 }

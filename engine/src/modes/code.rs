@@ -169,6 +169,12 @@ pub fn rank_top(
     (total, matches)
 }
 
+/// The key the cascade looks `term` up by in the symbol table (`SymbolTable::containing`
+/// and `members`): what the first call on a root scans files for (`modes/cold.rs`).
+pub(crate) fn lookup_key(term: &str, weights: &CodeWeights) -> String {
+    Query::new(term, weights).key
+}
+
 /// The forms of the term each step compares with.
 struct Query {
     term: Term,

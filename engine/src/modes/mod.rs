@@ -3,6 +3,7 @@
 
 pub mod ask;
 pub mod code;
+pub mod cold;
 pub mod get;
 pub mod grep;
 pub mod name;

@@ -10,7 +10,7 @@ use findbench_engine::tree::symbols::{scan_file, Language, SymbolKind};
 /// their symbols (`engine/src/retrieval/file_counts.rs`, `held_terms`); and that each
 /// segment of a qualified name is written in the text, its snake form's letters one after
 /// the other in the text's (`snake_letters`), which it relies on to leave unscanned the
-/// files that cannot declare a name a key is part of (`engine/src/modes/ask/cold.rs`).
+/// files that cannot declare a name a key is part of (`engine/src/modes/cold.rs`).
 pub fn read(language: Language, src: &str) -> Vec<(SymbolKind, String, u32, bool)> {
     let symbols = scan_file(language, src);
     let words: std::collections::HashSet<String> = terms(src).into_iter().collect();

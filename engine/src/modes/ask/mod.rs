@@ -9,10 +9,9 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 mod calls;
-pub mod cold;
 mod found;
 mod outcome;
-mod plan;
+pub(crate) mod plan;
 mod read;
 mod search;
 mod task_search;

@@ -1,17 +1,18 @@
-//! `ask` on a tree loaded without its kept index (the first call on a root): answered from
-//! one more pass over the files, without building the index first, and with the same answer
-//! the index gives.
+//! `ask` and `find code` on a tree loaded without its kept index (the first call on a
+//! root): answered from one more pass over the files, without building the index first,
+//! and with the same answer the index gives.
 //!
-//! What the cascade needs of the whole tree is every file's path (kept by the walk), the
-//! files that may hold a grep's words, and the symbol table. A symbol's name is in its
+//! What their cascades need of the whole tree is every file's path (kept by the walk),
+//! the files that may hold a grep's words, and the symbol table. A symbol's name is in its
 //! file's text, so a file that does not hold every word of a key has no symbol the key can
-//! find. The keys the cascade looks up first (the planned term, the phrases of the question
-//! around it) and the words it greps for are known before it runs; so one
-//! pass reads every text file, searches it for those words, and scans the symbols of only
-//! the source files that hold every word of a key (and, for a key of several words, its
-//! letters one after the other: `header_parsed` is declared by a file holding `headerparsed`
-//! once its punctuation is dropped, [`PassKey`]). The cascade then runs on a tree whose
-//! table holds those symbols and knows which files it lacks
+//! find. The keys a cascade looks up first (for `ask` the planned term and the phrases of
+//! the question around it, for `find code` its term's) and the words it greps for are
+//! known before it runs; so one pass reads every text file, searches it for those words,
+//! and scans the symbols of only the source files that hold every word of a key (and, for
+//! a key of several words, its letters one after the other: `header_parsed` is declared
+//! by a file holding `headerparsed` once its punctuation is dropped, [`PassKey`]), keeping
+//! of them only those a lookup of the keys can find ([`Scanned::named`]). The cascade then
+//! runs on a tree whose table holds those symbols and knows which keys it answers in full
 //! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
 //! hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
@@ -19,7 +20,8 @@
 //! Everything else reads the files themselves (`read`, and the ranking statistics,
 //! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
-use super::{AskRequest, AskResponse};
+use super::ask::{AskRequest, AskResponse};
+use super::code::{self, CodeRequest, CodeResponse};
 use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
@@ -44,15 +46,86 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
-/// answered as [`super::ask`] answers it).
-pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
+/// answered as [`super::ask::ask`] answers it).
+pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
+    let clock = Instant::now();
+    let cold = tree.is_cold() && tree.built().is_none();
+    let (keys, grep_words) = looked_up(&request.question, profile);
+    // what a ranking may look up: a superset of what the cascade ranks by (its term is
+    // made of the question's words), searched for too, to know whether any file holds them
+    let rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
+    let lookups = Lookups {
+        keys,
+        grep_words,
+        rank_terms,
+    };
+    let mut response = answered(tree, lookups, profile, |tree| {
+        super::ask::ask(tree, request, profile)
+    })?;
+    if cold {
+        // the whole call's time, its passes over the files included
+        response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    }
+    Ok(response)
+}
+
+/// Finds `request`'s term on `tree` as [`code::find_code`] does, for a tree loaded without
+/// its kept index without building the index first: the only key the code cascade looks
+/// up is its term's ([`code::lookup_key`]), so one pass scans the files that may declare
+/// a name it is part of.
+pub fn first_find_code(
+    tree: &Tree,
+    request: &CodeRequest,
+    profile: &Profile,
+) -> Result<CodeResponse> {
+    let weights = &profile.code;
+    let key = code::lookup_key(&request.term, weights);
+    if key.is_empty() || request.limit == 0 || !weights.symbol_scan {
+        // an empty term or limit is an error, told before any file is read; without the
+        // symbol step the table is never asked
+        return answered(tree, Lookups::default(), profile, |tree| {
+            code::find_code(tree, request, weights)
+        });
+    }
+    let lookups = Lookups {
+        keys: vec![key],
+        ..Lookups::default()
+    };
+    answered(tree, lookups, profile, |tree| {
+        code::find_code(tree, request, weights)
+    })
+}
+
+/// What a mode answered on a partial tree is known to look up first: the keys of the
+/// symbol table, the words of its greps and the terms of its ranking.
+#[derive(Default)]
+struct Lookups {
+    keys: Vec<String>,
+    grep_words: Vec<Vec<u8>>,
+    rank_terms: Vec<String>,
+}
+
+/// `answer` run on `tree`: when the tree was loaded without its kept index, on partial
+/// trees, round after round (see the module's documentation), until one answers every
+/// key its table was asked and every term its ranking was asked in full; else on the tree.
+fn answered<R>(
+    tree: &Tree,
+    lookups: Lookups,
+    profile: &Profile,
+    answer: impl Fn(&Tree) -> Result<R>,
+) -> Result<R> {
     if !tree.is_cold() {
-        return super::ask(tree, request, profile);
+        return answer(tree);
     }
     if let Some(built) = tree.built() {
-        return super::ask(built, request, profile);
+        return answer(built);
     }
-    let clock = Instant::now();
+    let Lookups {
+        keys,
+        grep_words,
+        mut rank_terms,
+    } = lookups;
+    let mut keys = keys;
     let files = tree.files();
     // a file that cannot hold symbols needs no scan
     let mut symbols: Vec<Scanned> = files
@@ -71,7 +144,6 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // which of the words that are ranking terms each file's text holds as a term
     let mut as_terms = vec![0u128; files.len()];
     let mut searched = 0usize;
-    let (mut keys, grep_words) = looked_up(&request.question, profile);
     let mut last = None;
     // the letters of the keys of more than one word every file that may name them was
     // searched for (see `PassKey`): a file the table lacks names none of them
@@ -79,9 +151,6 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     for w in &grep_words {
         words.id(w);
     }
-    // what a ranking may look up: a superset of what the cascade ranks by (its term is
-    // made of the question's words), searched for too, to know whether any file holds them
-    let mut rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
     let mut term_ids = 0u128;
     for t in &rank_terms {
         term_ids |= bit(words.id(t.as_bytes()));
@@ -143,12 +212,11 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .take()
             .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
         partial.attach(Arc::new(OnceLock::from(stats)));
-        let mut response = super::ask(&partial, request, profile)?;
+        let response = answer(&partial)?;
         let keys_missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
         if keys_missed.is_empty() && terms_missed.is_empty() {
-            response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
             return Ok(response);
         }
         if !terms_missed.is_empty() {
@@ -169,7 +237,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         let progress = Some((words.list.len(), scans, rank_terms.len()));
         if progress == last {
             // nothing more to scan for the keys missed: the whole table answers them
-            return super::ask(tree.ready()?, request, profile);
+            return answer(tree.ready()?);
         }
         last = progress;
         keys = keys_missed;
@@ -187,7 +255,7 @@ fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
     let rules = &profile.planner;
     let tokens = planner::tokens(question, rules);
     let plan = planner::plan(question, rules);
-    let mut keys = super::plan::phrase_keys(plan.as_ref(), &tokens, rules);
+    let mut keys = super::ask::plan::phrase_keys(plan.as_ref(), &tokens, rules);
     let mut grep = Vec::new();
     if let Some(plan) = &plan {
         keys.push(Term::new(&plan.term).snake);
