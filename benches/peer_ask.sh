@@ -15,19 +15,33 @@
 # Benchmark only: installs ripgrep with apt-get when it is missing. The index lives in a
 # temporary FINDBENCH_CACHE, removed at the end.
 #
+# With MODE=code, times `findbench find code TERM` the same way against `rg -c -i TERM` (the
+# term as the pattern, as an agent greps for an identifier), for four terms.
+#
 # Usage: benches/peer_ask.sh [PAIRS [COLD_PAIRS]]   (default 11 and 3; environment:
-#        ROOT=/some/tree, default the cargo registry's sources, ~/.cargo/registry/src, as one root)
+#        ROOT=/some/tree, default the cargo registry's sources, ~/.cargo/registry/src, as one root;
+#        MODE=ask (default) or code)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS="${1:-11}"
 COLD_PAIRS="${2:-3}"
 ROOT="${ROOT:-$HOME/.cargo/registry/src}"
-QUESTIONS=(
-  "where is replay implemented"
-  "find cursor binary"
-  "where is the deserializer for yaml anchors"
-  "how is the gzip header parsed"
-)
+MODE="${MODE:-ask}"
+case "$MODE" in
+  ask) QUESTIONS=(
+    "where is replay implemented"
+    "find cursor binary"
+    "where is the deserializer for yaml anchors"
+    "how is the gzip header parsed"
+  ) ;;
+  code) QUESTIONS=(
+    "replay"
+    "cursor[ _-]?binary"
+    "Deserializer"
+    "GzHeader"
+  ) ;;
+  *) echo "MODE must be ask or code, not $MODE" >&2; exit 2 ;;
+esac
 
 if ! command -v rg >/dev/null; then
   apt-get install -y ripgrep >/dev/null || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
@@ -48,12 +62,13 @@ echo "root:      $ROOT ($(find -L "$ROOT" -type f 2>/dev/null | wc -l) files, $(
 echo "pairs:     $PAIRS warm and $COLD_PAIRS cold per question, after one warm-up pair"
 echo
 
-python3 - "$FB" "$ROOT" "$CACHE" "$PAIRS" "$COLD_PAIRS" "${QUESTIONS[@]}" <<'PY'
+python3 - "$FB" "$ROOT" "$CACHE" "$PAIRS" "$COLD_PAIRS" "$MODE" "${QUESTIONS[@]}" <<'PY'
 import json, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 fb, root, cache = sys.argv[1], sys.argv[2], sys.argv[3]
 counts = {"warm": int(sys.argv[4]), "cold": int(sys.argv[5])}
-questions = sys.argv[6:]
+find_mode = sys.argv[6]
+questions = sys.argv[7:]
 env = dict(os.environ, FINDBENCH_CACHE=cache)
 # the question words an agent would grep for: all but the question's own stop words
 STOP = {"where", "what", "how", "which", "who", "why", "is", "are", "was", "do", "does", "the",
@@ -63,11 +78,12 @@ def words(q):
     return [w for w in re.findall(r"[A-Za-z0-9_]+", q.lower()) if w not in STOP]
 
 def fb_cmd(q):
-    return [fb, "ask", q, "--root", root, "--format", "json"]
+    command = ["ask"] if find_mode == "ask" else ["find", "code"]
+    return [fb, *command, q, "--root", root, "--format", "json"]
 
 def rg_cmd(q):
     cmd = ["rg", "-c", "-i"]
-    for w in words(q):
+    for w in (words(q) if find_mode == "ask" else [q]):
         cmd += ["-e", w]
     return cmd + [root]
 
@@ -108,7 +124,10 @@ def cold_run(cmd):
 def answer(cmd, e):
     out = subprocess.run(cmd, capture_output=True, env=e, check=False).stdout
     d = json.loads(out)
-    return d.get("outcome"), d.get("selected"), [m["path"] for m in d.get("matches", [])]
+    matches = [m["path"] for m in d.get("matches", [])]
+    if find_mode == "code":
+        return d.get("success"), (matches or [None])[0], matches
+    return d.get("outcome"), d.get("selected"), matches
 
 # the same answer with the index (cold: built by this call; warm: kept) and with --no-cache
 for q in questions:
