@@ -22,6 +22,7 @@ pub mod kind;
 mod length_sample;
 pub mod posting;
 pub mod tokens;
+mod word_parts;
 
 use crate::profile::Profile;
 use crate::tree::Tree;

@@ -8,12 +8,13 @@
 //! one character and parts made only of digits are dropped: they name nothing a reader
 //! would search for.
 
+use super::word_parts::part_ranges;
 use crate::text::stem::stem;
 
 /// Calls `emit(term, byte_offset)` for every term of `text`, in order.
 pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
-    for_each_word(text, |start, word| {
-        split_identifier(word, |part, at| emit_part(part, start + at, &mut emit))
+    part_ranges(text.as_bytes(), |start, end| {
+        emit_part(&text[start..end], start, &mut emit)
     });
 }
 
@@ -22,12 +23,12 @@ pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
 /// compares a part's start with them first (a term is a prefix of its folded part) and
 /// makes the term of the few parts that may be one.
 pub fn for_each_part<'t>(text: &'t str, mut each: impl FnMut(&'t str)) {
-    for_each_word(text, |_, word| {
-        split_identifier(word, |part, _| {
-            if is_term(part) {
-                each(part)
-            }
-        })
+    // a part is ASCII: its ends are character boundaries
+    part_ranges(text.as_bytes(), |start, end| {
+        let part = &text[start..end];
+        if is_term(part) {
+            each(part)
+        }
     });
 }
 
@@ -127,23 +128,6 @@ pub fn holds_term(text: &[u8], folded: &[u8], term: &str) -> bool {
     false
 }
 
-/// Calls `each(byte_offset, word)` for every run of word bytes of `text`, in order.
-fn for_each_word<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !is_word_byte(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && is_word_byte(bytes[i]) {
-            i += 1;
-        }
-        each(start, &text[start..i]);
-    }
-}
-
 /// The terms of `text`, in order (duplicates kept).
 pub fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -157,7 +141,8 @@ fn is_word_byte(b: u8) -> bool {
     WORD_BYTES[b as usize]
 }
 
-/// [`is_word_byte`] of every byte, looked up: the test of every byte of every counted file.
+/// [`is_word_byte`] of every byte, looked up (the words around a term's letters, a question's
+/// words; a whole text is cut by `word_parts.rs`).
 const WORD_BYTES: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
