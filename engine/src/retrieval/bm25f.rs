@@ -14,6 +14,7 @@ use super::kind::FileKind;
 use super::length_sample::length_sample;
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
+use crate::encoding::fx_hash::FxBuild;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::Tree;
 use rayon::prelude::*;
@@ -35,7 +36,7 @@ pub struct FieldIndex {
 #[derive(Debug)]
 enum Terms {
     Memory {
-        vocabulary: HashMap<String, u32>,
+        vocabulary: HashMap<String, u32, FxBuild>,
         postings: Vec<Vec<Posting>>,
     },
     Kept(Kept),
@@ -126,7 +127,7 @@ impl FieldIndex {
             .map(|f| file_terms(f, profile))
             .collect();
         let kinds = kinds(tree, profile);
-        let mut vocabulary: HashMap<String, u32> = HashMap::new();
+        let mut vocabulary: HashMap<String, u32, FxBuild> = HashMap::default();
         let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(per_file.len());
         for (i, (len, counts)) in per_file.into_iter().enumerate() {

@@ -4,26 +4,40 @@
 
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
-use super::tokens::{for_each_part, for_each_term, holds_term, term_of, TermStarts};
+use super::tokens::{for_each_part, holds_term, term_of, TermStarts};
+use crate::encoding::fx_hash::FxBuild;
 use crate::profile::Profile;
+use crate::text::stem::stem_prefix;
 use crate::tree::TreeFile;
 use std::collections::HashMap;
 
 /// A file's field lengths and its terms with their counts per field.
-pub(crate) type FileTerms = ([u32; NF], HashMap<String, [u16; NF]>);
+pub(crate) type FileTerms = ([u32; NF], HashMap<String, [u16; NF], FxBuild>);
 
 /// The terms of one file with their counts per field (a count stops at `u16::MAX`, what a
 /// posting holds), and the file's field lengths: how many terms each field holds, every
 /// one counted.
 pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
-    let mut counts: HashMap<String, [u16; NF]> = HashMap::new();
+    let mut counts: HashMap<String, [u16; NF], FxBuild> = HashMap::default();
     let mut len = [0u32; NF];
-    let mut add = |term: String, field: Field| {
+    // each part folded into one buffer and looked up as its stem, a prefix of it: a string
+    // is made only for a term the file did not hold yet (what `for_each_term` makes of
+    // every part)
+    let mut folded = String::new();
+    let mut add = |part: &str, field: Field| {
         len[field.index()] += 1;
-        let slot = &mut counts.entry(term).or_insert([0; NF])[field.index()];
+        folded.clear();
+        folded.push_str(part);
+        folded.make_ascii_lowercase();
+        let term = stem_prefix(&folded);
+        let slot = match counts.get_mut(term) {
+            Some(slot) => slot,
+            None => counts.entry(term.to_string()).or_insert([0; NF]),
+        };
+        let slot = &mut slot[field.index()];
         *slot = slot.saturating_add(1);
     };
-    for_each_term(path_of(file), |t, _| add(t, Field::Path));
+    for_each_part(path_of(file), |p| add(p, Field::Path));
     // read for this pass only: holding every file's text would hold the whole tree
     if let Some(text) = file.text_once() {
         let text: &str = &text;
@@ -31,11 +45,11 @@ pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
         if file.language.is_some() {
             // the tree's symbols are the whole-file scan of the symbol reader
             for symbol in file.symbols_once().iter() {
-                for_each_term(&symbol.name, |t, _| add(t, Field::Symbols));
+                for_each_part(&symbol.name, |p| add(p, Field::Symbols));
             }
         }
         fields::split(text, Syntax::of(file, source), |start, end, field| {
-            for_each_term(&text[start..end], |t, _| add(t, field));
+            for_each_part(&text[start..end], |p| add(p, field));
         });
     }
     (len, counts)
@@ -153,13 +167,9 @@ pub(crate) fn path_terms(file: &TreeFile, terms: &[String], may_hold: &[bool]) -
 mod tests {
     use super::*;
     use crate::tree::Tree;
-    use std::collections::HashMap;
 
     /// The counts of `terms` from every term of a file, as `file_terms` lists them.
-    fn listed(
-        (len, counts): ([u32; NF], HashMap<String, [u16; NF]>),
-        terms: &[String],
-    ) -> FileCounts {
+    fn listed((len, counts): FileTerms, terms: &[String]) -> FileCounts {
         let held = terms
             .iter()
             .enumerate()
