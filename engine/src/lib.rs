@@ -9,6 +9,8 @@ mod encoding;
 pub mod error;
 pub mod item;
 pub mod modes;
+#[cfg(test)]
+mod own_sources;
 pub mod planner;
 pub mod profile;
 pub mod rank;

@@ -127,16 +127,7 @@ fn answered<R>(
     } = lookups;
     let mut keys = keys;
     let files = tree.files();
-    // a file that cannot hold symbols needs no scan
-    let mut symbols: Vec<Scanned> = files
-        .iter()
-        // (one that turns out to hold no text is marked by the pass, which learns that by
-        // reading it: `scan`)
-        .map(|f| match f.language {
-            None => Scanned::Whole(PackedSymbols::default()),
-            Some(_) => Scanned::Not,
-        })
-        .collect();
+    let mut symbols = unscanned(files);
     // how many scans the passes made (a file scanned again for more keys counts again)
     let mut scans = 0usize;
     let mut words = Words::default();
@@ -243,6 +234,19 @@ fn answered<R>(
         keys = keys_missed;
         last_tree = Some((partial, coverage));
     }
+}
+
+/// What is known of each file's symbols before any pass: a file that cannot hold symbols
+/// needs no scan (one that turns out to hold no text is marked by the pass, which learns
+/// that by reading it: `scan`); any other is not scanned yet.
+fn unscanned(files: &[crate::tree::TreeFile]) -> Vec<Scanned> {
+    files
+        .iter()
+        .map(|f| match f.language {
+            None => Scanned::Whole(PackedSymbols::default()),
+            Some(_) => Scanned::Not,
+        })
+        .collect()
 }
 
 /// The keys the cascade looks up first in the symbol table for `question` (the planned
@@ -765,13 +769,7 @@ mod tests {
             words.id(w.as_bytes());
         }
         let mut held = vec![0u128; files.len()];
-        let mut symbols: Vec<Scanned> = files
-            .iter()
-            .map(|f| match f.language {
-                None => Scanned::Whole(PackedSymbols::default()),
-                Some(_) => Scanned::Not,
-            })
-            .collect();
+        let mut symbols = unscanned(files);
         // ranking terms among the words: `implement` (a stem, held by `implemented`) and
         // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
         let term_ids = bit(words.id(b"implement")) | bit(words.ids[&b"cut"[..]]);

@@ -1,0 +1,20 @@
+//! This crate's own source files, for tests that check a fast path against a plain one on
+//! real code (`retrieval/word_parts.rs`, `text/stem.rs`).
+
+/// Every file below this crate's `src/`, with its bytes.
+pub(crate) fn own_sources() -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                out.push((path, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
