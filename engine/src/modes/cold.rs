@@ -80,15 +80,11 @@ pub fn first_find_code(
 ) -> Result<CodeResponse> {
     let weights = &profile.code;
     let key = code::lookup_key(&request.term, weights);
-    if key.is_empty() || request.limit == 0 || !weights.symbol_scan {
-        // an empty term or limit is an error, told before any file is read; without the
-        // symbol step the table is never asked
-        return answered(tree, Lookups::default(), profile, |tree| {
-            code::find_code(tree, request, weights)
-        });
-    }
+    // an empty term or limit is an error, told before any file is read; without the symbol
+    // step the table is never asked
+    let asks_the_table = !key.is_empty() && request.limit > 0 && weights.symbol_scan;
     let lookups = Lookups {
-        keys: vec![key],
+        keys: asks_the_table.then_some(key).into_iter().collect(),
         ..Lookups::default()
     };
     answered(tree, lookups, profile, |tree| {
@@ -121,11 +117,10 @@ fn answered<R>(
         return answer(built);
     }
     let Lookups {
-        keys,
+        mut keys,
         grep_words,
         mut rank_terms,
     } = lookups;
-    let mut keys = keys;
     let files = tree.files();
     let mut symbols = unscanned(files);
     // how many scans the passes made (a file scanned again for more keys counts again)
