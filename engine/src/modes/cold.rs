@@ -485,16 +485,15 @@ fn scan(
                 let scanned = match (wanted.is_empty(), f.language) {
                     (false, Some(language)) => {
                         let text = text.get_or_insert_with(|| decoded(bytes));
-                        let all = scan_file(language, text);
                         Some(if wanted.iter().any(|k| k.is_empty()) {
                             // an empty key is found in every name
-                            Scanned::Whole(PackedSymbols::of(&all))
+                            Scanned::Whole(PackedSymbols::of(&scan_file(language, text)))
                         } else {
                             let mut named = known.keys().to_vec();
                             named.extend(wanted.iter().map(|k| k.to_string()));
                             named.sort();
                             named.dedup();
-                            Scanned::named(&all, named)
+                            Scanned::named_in(language, text, named)
                         })
                     }
                     _ => None,

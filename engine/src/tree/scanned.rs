@@ -11,7 +11,10 @@
 //! thousand that a lookup could reach.
 
 use super::symbol_table::qualifier_of;
-use super::symbols::{PackedSymbols, Symbol};
+use super::symbols::{scan_file_keeping, Language, PackedSymbols, Symbol};
+use crate::text::camel::snake_letters;
+use memchr::memmem;
+use std::cell::RefCell;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
 
@@ -52,6 +55,28 @@ impl Scanned {
             keys,
             symbols: PackedSymbols::of(&kept),
         }
+    }
+
+    /// [`Scanned::named`] of the symbols of `text` (in `language`), scanning only the
+    /// names that may be kept into symbols: a name whose snake form or qualifier contains a
+    /// key holds the key's letters (without its `_`s) in its `snake_letters`, as a snake
+    /// form is its `snake_letters` cut by `_`; a name that does not is refused before its
+    /// symbol is made (most of them, in a file holding a common word).
+    pub(crate) fn named_in(language: Language, text: &str, keys: Vec<String>) -> Scanned {
+        let letters: Vec<Vec<u8>> = keys
+            .iter()
+            .filter(|k| !k.is_empty())
+            .map(|k| k.bytes().filter(|&b| b != b'_').collect())
+            .collect();
+        let finders: Vec<memmem::Finder<'_>> = letters.iter().map(memmem::Finder::new).collect();
+        let buffer = RefCell::new(Vec::new());
+        let keep = |name: &str| {
+            let mut name_letters = buffer.borrow_mut();
+            name_letters.clear();
+            snake_letters(name, &mut name_letters);
+            finders.iter().any(|f| f.find(&name_letters).is_some())
+        };
+        Scanned::named(&scan_file_keeping(language, text, &keep), keys)
     }
 
     /// True when the table answers a lookup of `key` in full for this file.
@@ -151,6 +176,45 @@ mod tests {
         }
         assert!(Scanned::Whole(PackedSymbols::of(&files[0])).answers("other"));
         assert!(!Scanned::Not.answers("cursor"));
+    }
+
+    /// Scanning only the names whose letters hold a key's keeps what filtering every
+    /// symbol keeps: on every source file of this crate, for keys of one word, of two, of
+    /// a name's qualifier, and keys no name holds.
+    #[test]
+    fn the_names_refused_before_the_scan_are_none_a_lookup_finds() {
+        let key_sets = [
+            vec!["symbol"],
+            vec!["table", "scan"],
+            vec!["symbol_table", "file"],
+            vec!["tree_file", "zzqq"],
+            vec!["new"],
+        ];
+        let mut kept = 0;
+        for (path, bytes) in crate::own_sources::own_sources() {
+            let Some(language) = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(Language::from_extension)
+            else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let all = scan_file(language, &text);
+            for keys in &key_sets {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                let want = Scanned::named(&all, keys.clone());
+                kept += want.symbols().count();
+                assert_eq!(
+                    Scanned::named_in(language, &text, keys),
+                    want,
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+        // names were kept: the comparison is not between empty tables
+        assert!(kept > 100, "{kept}");
     }
 
     /// An empty key covers nothing: a lookup of any key would need every symbol.

@@ -47,6 +47,26 @@ use scanner::{Scanner, Scope};
 
 /// Every declaration of `text`, in line order.
 pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
+    scan(language, text, None)
+}
+
+/// The declarations of `text` whose name `keep` accepts, in line order: what
+/// [`scan_file`] gives, filtered, without making the symbols of the names refused (the
+/// first call on a root keeps only the names a lookup can find of files holding a common
+/// word: `tree/scanned.rs`).
+pub(crate) fn scan_file_keeping(
+    language: Language,
+    text: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> Vec<Symbol> {
+    scan(language, text, Some(keep))
+}
+
+fn scan<'a>(
+    language: Language,
+    text: &'a str,
+    keep: Option<&'a dyn Fn(&str) -> bool>,
+) -> Vec<Symbol> {
     let mut scanner = Scanner {
         language,
         text,
@@ -65,6 +85,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
         open_string: None,
         opens_object: false,
         declares_only: false,
+        keep,
     };
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
     // `memchr`

@@ -59,6 +59,9 @@ pub(super) struct Scanner<'a> {
     /// The line opened an object literal (`= {`, `({`, `return {`) whose members follow
     /// (TypeScript, JavaScript).
     pub(super) opens_object: bool,
+    /// Which names to make a symbol of (`None`: every one); a name refused costs no
+    /// string (`super::scan_file_keeping`).
+    pub(super) keep: Option<&'a dyn Fn(&str) -> bool>,
 }
 
 /// The bytes that may open a string or a comment in [`Scanner::code_of`].
@@ -200,6 +203,9 @@ impl<'a> Scanner<'a> {
             name
         };
         let test = std::mem::take(&mut self.test_attribute);
+        if self.keep.is_some_and(|keep| !keep(name)) {
+            return;
+        }
         self.out.push(Symbol {
             kind,
             snake: snake(last),
