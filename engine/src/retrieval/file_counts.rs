@@ -98,9 +98,7 @@ pub(crate) fn counted(
         let text = crate::text::decoded(bytes);
         let text: &str = &text;
         if file.language.is_some() {
-            for symbol in file.symbols_with_text(text).iter() {
-                for_each_part(&symbol.name, |p| add(p, Field::Symbols));
-            }
+            file.for_each_symbol_name(text, |name| for_each_part(name, |p| add(p, Field::Symbols)));
         }
         let syntax = Syntax::of(file, is_source(file, profile));
         fields::split(text, syntax, |start, end, field| {

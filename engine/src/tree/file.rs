@@ -243,16 +243,21 @@ impl TreeFile {
         }
     }
 
-    /// [`TreeFile::symbols_once`] for a caller that holds the file's text already: a file
-    /// whose symbols are neither kept nor in a table scans them from `text`, not from a
-    /// second read.
-    pub(crate) fn symbols_with_text(&self, text: &str) -> std::borrow::Cow<'_, [Symbol]> {
+    /// Calls `each` with the name of every declaration of the file, for a caller that holds
+    /// its text already and needs the names only: a file whose symbols are neither kept
+    /// nor in a table scans its text, making no symbol of any name (no string, no snake
+    /// form; the counting of a ranked first call scans hundreds of files so).
+    pub(crate) fn for_each_symbol_name(&self, text: &str, mut each: impl FnMut(&str)) {
         match (self.symbols.get(), &self.symbol_slot, self.language) {
-            (Some(symbols), _, _) => std::borrow::Cow::Borrowed(symbols),
+            (Some(symbols), _, _) => symbols.iter().for_each(|s| each(&s.name)),
             (None, None, Some(language)) if self.source.is_some() => {
-                std::borrow::Cow::Owned(symbols::scan_file(language, text))
+                let each = std::cell::RefCell::new(each);
+                symbols::scan_file_keeping(language, text, &|name| {
+                    (each.borrow_mut())(name);
+                    false
+                });
             }
-            _ => std::borrow::Cow::Owned(self.decode_symbols()),
+            _ => self.decode_symbols().iter().for_each(|s| each(&s.name)),
         }
     }
 
