@@ -2,6 +2,7 @@
 //! real code (`retrieval/word_parts.rs`, `text/stem.rs`).
 
 /// Every file below this crate's `src/`, with its bytes.
+#[cfg(test)]
 pub(crate) fn own_sources() -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
