@@ -162,8 +162,8 @@ impl Engine {
 }
 
 /// After a call answered from a tree loaded without its kept index (`ask`, `find code`,
-/// `grep` and `find path` answer without it), the index is built by a process of its own, so that the
-/// next call is warm (see `docs/index.md`).
+/// `grep` and `find path` answer without it), the index is built by a process of its own,
+/// so that the next call is warm (see `docs/index.md`).
 fn index_after_a_cold_answer(fixture: &Fixture) {
     if let Fixture::Tree(tree) = fixture {
         if tree.is_cold() && tree.built().is_none() {

@@ -4,10 +4,9 @@
 
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
-use super::tokens::{for_each_part, holds_term, term_of, TermStarts};
+use super::tokens::{for_each_part, holds_term, term_in, term_of, TermStarts};
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::Profile;
-use crate::text::stem::stem_prefix;
 use crate::tree::TreeFile;
 use std::collections::HashMap;
 
@@ -20,16 +19,12 @@ pub(crate) type FileTerms = ([u32; NF], HashMap<String, [u16; NF], FxBuild>);
 pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
     let mut counts: HashMap<String, [u16; NF], FxBuild> = HashMap::default();
     let mut len = [0u32; NF];
-    // each part folded into one buffer and looked up as its stem, a prefix of it: a string
-    // is made only for a term the file did not hold yet (what `for_each_term` makes of
-    // every part)
+    // each part's term made in one buffer: a string is made only for a term the file did
+    // not hold yet
     let mut folded = String::new();
     let mut add = |part: &str, field: Field| {
         len[field.index()] += 1;
-        folded.clear();
-        folded.push_str(part);
-        folded.make_ascii_lowercase();
-        let term = stem_prefix(&folded);
+        let term = term_in(part, &mut folded);
         let slot = match counts.get_mut(term) {
             Some(slot) => slot,
             None => counts.entry(term.to_string()).or_insert([0; NF]),

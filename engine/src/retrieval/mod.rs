@@ -109,12 +109,9 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // read for this pass only, as the candidates' texts together may be large; each file
     // on a worker of its own
     let best_of: Vec<Vec<(u32, usize)>> = ranked
-        .iter()
+        .par_iter()
         .take(depth)
-        .map(|entry| entry.file)
-        .collect::<Vec<u32>>()
-        .into_par_iter()
-        .map(|file| best_lines(files[file as usize].text_once().as_deref(), &terms))
+        .map(|entry| best_lines(files[entry.file as usize].text_once().as_deref(), &terms))
         .collect();
     for (entry, best) in ranked.iter_mut().zip(best_of) {
         let top = best.first().map_or(0, |l| l.1);

@@ -9,7 +9,7 @@
 //! would search for.
 
 use super::word_parts::part_ranges;
-use crate::text::stem::stem;
+use crate::text::stem::stem_prefix;
 
 /// Calls `emit(term, byte_offset)` for every term of `text`, in order.
 pub fn for_each_term(text: &str, mut emit: impl FnMut(String, usize)) {
@@ -34,7 +34,17 @@ pub fn for_each_part<'t>(text: &'t str, mut each: impl FnMut(&'t str)) {
 
 /// The term [`for_each_term`] makes of a part [`for_each_part`] gives.
 pub fn term_of(part: &str) -> String {
-    stem(&part.to_ascii_lowercase())
+    term_in(part, &mut String::new()).to_string()
+}
+
+/// [`term_of`] without a string of its own: `part` folded into `folded` (cleared first, kept
+/// by a caller that makes the term of every part of a file) and the term its stem, a prefix
+/// of the folding.
+pub(crate) fn term_in<'f>(part: &str, folded: &'f mut String) -> &'f str {
+    folded.clear();
+    folded.push_str(part);
+    folded.make_ascii_lowercase();
+    stem_prefix(folded)
 }
 
 /// A few terms, and which of them a part [`for_each_part`] gives is made: a term is a
@@ -191,7 +201,7 @@ fn is_term(part: &str) -> bool {
 
 fn emit_part(part: &str, at: usize, emit: &mut impl FnMut(String, usize)) {
     if is_term(part) {
-        emit(stem(&part.to_ascii_lowercase()), at);
+        emit(term_of(part), at);
     }
 }
 

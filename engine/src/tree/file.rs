@@ -251,9 +251,8 @@ impl TreeFile {
         match (self.symbols.get(), &self.symbol_slot, self.language) {
             (Some(symbols), _, _) => symbols.iter().for_each(|s| each(&s.name)),
             (None, None, Some(language)) if self.source.is_some() => {
-                let each = std::cell::RefCell::new(each);
-                symbols::scan_file_keeping(language, text, &|name| {
-                    (each.borrow_mut())(name);
+                symbols::scan_file_keeping(language, text, &mut |name| {
+                    each(name);
                     false
                 });
             }

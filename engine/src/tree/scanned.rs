@@ -14,7 +14,6 @@ use super::symbol_table::qualifier_of;
 use super::symbols::{scan_file_keeping, Language, PackedSymbols, Symbol};
 use crate::text::camel::snake_letters;
 use memchr::memmem;
-use std::cell::RefCell;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
 
@@ -69,14 +68,13 @@ impl Scanned {
             .map(|k| k.bytes().filter(|&b| b != b'_').collect())
             .collect();
         let finders: Vec<memmem::Finder<'_>> = letters.iter().map(memmem::Finder::new).collect();
-        let buffer = RefCell::new(Vec::new());
-        let keep = |name: &str| {
-            let mut name_letters = buffer.borrow_mut();
+        let mut name_letters = Vec::new();
+        let mut keep = |name: &str| {
             name_letters.clear();
             snake_letters(name, &mut name_letters);
             finders.iter().any(|f| f.find(&name_letters).is_some())
         };
-        Scanned::named(&scan_file_keeping(language, text, &keep), keys)
+        Scanned::named(&scan_file_keeping(language, text, &mut keep), keys)
     }
 
     /// True when the table answers a lookup of `key` in full for this file.

@@ -57,7 +57,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
 pub(crate) fn scan_file_keeping(
     language: Language,
     text: &str,
-    keep: &dyn Fn(&str) -> bool,
+    keep: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<Symbol> {
     scan(language, text, Some(keep))
 }
@@ -65,7 +65,7 @@ pub(crate) fn scan_file_keeping(
 fn scan<'a>(
     language: Language,
     text: &'a str,
-    keep: Option<&'a dyn Fn(&str) -> bool>,
+    keep: Option<&'a mut dyn FnMut(&str) -> bool>,
 ) -> Vec<Symbol> {
     let mut scanner = Scanner {
         language,

@@ -61,7 +61,7 @@ pub(super) struct Scanner<'a> {
     pub(super) opens_object: bool,
     /// Which names to make a symbol of (`None`: every one); a name refused costs no
     /// string (`super::scan_file_keeping`).
-    pub(super) keep: Option<&'a dyn Fn(&str) -> bool>,
+    pub(super) keep: Option<&'a mut dyn FnMut(&str) -> bool>,
 }
 
 /// The bytes that may open a string or a comment in [`Scanner::code_of`].
@@ -203,7 +203,7 @@ impl<'a> Scanner<'a> {
             name
         };
         let test = std::mem::take(&mut self.test_attribute);
-        if self.keep.is_some_and(|keep| !keep(name)) {
+        if self.keep.as_mut().is_some_and(|keep| !keep(name)) {
             return;
         }
         self.out.push(Symbol {
