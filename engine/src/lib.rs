@@ -20,6 +20,7 @@ pub mod store;
 pub mod text;
 pub mod tree;
 mod version;
+mod worker_scratch;
 
 pub use error::{EngineError, Result};
 pub use item::{Domain, Item};

@@ -38,6 +38,7 @@ use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
 use crate::tree::symbols::{scan_file, PackedSymbols};
 use crate::tree::{ContentKind, Tree};
+use crate::worker_scratch::WorkerScratch;
 use memchr::memmem;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -426,6 +427,9 @@ fn scan(
     // a file's symbols packed where they are scanned: half a million `Symbol`s held
     // until the table is built took three times the memory
     type Found = (usize, u128, u128, Option<Scanned>);
+    // one buffer per worker for the bytes, one for their folding and one for the letters:
+    // a pass over every file allocates nothing per file
+    let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
     let found: Vec<Found> = (0..files.len())
         .into_par_iter()
         .filter(|&i| {
@@ -434,12 +438,9 @@ fn scan(
                 .is_none_or(|kind| *kind == ContentKind::Text)
                 && (!finders.is_empty() || (files[i].language.is_some() && wants(i)))
         })
-        .map_init(
-            || (Vec::new(), Vec::new(), Vec::new()),
-            |(bytes, folded, letters), i| {
+        .map(|i| {
+            buffers.with(|(bytes, folded, letters)| {
                 let f = &files[i];
-                // one buffer per worker for the bytes and one for their folding: a pass over
-                // every file allocates nothing per file
                 if !f.read_into(bytes) {
                     return (i, held[i], as_terms[i], None);
                 }
@@ -499,8 +500,8 @@ fn scan(
                     _ => None,
                 };
                 (i, mask, terms, scanned)
-            },
-        )
+            })
+        })
         .collect();
     let mut count = 0;
     for (i, mask, terms, scanned) in found {

@@ -17,6 +17,7 @@ use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::Tree;
+use crate::worker_scratch::WorkerScratch;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -206,13 +207,13 @@ impl FieldIndex {
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
         type Found = (Option<[u32; NF]>, Vec<bool>);
+        let scratch: WorkerScratch<(Vec<u8>, Vec<u8>)> = WorkerScratch::new();
         let per_file: Vec<Found> = tree
             .files()
             .par_iter()
             .enumerate()
-            .map_init(
-                || (Vec::new(), Vec::new()),
-                |buffers, (i, f)| {
+            .map(|(i, f)| {
+                scratch.with(|buffers| {
                     let path = f.path.to_ascii_lowercase();
                     let may_hold: Vec<bool> = terms
                         .iter()
@@ -253,8 +254,8 @@ impl FieldIndex {
                         }
                         None => (None, held_terms(f, terms, &may_hold, buffers)),
                     }
-                },
-            )
+                })
+            })
             .collect();
         let mut holders: HashMap<String, Vec<u32>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();
@@ -330,11 +331,10 @@ impl FieldIndex {
     ) -> Vec<FileCounts> {
         if let Terms::Held { .. } = self.terms {
             let all = tree.files();
+            let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();
             return files
                 .par_iter()
-                .map_init(Vec::new, |bytes, &f| {
-                    counted(&all[f as usize], profile, terms, bytes)
-                })
+                .map(|&f| scratch.with(|bytes| counted(&all[f as usize], profile, terms, bytes)))
                 .collect();
         }
         files
