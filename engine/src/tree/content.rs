@@ -88,27 +88,19 @@ pub(crate) fn read_folded_head(path: &Path, max_bytes: u64, n: usize) -> Option<
 
 /// Reads and classifies one file; never fails, an error becomes [`Content::Unreadable`].
 pub(crate) fn read_content(path: &Path, max_bytes: u64) -> (u64, Content) {
-    // one lookup of the path: the size from the open file
-    let (file, size) = match opened(path) {
-        Ok(opened) => opened,
-        Err(unreadable) => return unreadable,
-    };
-    if size > max_bytes {
-        return (size, Content::TooLarge);
+    let mut bytes = Vec::new();
+    match read_checked(path, max_bytes, &mut bytes) {
+        (size, Checked::Unopened(content)) => (size, content),
+        (size, Checked::TooLarge) => (size, Content::TooLarge),
+        (size, Checked::Binary) => (size, Content::Binary),
+        (size, Checked::Failed(e)) => (size, Content::Unreadable(e.to_string())),
+        // it grew past the limit since its size was taken
+        (_, Checked::Whole) if bytes.len() as u64 > max_bytes => {
+            (bytes.len() as u64, Content::TooLarge)
+        }
+        // the size on disk (what the index compares), even when invalid UTF-8 is replaced
+        (_, Checked::Whole) => (bytes.len() as u64, text_of(bytes)),
     }
-    let mut bytes = Vec::with_capacity(size as usize);
-    let (read, binary) = read_unless_binary(file, max_bytes + 1, &mut bytes);
-    if binary {
-        return (size, Content::Binary);
-    }
-    if let Err(e) = read {
-        return (size, Content::Unreadable(e.to_string()));
-    }
-    if bytes.len() as u64 > max_bytes {
-        return (bytes.len() as u64, Content::TooLarge);
-    }
-    // the size on disk (what the index compares), even when invalid UTF-8 is replaced
-    (bytes.len() as u64, text_of(bytes))
 }
 
 /// The text [`read_content`] makes of a text file's bytes: invalid UTF-8 replaced, and its
@@ -126,53 +118,90 @@ pub(crate) fn text_of(bytes: Vec<u8>) -> Content {
 /// allocation reused from file to file): true when `read_content` gives text for `path`
 /// (the caller decodes them as it does, invalid UTF-8 replaced).
 pub(crate) fn read_text_into(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> bool {
-    bytes.clear();
-    let Ok((file, size)) = opened(path) else {
-        return false;
-    };
-    if size > max_bytes {
-        return false;
-    }
-    bytes.reserve(size as usize);
-    let (read, binary) = read_unless_binary(file, max_bytes + 1, bytes);
-    read.is_ok() && !binary && bytes.len() as u64 <= max_bytes
+    let (_, checked) = read_checked(path, max_bytes, bytes);
+    matches!(checked, Checked::Whole) && bytes.len() as u64 <= max_bytes
 }
 
-/// Reads at most `limit` bytes of `file` into `bytes` (empty), the first [`BINARY_PROBE`]
-/// first, and the rest only when those hold no NUL: a binary file is read no further (a
-/// tenth of a cargo registry's bytes are binary files under the size limit, which a whole
-/// read copied for nothing; grep tools stop at a NUL too). True with the read's result when
-/// the file is binary.
-fn read_unless_binary(
-    mut file: std::fs::File,
-    limit: u64,
-    bytes: &mut Vec<u8>,
-) -> (std::io::Result<usize>, bool) {
+/// What one read of a file found ([`read_checked`]).
+enum Checked {
+    /// The bytes read are the whole file: at most `max_bytes + 1` of them (more than
+    /// `max_bytes` when it grew past the limit since its size was taken).
+    Whole,
+    /// A NUL in its first [`BINARY_PROBE`] bytes, which alone were read.
+    Binary,
+    /// Larger than the limit (at most its head was read).
+    TooLarge,
+    /// A read failed after the bytes read so far.
+    Failed(std::io::Error),
+    /// It could not be opened, or its size could not be learnt: why.
+    Unopened(Content),
+}
+
+/// Reads `path` into `bytes` (cleared first, its allocation kept) with its size: its first
+/// [`BINARY_PROBE`] bytes first, and the rest only when those hold no NUL (a binary file is
+/// read no further: a tenth of a cargo registry's bytes are binary files under the size
+/// limit, which a whole read copied for nothing; grep tools stop at a NUL too) and the file
+/// is within `max_bytes`. The size is asked of the open file only when the head fills: a
+/// file shorter than the head is read whole by it, and that is its size (two thirds of a
+/// cargo registry's files, each a `stat` saved).
+fn read_checked(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> (u64, Checked) {
+    bytes.clear();
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) => {
+            let (size, content) = unreadable(path, e);
+            return (size, Checked::Unopened(content));
+        }
+    };
     let head = Read::by_ref(&mut file)
-        .take(limit.min(BINARY_PROBE as u64))
+        .take(BINARY_PROBE as u64)
         .read_to_end(bytes);
-    // as `probe_kind` says: binary when the head was read and holds a NUL
-    let binary = head.is_ok() && memchr::memchr(0, bytes).is_some();
-    if head.is_err() || binary || bytes.len() < BINARY_PROBE || bytes.len() as u64 >= limit {
-        return (head, binary);
+    let size_of = |file: &std::fs::File| file.metadata().map(|m| m.len());
+    let size = match head {
+        Err(e) => return (size_of(&file).unwrap_or(0), Checked::Failed(e)),
+        // the read stopped before the head's end: at the file's end
+        Ok(_) if bytes.len() < BINARY_PROBE => bytes.len() as u64,
+        Ok(_) => match size_of(&file) {
+            Ok(size) => size,
+            Err(e) => {
+                let (size, content) = unreadable(path, e);
+                return (size, Checked::Unopened(content));
+            }
+        },
+    };
+    // the size first, as a probe tells it: a large file is too large, binary or not
+    if size > max_bytes {
+        return (size, Checked::TooLarge);
     }
-    let rest = file.take(limit - bytes.len() as u64).read_to_end(bytes);
-    (rest.map(|_| bytes.len()), false)
+    if memchr::memchr(0, bytes).is_some() {
+        return (size, Checked::Binary);
+    }
+    if bytes.len() < BINARY_PROBE {
+        return (size, Checked::Whole);
+    }
+    let limit = max_bytes + 1;
+    bytes.reserve((size + 1).min(limit).saturating_sub(bytes.len() as u64) as usize);
+    match file.take(limit - bytes.len() as u64).read_to_end(bytes) {
+        Ok(_) => (size, Checked::Whole),
+        Err(e) => (size, Checked::Failed(e)),
+    }
+}
+
+/// The size `stat` gives a file that could not be opened or read (0 when that fails too),
+/// and why it is unreadable (`stat`'s error first, as a missing file is reported).
+fn unreadable(path: &Path, e: std::io::Error) -> (u64, Content) {
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    let why = std::fs::metadata(path).err().unwrap_or(e);
+    (size, Content::Unreadable(why.to_string()))
 }
 
 /// The file opened and its size; or, when it cannot be opened, its size as `stat` gives it
-/// (0 when that fails too) and why it is unreadable (`stat`'s error first, as a missing
-/// file is reported).
+/// and why it is unreadable ([`unreadable`]).
 fn opened(path: &Path) -> Result<(std::fs::File, u64), (u64, Content)> {
-    let unreadable = |e: std::io::Error| {
-        let size = std::fs::metadata(path).map_or(0, |m| m.len());
-        let why = std::fs::metadata(path).err().unwrap_or(e);
-        (size, Content::Unreadable(why.to_string()))
-    };
-    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let file = std::fs::File::open(path).map_err(|e| unreadable(path, e))?;
     match file.metadata() {
         Ok(m) => Ok((file, m.len())),
-        Err(e) => Err(unreadable(e)),
+        Err(e) => Err(unreadable(path, e)),
     }
 }
 
@@ -195,8 +224,8 @@ pub(crate) fn probe_kind(path: &Path, max_bytes: u64) -> (u64, ContentKind) {
     }
 }
 
-/// One read of a file into `bytes` (only its head when it is binary) (cleared first, its allocation reused), learning
-/// two things at once: what [`probe_kind`] says of the file (its size and kind), and
+/// One read of a file into `bytes` ([`read_checked`]: only its head when it is binary or
+/// too large; cleared first, its allocation reused), learning two things at once: what [`probe_kind`] says of the file (its size and kind), and
 /// whether `bytes` now hold what [`read_text_into`] reads (true: the text is
 /// `String::from_utf8_lossy(bytes)`). So a pass over every file of a tree walked without
 /// the kept index opens each file once.
@@ -205,32 +234,99 @@ pub(crate) fn read_and_probe_into(
     max_bytes: u64,
     bytes: &mut Vec<u8>,
 ) -> ((u64, ContentKind), bool) {
-    bytes.clear();
-    let (file, size) = match opened(path) {
-        Ok(opened) => opened,
-        Err((size, content)) => return ((size, content.kind()), false),
-    };
-    if size > max_bytes {
-        return ((size, ContentKind::TooLarge), false);
-    }
-    bytes.reserve(size as usize);
-    let (read, binary) = read_unless_binary(file, max_bytes + 1, bytes);
-    let kind = match &read {
+    let (size, checked) = read_checked(path, max_bytes, bytes);
+    let kind = match checked {
+        Checked::Unopened(content) => return ((size, content.kind()), false),
+        Checked::TooLarge => ContentKind::TooLarge,
+        Checked::Binary => ContentKind::Binary,
         // bytes read before an error stay in `bytes`: a probe would have failed too when
         // the error came within its first 8 KiB
-        Err(e) if bytes.len() < BINARY_PROBE => ContentKind::Unreadable(e.to_string()),
-        _ if binary => ContentKind::Binary,
-        _ => ContentKind::Text,
+        Checked::Failed(e) if bytes.len() < BINARY_PROBE => ContentKind::Unreadable(e.to_string()),
+        Checked::Failed(_) => return ((size, ContentKind::Text), false),
+        Checked::Whole => ContentKind::Text,
     };
     // a file that grew past the limit since its size was taken is text to the probe (which
     // reads 8 KiB) but gives no text to a full read, as with `read_text_into`
-    let text = read.is_ok() && kind == ContentKind::Text && bytes.len() as u64 <= max_bytes;
+    let text = kind == ContentKind::Text && bytes.len() as u64 <= max_bytes;
     ((size, kind), text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every way of reading a file says what its whole bytes say (read here in one piece,
+    /// its size from `stat`): too large past the limit, else binary with a NUL in its first
+    /// 8 KiB, else its text; around the head's end and around limits below and above it,
+    /// whether the size comes from the head's read or from the open file.
+    #[test]
+    fn a_file_reads_as_its_whole_bytes_say() {
+        let dir = tempfile::tempdir().unwrap();
+        let probe = BINARY_PROBE;
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        for len in [0, 1, 100, probe - 1, probe, probe + 1, 3 * probe, 20_000] {
+            files.push((format!("text_{len}"), vec![b'a'; len]));
+            for nul in [0, len / 2, probe - 1, probe, len.saturating_sub(1)] {
+                if nul < len {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[nul] = 0;
+                    files.push((format!("nul_{len}_{nul}"), bytes));
+                }
+            }
+        }
+        for (name, bytes) in &files {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        let mut buffer = b"left over".to_vec();
+        for max in [0, 50, 100, probe as u64 - 1, probe as u64, 10_000, 1 << 20] {
+            for (name, bytes) in &files {
+                let path = dir.path().join(name);
+                let size = std::fs::metadata(&path).unwrap().len();
+                assert_eq!(size, bytes.len() as u64);
+                let kind = if size > max {
+                    ContentKind::TooLarge
+                } else if bytes[..bytes.len().min(probe)].contains(&0) {
+                    ContentKind::Binary
+                } else {
+                    ContentKind::Text
+                };
+                let text = (kind == ContentKind::Text).then(|| String::from_utf8_lossy(bytes));
+                let (read_size, content) = read_content(&path, max);
+                assert_eq!(
+                    (read_size, content.kind()),
+                    (size, kind.clone()),
+                    "{name} {max}"
+                );
+                assert_eq!(content.text(), text.as_deref(), "{name} {max}");
+                assert_eq!(probe_kind(&path, max), (size, kind.clone()), "{name} {max}");
+                let (probed, has_text) = read_and_probe_into(&path, max, &mut buffer);
+                assert_eq!(probed, (size, kind.clone()), "{name} {max}");
+                assert_eq!(
+                    has_text.then(|| &buffer[..]),
+                    text.as_ref().map(|t| t.as_bytes())
+                );
+                let has_text = read_text_into(&path, max, &mut buffer);
+                assert_eq!(
+                    has_text.then(|| &buffer[..]),
+                    text.as_ref().map(|t| t.as_bytes())
+                );
+            }
+        }
+        // a file that cannot be read: its size from `stat`, the reason from the read
+        let missing = dir.path().join("missing");
+        let (size, content) = read_content(&missing, 100);
+        assert_eq!(size, 0);
+        assert!(matches!(content, Content::Unreadable(_)));
+        assert!(!read_text_into(&missing, 100, &mut buffer));
+        let a_dir = dir.path().join("a_dir");
+        std::fs::create_dir(&a_dir).unwrap();
+        assert!(matches!(
+            read_content(&a_dir, 100).1,
+            Content::Unreadable(_)
+        ));
+        let ((_, kind), has_text) = read_and_probe_into(&a_dir, 100, &mut buffer);
+        assert!(matches!(kind, ContentKind::Unreadable(_)) && !has_text);
+    }
 
     /// `read_folded_head` gives what cutting `read_content`'s folded text gives.
     #[test]
