@@ -29,7 +29,7 @@ use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
-use crate::text::fold::fold;
+use crate::text::fold::{fold_char, may_fold_into_ascii};
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
@@ -618,25 +618,49 @@ impl<'w> Finders<'w> {
         if mask == self.all {
             return mask;
         }
-        let runs: Vec<String> = non_ascii_runs(text).map(fold).collect();
+        // the words left, in the folding of each run that may hold one: a word outside
+        // ASCII in any run, an ASCII word only in a run with a character whose folding may
+        // add an ASCII letter or digit or join two ([`may_fold_into_ascii`]); any other
+        // run's folded ASCII letters and digits are its bytes' (searched above). Text in
+        // other scripts is then not folded at all (a few files of Cyrillic or CJK prose were
+        // the last files a pass over a registry read, one core idle)
+        let others_left = self.other.iter().any(|(id, _)| mask & 1 << id == 0);
         let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
-        for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
-            if mask & 1 << id == 0 && runs.iter().any(|run| finder.find(run.as_bytes()).is_some()) {
-                mask |= 1 << id;
+        let words: Vec<_> = ascii
+            .chain(self.other.iter().map(|(id, finder)| (id, finder)))
+            .collect();
+        let mut run_folded = String::new();
+        for run in non_ascii_runs(text, |c| others_left || may_fold_into_ascii(c)) {
+            run_folded.clear();
+            for c in run.chars() {
+                fold_char(c, |f| run_folded.push(f));
+            }
+            for (id, finder) in &words {
+                if mask & 1 << *id == 0 && finder.find(run_folded.as_bytes()).is_some() {
+                    mask |= 1 << *id;
+                }
+            }
+            if mask == self.all {
+                break;
             }
         }
         mask
     }
 }
 
-/// The runs of letters and digits of `text` that hold a non-ASCII character, found from
-/// those characters (a text that is mostly ASCII is not decoded whole).
-fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
+/// The runs of letters and digits of `text` that hold a non-ASCII character `wanted` says
+/// yes to, found from those characters (a text that is mostly ASCII is not decoded whole).
+fn non_ascii_runs(text: &str, wanted: impl Fn(char) -> bool) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut from = 0;
     std::iter::from_fn(move || loop {
         let at = from + crate::text::first_non_ascii(&bytes[from..])?;
         // `at` starts a character: everything before it since `from` is ASCII
+        let c = text[at..].chars().next()?;
+        if !wanted(c) {
+            from = at + c.len_utf8();
+            continue;
+        }
         let start = text[..at]
             .char_indices()
             .rev()
@@ -659,12 +683,13 @@ fn non_ascii_runs(text: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::fold::fold;
     use crate::tree::symbols::SymbolList;
 
     #[test]
     fn runs_with_non_ascii_characters_are_found_from_them() {
         let text = "© 2024 Café crème, straße—ok naïve_x1 ascii";
-        let runs: Vec<&str> = non_ascii_runs(text).collect();
+        let runs: Vec<&str> = non_ascii_runs(text, |_| true).collect();
         assert_eq!(runs, ["Café", "crème", "straße", "naïve"]);
     }
 
@@ -673,7 +698,7 @@ mod tests {
     /// outside ASCII for a word missed in a text that is not ASCII.
     fn held_by_the_decoded_text(text: &str, words: &Words, ids: std::ops::Range<usize>) -> u128 {
         let folded = text.to_ascii_lowercase();
-        let runs: Vec<String> = non_ascii_runs(text).map(fold).collect();
+        let runs: Vec<String> = non_ascii_runs(text, |_| true).map(fold).collect();
         ids.filter(|&id| {
             let finder = memmem::Finder::new(&words.list[id]);
             finder.find(folded.as_bytes()).is_some()
@@ -687,7 +712,7 @@ mod tests {
     /// ASCII, a binary file, a file over the size limit, an empty one; and the same tree
     /// read into memory (each file's kind and text as `read_content` gives them).
     fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
-        let files: [(&str, &[u8]); 10] = [
+        let files: [(&str, &[u8]); 11] = [
             (
                 "mixed.rs",
                 b"pub fn RePlay_Cursor() {}\n// IMPLEMENTED in REPLAY\n",
@@ -707,6 +732,12 @@ mod tests {
             (
                 "replacement.txt",
                 "a literal \u{FFFD} in valid text".as_bytes(),
+            ),
+            // other scripts (whose folding adds no ASCII letter) around Latin letters with
+            // diacritics, which fold into ASCII words the bytes do not hold
+            (
+                "scripts.md",
+                "Привет мир: cursor日本語 and дcafé; Ра\u{301}бота r\u{e9}play ΚΈΛΒΙΝ".as_bytes(),
             ),
             ("binary.rs", b"fn replay_cursor() {}\0"),
             ("big.rs", &[b'x'; 20_000]),
@@ -758,7 +789,16 @@ mod tests {
             "café",
             "naive",
         ];
-        let second = ["strasse", "kelvin", "\u{FFFD}", "creme", "brûlée", "fn"];
+        let second = [
+            "strasse",
+            "kelvin",
+            "\u{FFFD}",
+            "creme",
+            "brûlée",
+            "fn",
+            "привет",
+            "日本",
+        ];
         let key_replay_cursor = PassKey::new("replay_cursor", &mut words);
         for w in first {
             words.id(w.as_bytes());

@@ -49,6 +49,19 @@ pub fn fold_char(c: char, mut emit: impl FnMut(char)) {
     special.chars().for_each(emit);
 }
 
+/// False only for a character outside ASCII whose folding ([`fold_char`]) is not empty and
+/// holds no ASCII letter or digit: next to such characters, the ASCII letters and digits of
+/// a folded text are those of its bytes folded to ASCII lower case. True for the Latin
+/// letters with diacritics, the Kelvin and Angstrom signs, the ligatures and every combining
+/// mark (whose folding is empty, joining the letters around it); a few more than those, as
+/// whole blocks are named (held for every character by a test).
+#[inline]
+pub fn may_fold_into_ascii(c: char) -> bool {
+    matches!(c, '\0'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}' | '\u{2100}'..='\u{214F}'
+        | '\u{FB00}'..='\u{FB06}')
+        || is_combining_mark(c)
+}
+
 /// Folds and collapses runs of whitespace to one space, trimming both ends: the form in which
 /// two titles are compared for equality.
 pub fn fold_collapsed(text: &str) -> String {
@@ -59,6 +72,27 @@ pub fn fold_collapsed(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every character whose folding is empty or holds an ASCII letter or digit is one
+    /// `may_fold_into_ascii` names (over all of Unicode), and it names far fewer than all.
+    #[test]
+    fn the_characters_that_fold_into_ascii_are_all_named() {
+        let mut named = 0;
+        for c in (0x80u32..=0x10FFFF).filter_map(char::from_u32) {
+            let (mut empty, mut ascii) = (true, false);
+            fold_char(c, |f| {
+                empty = false;
+                ascii |= f.is_ascii_alphanumeric();
+            });
+            if empty || ascii {
+                assert!(may_fold_into_ascii(c), "{c:?} U+{:04X}", c as u32);
+            }
+            named += usize::from(may_fold_into_ascii(c));
+        }
+        assert!(named < 5_000, "{named} characters named");
+        assert!(!may_fold_into_ascii('д') && !may_fold_into_ascii('日'));
+        assert!(may_fold_into_ascii('é') && may_fold_into_ascii('\u{301}'));
+    }
 
     #[test]
     fn ascii_is_lowercased() {

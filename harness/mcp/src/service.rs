@@ -244,6 +244,7 @@ fn refused(tool: &str, started: SystemTime, clock: Instant, err: EngineError) ->
         schema,
         result: Err(err),
         walk: None,
+        fixture: None,
     }
 }
 

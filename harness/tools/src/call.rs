@@ -19,6 +19,10 @@ pub struct Answer {
     pub result: Result<Response, EngineError>,
     /// What the walk of a tree fixture indexed and skipped; `None` for stores and path lists.
     pub walk: Option<Walk>,
+    /// The fixture the call was answered on (`None` when it failed before one loaded),
+    /// for the caller to keep or let go: a process that exits once the answer is printed
+    /// may leave its memory to the exit rather than free a large tree's records one by one.
+    pub fixture: Option<Fixture>,
 }
 
 /// What a tree fixture's walk skipped, and how many file names are not UTF-8 (shown with
@@ -136,13 +140,14 @@ pub fn answer(
 ) -> Answer {
     let spec = call.spec();
     let mut walk = None;
+    let mut loaded = None;
     let result = call.request().and_then(|request| {
         let engine = Engine::new(Profile::resolve(call.profile())?);
-        let fixture = load(&call.fixture())?;
-        let result = engine.execute(&fixture, &request);
+        let fixture = loaded.insert(load(&call.fixture())?);
+        let result = engine.execute(fixture, &request);
         // after the call: a tree walked without the kept index learns what each file holds
         // when the call reads it, so counting the files by kind first would read them twice
-        walk = Walk::of(&fixture);
+        walk = Walk::of(fixture);
         result
     });
     Answer {
@@ -150,6 +155,7 @@ pub fn answer(
         schema: spec.schema,
         result,
         walk,
+        fixture: loaded,
     }
 }
 
