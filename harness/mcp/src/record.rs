@@ -304,6 +304,7 @@ mod tests {
             schema: "grep.schema.json",
             result: Err(EngineError::invalid("bad")),
             walk: None,
+            fixture: None,
         }
     }
 
