@@ -18,7 +18,10 @@ use std::sync::{Arc, OnceLock};
 pub struct Tree {
     root: PathBuf,
     files: Vec<TreeFile>,
-    paths: PathList,
+    /// The files' paths for `find path`, listed on first use: no other mode reads them
+    /// (listing them was 2 ms of one core before a first `ask` could start, and again for
+    /// each partial tree it made).
+    paths: OnceLock<PathList>,
     /// What the walk met besides files (its errors); the counts per kind are in `counted`.
     walk: WalkReport,
     /// The walk report with its counts per kind, and the dump size: counted on first use,
@@ -53,7 +56,7 @@ struct Counted {
 impl Counted {
     /// Counts `files` by kind into the walk's report: the same whether the tree was walked,
     /// kept in the index or refreshed.
-    fn of(walk: &WalkReport, paths: &PathList, files: &[TreeFile]) -> Counted {
+    fn of(walk: &WalkReport, files: &[TreeFile]) -> Counted {
         // a tree walked without the kept index probes the files no read has met yet, in
         // parallel as the walk of a tree did when it probed every file
         files
@@ -68,7 +71,8 @@ impl Counted {
         report.too_large = 0;
         report.unreadable = 0;
         // what an agent without find tools reads: the whole listing, then every text file
-        let mut dump_bytes = paths.listing_bytes();
+        // the listing: each path and its newline, as `PathList::listing_bytes` counts it
+        let mut dump_bytes: usize = files.iter().map(|f| f.path.len() + 1).sum();
         for f in files {
             match f.content_kind() {
                 ContentKind::Binary => report.binary += 1,
@@ -180,15 +184,10 @@ impl Tree {
         }
         let symbols = symbols
             .unwrap_or_else(|| Arc::new(SymbolTable::build(files.iter().map(TreeFile::symbols))));
-        let total: usize = files.iter().map(|f| f.path.len()).sum();
-        let mut paths = PathList::with_capacity(&root.display().to_string(), total, files.len());
-        for f in &files {
-            paths.push(&f.path);
-        }
         Tree {
             root,
             files,
-            paths,
+            paths: OnceLock::new(),
             walk,
             counted: OnceLock::new(),
             symbols,
@@ -281,7 +280,15 @@ impl Tree {
 
     /// The paths of [`Tree::files`], same order, indexed for `find path`.
     pub fn paths(&self) -> &PathList {
-        &self.paths
+        self.paths.get_or_init(|| {
+            let total: usize = self.files.iter().map(|f| f.path.len()).sum();
+            let source = self.root.display().to_string();
+            let mut paths = PathList::with_capacity(&source, total, self.files.len());
+            for f in &self.files {
+                paths.push(&f.path);
+            }
+            paths
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -307,7 +314,7 @@ impl Tree {
 
     fn counted(&self) -> &Counted {
         self.counted
-            .get_or_init(|| Counted::of(&self.walk, &self.paths, &self.files))
+            .get_or_init(|| Counted::of(&self.walk, &self.files))
     }
 
     /// The file at `path`, if the tree has it.

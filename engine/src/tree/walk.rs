@@ -17,6 +17,7 @@ use super::symbols::{self, Language};
 use crate::error::{EngineError, Result};
 use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
+use rayon::slice::ParallelSliceMut;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -62,7 +63,9 @@ pub(super) fn walk_cold(
             _ => None,
         })
         .collect();
-    files.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    // on the pool's threads: 3.4 ms of one core for a registry's 17,193 paths, between the
+    // walk and the first read (paths are distinct: unstable is deterministic)
+    files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
     Ok((files, walked.report))
 }
 
