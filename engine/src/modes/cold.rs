@@ -29,7 +29,7 @@ use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
-use crate::text::fold::{fold_char, may_fold_into_ascii};
+use crate::text::fold::{fold_into, may_fold_into_ascii};
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
@@ -625,19 +625,14 @@ impl<'w> Finders<'w> {
         // other scripts is then not folded at all (a few files of Cyrillic or CJK prose were
         // the last files a pass over a registry read, one core idle)
         let others_left = self.other.iter().any(|(id, _)| mask & 1 << id == 0);
-        let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
-        let words: Vec<_> = ascii
-            .chain(self.other.iter().map(|(id, finder)| (id, finder)))
-            .collect();
         let mut run_folded = String::new();
         for run in non_ascii_runs(text, |c| others_left || may_fold_into_ascii(c)) {
             run_folded.clear();
-            for c in run.chars() {
-                fold_char(c, |f| run_folded.push(f));
-            }
-            for (id, finder) in &words {
-                if mask & 1 << *id == 0 && finder.find(run_folded.as_bytes()).is_some() {
-                    mask |= 1 << *id;
+            fold_into(run, &mut run_folded);
+            let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
+            for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
+                if mask & 1 << id == 0 && finder.find(run_folded.as_bytes()).is_some() {
+                    mask |= 1 << id;
                 }
             }
             if mask == self.all {

@@ -209,29 +209,15 @@ fn emit_part(part: &str, at: usize, emit: &mut impl FnMut(String, usize)) {
 /// words (compared before stemming, folded).
 pub fn question_terms(question: &str, stop_words: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let bytes = question.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !is_word_byte(bytes[i]) {
-            i += 1;
-            continue;
+    for_each_part(question, |part| {
+        if stop_words.contains(&part.to_ascii_lowercase()) {
+            return;
         }
-        let start = i;
-        while i < bytes.len() && is_word_byte(bytes[i]) {
-            i += 1;
+        let term = term_of(part);
+        if !out.contains(&term) {
+            out.push(term);
         }
-        split_identifier(&question[start..i], |part, _| {
-            let folded = part.to_ascii_lowercase();
-            if stop_words.contains(&folded) {
-                return;
-            }
-            emit_part(part, 0, &mut |t, _| {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
-            });
-        });
-    }
+    });
     out
 }
 

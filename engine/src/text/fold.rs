@@ -11,14 +11,23 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 /// Case-folds `text`: strips diacritics, lower-cases, then applies the full foldings that
 /// lower-casing misses.
 pub fn fold(text: &str) -> String {
-    if text.is_ascii() {
-        return text.to_ascii_lowercase();
-    }
     let mut out = String::with_capacity(text.len());
+    fold_into(text, &mut out);
+    out
+}
+
+/// [`fold`] of `text` appended to `out`: for a caller that folds many texts into one
+/// buffer.
+pub fn fold_into(text: &str, out: &mut String) {
+    if text.is_ascii() {
+        let from = out.len();
+        out.push_str(text);
+        out[from..].make_ascii_lowercase();
+        return;
+    }
     for c in text.chars() {
         fold_char(c, |f| out.push(f));
     }
-    out
 }
 
 /// The folding of one character, one folded character at a time (none for a combining

@@ -190,8 +190,10 @@ fn read_checked(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> (u64, Check
 /// The size `stat` gives a file that could not be opened or read (0 when that fails too),
 /// and why it is unreadable (`stat`'s error first, as a missing file is reported).
 fn unreadable(path: &Path, e: std::io::Error) -> (u64, Content) {
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
-    let why = std::fs::metadata(path).err().unwrap_or(e);
+    let (size, why) = match std::fs::metadata(path) {
+        Ok(meta) => (meta.len(), e),
+        Err(stat) => (0, stat),
+    };
     (size, Content::Unreadable(why.to_string()))
 }
 
