@@ -54,7 +54,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
 /// [`scan_file`] gives, filtered, without making the symbols of the names refused (the
 /// first call on a root keeps only the names a lookup can find of files holding a common
 /// word: `tree/scanned.rs`).
-pub(crate) fn scan_file_keeping(
+pub fn scan_file_keeping(
     language: Language,
     text: &str,
     keep: &mut dyn FnMut(&str) -> bool,
@@ -168,9 +168,18 @@ impl<'a> Scanner<'a> {
         if let Some((kind, name)) = found {
             if !name.starts_with('$') {
                 let at = offset + (name.as_ptr() as usize - raw.as_ptr() as usize);
-                let definition = self.defines(kind, at + name.len());
-                if let Some(definition) = definition {
-                    self.push(kind, name, number, definition && !declares_only);
+                if self.may_unmake(kind) {
+                    if let Some(definition) = self.defines(kind, at + name.len()) {
+                        self.push(kind, name, number, definition && !declares_only);
+                    }
+                } else if self.keeps(name) {
+                    // `defines` gives `Some` here (`may_unmake`)
+                    let definition = self.defines(kind, at + name.len()).unwrap_or(true);
+                    self.push_kept(kind, name, number, definition && !declares_only);
+                } else {
+                    // a name refused needs no look past it (a first call's scans and the
+                    // ranking's counting refuse most of them); its test attribute is spent
+                    self.test_attribute = false;
                 }
             }
         }

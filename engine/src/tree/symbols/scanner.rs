@@ -196,16 +196,38 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Makes the symbol of a declaration, when the scan's caller keeps its name (the
+    /// declaration spends the test attribute above it either way).
     pub(super) fn push(&mut self, kind: SymbolKind, name: &str, line: u32, definition: bool) {
+        if self.keeps(name) {
+            self.push_kept(kind, name, line, definition);
+        } else {
+            self.test_attribute = false;
+        }
+    }
+
+    /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once
+    /// per declaration, as a caller may count the names it is asked about.
+    pub(super) fn keeps(&mut self, name: &str) -> bool {
+        self.keep.as_mut().is_none_or(|keep| keep(name))
+    }
+
+    /// Whether [`Scanner::defines`] may find that a `kind` declaration is none after all
+    /// (a C, C++ or Java function whose name no body, `;` or `=` follows): only then must
+    /// it look past the name before the caller is asked whether it keeps it.
+    pub(super) fn may_unmake(&self, kind: SymbolKind) -> bool {
+        matches!(self.language, Language::C | Language::Cpp | Language::Java)
+            && matches!(kind, SymbolKind::Function | SymbolKind::Method)
+    }
+
+    /// Makes the symbol of a declaration whose name the caller keeps.
+    pub(super) fn push_kept(&mut self, kind: SymbolKind, name: &str, line: u32, definition: bool) {
         let last = if name.contains(':') {
             name.rsplit("::").next().unwrap_or(name)
         } else {
             name
         };
         let test = std::mem::take(&mut self.test_attribute);
-        if self.keep.as_mut().is_some_and(|keep| !keep(name)) {
-            return;
-        }
         self.out.push(Symbol {
             kind,
             snake: snake(last),
@@ -259,7 +281,11 @@ impl<'a> Scanner<'a> {
                     kind == SymbolKind::Function || self.scopes.last() != Some(&Scope::Class)
                 }
                 Follows::Other if self.language.is_script() => true,
-                Follows::Other => return None,
+                Follows::Other => {
+                    // what lets a scan ask its caller first elsewhere (`Scanner::line`)
+                    debug_assert!(self.may_unmake(kind), "{:?} {kind:?}", self.language);
+                    return None;
+                }
             },
             (
                 Language::C | Language::Cpp | Language::Java | Language::TypeScript,

@@ -181,3 +181,16 @@ fn block_comments_are_skipped() {
     let src = "/*\nclass Commented {};\n*/\nclass Real {};\n";
     assert_eq!(names(Language::Cpp, src), ["Real"]);
 }
+
+/// A scan that refuses a name looks no further past it (`Scanner::line`), yet the name's
+/// declaration still spends the test attribute above it: the next item is no test.
+#[test]
+fn a_name_refused_spends_the_test_attribute_above_it() {
+    let text = "#[test]\nfn refused() {}\nfn kept() {}\n#[test]\nfn kept_test() {}\n";
+    let whole = scan_file(Language::Rust, text);
+    let kept = super::scan_file_keeping(Language::Rust, text, &mut |n| n != "refused");
+    let wanted: Vec<_> = whole.into_iter().filter(|s| s.name != "refused").collect();
+    assert_eq!(kept, wanted);
+    let tests: Vec<(&str, bool)> = kept.iter().map(|s| (s.name.as_str(), s.test)).collect();
+    assert_eq!(tests, [("kept", false), ("kept_test", true)]);
+}
