@@ -106,9 +106,12 @@ fn scan<'a>(
 impl<'a> Scanner<'a> {
     fn line(&mut self, raw: &'a str, offset: usize, number: u32) {
         // a byte-order mark before the first line is no code
-        let line = raw
-            .trim_end_matches(['\n', '\r'])
-            .trim_start_matches('\u{feff}');
+        let bytes = raw.as_bytes();
+        let mut end = bytes.len();
+        while end > 0 && matches!(bytes[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        let line = raw[..end].trim_start_matches('\u{feff}');
         match self.language {
             Language::Python => return self.python_line(line, number),
             Language::Ruby => return self.ruby_line(line, number),
@@ -116,12 +119,12 @@ impl<'a> Scanner<'a> {
             _ => {}
         }
         let was_continued = self.continued;
-        self.continued = line.trim_end().ends_with('\\');
+        self.continued = lexical::trim_end(line).ends_with('\\');
         let code = self.code_of(line);
         if was_continued || code.is_empty() || code.starts_with("//") {
             return;
         }
-        let indented = line.starts_with([' ', '\t']);
+        let indented = matches!(line.as_bytes().first(), Some(b' ' | b'\t'));
         if self.language == Language::Rust {
             if let Some(attr) = code.strip_prefix("#[") {
                 let path = attr.split(['(', ']']).next().unwrap_or("");

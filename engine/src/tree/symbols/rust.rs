@@ -2,7 +2,7 @@
 //! qualifiers and same-line attributes; `macro_rules!` macros. (Test attributes on the lines
 //! above an item are followed by the scan itself.)
 
-use super::lexical::{declared_after, leading_ident, strip_word, strip_words};
+use super::lexical::{declared_after, leading_ident, strip_word, strip_words, trim_start};
 use super::symbol::SymbolKind;
 
 /// The item a line of Rust declares, and its name.
@@ -19,19 +19,19 @@ pub(super) fn declaration(s: &str) -> Option<(SymbolKind, &str)> {
     let mut s = s;
     // attributes on the declaration's line: `#[inline] pub fn f()`
     while let Some(rest) = s.strip_prefix("#[") {
-        s = rest.split_once(']')?.1.trim_start();
+        s = trim_start(rest.split_once(']')?.1);
     }
     if let Some(rest) = s.strip_prefix("macro_rules!") {
         return leading_ident(rest).map(|n| (SymbolKind::Macro, n));
     }
     if let Some(rest) = s.strip_prefix("pub(") {
-        s = rest.split_once(')')?.1.trim_start();
+        s = trim_start(rest.split_once(')')?.1);
     }
     let mut s = strip_words(s, &["pub", "default", "async", "unsafe", "auto"]);
     if let Some(rest) = strip_word(s, "extern") {
         // `extern "C" fn`, `extern "system" fn`
         s = match rest.strip_prefix('"') {
-            Some(abi) => abi.split_once('"')?.1.trim_start(),
+            Some(abi) => trim_start(abi.split_once('"')?.1),
             None => rest,
         };
         s = strip_words(s, &["unsafe"]);

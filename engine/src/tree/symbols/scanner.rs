@@ -5,7 +5,7 @@
 
 use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
 use super::language::Language;
-use super::lexical::{regex_end, skip_string};
+use super::lexical::{regex_end, skip_string, trim};
 use super::symbol::{Symbol, SymbolKind};
 use crate::text::camel::snake;
 
@@ -171,7 +171,7 @@ impl<'a> Scanner<'a> {
             }
             i += 1;
         }
-        line[start..end.max(start)].trim()
+        trim(&line[start..end.max(start)])
     }
 
     /// The delimiter of a string that may span lines opening at `i`: `"""` (Kotlin, Swift,
