@@ -82,6 +82,18 @@ fn snake_ascii(b: &[u8]) -> String {
 /// the first `ask` on a root relies on to leave such files unscanned:
 /// `engine/src/modes/cold.rs`).
 pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
+    letters_through(text, out, &ASCII_LETTERS);
+}
+
+/// [`snake_letters`] of each line of `text`, each but the last followed by `\n`: the line's
+/// letters are those between two `\n`s, and a run of letters found in them lies on one
+/// line (`tree/scanned.rs` finds the lines that may declare a name a key is part of).
+pub fn snake_letters_by_line(text: &str, out: &mut Vec<u8>) {
+    letters_through(text, out, &ASCII_LETTERS_AND_NEWLINE);
+}
+
+/// [`snake_letters`], an ASCII byte written as `table` gives it (0: dropped).
+fn letters_through(text: &str, out: &mut Vec<u8>, table: &[u8; 256]) {
     // its ASCII bytes through the table (most of a text that is not ASCII still is), no
     // branch per byte: each written, the next one over it unless it was a letter or digit
     let bytes = text.as_bytes();
@@ -92,8 +104,8 @@ pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
         out.resize(start + (ascii - i), 0);
         let mut at = start;
         for &b in &bytes[i..ascii] {
-            out[at] = ASCII_LETTERS[b as usize];
-            at += usize::from(ASCII_LETTERS[b as usize] != 0);
+            out[at] = table[b as usize];
+            at += usize::from(table[b as usize] != 0);
         }
         out.truncate(at);
         i = ascii;
@@ -109,6 +121,13 @@ pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
         }
     }
 }
+
+/// [`ASCII_LETTERS`], and `\n` kept.
+const ASCII_LETTERS_AND_NEWLINE: [u8; 256] = {
+    let mut table = ASCII_LETTERS;
+    table[b'\n' as usize] = b'\n';
+    table
+};
 
 /// An ASCII letter or digit folded to lower case; 0 for any other byte.
 const ASCII_LETTERS: [u8; 256] = {
@@ -133,6 +152,32 @@ pub fn is_hump(text: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The letters by line are each line's letters, joined by `\n`.
+    #[test]
+    fn the_letters_by_line_are_each_lines_letters() {
+        let texts = [
+            "",
+            "\n",
+            "fn cur_sor() {}\n\n  CURSOR\r\nlast",
+            "é_Ü\nstraße ﬁle\n日本 x\u{300}y\n",
+            "a\n\nb\n",
+            include_str!("camel.rs"),
+        ];
+        for text in texts {
+            let mut by_line = Vec::new();
+            snake_letters_by_line(text, &mut by_line);
+            let want: Vec<Vec<u8>> = text
+                .split('\n')
+                .map(|line| {
+                    let mut letters = Vec::new();
+                    snake_letters(line, &mut letters);
+                    letters
+                })
+                .collect();
+            assert_eq!(by_line, want.join(&b'\n'), "{text:?}");
+        }
+    }
 
     #[test]
     fn camel_and_snake_agree() {

@@ -11,8 +11,8 @@
 //! thousand that a lookup could reach.
 
 use super::symbol_table::qualifier_of;
-use super::symbols::{scan_file_keeping, Language, PackedSymbols, Symbol};
-use crate::text::camel::snake_letters;
+use super::symbols::{scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol};
+use crate::text::camel::{snake_letters, snake_letters_by_line};
 use memchr::memmem;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
@@ -74,7 +74,19 @@ impl Scanned {
             snake_letters(name, &mut name_letters);
             finders.iter().any(|f| f.find(&name_letters).is_some())
         };
-        Scanned::named(&scan_file_keeping(language, text, &mut keep), keys)
+        let symbols = if language.declares_line_by_line() {
+            // a name is written on its line, so its letters are the line's: the other
+            // lines are passed over (most of a file holding a common word)
+            let lines = if text.is_ascii() {
+                ascii_lines_holding(text.as_bytes(), &letters)
+            } else {
+                lines_holding(text, &finders)
+            };
+            scan_lines_keeping(language, text, &lines, &mut keep)
+        } else {
+            scan_file_keeping(language, text, &mut keep)
+        };
+        Scanned::named(&symbols, keys)
     }
 
     /// True when the table answers a lookup of `key` in full for this file.
@@ -101,6 +113,79 @@ impl Scanned {
             Scanned::Whole(symbols) | Scanned::Named { symbols, .. } => symbols,
         }
     }
+}
+
+/// [`lines_holding`] of an ASCII text, for the keys' `letters` (the keys without their
+/// `_`s), without making the lines' letters (which took as long as the scan it spared):
+/// a line's letters hold a key's when the line holds the key's first letter, in either
+/// case, followed by its other letters in either case with only bytes that are no letter
+/// or digit, and no `\n`, between them. Each line holding one is found once.
+fn ascii_lines_holding(bytes: &[u8], letters: &[Vec<u8>]) -> Vec<u32> {
+    let mut starts: Vec<usize> = Vec::new();
+    for key in letters {
+        let Some(&first) = key.first() else {
+            continue;
+        };
+        // a key's letter outside ASCII is in no ASCII line's letters
+        if !key.is_ascii() {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(k) = memchr::memchr2(first, first.to_ascii_uppercase(), &bytes[from..]) {
+            let at = from + k;
+            if holds_from(bytes, at, key) {
+                starts.push(at);
+                // the rest of this line is not looked at again for this key
+                from = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
+            } else {
+                from = at + 1;
+            }
+        }
+    }
+    starts.sort_unstable();
+    let mut lines = Vec::with_capacity(starts.len());
+    let (mut line, mut counted) = (1u32, 0usize);
+    for at in starts {
+        line += memchr::memchr_iter(b'\n', &bytes[counted..at]).count() as u32;
+        counted = at;
+        lines.push(line);
+    }
+    lines.dedup();
+    lines
+}
+
+/// True when `key`'s letters (ASCII) are read from `at` on, each in either case, with only
+/// bytes that are no letter or digit, and no `\n`, between two of them.
+fn holds_from(bytes: &[u8], at: usize, key: &[u8]) -> bool {
+    let mut i = at;
+    for &want in key {
+        while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() && bytes[i] != b'\n' {
+            i += 1;
+        }
+        if i == bytes.len() || bytes[i].to_ascii_lowercase() != want {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The lines of `text` (numbered from 1, ascending) whose `snake_letters` hold what one of
+/// `finders` finds.
+fn lines_holding(text: &str, finders: &[memmem::Finder<'_>]) -> Vec<u32> {
+    let mut letters = Vec::new();
+    snake_letters_by_line(text, &mut letters);
+    let mut found: Vec<usize> = finders.iter().flat_map(|f| f.find_iter(&letters)).collect();
+    found.sort_unstable();
+    let mut lines = Vec::with_capacity(found.len());
+    let (mut line, mut counted) = (1u32, 0usize);
+    for at in found {
+        line += memchr::memchr_iter(b'\n', &letters[counted..at]).count() as u32;
+        counted = at;
+        lines.push(line);
+    }
+    lines.dedup();
+    lines
 }
 
 /// True when a lookup of `key` finds nothing beyond what `keys`' symbols hold: `key`
@@ -213,6 +298,104 @@ mod tests {
         }
         // names were kept: the comparison is not between empty tables
         assert!(kept > 100, "{kept}");
+    }
+
+    /// Passing over the lines whose letters hold no key's (Rust, Python, Ruby, shell) keeps
+    /// what filtering every symbol keeps: on snippets that put declarations in strings,
+    /// here-documents and block comments, a test attribute above a refused item, a name
+    /// cut by `_`, and on this repository's Python and shell scripts.
+    #[test]
+    fn the_lines_passed_over_declare_nothing_kept() {
+        let snippets = [
+            (Language::Rust, "#[test]\nfn refused() {}\nfn cursor() {}\nfn cur_sor() {}\n#[test]\nfn cursor_test() {}\nconst S: &str = \"\nfn cursor_in_string() {}\n\";\n/*\nfn cursor_commented() {}\n*/\nstruct CURSOR;\n"),
+            (Language::Python, "class Cursor:\n    '''\n    def cursor_in_docstring(self): pass\n    '''\n    def move(self):\n        pass\n\ndef binary_cursor():\n    return '''def cursor_x(): pass'''\n"),
+            (Language::Ruby, "=begin\ndef cursor_in_comment\n=end\nclass Cursor\n  def at\n    <<~TXT\n    def cursor_in_heredoc\n    TXT\n  end\n  def self.cursor_for(x)\n  end\nend\n"),
+            (Language::Shell, "cat <<EOF\ncursor() {\nEOF\ncursor_up() {\n  echo\n}\nfunction binary_cursor {\n  :\n}\n"),
+        ];
+        let mut texts: Vec<(Language, String)> =
+            snippets.iter().map(|(l, t)| (*l, t.to_string())).collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for dir in ["benches", "scripts", "benches/ctags"] {
+            for entry in std::fs::read_dir(root.join(dir))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let path = entry.path();
+                let language = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .and_then(Language::from_extension);
+                if let (Some(language), Ok(text)) = (language, std::fs::read_to_string(&path)) {
+                    texts.push((language, text));
+                }
+            }
+        }
+        let scripts = texts
+            .iter()
+            .filter(|(l, _)| matches!(l, Language::Python | Language::Shell))
+            .count();
+        assert!(scripts > 10, "{scripts}");
+        let key_sets = [
+            vec!["cursor"],
+            vec!["binary_cursor", "at"],
+            vec!["path", "run"],
+            vec!["args"],
+            vec!["main", "read", "write"],
+            vec!["report", "time", "load"],
+            vec!["zzqq"],
+        ];
+        let mut kept = 0;
+        for (language, text) in &texts {
+            let all = scan_file(*language, text);
+            for keys in &key_sets {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                let want = Scanned::named(&all, keys.clone());
+                kept += want.symbols().count();
+                assert_eq!(
+                    Scanned::named_in(*language, text, keys.clone()),
+                    want,
+                    "{language:?} {keys:?}: {text}"
+                );
+            }
+        }
+        assert!(kept > 30, "{kept}");
+    }
+
+    /// The lines of an ASCII text found from its bytes are those found in its lines'
+    /// letters: on this crate's sources and texts that cut a key with `_`, `::`, spaces,
+    /// case and line ends, for keys of one word, of several, with digits, and absent.
+    #[test]
+    fn the_lines_found_from_the_bytes_are_those_of_the_letters() {
+        let mut texts: Vec<String> = crate::own_sources::own_sources()
+            .into_iter()
+            .filter_map(|(_, bytes)| String::from_utf8(bytes).ok())
+            .filter(|t| t.is_ascii())
+            .collect();
+        texts.push("cur_sor\nCUR::SOR x\ncur\nsor\nc u r s o r\n_cursor_\nCuRsOr2\n".into());
+        texts.push("cursorcursor cursor\n\n\nbinary_Cursor9\ncursor".into());
+        let key_sets: [&[&str]; 5] = [
+            &["cursor"],
+            &["cursor", "binary"],
+            &["symboltable", "tree"],
+            &["cursor2", "utf8"],
+            &["zzqq"],
+        ];
+        let mut found = 0;
+        for text in &texts {
+            for keys in key_sets {
+                let letters: Vec<Vec<u8>> = keys.iter().map(|k| k.as_bytes().to_vec()).collect();
+                let finders: Vec<Finder<'_>> = letters.iter().map(Finder::new).collect();
+                let want = lines_holding(text, &finders);
+                found += want.len();
+                assert_eq!(
+                    ascii_lines_holding(text.as_bytes(), &letters),
+                    want,
+                    "{keys:?}: {text}"
+                );
+            }
+        }
+        assert!(found > 500, "{found}");
     }
 
     /// An empty key covers nothing: a lookup of any key would need every symbol.

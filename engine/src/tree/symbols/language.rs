@@ -50,6 +50,16 @@ impl Language {
 }
 
 impl Language {
+    /// Its recogniser reads a line alone and changes nothing the next lines are read with
+    /// (the state a scan carries is updated before it): a line that declares no name the
+    /// caller keeps may be passed over (`super::scan_lines_keeping`).
+    pub(crate) fn declares_line_by_line(self) -> bool {
+        matches!(
+            self,
+            Language::Rust | Language::Python | Language::Ruby | Language::Shell
+        )
+    }
+
     pub(super) fn is_script(self) -> bool {
         matches!(self, Language::TypeScript | Language::JavaScript)
     }

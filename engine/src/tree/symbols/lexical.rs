@@ -274,7 +274,12 @@ mod tests {
             .filter(|c| c.is_whitespace() || c.is_control() || (0x9f..=0xa1).contains(&(*c as u32)))
             .map(String::from)
             .collect();
-        pieces.extend(["", "a", "_x1", "$v", "é", "日本", "9z", "a-b", "x\u{a0}", "fn"].map(String::from));
+        pieces.extend(
+            [
+                "", "a", "_x1", "$v", "é", "日本", "9z", "a-b", "x\u{a0}", "fn",
+            ]
+            .map(String::from),
+        );
         let mut texts = Vec::new();
         for a in &pieces {
             for b in ["", "name", "é_ü", " x ", "x\u{3000}y", "\t"] {

@@ -47,7 +47,7 @@ use scanner::{Scanner, Scope};
 
 /// Every declaration of `text`, in line order.
 pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
-    scan(language, text, None)
+    scan(language, text, None, None)
 }
 
 /// The declarations of `text` whose name `keep` accepts, in line order: what
@@ -59,13 +59,29 @@ pub fn scan_file_keeping(
     text: &str,
     keep: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<Symbol> {
-    scan(language, text, Some(keep))
+    scan(language, text, Some(keep), None)
+}
+
+/// [`scan_file_keeping`] for a caller that knows the lines (numbered from 1, ascending)
+/// on which every name `keep` accepts is written: in a language whose recogniser reads
+/// each line alone (Rust, Python, Ruby, shell) the other lines are passed over, unless a
+/// test attribute above waits for its item. A name is written on its declaration's line,
+/// so the caller of a first call's scan finds them in the lines' letters
+/// (`tree/scanned.rs`).
+pub(crate) fn scan_lines_keeping(
+    language: Language,
+    text: &str,
+    lines: &[u32],
+    keep: &mut dyn FnMut(&str) -> bool,
+) -> Vec<Symbol> {
+    scan(language, text, Some(keep), Some(lines))
 }
 
 fn scan<'a>(
     language: Language,
     text: &'a str,
     keep: Option<&'a mut dyn FnMut(&str) -> bool>,
+    lines: Option<&'a [u32]>,
 ) -> Vec<Symbol> {
     let mut scanner = Scanner {
         language,
@@ -86,6 +102,7 @@ fn scan<'a>(
         opens_object: false,
         declares_only: false,
         keep,
+        lines: lines.filter(|_| language.declares_line_by_line()),
     };
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
     // `memchr`
@@ -136,6 +153,7 @@ impl<'a> Scanner<'a> {
         }
         let found = match self.language {
             Language::C | Language::Cpp => self.c_family(code, indented),
+            Language::Rust if self.passes_over(number) => None,
             Language::Rust => rust::declaration(code),
             Language::Go => self.go(code, line),
             Language::TypeScript | Language::JavaScript => self.script(code, indented),

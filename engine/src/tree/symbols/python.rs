@@ -9,7 +9,7 @@ impl<'a> Scanner<'a> {
         let s = line.trim_start();
         let inside = self.py_string.is_some();
         self.py_string = python_string_after(line, self.py_string);
-        if inside || s.is_empty() || s.starts_with('#') {
+        if inside || s.is_empty() || s.starts_with('#') || self.passes_over(number) {
             return;
         }
         let indented = s.len() != line.len();

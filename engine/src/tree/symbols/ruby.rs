@@ -28,6 +28,9 @@ impl<'a> Scanner<'a> {
             return;
         }
         self.heredoc = heredoc_opened(s, false);
+        if self.passes_over(number) {
+            return;
+        }
         let indented = s.len() != line.trim_end().len();
         if let Some((kind, name)) = declaration(s, indented) {
             self.push(kind, name, number, true);

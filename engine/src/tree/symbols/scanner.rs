@@ -62,6 +62,9 @@ pub(super) struct Scanner<'a> {
     /// Which names to make a symbol of (`None`: every one); a name refused costs no
     /// string (`super::scan_file_keeping`).
     pub(super) keep: Option<&'a mut dyn FnMut(&str) -> bool>,
+    /// The only lines (ascending) that may declare a name `keep` accepts, in a language
+    /// that declares line by line (`super::scan_lines_keeping`).
+    pub(super) lines: Option<&'a [u32]>,
 }
 
 /// The bytes that may open a string or a comment in [`Scanner::code_of`].
@@ -204,6 +207,15 @@ impl<'a> Scanner<'a> {
         } else {
             self.test_attribute = false;
         }
+    }
+
+    /// Whether line `number` may be passed over: it declares no name the caller keeps
+    /// ([`Scanner::lines`]) and no test attribute waits for the item it may declare.
+    pub(super) fn passes_over(&self, number: u32) -> bool {
+        !self.test_attribute
+            && self
+                .lines
+                .is_some_and(|lines| lines.binary_search(&number).is_err())
     }
 
     /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once

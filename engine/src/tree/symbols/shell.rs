@@ -19,6 +19,9 @@ impl<'a> Scanner<'a> {
             return;
         }
         self.heredoc = heredoc_opened(s, true);
+        if self.passes_over(number) {
+            return;
+        }
         if let Some(name) = function(s) {
             self.push(SymbolKind::Function, name, number, true);
         }
