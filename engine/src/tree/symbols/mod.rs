@@ -133,6 +133,10 @@ impl<'a> Scanner<'a> {
             Language::Python => return self.python_line(line, number),
             Language::Ruby => return self.ruby_line(line, number),
             Language::Shell => return self.shell_line(line, number),
+            Language::Rust if self.passes_over_quickly(line, number) => {
+                self.continued = lexical::trim_end(line).ends_with('\\');
+                return;
+            }
             _ => {}
         }
         let was_continued = self.continued;

@@ -218,6 +218,19 @@ impl<'a> Scanner<'a> {
                 .is_some_and(|lines| lines.binary_search(&number).is_err())
     }
 
+    /// Whether a line of Rust that may be passed over ([`Scanner::passes_over`]) changes
+    /// nothing but [`Scanner::continued`]: outside a block comment, with no `/` to open
+    /// one, it is no test attribute (`#[`), and it declares nothing kept (Rust's lines
+    /// change no other state: no braces are counted, and no string spans lines). Most of
+    /// the lines of a file scanned for a common word are not read further.
+    pub(super) fn passes_over_quickly(&self, line: &str, number: u32) -> bool {
+        self.passes_over(number)
+            && !self.block_comment
+            && self.open_string.is_none()
+            && memchr::memchr(b'/', line.as_bytes()).is_none()
+            && !super::lexical::trim_start(line).starts_with("#[")
+    }
+
     /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once
     /// per declaration, as a caller may count the names it is asked about.
     pub(super) fn keeps(&mut self, name: &str) -> bool {
