@@ -27,7 +27,7 @@ use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
-use crate::text::camel::snake_letters;
+use crate::text::camel::{find_ascii_letters, snake_letters};
 use crate::text::decoded;
 use crate::text::fold::{fold_into, may_fold_into_ascii};
 use crate::text::term::Term;
@@ -459,11 +459,16 @@ fn scan(
                         }
                     }
                 }
-                // the file's `snake_letters`, made when a key of several words asks
+                // the file's `snake_letters`, made when a key of several words asks of a
+                // text that is not ASCII (an ASCII one's bytes are searched for them)
                 let mut lettered = false;
+                let mut ascii = None;
                 let mut may_name = |key: &PassKey| {
                     key.held_in(mask)
                         && key.letters.as_ref().is_none_or(|key_letters| {
+                            if *ascii.get_or_insert_with(|| bytes.is_ascii()) {
+                                return find_ascii_letters(bytes, 0, key_letters, false).is_some();
+                            }
                             if !lettered {
                                 // the text the scan reads too: decoded once
                                 let text = text.get_or_insert_with(|| decoded(bytes));

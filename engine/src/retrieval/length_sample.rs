@@ -9,6 +9,7 @@
 
 use crate::encoding::fnv::fnv1a;
 use crate::tree::Tree;
+use rayon::prelude::*;
 
 /// The indices (ascending, into [`Tree::files`]) of the files the averages are measured
 /// on: every file when the tree has at most `size`, else the `size` files whose paths
@@ -19,7 +20,7 @@ pub(crate) fn length_sample(tree: &Tree, size: usize) -> Vec<usize> {
         return (0..files.len()).collect();
     }
     let mut keyed: Vec<(u64, usize)> = files
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, f)| (fnv1a(f.path.as_bytes()), i))
         .collect();

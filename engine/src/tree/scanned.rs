@@ -12,7 +12,7 @@
 
 use super::symbol_table::qualifier_of;
 use super::symbols::{scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol};
-use crate::text::camel::{snake_letters, snake_letters_by_line};
+use crate::text::camel::{find_ascii_letters, snake_letters, snake_letters_by_line};
 use memchr::memmem;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
@@ -74,7 +74,8 @@ impl Scanned {
             snake_letters(name, &mut name_letters);
             finders.iter().any(|f| f.find(&name_letters).is_some())
         };
-        let symbols = if language.declares_line_by_line() {
+        // letters of a key of `_`s alone are in every name: no line is passed over
+        let symbols = if language.declares_line_by_line() && letters.iter().all(|l| !l.is_empty()) {
             // a name is written on its line, so its letters are the line's: the other
             // lines are passed over (most of a file holding a common word)
             let lines = if text.is_ascii() {
@@ -123,23 +124,11 @@ impl Scanned {
 fn ascii_lines_holding(bytes: &[u8], letters: &[Vec<u8>]) -> Vec<u32> {
     let mut starts: Vec<usize> = Vec::new();
     for key in letters {
-        let Some(&first) = key.first() else {
-            continue;
-        };
-        // a key's letter outside ASCII is in no ASCII line's letters
-        if !key.is_ascii() {
-            continue;
-        }
         let mut from = 0;
-        while let Some(k) = memchr::memchr2(first, first.to_ascii_uppercase(), &bytes[from..]) {
-            let at = from + k;
-            if holds_from(bytes, at, key) {
-                starts.push(at);
-                // the rest of this line is not looked at again for this key
-                from = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
-            } else {
-                from = at + 1;
-            }
+        while let Some(at) = find_ascii_letters(bytes, from, key, true) {
+            starts.push(at);
+            // the rest of this line is not looked at again for this key
+            from = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
         }
     }
     starts.sort_unstable();
@@ -152,22 +141,6 @@ fn ascii_lines_holding(bytes: &[u8], letters: &[Vec<u8>]) -> Vec<u32> {
     }
     lines.dedup();
     lines
-}
-
-/// True when `key`'s letters (ASCII) are read from `at` on, each in either case, with only
-/// bytes that are no letter or digit, and no `\n`, between two of them.
-fn holds_from(bytes: &[u8], at: usize, key: &[u8]) -> bool {
-    let mut i = at;
-    for &want in key {
-        while i < bytes.len() && !bytes[i].is_ascii_alphanumeric() && bytes[i] != b'\n' {
-            i += 1;
-        }
-        if i == bytes.len() || bytes[i].to_ascii_lowercase() != want {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The lines of `text` (numbered from 1, ascending) whose `snake_letters` hold what one of
