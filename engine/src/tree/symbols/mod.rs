@@ -83,6 +83,18 @@ fn scan<'a>(
     keep: Option<&'a mut dyn FnMut(&str) -> bool>,
     lines: Option<&'a [u32]>,
 ) -> Vec<Symbol> {
+    scan_skimming(language, text, keep, lines, true)
+}
+
+/// [`scan`], the lines that change nothing but the continuation flag skimmed
+/// ([`Scanner::passes_over_quickly`]) or, for the test that holds the two equal, read.
+fn scan_skimming<'a>(
+    language: Language,
+    text: &'a str,
+    keep: Option<&'a mut dyn FnMut(&str) -> bool>,
+    lines: Option<&'a [u32]>,
+    skims: bool,
+) -> Vec<Symbol> {
     let mut scanner = Scanner {
         language,
         text,
@@ -103,6 +115,7 @@ fn scan<'a>(
         declares_only: false,
         keep,
         lines: lines.filter(|_| language.declares_line_by_line()),
+        skims,
     };
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
     // `memchr`
@@ -133,7 +146,7 @@ impl<'a> Scanner<'a> {
             Language::Python => return self.python_line(line, number),
             Language::Ruby => return self.ruby_line(line, number),
             Language::Shell => return self.shell_line(line, number),
-            Language::Rust if self.passes_over_quickly(line, number) => {
+            Language::Rust if self.skims && self.passes_over_quickly(line, number) => {
                 self.continued = lexical::trim_end(line).ends_with('\\');
                 return;
             }

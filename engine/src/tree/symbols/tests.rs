@@ -194,3 +194,59 @@ fn a_name_refused_spends_the_test_attribute_above_it() {
     let tests: Vec<(&str, bool)> = kept.iter().map(|s| (s.name.as_str(), s.test)).collect();
     assert_eq!(tests, [("kept", false), ("kept_test", true)]);
 }
+
+/// Skimming the lines of Rust that change nothing but the continuation flag finds what
+/// reading every line finds: every symbol of this crate's sources and of snippets with
+/// comments, attributes and continuations, whole, counted and kept by line.
+#[test]
+fn skimmed_lines_of_rust_hide_no_declaration() {
+    let mut texts: Vec<String> = crate::own_sources::own_sources()
+        .into_iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|(_, bytes)| String::from_utf8(bytes).ok())
+        .collect();
+    // with lines 1, 3, 5, 8 and 13 given: a comment opened, an attribute read and a
+    // continuation made on lines passed over change what the lines given declare
+    texts.push(
+        [
+            "fn first() {}",
+            "let a = 1; /* open",
+            "fn in_comment() {}",
+            "*/ fn after_comment() {}",
+            "let s = \"a\\",
+            "fn continued() {}\";",
+            "#[test]",
+            "  x();",
+            "fn after_statement() {}",
+            "#![allow(x)]",
+            "static S: u8 = 1;",
+            "#[test]",
+            "fn tested() {}",
+        ]
+        .join("\n"),
+    );
+    let mut found = 0;
+    for text in &texts {
+        let read = scan_skimming(Language::Rust, text, None, None, false);
+        found += read.len();
+        assert_eq!(
+            scan_skimming(Language::Rust, text, None, None, true),
+            read,
+            "{text}"
+        );
+        for lines in [vec![], vec![1, 3, 5, 8, 13, 21, 34, 55, 89]] {
+            let kept = |skims: bool| {
+                let mut asked = Vec::new();
+                let mut keep = |name: &str| {
+                    asked.push(name.to_string());
+                    !name.contains("statement")
+                };
+                let symbols =
+                    scan_skimming(Language::Rust, text, Some(&mut keep), Some(&lines), skims);
+                (symbols, asked)
+            };
+            assert_eq!(kept(true), kept(false), "{lines:?}: {text}");
+        }
+    }
+    assert!(found > 1000, "{found}");
+}
