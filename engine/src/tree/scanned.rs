@@ -131,16 +131,7 @@ fn ascii_lines_holding(bytes: &[u8], letters: &[Vec<u8>]) -> Vec<u32> {
             from = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n + 1);
         }
     }
-    starts.sort_unstable();
-    let mut lines = Vec::with_capacity(starts.len());
-    let (mut line, mut counted) = (1u32, 0usize);
-    for at in starts {
-        line += memchr::memchr_iter(b'\n', &bytes[counted..at]).count() as u32;
-        counted = at;
-        lines.push(line);
-    }
-    lines.dedup();
-    lines
+    line_numbers(bytes, starts)
 }
 
 /// The lines of `text` (numbered from 1, ascending) whose `snake_letters` hold what one of
@@ -148,13 +139,19 @@ fn ascii_lines_holding(bytes: &[u8], letters: &[Vec<u8>]) -> Vec<u32> {
 fn lines_holding(text: &str, finders: &[memmem::Finder<'_>]) -> Vec<u32> {
     let mut letters = Vec::new();
     snake_letters_by_line(text, &mut letters);
-    let mut found: Vec<usize> = finders.iter().flat_map(|f| f.find_iter(&letters)).collect();
-    found.sort_unstable();
-    let mut lines = Vec::with_capacity(found.len());
+    let found: Vec<usize> = finders.iter().flat_map(|f| f.find_iter(&letters)).collect();
+    line_numbers(&letters, found)
+}
+
+/// The numbers (from 1, ascending, each once) of the lines of `text` that hold the
+/// offsets `at`, lines being cut at `\n`.
+fn line_numbers(text: &[u8], mut at: Vec<usize>) -> Vec<u32> {
+    at.sort_unstable();
+    let mut lines = Vec::with_capacity(at.len());
     let (mut line, mut counted) = (1u32, 0usize);
-    for at in found {
-        line += memchr::memchr_iter(b'\n', &letters[counted..at]).count() as u32;
-        counted = at;
+    for offset in at {
+        line += memchr::memchr_iter(b'\n', &text[counted..offset]).count() as u32;
+        counted = offset;
         lines.push(line);
     }
     lines.dedup();
