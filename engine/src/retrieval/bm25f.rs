@@ -42,7 +42,7 @@ enum Terms {
     },
     Kept(Kept),
     /// Which files hold some terms only, without their frequencies (the first `ask` on a
-    /// root, which has no kept statistics: `modes/cold.rs`, and counts a file's
+    /// root, which has no kept statistics: `modes/cold/mod.rs`, and counts a file's
     /// frequencies when its score is needed: [`FieldIndex::counts`]); a term looked up
     /// outside them reads as held by no file and is pushed to `missed`, so that the caller
     /// finds its files and asks again.

@@ -2,7 +2,7 @@
 //!
 //! The average of a field's length over a tree is a property of the tree, not of any file
 //! a question finds; measured on every file it costs a read and a symbol scan of the whole
-//! tree, which the first question on a root cannot afford (`modes/cold.rs`). A sample
+//! tree, which the first question on a root cannot afford (`modes/cold/mod.rs`). A sample
 //! of a fixed size estimates it: the files whose path hashes lowest, so the same tree
 //! gives the same files to every call (a kept index and a first call agree to the bit),
 //! and a file added or removed changes the sample by one file at most.

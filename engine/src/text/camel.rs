@@ -80,7 +80,7 @@ fn snake_ascii(b: &[u8]) -> String {
 /// of a name's snake form has its letters (the key without its `_`s) in them. So a text
 /// whose `snake_letters` lack a key's letters declares no name the key is part of (what
 /// the first `ask` on a root relies on to leave such files unscanned:
-/// `engine/src/modes/cold.rs`).
+/// `engine/src/modes/cold/mod.rs`).
 pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
     letters_through(text, out, &ASCII_LETTERS);
 }

@@ -1,4 +1,4 @@
-//! What the first call on a root (`modes/cold.rs`) knows of one file's symbols, and so
+//! What the first call on a root (`modes/cold/mod.rs`) knows of one file's symbols, and so
 //! what its partial symbol table ([`super::Tree::with_some_symbols`]) can answer for it.
 //!
 //! A table lookup (`SymbolTable::names`, `containing`, `members`) finds the symbols whose

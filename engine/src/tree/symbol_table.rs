@@ -139,7 +139,7 @@ pub struct SymbolTable {
 }
 
 /// What a table of only some files' symbols (the first call on a root, see
-/// `modes/cold.rs`) can answer: a key is answered in full when no file whose symbols
+/// `modes/cold/mod.rs`) can answer: a key is answered in full when no file whose symbols
 /// the table lacks may declare a name the key is part of (which the caller tells from the
 /// files' texts, as a name is written in its file). A key asked that it cannot answer in
 /// full is remembered, and the caller scans more files and asks again.

@@ -1,0 +1,240 @@
+//! Tests of the first call's passes over the files and of the keys and words it looks up.
+
+use super::word_search::non_ascii_runs;
+use super::*;
+use crate::text::fold::fold;
+use crate::tree::symbols::SymbolList;
+
+#[test]
+fn runs_with_non_ascii_characters_are_found_from_them() {
+    let text = "© 2024 Café crème, straße—ok naïve_x1 ascii";
+    let runs: Vec<&str> = non_ascii_runs(text, |_| true).collect();
+    assert_eq!(runs, ["Café", "crème", "straße", "naïve"]);
+}
+
+/// What a file held before the pass searched raw bytes: the lossily decoded text's
+/// ASCII-folded copy searched for every word, and the Unicode folding of its runs
+/// outside ASCII for a word missed in a text that is not ASCII.
+fn held_by_the_decoded_text(text: &str, words: &Words, ids: std::ops::Range<usize>) -> u128 {
+    let folded = text.to_ascii_lowercase();
+    let runs: Vec<String> = non_ascii_runs(text, |_| true).map(fold).collect();
+    ids.filter(|&id| {
+        let finder = memmem::Finder::new(&words.list[id]);
+        finder.find(folded.as_bytes()).is_some()
+            || (!text.is_ascii() && runs.iter().any(|r| finder.find(r.as_bytes()).is_some()))
+    })
+    .fold(0, |mask, id| mask | 1 << id)
+}
+
+/// A tree loaded cold (no kept index in `cache`) of files whose text searched as bytes
+/// could differ from their decoded text: mixed case, invalid UTF-8, letters outside
+/// ASCII, a binary file, a file over the size limit, an empty one; and the same tree
+/// read into memory (each file's kind and text as `read_content` gives them).
+fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
+    let files: [(&str, &[u8]); 11] = [
+        (
+            "mixed.rs",
+            b"pub fn RePlay_Cursor() {}\n// IMPLEMENTED in REPLAY\n",
+        ),
+        (
+            "invalid.rs",
+            b"fn a\xffb() {}\n// re\xfeplay CURSOR \xc3 cut \xe2\x82 x\n",
+        ),
+        (
+            "cafe.py",
+            "def Café():\n    pass  # naïve STRAẞE \u{212A}elvin\n".as_bytes(),
+        ),
+        (
+            "accents.md",
+            "Crème brûlée: a café, not a cafe; execute".as_bytes(),
+        ),
+        (
+            "replacement.txt",
+            "a literal \u{FFFD} in valid text".as_bytes(),
+        ),
+        // other scripts (whose folding adds no ASCII letter) around Latin letters with
+        // diacritics, which fold into ASCII words the bytes do not hold
+        (
+            "scripts.md",
+            "Привет мир: cursor日本語 and дcafé; Ра\u{301}бота r\u{e9}play ΚΈΛΒΙΝ".as_bytes(),
+        ),
+        ("binary.rs", b"fn replay_cursor() {}\0"),
+        ("big.rs", &[b'x'; 20_000]),
+        ("empty.rs", b""),
+        // both words of `replay_cursor`, in two names, never one after the other
+        ("apart.rs", b"fn replay() {}\nfn x_cursor() {}\n"),
+        (
+            "late_nul.rs",
+            &[b"fn replay_cursor() {}\n".as_slice(), &[b' '; 9000], b"\0"].concat(),
+        ),
+    ];
+    for (name, bytes) in files {
+        std::fs::write(root.join(name), bytes).unwrap();
+    }
+    let options = crate::tree::TreeOptions {
+        max_file_bytes: 16 << 10,
+        cache_dir: Some(cache.to_path_buf()),
+        ..Default::default()
+    };
+    let tree = Tree::load(root, &options).unwrap();
+    assert!(tree.is_cold());
+    // every file read into memory as the walk without a cache reads it
+    let no_cache = crate::tree::TreeOptions {
+        no_cache: true,
+        ..options
+    };
+    (tree, Tree::load(root, &no_cache).unwrap())
+}
+
+/// The pass over a file's bytes holds what the decoded text held, word for word, in
+/// every file and over two rounds (the second searching only words added since), scans
+/// the symbols of the files that hold a key's words, and learns every file's kind from
+/// its read (none is probed).
+#[test]
+fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let (tree, read) = cold_tree(dir.path(), cache.path());
+    let files = tree.files();
+    let mut words = Words::default();
+    let first = [
+        "replay",
+        "CURSOR",
+        "implemented",
+        "ab",
+        "cut",
+        "x",
+        "cafe",
+        "café",
+        "naive",
+    ];
+    let second = [
+        "strasse",
+        "kelvin",
+        "\u{FFFD}",
+        "creme",
+        "brûlée",
+        "fn",
+        "привет",
+        "日本",
+    ];
+    let key_replay_cursor = PassKey::new("replay_cursor", &mut words);
+    for w in first {
+        words.id(w.as_bytes());
+    }
+    let mut held = vec![0u128; files.len()];
+    let mut symbols = unscanned(files);
+    // ranking terms among the words: `implement` (a stem, held by `implemented`) and
+    // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
+    let term_ids = bit(words.id(b"implement")) | bit(words.ids[&b"cut"[..]]);
+    let mut as_terms = vec![0u128; files.len()];
+    let first_pass = Pass {
+        words: &words,
+        searched: 0,
+        keys: &[],
+        term_ids,
+    };
+    scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
+    let searched = words.list.len();
+    let key_cafe = PassKey::new("cafe", &mut words);
+    for w in second {
+        words.id(w.as_bytes());
+    }
+    let keys = [key_replay_cursor, key_cafe];
+    scan(
+        &tree,
+        &Pass {
+            words: &words,
+            searched,
+            keys: &keys,
+            term_ids,
+        },
+        &mut held,
+        &mut as_terms,
+        &mut symbols,
+    );
+    for (i, f) in files.iter().enumerate() {
+        let content = &read.files()[i];
+        assert_eq!(content.path, f.path);
+        assert_eq!(f.known_kind(), Some(content.content_kind()), "{}", f.path);
+        let want = content.text().map_or(0, |text| {
+            held_by_the_decoded_text(text, &words, 0..words.list.len())
+        });
+        assert_eq!(held[i], want, "{}: {:b} != {want:b}", f.path, held[i]);
+        // a ranking term is held as a term where the decoded text's terms hold it
+        let text_terms = content
+            .text()
+            .map(crate::retrieval::tokens::terms)
+            .unwrap_or_default();
+        let want_terms = (0..TRACKED)
+            .filter(|&id| term_ids & bit(id) != 0)
+            .filter(|&id| text_terms.iter().any(|t| t.as_bytes() == words.list[id]))
+            .fold(0u128, |m, id| m | bit(id));
+        assert_eq!(as_terms[i], want_terms, "{}", f.path);
+        // a key's words held, and for `replay_cursor` its letters one after the other:
+        // the keys the file is scanned for, and what a lookup of them finds kept
+        let wanted: Vec<String> = content.text().map_or(Vec::new(), |text| {
+            let mut letters = Vec::new();
+            snake_letters(text, &mut letters);
+            let letters = String::from_utf8(letters).unwrap();
+            let held = |w: &str| want & 1 << words.ids[w.as_bytes()] != 0;
+            let replay_cursor =
+                held("replay") && held("cursor") && letters.contains("replaycursor");
+            [("cafe", held("cafe")), ("replay_cursor", replay_cursor)]
+                .into_iter()
+                .filter(|(_, wanted)| *wanted)
+                .map(|(key, _)| key.to_string())
+                .collect()
+        });
+        let want_symbols = match (f.language, content.text()) {
+            (None, _) | (_, None) => Scanned::Whole(PackedSymbols::default()),
+            (Some(_), _) if wanted.is_empty() => Scanned::Not,
+            (Some(language), Some(text)) => Scanned::named(&scan_file(language, text), wanted),
+        };
+        assert_eq!(symbols[i], want_symbols, "{}", f.path);
+    }
+    // the cases the comparison must meet, by name
+    let holds = |path: &str, word: &str| {
+        let i = files.iter().position(|f| f.path == path).unwrap();
+        held[i] & 1 << words.ids[word.as_bytes()] != 0
+    };
+    assert!(holds("mixed.rs", "replay") && holds("mixed.rs", "implemented"));
+    assert!(holds("invalid.rs", "replay") == holds("invalid.rs", "ab"));
+    assert!(!holds("invalid.rs", "ab") && holds("invalid.rs", "cursor"));
+    assert!(holds("invalid.rs", "\u{FFFD}") && holds("replacement.txt", "\u{FFFD}"));
+    assert!(holds("cafe.py", "cafe") && holds("cafe.py", "café"));
+    // `cut`'s letters in `execute` are no term; the word `cut` is
+    let as_term = |path: &str, word: &str| {
+        let i = files.iter().position(|f| f.path == path).unwrap();
+        as_terms[i] & 1 << words.ids[word.as_bytes()] != 0
+    };
+    assert!(holds("accents.md", "cut") && !as_term("accents.md", "cut"));
+    assert!(as_term("invalid.rs", "cut") && as_term("mixed.rs", "implement"));
+    assert!(holds("cafe.py", "naive") && holds("cafe.py", "strasse"));
+    assert!(holds("cafe.py", "kelvin") && holds("accents.md", "creme"));
+    assert!(holds("late_nul.rs", "replay") && !holds("binary.rs", "replay"));
+    assert!(!holds("big.rs", "x") && !holds("empty.rs", "x"));
+    let scanned = |path: &str| &symbols[files.iter().position(|f| f.path == path).unwrap()];
+    for path in ["mixed.rs", "cafe.py", "late_nul.rs"] {
+        assert_ne!(*scanned(path), Scanned::Not, "{path}");
+    }
+    // a lookup of `replay_cursor` finds `replay_cursor`, kept, not `re_play_cursor`
+    assert_eq!(scanned("late_nul.rs").symbols().count(), 1);
+    assert_eq!(scanned("mixed.rs").symbols().count(), 0);
+    assert_eq!(scanned("cafe.py").keys(), ["cafe"]);
+    // its words held, its letters not: never scanned
+    assert!(holds("apart.rs", "replay") && holds("apart.rs", "cursor"));
+    assert_eq!(*scanned("apart.rs"), Scanned::Not);
+    // the walk knew nothing of the content; the pass's reads told the tree all of it
+    let report = tree.report();
+    assert_eq!((report.binary, report.too_large), (1, 1), "{report:?}");
+}
+
+#[test]
+fn the_keys_and_grep_words_of_a_question() {
+    let (keys, grep) = looked_up("where is the cursor binary", &Profile::default());
+    assert!(keys.contains(&"cursor_binary".to_string()), "{keys:?}");
+    // a word of the term alone waits for the cascade to look it up
+    assert!(!keys.contains(&"binary".to_string()), "{keys:?}");
+    assert!(grep.contains(&b"binary".to_vec()), "{grep:?}");
+}

@@ -1,0 +1,154 @@
+//! The word search of the first call's pass over the files (`super::scan`): which of the
+//! pass's words a file's bytes hold, found in their ASCII folding, and in the Unicode
+//! folding of the runs outside ASCII that may hold one.
+
+use super::{bit, Words};
+use crate::text::decoded;
+use crate::text::fold::{fold_into, may_fold_into_ascii};
+use memchr::memmem;
+use std::borrow::Cow;
+
+/// The words one pass searches files for, each with its id: an ASCII word in the file's
+/// bytes folded to ASCII lower case (what its decoded text folds to, as invalid UTF-8
+/// never holds an ASCII byte), any other in the folding of its decoded text.
+pub(super) struct Finders<'w> {
+    /// Shortest first, each with the bits of the shorter words it holds: a file that lacks
+    /// one of them lacks it too, and is not searched for it (`implement` before
+    /// `implemented`, `pars` before `parsed`: the rare word absent from most files is then
+    /// searched for once, not once per form).
+    ascii: Vec<(usize, memmem::Finder<'w>, u128)>,
+    other: Vec<(usize, memmem::Finder<'w>)>,
+    /// The bits of every word.
+    all: u128,
+}
+
+impl<'w> Finders<'w> {
+    pub(super) fn new(words: &'w Words, ids: std::ops::Range<usize>) -> Finders<'w> {
+        let all = ids.clone().fold(0, |all, id| all | bit(id));
+        let (mut ascii, other): (Vec<_>, Vec<_>) = ids
+            .map(|id| (id, memmem::Finder::new(&words.list[id])))
+            .partition(|(id, _)| words.list[*id].is_ascii());
+        ascii.sort_by_key(|(id, _)| (words.list[*id].len(), *id));
+        let ascii = ascii
+            .iter()
+            .enumerate()
+            .map(|(k, (id, finder))| {
+                let inner = ascii[..k]
+                    .iter()
+                    .filter(|(shorter, _)| {
+                        memmem::find(&words.list[*id], &words.list[*shorter]).is_some()
+                    })
+                    .fold(0, |inner, (shorter, _)| inner | bit(*shorter));
+                (*id, finder.clone(), inner)
+            })
+            .collect();
+        Finders { ascii, other, all }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.all == 0
+    }
+
+    /// The bits of the words a text file holds, from its `bytes`: in their ASCII folding
+    /// (into `folded`), or in the Unicode folding of a run of letters and digits outside
+    /// ASCII. `text` is the decoded text, decoded here when first needed.
+    pub(super) fn held_by<'b>(
+        &self,
+        bytes: &'b [u8],
+        folded: &mut Vec<u8>,
+        text: &mut Option<Cow<'b, str>>,
+    ) -> u128 {
+        if self.is_empty() {
+            return 0;
+        }
+        // measured on a registry of crates (341 MB of text): one folded copy and a
+        // `memmem` per word is ten times faster than an ASCII case-insensitive
+        // Aho-Corasick over the bytes, whose prefilters do not serve that mode
+        folded.clear();
+        folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+        let mut mask = 0u128;
+        for (id, finder, inner) in &self.ascii {
+            if mask & inner == *inner && finder.find(folded).is_some() {
+                mask |= 1 << id;
+            }
+        }
+        // an ASCII file holds no other word, and no run outside ASCII
+        if mask == self.all || bytes.is_ascii() {
+            return mask;
+        }
+        let text = text.get_or_insert_with(|| decoded(bytes));
+        if !self.other.is_empty() {
+            // the folding of the decoded text: the bytes' own when they are valid UTF-8
+            let text_folded = match text {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(decoded) => Some(decoded.to_ascii_lowercase()),
+            };
+            let text_folded = text_folded.as_ref().map_or(&folded[..], |t| t.as_bytes());
+            for (id, finder) in &self.other {
+                if finder.find(text_folded).is_some() {
+                    mask |= 1 << id;
+                }
+            }
+        }
+        if mask == self.all {
+            return mask;
+        }
+        // the words left, in the folding of each run that may hold one: a word outside
+        // ASCII in any run, an ASCII word only in a run with a character whose folding may
+        // add an ASCII letter or digit or join two ([`may_fold_into_ascii`]); any other
+        // run's folded ASCII letters and digits are its bytes' (searched above). Text in
+        // other scripts is then not folded at all (a few files of Cyrillic or CJK prose were
+        // the last files a pass over a registry read, one core idle)
+        let others_left = self.other.iter().any(|(id, _)| mask & 1 << id == 0);
+        let mut run_folded = String::new();
+        for run in non_ascii_runs(text, |c| others_left || may_fold_into_ascii(c)) {
+            run_folded.clear();
+            fold_into(run, &mut run_folded);
+            let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
+            for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
+                if mask & 1 << id == 0 && finder.find(run_folded.as_bytes()).is_some() {
+                    mask |= 1 << id;
+                }
+            }
+            if mask == self.all {
+                break;
+            }
+        }
+        mask
+    }
+}
+
+/// The runs of letters and digits of `text` that hold a non-ASCII character `wanted` says
+/// yes to, found from those characters (a text that is mostly ASCII is not decoded whole).
+pub(super) fn non_ascii_runs(
+    text: &str,
+    wanted: impl Fn(char) -> bool,
+) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || loop {
+        let at = from + crate::text::first_non_ascii(&bytes[from..])?;
+        // `at` starts a character: everything before it since `from` is ASCII
+        let c = text[at..].chars().next()?;
+        if !wanted(c) {
+            from = at + c.len_utf8();
+            continue;
+        }
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric())
+            .last()
+            .map_or(at, |(j, _)| j);
+        let end = text[at..]
+            .char_indices()
+            .find(|(_, c)| !c.is_alphanumeric())
+            .map_or(text.len(), |(j, _)| at + j);
+        if end > at {
+            from = end;
+            return Some(&text[start..end]);
+        }
+        // the character at `at` is no letter or digit: go past it
+        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+    })
+}
