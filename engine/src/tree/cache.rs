@@ -159,7 +159,7 @@ fn fingerprint() -> u64 {
         include_str!("symbols/php.rs").as_bytes(),
         include_str!("symbols/ruby.rs").as_bytes(),
         include_str!("symbols/shell.rs").as_bytes(),
-        include_str!("symbol_table.rs").as_bytes(),
+        include_str!("symbol_table/mod.rs").as_bytes(),
         include_str!("../text/camel.rs").as_bytes(),
     ])
 }

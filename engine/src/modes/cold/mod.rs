@@ -44,7 +44,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-use word_search::Finders;
+use word_search::{bit, Finders, Words, TRACKED};
 
 mod word_search;
 
@@ -289,30 +289,6 @@ fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> 
     })
 }
 
-/// Words past this many are not searched for (a grep of them reads every file; a key of
-/// them is scanned in every file that may hold it).
-const TRACKED: usize = 128;
-
-/// The words of the keys and of the greps, numbered: what each file is searched for once.
-#[derive(Default)]
-struct Words {
-    list: Vec<Vec<u8>>,
-    ids: Arc<HashMap<Vec<u8>, usize>>,
-}
-
-impl Words {
-    fn id(&mut self, word: &[u8]) -> usize {
-        let word = word.to_ascii_lowercase();
-        if let Some(&id) = self.ids.get(&word) {
-            return id;
-        }
-        let id = self.list.len();
-        self.list.push(word.clone());
-        Arc::make_mut(&mut self.ids).insert(word, id);
-        id
-    }
-}
-
 /// A key's words: what a file must hold to declare a name the key is part of.
 fn key_words(key: &str) -> impl Iterator<Item = &str> {
     key.split(|c: char| !c.is_alphanumeric())
@@ -350,14 +326,6 @@ impl PassKey {
     /// True when a file holding the words of `mask` may hold all of this key's.
     fn held_in(&self, mask: u128) -> bool {
         mask & self.words == self.words
-    }
-}
-
-fn bit(id: usize) -> u128 {
-    if id < TRACKED {
-        1 << id
-    } else {
-        0
     }
 }
 

@@ -2,11 +2,45 @@
 //! pass's words a file's bytes hold, found in their ASCII folding, and in the Unicode
 //! folding of the runs outside ASCII that may hold one.
 
-use super::{bit, Words};
 use crate::text::decoded;
 use crate::text::fold::{fold_into, may_fold_into_ascii};
 use memchr::memmem;
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Words past this many are not searched for (a grep of them reads every file; a key of
+/// them is scanned in every file that may hold it).
+pub(super) const TRACKED: usize = 128;
+
+/// The words of the keys and of the greps, numbered: what each file is searched for once.
+#[derive(Default)]
+pub(super) struct Words {
+    pub(super) list: Vec<Vec<u8>>,
+    pub(super) ids: Arc<HashMap<Vec<u8>, usize>>,
+}
+
+impl Words {
+    pub(super) fn id(&mut self, word: &[u8]) -> usize {
+        let word = word.to_ascii_lowercase();
+        if let Some(&id) = self.ids.get(&word) {
+            return id;
+        }
+        let id = self.list.len();
+        self.list.push(word.clone());
+        Arc::make_mut(&mut self.ids).insert(word, id);
+        id
+    }
+}
+
+/// The bit of word `id` in a mask of words (none past the tracked ones).
+pub(super) fn bit(id: usize) -> u128 {
+    if id < TRACKED {
+        1 << id
+    } else {
+        0
+    }
+}
 
 /// The words one pass searches files for, each with its id: an ASCII word in the file's
 /// bytes folded to ASCII lower case (what its decoded text folds to, as invalid UTF-8
