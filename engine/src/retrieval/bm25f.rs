@@ -391,7 +391,8 @@ fn average(sample: &[usize], lengths: &[[u32; NF]]) -> [f64; NF] {
 
 /// What each file of `tree` is, by the profile's rules.
 fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
-    // on the pool: one thread took 4 ms of a first ranked `ask` over 17,000 paths
+    // on the pool: on one thread, a large tree's kinds were a serial step of every first
+    // ranked `ask`
     tree.files()
         .par_iter()
         .map(|f| FileKind::of(f, profile))

@@ -19,8 +19,8 @@ pub struct Tree {
     root: PathBuf,
     files: Vec<TreeFile>,
     /// The files' paths for `find path`, listed on first use: no other mode reads them
-    /// (listing them was 2 ms of one core before a first `ask` could start, and again for
-    /// each partial tree it made).
+    /// (listing them held up a first `ask` before its first read, and again for each
+    /// partial tree it made).
     paths: OnceLock<PathList>,
     /// What the walk met besides files (its errors); the counts per kind are in `counted`.
     walk: WalkReport,
