@@ -5,6 +5,13 @@
 
 use std::sync::Mutex;
 
+/// At most this many files are handed to a worker at a time by a parallel pass that reads
+/// each file. Rayon's adaptive splitting stops splitting once each thread has work, so on
+/// two threads it leaves runs of about a quarter of the list; the files of one run can take
+/// far longer to read than another's (sizes differ by orders of magnitude), and a core then
+/// waits through the end of the pass (docs/index.md, seventh session of 2026-11-26).
+pub(crate) const FILES_PER_JOB: usize = 16;
+
 /// One `T` per thread of the current rayon pool, plus one for a caller outside it.
 pub(crate) struct WorkerScratch<T> {
     slots: Vec<Mutex<T>>,

@@ -12,6 +12,7 @@ use crate::modes::task::Summary;
 use crate::profile::{CodeWeights, GrepWeights};
 use crate::text::term::SEPARATOR;
 use crate::tree::{Symbol, Tree, TreeFile};
+use crate::worker_scratch::FILES_PER_JOB;
 use memchr::memmem::Finder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -149,6 +150,7 @@ pub fn rank(tree: &Tree, term: &str, code: &CodeWeights, weights: &GrepWeights) 
     let mut matches: Vec<GrepMatch> = tree
         .candidates(&pattern.segments)
         .into_par_iter()
+        .with_max_len(FILES_PER_JOB)
         .filter_map(|i| score_file(&files[i], &pattern, weights))
         .collect();
     matches.sort_by(|a, b| {

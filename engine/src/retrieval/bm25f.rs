@@ -17,7 +17,7 @@ use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::Tree;
-use crate::worker_scratch::WorkerScratch;
+use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -211,6 +211,7 @@ impl FieldIndex {
         let per_file: Vec<Found> = tree
             .files()
             .par_iter()
+            .with_max_len(FILES_PER_JOB)
             .enumerate()
             .map(|(i, f)| {
                 scratch.with(|buffers| {
@@ -332,8 +333,10 @@ impl FieldIndex {
         if let Terms::Held { .. } = self.terms {
             let all = tree.files();
             let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();
+            // few files, each counted whole: one at a time
             return files
                 .par_iter()
+                .with_max_len(1)
                 .map(|&f| scratch.with(|bytes| counted(&all[f as usize], profile, terms, bytes)))
                 .collect();
         }

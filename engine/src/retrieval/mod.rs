@@ -110,6 +110,7 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // on a worker of its own
     let best_of: Vec<Vec<(u32, usize)>> = ranked
         .par_iter()
+        .with_max_len(1)
         .take(depth)
         .map(|entry| best_lines(files[entry.file as usize].text_once().as_deref(), &terms))
         .collect();

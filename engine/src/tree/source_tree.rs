@@ -9,6 +9,7 @@ use super::postings;
 use super::report::WalkReport;
 use super::scanned::Scanned;
 use super::symbol_table::SymbolTable;
+use crate::worker_scratch::FILES_PER_JOB;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -61,6 +62,7 @@ impl Counted {
         // parallel as the walk of a tree did when it probed every file
         files
             .par_iter()
+            .with_max_len(FILES_PER_JOB)
             .filter(|f| f.known_kind().is_none())
             .for_each(|f| {
                 f.content_kind();

@@ -37,7 +37,7 @@ use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
 use crate::tree::symbols::{scan_file, PackedSymbols};
 use crate::tree::{ContentKind, Tree};
-use crate::worker_scratch::WorkerScratch;
+use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use memchr::memmem;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -402,6 +402,7 @@ fn scan(
     let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
     let found: Vec<Found> = (0..files.len())
         .into_par_iter()
+        .with_max_len(FILES_PER_JOB)
         .filter(|&i| {
             files[i]
                 .known_kind()
