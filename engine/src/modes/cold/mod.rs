@@ -144,6 +144,8 @@ fn answered<R>(
     for t in &rank_terms {
         term_ids |= bit(words.id(t.as_bytes()));
     }
+    // every word so far: a word first met in a key is searched only where it may matter
+    let always = (0..words.list.len()).fold(0, |always, id| always | bit(id));
     // the ranking statistics, computed only once the cascade ranks (for the terms it
     // looked up, and the question's own)
     let rank_missed = Arc::new(Mutex::new(Vec::new()));
@@ -159,6 +161,7 @@ fn answered<R>(
             searched,
             keys: &pass_keys,
             term_ids,
+            always,
         };
         let scanned = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         // no word searched for and no file scanned: the last round's tree holds what this
@@ -387,9 +390,10 @@ fn scan(
         searched,
         keys,
         term_ids,
+        always,
     } = *pass;
     let files = tree.files();
-    let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
+    let finders = Finders::new(words, searched..words.list.len().min(TRACKED), always);
     let wants = |i: usize| {
         keys.iter()
             .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
@@ -418,8 +422,14 @@ fn scan(
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
-                let found = finders.held_by(bytes, folded, &mut text);
-                let mask = held[i] | found;
+                let first = finders.all() & always;
+                let mut found = finders.held_by(bytes, (folded, true), &mut text, first);
+                let keyed = finders.all() & !always;
+                let needed = pass.needed(keyed, held[i] | found);
+                // folded by the first search unless it had no word to search
+                found |= finders.held_by(bytes, (folded, first == 0), &mut text, needed);
+                // a word not searched in this file may be held, as far as anyone knows
+                let mask = held[i] | found | (keyed & !needed);
                 // a ranking term's letters found: is it a term of the text? (`folded` is
                 // the bytes' ASCII folding whenever something was found)
                 let mut terms = as_terms[i];
@@ -499,14 +509,31 @@ fn scan(
 }
 
 /// What one pass searches for: the words from `searched` on, the keys whose files' symbols
-/// are scanned, and which words are ranking terms (whose holding as a term is checked where
-/// their letters are found).
+/// are scanned, which words are ranking terms (whose holding as a term is checked where
+/// their letters are found), and which are searched in every file.
 #[derive(Clone, Copy)]
 struct Pass<'p> {
     words: &'p Words,
     searched: usize,
     keys: &'p [PassKey],
     term_ids: u128,
+    /// The words searched in every file: a grep's and the ranking's, whose holders must be
+    /// known. A word only keys hold is searched in a file only when the file may hold
+    /// every other word of one of those keys ([`Pass::needed`]); elsewhere it is taken as
+    /// held, so that its bit still means "may hold" for every later use.
+    always: u128,
+}
+
+impl Pass<'_> {
+    /// Of the words `keyed` (this pass's words that only keys hold), those a file that may
+    /// hold the words `held` must be searched for: a word some key of the pass holds whose
+    /// other words (those of `keyed` aside, not searched yet) the file may all hold.
+    fn needed(&self, keyed: u128, held: u128) -> u128 {
+        self.keys
+            .iter()
+            .filter(|key| key.words & !keyed & !held == 0)
+            .fold(0, |needed, key| needed | (key.words & keyed))
+    }
 }
 
 #[cfg(test)]
