@@ -7,7 +7,9 @@
 //! file's text, so a file that does not hold every word of a key has no symbol the key can
 //! find. The keys a cascade looks up first (for `ask` the planned term and the phrases of
 //! the question around it, for `find code` its term's) and the words it greps for are
-//! known before it runs; so one pass reads every text file, searches it for those words,
+//! known before it runs; so one pass reads every text file, searches it for those words
+//! (a word that only keys hold, such as `where` or `is`, only when the file may hold every
+//! other word of one of those keys: elsewhere its bit says "may hold", [`Pass::needed`]),
 //! and scans the symbols of only the source files that hold every word of a key (and, for
 //! a key of several words, its letters one after the other: `header_parsed` is declared
 //! by a file holding `headerparsed` once its punctuation is dropped, [`PassKey`]), keeping
@@ -423,11 +425,12 @@ fn scan(
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
                 let first = finders.all() & always;
-                let mut found = finders.held_by(bytes, (folded, true), &mut text, first);
+                let mut found = finders.held_by(bytes, (folded, true), &mut text, (first, 0));
                 let keyed = finders.all() & !always;
                 let needed = pass.needed(keyed, held[i] | found);
                 // folded by the first search unless it had no word to search
-                found |= finders.held_by(bytes, (folded, first == 0), &mut text, needed);
+                let (folded, fold) = (folded, first == 0);
+                found |= finders.held_by(bytes, (folded, fold), &mut text, (needed, found));
                 // a word not searched in this file may be held, as far as anyone knows
                 let mask = held[i] | found | (keyed & !needed);
                 // a ranking term's letters found: is it a term of the text? (`folded` is

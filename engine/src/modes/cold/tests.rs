@@ -262,6 +262,8 @@ fn a_word_only_keys_hold_is_searched_where_a_key_may_need_it() {
             "def replay():\n    pass  # where\n",
         ),
         ("ünïcode.md", "Wɦere is RÉPLAY? where is replay\n"),
+        // a word only a key holds whose letters hold a word searched everywhere
+        ("replayed.rs", "fn replayed_where() {}\n"),
     ] {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
@@ -275,7 +277,7 @@ fn a_word_only_keys_hold_is_searched_where_a_key_may_need_it() {
     let mut words = Words::default();
     words.id(b"replay");
     let always = bit(0);
-    let keys: Vec<PassKey> = ["where_is_replay", "is_replay", "replay"]
+    let keys: Vec<PassKey> = ["where_is_replay", "is_replay", "replay", "replayed_where"]
         .iter()
         .map(|k| PassKey::new(k, &mut words))
         .collect();
@@ -298,14 +300,25 @@ fn a_word_only_keys_hold_is_searched_where_a_key_may_need_it() {
     let replay = bit(words.ids[&b"replay"[..]]);
     let keyed = !always & (0..words.list.len()).fold(0, |m, id| m | bit(id));
     for (i, f) in files.iter().enumerate() {
-        // at least what the file holds; exactly that where it holds `replay`
-        assert_eq!(some[i] & every[i], every[i], "{}", f.path);
+        // what the file holds, and the words no key it may name needs, not searched: a key's
+        // words searched everywhere all held, its other words needed
+        let needed = keys
+            .iter()
+            .filter(|k| k.words & !keyed & !every[i] == 0)
+            .fold(0, |m, k| m | (k.words & keyed));
+        assert_eq!(some[i], every[i] | (keyed & !needed), "{}", f.path);
         if every[i] & replay != 0 {
             assert_eq!(some[i], every[i], "{}", f.path);
-        } else {
-            assert_eq!(some[i], keyed, "{}: not searched, may hold", f.path);
         }
     }
+    // `where_is_replay` and `is_replay` need `is` only where `replay` is held
+    let is_only = bit(words.ids[&b"is"[..]]);
+    let at_ = |path: &str| files.iter().position(|f| f.path == path).unwrap();
+    assert_eq!(
+        some[at_("neither.rs")] & is_only,
+        is_only,
+        "not searched, may hold"
+    );
     assert_eq!(some_symbols, every_symbols);
     assert_eq!(some_scanned, every_scanned);
     // the words were searched where a key needed them: found in the files that hold them
@@ -316,4 +329,7 @@ fn a_word_only_keys_hold_is_searched_where_a_key_may_need_it() {
     assert_eq!(some[at("where_replay_apart.py")] & where_, where_);
     assert_eq!(every[at("where_only.rs")] & where_, where_);
     assert_ne!(some_symbols[at("both.rs")], Scanned::Not);
+    let replayed = bit(words.ids[&b"replayed"[..]]);
+    assert_eq!(every[at("replayed.rs")] & replayed, replayed);
+    assert_ne!(some_symbols[at("replayed.rs")], Scanned::Not);
 }

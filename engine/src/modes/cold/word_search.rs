@@ -95,13 +95,14 @@ impl<'w> Finders<'w> {
     /// The bits of the words of `only` a text file holds, from its `bytes`: in their ASCII
     /// folding (made into `folded` when `fold`, else the bytes' folding already), or in the
     /// Unicode folding of a run of letters and digits outside ASCII. `text` is the decoded
-    /// text, decoded here when first needed.
+    /// text, decoded here when first needed; `found` the words an earlier search of the same
+    /// bytes found (a shorter word it found is not searched again before a longer one).
     pub(super) fn held_by<'b>(
         &self,
         bytes: &'b [u8],
         (folded, fold): (&mut Vec<u8>, bool),
         text: &mut Option<Cow<'b, str>>,
-        only: u128,
+        (only, found): (u128, u128),
     ) -> u128 {
         let all = self.all & only;
         if all == 0 {
@@ -116,7 +117,10 @@ impl<'w> Finders<'w> {
         }
         let mut mask = 0u128;
         for (id, finder, inner) in &self.ascii {
-            if all & 1 << id != 0 && mask & inner == *inner && finder.find(folded).is_some() {
+            if all & 1 << id != 0
+                && (found | mask) & inner == *inner
+                && finder.find(folded).is_some()
+            {
                 mask |= 1 << id;
             }
         }
