@@ -7,9 +7,7 @@
 //! file's text, so a file that does not hold every word of a key has no symbol the key can
 //! find. The keys a cascade looks up first (for `ask` the planned term and the phrases of
 //! the question around it, for `find code` its term's) and the words it greps for are
-//! known before it runs; so one pass reads every text file, searches it for those words
-//! (a word that only keys hold, such as `where` or `is`, only when the file may hold every
-//! other word of one of those keys: elsewhere its bit says "may hold", [`Pass::needed`]),
+//! known before it runs; so one pass reads every text file, searches it for those words,
 //! and scans the symbols of only the source files that hold every word of a key (and, for
 //! a key of several words, its letters one after the other: `header_parsed` is declared
 //! by a file holding `headerparsed` once its punctuation is dropped, [`PassKey`]), keeping
@@ -146,8 +144,6 @@ fn answered<R>(
     for t in &rank_terms {
         term_ids |= bit(words.id(t.as_bytes()));
     }
-    // every word so far: a word first met in a key is searched only where it may matter
-    let always = (0..words.list.len()).fold(0, |always, id| always | bit(id));
     // the ranking statistics, computed only once the cascade ranks (for the terms it
     // looked up, and the question's own)
     let rank_missed = Arc::new(Mutex::new(Vec::new()));
@@ -163,7 +159,6 @@ fn answered<R>(
             searched,
             keys: &pass_keys,
             term_ids,
-            always,
         };
         let scanned = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         // no word searched for and no file scanned: the last round's tree holds what this
@@ -392,10 +387,9 @@ fn scan(
         searched,
         keys,
         term_ids,
-        always,
     } = *pass;
     let files = tree.files();
-    let finders = Finders::new(words, searched..words.list.len().min(TRACKED), always);
+    let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
     let wants = |i: usize| {
         keys.iter()
             .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
@@ -424,15 +418,8 @@ fn scan(
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
-                let first = finders.all() & always;
-                let mut found = finders.held_by(bytes, (folded, true), &mut text, (first, 0));
-                let keyed = finders.all() & !always;
-                let needed = pass.needed(keyed, held[i] | found);
-                // folded by the first search unless it had no word to search
-                let (folded, fold) = (folded, first == 0);
-                found |= finders.held_by(bytes, (folded, fold), &mut text, (needed, found));
-                // a word not searched in this file may be held, as far as anyone knows
-                let mask = held[i] | found | (keyed & !needed);
+                let found = finders.held_by(bytes, folded, &mut text);
+                let mask = held[i] | found;
                 // a ranking term's letters found: is it a term of the text? (`folded` is
                 // the bytes' ASCII folding whenever something was found)
                 let mut terms = as_terms[i];
@@ -512,31 +499,14 @@ fn scan(
 }
 
 /// What one pass searches for: the words from `searched` on, the keys whose files' symbols
-/// are scanned, which words are ranking terms (whose holding as a term is checked where
-/// their letters are found), and which are searched in every file.
+/// are scanned, and which words are ranking terms (whose holding as a term is checked where
+/// their letters are found).
 #[derive(Clone, Copy)]
 struct Pass<'p> {
     words: &'p Words,
     searched: usize,
     keys: &'p [PassKey],
     term_ids: u128,
-    /// The words searched in every file: a grep's and the ranking's, whose holders must be
-    /// known. A word only keys hold is searched in a file only when the file may hold
-    /// every other word of one of those keys ([`Pass::needed`]); elsewhere it is taken as
-    /// held, so that its bit still means "may hold" for every later use.
-    always: u128,
-}
-
-impl Pass<'_> {
-    /// Of the words `keyed` (this pass's words that only keys hold), those a file that may
-    /// hold the words `held` must be searched for: a word some key of the pass holds whose
-    /// other words (those of `keyed` aside, not searched yet) the file may all hold.
-    fn needed(&self, keyed: u128, held: u128) -> u128 {
-        self.keys
-            .iter()
-            .filter(|key| key.words & !keyed & !held == 0)
-            .fold(0, |needed, key| needed | (key.words & keyed))
-    }
 }
 
 #[cfg(test)]

@@ -133,7 +133,6 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         searched: 0,
         keys: &[],
         term_ids,
-        always: !0,
     };
     scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
     let searched = words.list.len();
@@ -149,7 +148,6 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
             searched,
             keys: &keys,
             term_ids,
-            always: !0,
         },
         &mut held,
         &mut as_terms,
@@ -239,97 +237,4 @@ fn the_keys_and_grep_words_of_a_question() {
     // a word of the term alone waits for the cascade to look it up
     assert!(!keys.contains(&"binary".to_string()), "{keys:?}");
     assert!(grep.contains(&b"binary".to_vec()), "{grep:?}");
-}
-
-/// A word only keys hold is searched in a file only where the file may hold every other
-/// word of one of those keys; elsewhere its bit is set (may hold). So every file's bits
-/// hold at least the words it holds, exactly the words of a key it may name, and the files
-/// scanned and the symbols kept are those of a pass that searches every word everywhere.
-#[test]
-fn a_word_only_keys_hold_is_searched_where_a_key_may_need_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    for (name, text) in [
-        (
-            "both.rs",
-            "fn where_is_replay() {}\n// where is replay implemented\n",
-        ),
-        ("replay_only.rs", "fn replay() {}\n"),
-        ("where_only.rs", "// where is it? nowhere\nfn found() {}\n"),
-        ("neither.rs", "fn other() {}\n"),
-        (
-            "where_replay_apart.py",
-            "def replay():\n    pass  # where\n",
-        ),
-        ("ünïcode.md", "Wɦere is RÉPLAY? where is replay\n"),
-        // a word only a key holds whose letters hold a word searched everywhere
-        ("replayed.rs", "fn replayed_where() {}\n"),
-    ] {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    let options = crate::tree::TreeOptions {
-        cache_dir: Some(cache.path().to_path_buf()),
-        ..Default::default()
-    };
-    let tree = Tree::load(dir.path(), &options).unwrap();
-    let files = tree.files();
-    // `replay` is a grep word (searched everywhere); `where` and `is` only keys hold
-    let mut words = Words::default();
-    words.id(b"replay");
-    let always = bit(0);
-    let keys: Vec<PassKey> = ["where_is_replay", "is_replay", "replay", "replayed_where"]
-        .iter()
-        .map(|k| PassKey::new(k, &mut words))
-        .collect();
-    let run = |always: u128| {
-        let mut held = vec![0u128; files.len()];
-        let mut as_terms = vec![0u128; files.len()];
-        let mut symbols = unscanned(files);
-        let pass = Pass {
-            words: &words,
-            searched: 0,
-            keys: &keys,
-            term_ids: 0,
-            always,
-        };
-        let scanned = scan(&tree, &pass, &mut held, &mut as_terms, &mut symbols);
-        (held, symbols, scanned)
-    };
-    let (every, every_symbols, every_scanned) = run(!0);
-    let (some, some_symbols, some_scanned) = run(always);
-    let replay = bit(words.ids[&b"replay"[..]]);
-    let keyed = !always & (0..words.list.len()).fold(0, |m, id| m | bit(id));
-    for (i, f) in files.iter().enumerate() {
-        // what the file holds, and the words no key it may name needs, not searched: a key's
-        // words searched everywhere all held, its other words needed
-        let needed = keys
-            .iter()
-            .filter(|k| k.words & !keyed & !every[i] == 0)
-            .fold(0, |m, k| m | (k.words & keyed));
-        assert_eq!(some[i], every[i] | (keyed & !needed), "{}", f.path);
-        if every[i] & replay != 0 {
-            assert_eq!(some[i], every[i], "{}", f.path);
-        }
-    }
-    // `where_is_replay` and `is_replay` need `is` only where `replay` is held
-    let is_only = bit(words.ids[&b"is"[..]]);
-    let at_ = |path: &str| files.iter().position(|f| f.path == path).unwrap();
-    assert_eq!(
-        some[at_("neither.rs")] & is_only,
-        is_only,
-        "not searched, may hold"
-    );
-    assert_eq!(some_symbols, every_symbols);
-    assert_eq!(some_scanned, every_scanned);
-    // the words were searched where a key needed them: found in the files that hold them
-    let at = |path: &str| files.iter().position(|f| f.path == path).unwrap();
-    let (is, where_) = (bit(words.ids[&b"is"[..]]), bit(words.ids[&b"where"[..]]));
-    assert_eq!(some[at("both.rs")] & (is | where_), is | where_);
-    assert_eq!(some[at("replay_only.rs")] & (is | where_), 0);
-    assert_eq!(some[at("where_replay_apart.py")] & where_, where_);
-    assert_eq!(every[at("where_only.rs")] & where_, where_);
-    assert_ne!(some_symbols[at("both.rs")], Scanned::Not);
-    let replayed = bit(words.ids[&b"replayed"[..]]);
-    assert_eq!(every[at("replayed.rs")] & replayed, replayed);
-    assert_ne!(some_symbols[at("replayed.rs")], Scanned::Not);
 }

@@ -49,8 +49,7 @@ pub(super) struct Finders<'w> {
     /// Shortest first, each with the bits of the shorter words it holds: a file that lacks
     /// one of them lacks it too, and is not searched for it (`implement` before
     /// `implemented`, `pars` before `parsed`: the rare word absent from most files is then
-    /// searched for once, not once per form). A word searched in every file counts only
-    /// such words as shorter ones (another may not have been searched in the file).
+    /// searched for once, not once per form).
     ascii: Vec<(usize, memmem::Finder<'w>, u128)>,
     other: Vec<(usize, memmem::Finder<'w>)>,
     /// The bits of every word.
@@ -58,9 +57,7 @@ pub(super) struct Finders<'w> {
 }
 
 impl<'w> Finders<'w> {
-    /// Finders for the words `ids`, of which `always` are searched in every file (the others
-    /// only in the files a caller asks, [`Finders::held_by`]'s `only`).
-    pub(super) fn new(words: &'w Words, ids: std::ops::Range<usize>, always: u128) -> Finders<'w> {
+    pub(super) fn new(words: &'w Words, ids: std::ops::Range<usize>) -> Finders<'w> {
         let all = ids.clone().fold(0, |all, id| all | bit(id));
         let (mut ascii, other): (Vec<_>, Vec<_>) = ids
             .map(|id| (id, memmem::Finder::new(&words.list[id])))
@@ -73,8 +70,7 @@ impl<'w> Finders<'w> {
                 let inner = ascii[..k]
                     .iter()
                     .filter(|(shorter, _)| {
-                        always & bit(*shorter) != 0
-                            && memmem::find(&words.list[*id], &words.list[*shorter]).is_some()
+                        memmem::find(&words.list[*id], &words.list[*shorter]).is_some()
                     })
                     .fold(0, |inner, (shorter, _)| inner | bit(*shorter));
                 (*id, finder.clone(), inner)
@@ -87,49 +83,35 @@ impl<'w> Finders<'w> {
         self.all == 0
     }
 
-    /// The bits of every word searched for.
-    pub(super) fn all(&self) -> u128 {
-        self.all
-    }
-
-    /// The bits of the words of `only` a text file holds, from its `bytes`: in their ASCII
-    /// folding (made into `folded` when `fold`, else the bytes' folding already), or in the
-    /// Unicode folding of a run of letters and digits outside ASCII. `text` is the decoded
-    /// text, decoded here when first needed; `found` the words an earlier search of the same
-    /// bytes found (a shorter word it found is not searched again before a longer one).
+    /// The bits of the words a text file holds, from its `bytes`: in their ASCII folding
+    /// (into `folded`), or in the Unicode folding of a run of letters and digits outside
+    /// ASCII. `text` is the decoded text, decoded here when first needed.
     pub(super) fn held_by<'b>(
         &self,
         bytes: &'b [u8],
-        (folded, fold): (&mut Vec<u8>, bool),
+        folded: &mut Vec<u8>,
         text: &mut Option<Cow<'b, str>>,
-        (only, found): (u128, u128),
     ) -> u128 {
-        let all = self.all & only;
-        if all == 0 {
+        if self.is_empty() {
             return 0;
         }
         // measured on a registry of crates (341 MB of text): one folded copy and a
         // `memmem` per word is ten times faster than an ASCII case-insensitive
         // Aho-Corasick over the bytes, whose prefilters do not serve that mode
-        if fold {
-            folded.clear();
-            folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
-        }
+        folded.clear();
+        folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
         let mut mask = 0u128;
         for (id, finder, inner) in &self.ascii {
-            if all & 1 << id != 0
-                && (found | mask) & inner == *inner
-                && finder.find(folded).is_some()
-            {
+            if mask & inner == *inner && finder.find(folded).is_some() {
                 mask |= 1 << id;
             }
         }
         // an ASCII file holds no other word, and no run outside ASCII
-        if mask == all || bytes.is_ascii() {
+        if mask == self.all || bytes.is_ascii() {
             return mask;
         }
         let text = text.get_or_insert_with(|| decoded(bytes));
-        if self.other.iter().any(|(id, _)| all & 1 << id != 0) {
+        if !self.other.is_empty() {
             // the folding of the decoded text: the bytes' own when they are valid UTF-8
             let text_folded = match text {
                 Cow::Borrowed(_) => None,
@@ -137,12 +119,12 @@ impl<'w> Finders<'w> {
             };
             let text_folded = text_folded.as_ref().map_or(&folded[..], |t| t.as_bytes());
             for (id, finder) in &self.other {
-                if all & 1 << id != 0 && finder.find(text_folded).is_some() {
+                if finder.find(text_folded).is_some() {
                     mask |= 1 << id;
                 }
             }
         }
-        if mask == all {
+        if mask == self.all {
             return mask;
         }
         // the words left, in the folding of each run that may hold one: a word outside
@@ -151,18 +133,18 @@ impl<'w> Finders<'w> {
         // run's folded ASCII letters and digits are its bytes' (searched above). Text in
         // other scripts is then not folded at all (a few files of Cyrillic or CJK prose were
         // the last files a pass over a registry read, one core idle)
-        let others_left = self.other.iter().any(|(id, _)| all & !mask & 1 << id != 0);
+        let others_left = self.other.iter().any(|(id, _)| mask & 1 << id == 0);
         let mut run_folded = String::new();
         for run in non_ascii_runs(text, |c| others_left || may_fold_into_ascii(c)) {
             run_folded.clear();
             fold_into(run, &mut run_folded);
             let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
             for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
-                if all & !mask & 1 << id != 0 && finder.find(run_folded.as_bytes()).is_some() {
+                if mask & 1 << id == 0 && finder.find(run_folded.as_bytes()).is_some() {
                     mask |= 1 << id;
                 }
             }
-            if mask == all {
+            if mask == self.all {
                 break;
             }
         }
