@@ -2,6 +2,7 @@
 //! pass. `map_init` makes its value once per job a pass is split into, not once per
 //! thread: a pass over 17,000 files made its buffers hundreds of times, and each new buffer
 //! grew again from empty through fresh pages (docs/index.md, fifth session of 2026-11-26).
+//! And how many files such a pass hands a worker at a time ([`FILES_PER_JOB`]).
 
 use std::sync::Mutex;
 
