@@ -14,7 +14,7 @@ mod outcome;
 pub(crate) mod plan;
 mod read;
 mod search;
-mod task_search;
+pub(crate) mod task_search;
 
 pub use calls::{Tool, ToolCall};
 pub use found::AskMatch;

@@ -61,6 +61,7 @@ pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result
         keys,
         grep_words,
         rank_terms,
+        words_alone: words_alone(&request.question, profile),
     };
     let mut response = answered(tree, lookups, profile, |tree| {
         super::ask::ask(tree, request, profile)
@@ -102,6 +103,9 @@ struct Lookups {
     keys: Vec<String>,
     grep_words: Vec<Vec<u8>>,
     rank_terms: Vec<String>,
+    /// The keys the cascade looks up next when none of `keys` names anything: each word
+    /// of the term alone ([`words_alone`]).
+    words_alone: Vec<String>,
 }
 
 /// `answer` run on `tree`: when the tree was loaded without its kept index, on partial
@@ -123,6 +127,7 @@ fn answered<R>(
         mut keys,
         grep_words,
         mut rank_terms,
+        mut words_alone,
     } = lookups;
     let files = tree.files();
     let mut symbols = unscanned(files);
@@ -167,6 +172,19 @@ fn answered<R>(
         scans += scanned;
         searched = words.list.len();
         checked.extend(pass_keys.into_iter().filter_map(|k| k.letters));
+        // no file may declare a name any key of the first round is part of, and no file's
+        // name is one of them or holds every word of the term: the cascade will look up
+        // each word alone, so the files that may declare them are scanned before it runs
+        // rather than after a round thrown away (a wrong guess only scans more files)
+        let words_next = std::mem::take(&mut words_alone);
+        if scanned == 0
+            && scans == 0
+            && !words_next.is_empty()
+            && !named_by_a_file(files, &keys, &words_next)
+        {
+            keys = words_next;
+            continue;
+        }
         let lacking = Lacking {
             files: (0..files.len())
                 .filter_map(|i| match &symbols[i] {
@@ -232,6 +250,33 @@ fn answered<R>(
         keys = keys_missed;
         last_tree = Some((partial, coverage));
     }
+}
+
+/// The keys of the term's words alone, which the cascade of `ask` looks up when the whole
+/// term (and every phrase around it) names nothing: a question that is not a task, whose
+/// term has several words, under a profile that falls back on them (`modes/ask/search.rs`).
+fn words_alone(question: &str, profile: &Profile) -> Vec<String> {
+    planner::plan(question, &profile.planner)
+        .filter(|plan| {
+            profile.planner.word_fallback
+                && plan.words.len() > 1
+                && !super::ask::task_search::is_task(plan, profile)
+        })
+        .map(|plan| {
+            plan.words
+                .iter()
+                .map(|w| code::lookup_key(w, &profile.code))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// True when a file's name is one of `keys`, or holds every one of `words`: a `find` of
+/// the term may then find that file by its name, with no symbol.
+fn named_by_a_file(files: &[crate::tree::TreeFile], keys: &[String], words: &[String]) -> bool {
+    files.par_iter().any(|f| {
+        keys.contains(&f.stem_snake) || words.iter().all(|w| f.stem_snake.contains(w.as_str()))
+    })
 }
 
 /// What is known of each file's symbols before any pass: a file that cannot hold symbols

@@ -238,3 +238,42 @@ fn the_keys_and_grep_words_of_a_question() {
     assert!(!keys.contains(&"binary".to_string()), "{keys:?}");
     assert!(grep.contains(&b"binary".to_vec()), "{grep:?}");
 }
+
+/// The keys scanned before the cascade runs when the first round's keys name nothing: each
+/// word of a term of several words, for a question that is not a task; none when a file's
+/// name is a key or holds every word (a `find` of the term may find it by its name).
+#[test]
+fn the_words_alone_are_looked_up_when_no_key_of_the_first_round_names_anything() {
+    let profile = Profile::default();
+    assert_eq!(
+        words_alone("find cursor binary", &profile),
+        ["cursor", "binary"]
+    );
+    // one word: no word to look up alone
+    assert!(words_alone("where is replay implemented", &profile).is_empty());
+    // a task: ranked by its words when the whole term names nothing, never looked up alone
+    assert!(words_alone("where is the deserializer for yaml anchors", &profile).is_empty());
+    let mut no_fallback = Profile::default();
+    no_fallback.planner.word_fallback = false;
+    assert!(words_alone("find cursor binary", &no_fallback).is_empty());
+    let named = |names: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        for name in names {
+            std::fs::write(dir.path().join(name), "fn other() {}\n").unwrap();
+        }
+        let options = crate::tree::TreeOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        };
+        let tree = Tree::load(dir.path(), &options).unwrap();
+        let keys = [
+            "cursor_binary".to_string(),
+            "find_cursor_binary".to_string(),
+        ];
+        named_by_a_file(tree.files(), &keys, &["cursor".into(), "binary".into()])
+    };
+    assert!(!named(&["cursor.rs", "binary.rs", "other.rs"]));
+    assert!(named(&["cursor.rs", "CursorBinary.rs"]));
+    assert!(named(&["binary_cursor_test.rs"]));
+}
