@@ -16,7 +16,9 @@
 //! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
 //! hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
-//! too (a word of the term alone, looked up when the whole term names nothing, comes so).
+//! too (a word of the term alone, looked up when the whole term names nothing, comes so;
+//! when the first round scanned no file at all, those words are scanned before any
+//! cascade runs: [`words_alone`]).
 //! Everything else reads the files themselves (`read`, and the ranking statistics,
 //! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
