@@ -55,7 +55,9 @@ mod word_search;
 pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
     let clock = Instant::now();
     let cold = tree.is_cold() && tree.built().is_none();
-    let (keys, grep_words) = looked_up(&request.question, profile);
+    // planned once, for the keys of the first round and the words looked up after them
+    let plan = planner::plan(&request.question, &profile.planner);
+    let (keys, grep_words) = looked_up(&request.question, plan.as_ref(), profile);
     // what a ranking may look up: a superset of what the cascade ranks by (its term is
     // made of the question's words), searched for too, to know whether any file holds them
     let rank_terms = question_terms(&request.question, &profile.task_ranking.stop_words);
@@ -63,7 +65,7 @@ pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result
         keys,
         grep_words,
         rank_terms,
-        words_alone: words_alone(&request.question, profile),
+        words_alone: words_alone(plan.as_ref(), profile),
     };
     let mut response = answered(tree, lookups, profile, |tree| {
         super::ask::ask(tree, request, profile)
@@ -177,13 +179,10 @@ fn answered<R>(
         // no file may declare a name any key of the first round is part of, and no file's
         // name is one of them or holds every word of the term: the cascade will look up
         // each word alone, so the files that may declare them are scanned before it runs
-        // rather than after a round thrown away (a wrong guess only scans more files)
+        // rather than after a round thrown away (a wrong guess only scans more files); taken
+        // in the first round whatever it found
         let words_next = std::mem::take(&mut words_alone);
-        if scanned == 0
-            && scans == 0
-            && !words_next.is_empty()
-            && !named_by_a_file(files, &keys, &words_next)
-        {
+        if scanned == 0 && !words_next.is_empty() && !named_by_a_file(files, &keys, &words_next) {
             keys = words_next;
             continue;
         }
@@ -257,20 +256,19 @@ fn answered<R>(
 /// The keys of the term's words alone, which the cascade of `ask` looks up when the whole
 /// term (and every phrase around it) names nothing: a question that is not a task, whose
 /// term has several words, under a profile that falls back on them (`modes/ask/search.rs`).
-fn words_alone(question: &str, profile: &Profile) -> Vec<String> {
-    planner::plan(question, &profile.planner)
-        .filter(|plan| {
-            profile.planner.word_fallback
-                && plan.words.len() > 1
-                && !super::ask::task_search::is_task(plan, profile)
-        })
-        .map(|plan| {
-            plan.words
-                .iter()
-                .map(|w| code::lookup_key(w, &profile.code))
-                .collect()
-        })
-        .unwrap_or_default()
+fn words_alone(plan: Option<&planner::Plan>, profile: &Profile) -> Vec<String> {
+    plan.filter(|plan| {
+        profile.planner.word_fallback
+            && plan.words.len() > 1
+            && !super::ask::task_search::is_task(plan, profile)
+    })
+    .map(|plan| {
+        plan.words
+            .iter()
+            .map(|w| code::lookup_key(w, &profile.code))
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// True when a file's name is one of `keys`, or holds every one of `words`: a `find` of
@@ -294,19 +292,22 @@ fn unscanned(files: &[crate::tree::TreeFile]) -> Vec<Scanned> {
         .collect()
 }
 
-/// The keys the cascade looks up first in the symbol table for `question` (the planned
-/// term, the phrases of the question around it, or without a term the phrases of the
+/// The keys the cascade looks up first in the symbol table for `question` planned as
+/// `plan` (the planned term, the phrases of the question around it, or without a term the phrases of the
 /// question), and the word pieces of the terms it may grep for. The term's words alone are
 /// left to a second round (looked up only when the whole term names nothing, and a word
 /// such as `head` or `pars` is in thousands of files whose symbols would be scanned for
 /// nothing).
-fn looked_up(question: &str, profile: &Profile) -> (Vec<String>, Vec<Vec<u8>>) {
+fn looked_up(
+    question: &str,
+    plan: Option<&planner::Plan>,
+    profile: &Profile,
+) -> (Vec<String>, Vec<Vec<u8>>) {
     let rules = &profile.planner;
     let tokens = planner::tokens(question, rules);
-    let plan = planner::plan(question, rules);
-    let mut keys = super::ask::plan::phrase_keys(plan.as_ref(), &tokens, rules);
+    let mut keys = super::ask::plan::phrase_keys(plan, &tokens, rules);
     let mut grep = Vec::new();
-    if let Some(plan) = &plan {
+    if let Some(plan) = plan {
         keys.push(Term::new(&plan.term).snake);
         keys.push(Term::new(&plan.stemmed_term()).snake);
         let required = plan.required().join(SEPARATOR);

@@ -232,7 +232,10 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
 
 #[test]
 fn the_keys_and_grep_words_of_a_question() {
-    let (keys, grep) = looked_up("where is the cursor binary", &Profile::default());
+    let profile = Profile::default();
+    let question = "where is the cursor binary";
+    let plan = planner::plan(question, &profile.planner);
+    let (keys, grep) = looked_up(question, plan.as_ref(), &profile);
     assert!(keys.contains(&"cursor_binary".to_string()), "{keys:?}");
     // a word of the term alone waits for the cascade to look it up
     assert!(!keys.contains(&"binary".to_string()), "{keys:?}");
@@ -245,6 +248,9 @@ fn the_keys_and_grep_words_of_a_question() {
 #[test]
 fn the_words_alone_are_looked_up_when_no_key_of_the_first_round_names_anything() {
     let profile = Profile::default();
+    let words_alone = |question: &str, profile: &Profile| {
+        words_alone(planner::plan(question, &profile.planner).as_ref(), profile)
+    };
     assert_eq!(
         words_alone("find cursor binary", &profile),
         ["cursor", "binary"]
