@@ -92,47 +92,6 @@ pub fn snake_letters_by_line(text: &str, out: &mut Vec<u8>) {
     letters_through(text, out, &ASCII_LETTERS_AND_NEWLINE);
 }
 
-/// The first offset from `from` on where an ASCII text's [`snake_letters`] read
-/// `letters` (those of a name or key; when `within_line`, in one line's letters, as
-/// [`snake_letters_by_line`] gives them): the first of `letters` in either case, then
-/// each other one in either case with only bytes that are no letter or digit (and, when
-/// `within_line`, no `\n`) between two of them. What searching the letters made of the
-/// whole text finds, without making them (a pass over a text byte by byte, which took as
-/// long as the search it served); `None` for letters outside ASCII, which no ASCII text's
-/// letters hold, and for no letters.
-pub fn find_ascii_letters(
-    bytes: &[u8],
-    from: usize,
-    letters: &[u8],
-    within_line: bool,
-) -> Option<usize> {
-    let &first = letters.first()?;
-    if !letters.is_ascii() {
-        return None;
-    }
-    let mut from = from;
-    while let Some(k) = memchr::memchr2(first, first.to_ascii_uppercase(), bytes.get(from..)?) {
-        let at = from + k;
-        let mut i = at;
-        let read = letters.iter().all(|&want| {
-            while i < bytes.len()
-                && !bytes[i].is_ascii_alphanumeric()
-                && !(within_line && bytes[i] == b'\n')
-            {
-                i += 1;
-            }
-            let same = i < bytes.len() && bytes[i].to_ascii_lowercase() == want;
-            i += 1;
-            same
-        });
-        if read {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
 /// [`snake_letters`], an ASCII byte written as `table` gives it (0: dropped).
 fn letters_through(text: &str, out: &mut Vec<u8>, table: &[u8; 256]) {
     // its ASCII bytes through the table (most of a text that is not ASCII still is), no
@@ -193,63 +152,6 @@ pub fn is_hump(text: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The letters found in an ASCII text's bytes are those found in the letters made of
-    /// it, for the whole text and line by line.
-    #[test]
-    fn the_letters_found_in_the_bytes_are_those_of_the_text() {
-        let mut texts: Vec<String> = [
-            "cur_sor\nCUR::SOR x\ncur\nsor\nc u r s o r\n_cursor_\nCuRsOr2\n",
-            "cursorcursor cursor\n\n\nbinary_Cursor9\ncursor",
-            "yaml\nanchors Yaml_Anchor YAMLANCHORS-\n",
-        ]
-        .map(String::from)
-        .into();
-        // this crate's sources, the ASCII ones compared
-        texts.extend(
-            crate::own_sources::own_sources()
-                .into_iter()
-                .filter_map(|(_, bytes)| String::from_utf8(bytes).ok()),
-        );
-        let keys = [
-            "cursor",
-            "yamlanchors",
-            "cursor2",
-            "snakeletters",
-            "fn",
-            "a",
-            "zzqq",
-            "é",
-        ];
-        let mut found = 0;
-        for text in &texts {
-            let mut letters = Vec::new();
-            snake_letters(text, &mut letters);
-            let mut by_line = Vec::new();
-            snake_letters_by_line(text, &mut by_line);
-            for key in keys {
-                let key = key.as_bytes();
-                let whole = memchr::memmem::find(&letters, key).is_some();
-                let in_a_line = memchr::memmem::find(&by_line, key).is_some();
-                found += usize::from(whole) + usize::from(in_a_line);
-                if !text.is_ascii() {
-                    continue;
-                }
-                let bytes = text.as_bytes();
-                assert_eq!(
-                    find_ascii_letters(bytes, 0, key, false).is_some(),
-                    whole,
-                    "{key:?}: {text}"
-                );
-                assert_eq!(
-                    find_ascii_letters(bytes, 0, key, true).is_some(),
-                    in_a_line,
-                    "{key:?}: {text}"
-                );
-            }
-        }
-        assert!(found > 500, "{found}");
-    }
 
     /// The letters by line are each line's letters, joined by `\n`.
     #[test]

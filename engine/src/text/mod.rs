@@ -5,6 +5,7 @@ pub mod camel;
 pub mod char_bag;
 pub mod fold;
 pub mod partial_ratio;
+pub mod snake_key;
 pub mod stem;
 pub mod term;
 pub mod typo;

@@ -29,8 +29,9 @@ use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::{holds_term, question_terms};
-use crate::text::camel::{find_ascii_letters, snake_letters};
+use crate::text::camel::snake_letters;
 use crate::text::decoded;
+use crate::text::snake_key::SnakeKey;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
@@ -143,9 +144,9 @@ fn answered<R>(
     let mut as_terms = vec![0u128; files.len()];
     let mut searched = 0usize;
     let mut last = None;
-    // the letters of the keys of more than one word every file that may name them was
-    // searched for (see `PassKey`): a file the table lacks names none of them
-    let mut checked: HashSet<Vec<u8>> = HashSet::new();
+    // the keys of more than one word (their words joined by `_`) every file that may name
+    // them was searched for (see `PassKey`): a file the table lacks names none of them
+    let mut checked: HashSet<String> = HashSet::new();
     for w in &grep_words {
         words.id(w);
     }
@@ -175,7 +176,7 @@ fn answered<R>(
         let unchanged = searched == words.list.len() && scanned == 0;
         scans += scanned;
         searched = words.list.len();
-        checked.extend(pass_keys.into_iter().filter_map(|k| k.letters));
+        checked.extend(pass_keys.into_iter().filter_map(|k| k.joined));
         // no file may declare a name any key of the first round is part of, and no file's
         // name is one of them or holds every word of the term: the cascade will look up
         // each word alone, so the files that may declare them are scanned before it runs
@@ -343,22 +344,27 @@ fn key_words(key: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// The letters of a key of more than one word, made only of letters, digits and `_` (what
-/// the table's names are made of): the key without its `_`s. A file that declares a name
-/// the key is part of has them in its [`snake_letters`] (a name's snake form is its
-/// `snake_letters` cut by `_`), which are far fewer files than the ones that hold the key's
-/// words anywhere (`header` and `parsed`, against `header_parsed` or `HeaderParsed`).
-fn key_letters(key: &str) -> Option<Vec<u8>> {
+/// The words of a key of more than one word, made only of letters, digits and `_` (what
+/// the table's names are made of), joined by `_`. A file that declares a name the key is
+/// part of writes them one after the other with nothing but bytes that are no letter or
+/// digit between them ([`SnakeKey`], for an ASCII text), and has the key's letters (the
+/// words without their `_`s) in its [`snake_letters`] (a name's snake form is its
+/// `snake_letters` cut by `_`): far fewer files than the ones that hold the key's words
+/// anywhere (`header` and `parsed`, against `header_parsed` or `HeaderParsed`).
+fn key_joined(key: &str) -> Option<String> {
     let letters = key.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (letters && key_words(key).nth(1).is_some()).then(|| key.replace('_', "").into_bytes())
+    (letters && key_words(key).nth(1).is_some())
+        .then(|| key_words(key).collect::<Vec<_>>().join("_"))
 }
 
 /// A key one pass scans the symbols of the files that may declare: its words' ids (a file
-/// holding them all may) and for a key of several words its letters (a file holding them
-/// all may only when its `snake_letters` hold the key's letters).
+/// holding them all may) and for a key of several words those words joined (a file holding
+/// them all may only when it writes them as a name does: [`key_joined`]) and its letters
+/// (what a text that is not ASCII is searched for, in its `snake_letters`).
 struct PassKey {
     key: String,
     words: u128,
+    joined: Option<String>,
     letters: Option<Vec<u8>>,
 }
 
@@ -367,7 +373,8 @@ impl PassKey {
         PassKey {
             key: key.to_string(),
             words: key_words(key).fold(0, |m, w| m | bit(words.id(w.as_bytes()))),
-            letters: key_letters(key),
+            joined: key_joined(key),
+            letters: key_joined(key).map(|joined| joined.replace('_', "").into_bytes()),
         }
     }
 
@@ -384,7 +391,7 @@ struct Lacking {
     files: Vec<(usize, Option<Vec<String>>)>,
     held: Vec<u128>,
     ids: Arc<HashMap<Vec<u8>, usize>>,
-    checked: HashSet<Vec<u8>>,
+    checked: HashSet<String>,
 }
 
 impl Lacking {
@@ -396,7 +403,7 @@ impl Lacking {
     /// ones may be held by any; a word not searched for yet too, and the next round
     /// searches for it).
     fn may_name(&self, key: &str) -> bool {
-        if key_letters(key).is_some_and(|letters| self.checked.contains(&letters)) {
+        if key_joined(key).is_some_and(|joined| self.checked.contains(&joined)) {
             return false;
         }
         let mut wanted = 0u128;
@@ -438,6 +445,10 @@ fn scan(
     } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
+    let snake_keys: Vec<Option<SnakeKey<'_>>> = keys
+        .iter()
+        .map(|k| k.joined.as_deref().and_then(SnakeKey::new))
+        .collect();
     let wants = |i: usize| {
         keys.iter()
             .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
@@ -479,14 +490,24 @@ fn scan(
                     }
                 }
                 // the file's `snake_letters`, made when a key of several words asks of a
-                // text that is not ASCII (an ASCII one's bytes are searched for them)
+                // text that is not ASCII (an ASCII one's folding is searched for its words)
                 let mut lettered = false;
                 let mut ascii = None;
-                let mut may_name = |key: &PassKey| {
+                // `folded` holds this file's folding once the words were searched for
+                let mut folded_now = !finders.is_empty();
+                let mut may_name = |k: usize| {
+                    let key = &keys[k];
                     key.held_in(mask)
                         && key.letters.as_ref().is_none_or(|key_letters| {
                             if *ascii.get_or_insert_with(|| bytes.is_ascii()) {
-                                return find_ascii_letters(bytes, 0, key_letters, false).is_some();
+                                if !folded_now {
+                                    folded.clear();
+                                    folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+                                    folded_now = true;
+                                }
+                                return snake_keys[k]
+                                    .as_ref()
+                                    .is_some_and(|sk| sk.find(folded, 0, false).is_some());
                             }
                             if !lettered {
                                 // the text the scan reads too: decoded once
@@ -501,8 +522,8 @@ fn scan(
                 let known = &symbols[i];
                 let mut wanted: Vec<&str> = Vec::new();
                 if f.language.is_some() {
-                    for key in keys {
-                        if !known.answers(&key.key) && may_name(key) {
+                    for (k, key) in keys.iter().enumerate() {
+                        if !known.answers(&key.key) && may_name(k) {
                             wanted.push(&key.key);
                         }
                     }
@@ -518,7 +539,13 @@ fn scan(
                             named.extend(wanted.iter().map(|k| k.to_string()));
                             named.sort();
                             named.dedup();
-                            Scanned::named_in(language, text, named)
+                            // an ASCII text's folding, made once for the words and the lines
+                            let ascii = ascii.unwrap_or_else(|| bytes.is_ascii());
+                            if ascii && !folded_now {
+                                folded.clear();
+                                folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+                            }
+                            Scanned::named_in(language, text, ascii.then_some(&folded[..]), named)
                         })
                     }
                     _ => None,
