@@ -12,7 +12,9 @@
 
 use super::symbol_table::qualifier_of;
 use super::symbols::{scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol};
-use crate::text::camel::{snake_letters, snake_letters_by_line};
+use crate::text::camel::snake_letters;
+#[cfg(test)]
+use crate::text::camel::snake_letters_by_line;
 use crate::text::snake_key::SnakeKey;
 use memchr::memmem;
 
@@ -62,7 +64,8 @@ impl Scanned {
     /// key holds the key's letters (without its `_`s) in its `snake_letters`, as a snake
     /// form is its `snake_letters` cut by `_`; a name that does not is refused before its
     /// symbol is made (most of them, in a file holding a common word). `folded` is the
-    /// text's ASCII folding when the caller has made it (made here when it is needed).
+    /// folding of the text's bytes to ASCII lower case when the caller has made it (made
+    /// here when it is needed).
     pub(crate) fn named_in(
         language: Language,
         text: &str,
@@ -85,13 +88,9 @@ impl Scanned {
         let symbols = if language.declares_line_by_line() && letters.iter().all(|l| !l.is_empty()) {
             // a name is written on its line, so its letters are the line's: the other
             // lines are passed over (most of a file holding a common word)
-            let lines = if text.is_ascii() {
-                match folded {
-                    Some(folded) => ascii_lines_holding(folded, &keys),
-                    None => ascii_lines_holding(&text.as_bytes().to_ascii_lowercase(), &keys),
-                }
-            } else {
-                lines_holding(text, &finders)
+            let lines = match folded {
+                Some(folded) => lines_holding(text, folded, &keys, &finders),
+                None => lines_holding(text, &text.as_bytes().to_ascii_lowercase(), &keys, &finders),
             };
             scan_lines_keeping(language, text, &lines, &mut keep)
         } else {
@@ -144,9 +143,48 @@ fn ascii_lines_holding(folded: &[u8], keys: &[String]) -> Vec<u32> {
     line_numbers(folded, starts)
 }
 
+/// The lines of `text` (numbered from 1, ascending; `folded`: its bytes folded to ASCII
+/// lower case) that may declare a name whose snake form contains one of `keys` (whose
+/// letters `finders` find): a line of ASCII where the key's words are written as such a
+/// name writes them ([`ascii_lines_holding`]), any other line when its `snake_letters`
+/// hold the key's letters (a character outside ASCII may fold into ASCII letters: `ß`
+/// into `ss`).
+fn lines_holding(
+    text: &str,
+    folded: &[u8],
+    keys: &[String],
+    finders: &[memmem::Finder<'_>],
+) -> Vec<u32> {
+    let mut lines = ascii_lines_holding(folded, keys);
+    if text.is_ascii() {
+        return lines;
+    }
+    let bytes = text.as_bytes();
+    let mut letters = Vec::new();
+    let (mut from, mut number, mut counted) = (0, 1u32, 0);
+    while let Some(k) = crate::text::first_non_ascii(&bytes[from..]) {
+        let at = from + k;
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        number += memchr::memchr_iter(b'\n', &bytes[counted..start]).count() as u32;
+        counted = start;
+        letters.clear();
+        snake_letters(&text[start..end], &mut letters);
+        if finders.iter().any(|f| f.find(&letters).is_some()) {
+            lines.push(number);
+        }
+        from = end;
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// The lines of `text` (numbered from 1, ascending) whose `snake_letters` hold what one of
-/// `finders` finds.
-fn lines_holding(text: &str, finders: &[memmem::Finder<'_>]) -> Vec<u32> {
+/// `finders` finds: the lines a name holding a key may be written on, found from every
+/// line's letters (what [`lines_holding`] narrows).
+#[cfg(test)]
+fn letters_lines_holding(text: &str, finders: &[memmem::Finder<'_>]) -> Vec<u32> {
     let mut letters = Vec::new();
     snake_letters_by_line(text, &mut letters);
     let found: Vec<usize> = finders.iter().flat_map(|f| f.find_iter(&letters)).collect();
@@ -342,28 +380,30 @@ mod tests {
         assert!(kept > 30, "{kept}");
     }
 
-    /// The lines of an ASCII text found from its bytes are among those found in its lines'
-    /// letters, and fewer on this crate's sources (which lines declare the names a key finds
-    /// is held by `the_names_refused_before_the_scan_are_none_a_lookup_finds`): on texts
-    /// that cut a key with `_`, `::`, spaces, case and line ends, for keys of one word, of
-    /// several, with digits, and absent.
+    /// The lines found from a text's bytes are among those found in its lines' letters
+    /// (all of them on a line outside ASCII), and fewer on this crate's sources (which lines
+    /// declare the names a key finds is held by
+    /// `the_names_refused_before_the_scan_are_none_a_lookup_finds`): on texts that cut a
+    /// key with `_`, `::`, spaces, case and line ends or write it outside ASCII, for keys
+    /// of one word, of several, with digits, and absent.
     #[test]
     fn the_lines_found_from_the_bytes_are_among_those_of_the_letters() {
         let mut texts: Vec<String> = crate::own_sources::own_sources()
             .into_iter()
             .filter_map(|(_, bytes)| String::from_utf8(bytes).ok())
-            .filter(|t| t.is_ascii())
             .collect();
+        texts
+            .push("fn Straße() {}\nfn CURSORé() {}\nx\n\u{212a}ursor ﬁle\nfn cursor() {}\n".into());
         texts.push("cur_sor\nCUR::SOR x\ncur\nsor\nc u r s o r\n_cursor_\nCuRsOr2\n".into());
         texts.push("cursorcursor cursor\n\n\nbinary_Cursor9\ncursor".into());
         let key_sets: [&[&str]; 5] = [
             &["cursor"],
             &["cursor", "binary"],
             &["symbol_table", "tree"],
-            &["cursor2", "utf8"],
+            &["cursor2", "utf8", "strasse", "file"],
             &["zzqq"],
         ];
-        let (mut found, mut fewer) = (0, 0);
+        let (mut found, mut fewer, mut non_ascii) = (0, 0, 0);
         for text in &texts {
             for keys in key_sets {
                 let letters: Vec<Vec<u8>> = keys
@@ -371,16 +411,42 @@ mod tests {
                     .map(|k| k.replace('_', "").into_bytes())
                     .collect();
                 let finders: Vec<Finder<'_>> = letters.iter().map(Finder::new).collect();
-                let wide = lines_holding(text, &finders);
+                let wide = letters_lines_holding(text, &finders);
                 let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                let lines = ascii_lines_holding(&text.to_ascii_lowercase().into_bytes(), &keys);
+                let folded = text.to_ascii_lowercase().into_bytes();
+                let lines = lines_holding(text, &folded, &keys, &finders);
                 assert!(lines.iter().all(|l| wide.contains(l)), "{keys:?}: {text}");
+                for (number, line) in (1..).zip(text.split('\n')) {
+                    if !line.is_ascii() {
+                        let held = wide.contains(&number);
+                        assert_eq!(lines.contains(&number), held, "{keys:?}: {line}");
+                        non_ascii += usize::from(held);
+                    }
+                }
                 found += lines.len();
                 fewer += wide.len() - lines.len();
             }
         }
         assert!(found > 500, "{found}");
         assert!(fewer > 0, "{fewer}");
+        assert!(non_ascii >= 2, "{non_ascii}");
+    }
+
+    /// A name outside ASCII is kept from its line, where its letters fold into the key's
+    /// (`ß` into `ss`, `ﬁ` into `fi`) though its bytes do not hold them.
+    #[test]
+    fn a_name_outside_ascii_is_kept_from_its_line() {
+        let text = "fn Straße() {}\nfn other() {}\nstruct ﬁleReader;\nfn cursor_é() {}\n";
+        for key in ["strasse", "file_reader", "cursor"] {
+            let keys = vec![key.to_string()];
+            let want = Scanned::named(&scan_file(Language::Rust, text), keys.clone());
+            assert_eq!(want.symbols().count(), 1, "{key}");
+            assert_eq!(
+                Scanned::named_in(Language::Rust, text, None, keys),
+                want,
+                "{key}"
+            );
+        }
     }
 
     /// An empty key covers nothing: a lookup of any key would need every symbol.

@@ -539,13 +539,14 @@ fn scan(
                             named.extend(wanted.iter().map(|k| k.to_string()));
                             named.sort();
                             named.dedup();
-                            // an ASCII text's folding, made once for the words and the lines
-                            let ascii = ascii.unwrap_or_else(|| bytes.is_ascii());
-                            if ascii && !folded_now {
+                            // the bytes' folding, made once for the words and the lines, when
+                            // they are the text's (valid UTF-8)
+                            let same = matches!(text, Cow::Borrowed(_));
+                            if same && !folded_now {
                                 folded.clear();
                                 folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
                             }
-                            Scanned::named_in(language, text, ascii.then_some(&folded[..]), named)
+                            Scanned::named_in(language, text, same.then_some(&folded[..]), named)
                         })
                     }
                     _ => None,

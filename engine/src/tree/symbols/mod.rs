@@ -33,6 +33,7 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
+mod rust_runs;
 mod scala;
 mod scanner;
 mod shell;
@@ -117,17 +118,25 @@ fn scan_skimming<'a>(
         lines: lines.filter(|_| language.declares_line_by_line()),
         skims,
     };
-    // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
-    // `memchr`
+    let bytes = text.as_bytes();
     let mut offset = 0;
     let mut number = 1;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        scanner.line(&text[offset..=end], offset, number);
-        offset = end + 1;
+    // Rust given its lines: the runs of lines between them passed over at once
+    let mut openers = (skims && scanner.lines.is_some() && language == Language::Rust)
+        .then(|| rust_runs::Openers::new(bytes));
+    // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
+    // `memchr`
+    while offset < bytes.len() {
+        if let Some(openers) = openers.as_mut() {
+            (offset, number) = rust_runs::pass_over_run(&mut scanner, openers, offset, number);
+            if offset == bytes.len() {
+                break;
+            }
+        }
+        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |k| offset + k + 1);
+        scanner.line(&text[offset..end], offset, number);
+        offset = end;
         number += 1;
-    }
-    if offset < text.len() {
-        scanner.line(&text[offset..], offset, number);
     }
     scanner.out
 }

@@ -205,8 +205,8 @@ fn skimmed_lines_of_rust_hide_no_declaration() {
         .filter(|(p, _)| p.extension().is_some_and(|e| e == "rs"))
         .filter_map(|(_, bytes)| String::from_utf8(bytes).ok())
         .collect();
-    // with lines 1, 3, 5, 8 and 13 given: a comment opened, an attribute read and a
-    // continuation made on lines passed over change what the lines given declare
+    // with lines 1, 3, 5, 8 and 13 given (or 2, 6, 9 and 13): a comment opened, an attribute
+    // read and a continuation made on lines passed over change what the lines given declare
     texts.push(
         [
             "fn first() {}",
@@ -234,7 +234,11 @@ fn skimmed_lines_of_rust_hide_no_declaration() {
             read,
             "{text}"
         );
-        for lines in [vec![], vec![1, 3, 5, 8, 13, 21, 34, 55, 89]] {
+        for lines in [
+            vec![],
+            vec![1, 3, 5, 8, 13, 21, 34, 55, 89],
+            vec![2, 6, 9, 13],
+        ] {
             let kept = |skims: bool| {
                 let mut asked = Vec::new();
                 let mut keep = |name: &str| {

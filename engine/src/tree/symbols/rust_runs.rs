@@ -1,0 +1,122 @@
+//! Runs of Rust lines a scan that knows its lines passes over at once.
+//!
+//! A scan of Rust given the lines that may declare a kept name ([`super::scan_lines_keeping`])
+//! skims every other line ([`Scanner::passes_over_quickly`]): outside a block comment, with
+//! no test attribute waiting, such a line changes nothing but the continuation flag unless
+//! it opens a block comment (`/*`) or is an attribute (`#[`); Rust strings end with their
+//! line in this scanner, and no brace is counted. Read line by line, the lines of a file
+//! scanned for a common word (most of it) cost a `memchr` for their end and a look at each:
+//! most of the scan. So the lines up to the next line that may declare, or to the next line
+//! holding `/*` or `#[` anywhere, are passed over together: their ends counted, the last
+//! one's continuation kept. What the scan finds is the same (held by the test that compares
+//! a skimming scan with one that reads every line).
+
+use super::lexical;
+use super::scanner::Scanner;
+use memchr::memmem;
+
+/// Where the next `/*` and `#[` of a text are, from an offset on (each searched for again
+/// only once passed; `None` once none is left), and how many line ends the run before the
+/// next of them has left.
+pub(super) struct Openers<'t> {
+    bytes: &'t [u8],
+    comment: Option<usize>,
+    attribute: Option<usize>,
+    /// The run's end (the start of the line holding the opener), where the lines left in
+    /// it start, and how many line ends are left: the run is counted once, however many
+    /// lines that may declare stop it.
+    run: Option<(usize, usize, usize)>,
+}
+
+impl<'t> Openers<'t> {
+    pub(super) fn new(bytes: &'t [u8]) -> Openers<'t> {
+        Openers {
+            bytes,
+            comment: memmem::find(bytes, b"/*"),
+            attribute: memmem::find(bytes, b"#["),
+            run: None,
+        }
+    }
+
+    /// The first offset from `from` on where `/*` or `#[` is written (the text's length
+    /// when neither is).
+    fn next(&mut self, from: usize) -> usize {
+        let bytes = self.bytes;
+        let find = |at: &mut Option<usize>, needle: &[u8]| {
+            if at.is_some_and(|at| at < from) {
+                *at = memmem::find(&bytes[from..], needle).map(|k| from + k);
+            }
+            at.unwrap_or(bytes.len())
+        };
+        find(&mut self.comment, b"/*").min(find(&mut self.attribute, b"#["))
+    }
+}
+
+/// Passes over the lines from `offset` (a line's start; line `number`) that need no look
+/// ([`Scanner::passes_over_quickly`] without reading them): up to the first line that may
+/// declare a kept name, the first line holding `/*` or `#[`, or the last whole line.
+/// Returns the offset and number of the first line not passed over (the same when none
+/// is), and sets the scanner's continuation flag from the last line passed over.
+pub(super) fn pass_over_run(
+    scanner: &mut Scanner<'_>,
+    openers: &mut Openers<'_>,
+    offset: usize,
+    number: u32,
+) -> (usize, u32) {
+    let Some(lines) = scanner.lines else {
+        return (offset, number);
+    };
+    if scanner.test_attribute || scanner.block_comment || scanner.open_string.is_some() {
+        return (offset, number);
+    }
+    let bytes = scanner.text.as_bytes();
+    // the lines before the next one that may declare
+    let wanted = lines[lines.partition_point(|&l| l < number)..]
+        .first()
+        .map_or(usize::MAX, |&l| (l - number) as usize);
+    if wanted == 0 {
+        return (offset, number);
+    }
+    // the lines before the one holding the next opener
+    let opener = openers.next(offset);
+    let limit = memchr::memrchr(b'\n', &bytes[offset..opener]).map_or(offset, |k| offset + k + 1);
+    let left = match openers.run {
+        Some((end, from, left)) if end == limit && from <= offset => {
+            left - memchr::memchr_iter(b'\n', &bytes[from..offset]).count()
+        }
+        _ => memchr::memchr_iter(b'\n', &bytes[offset..limit]).count(),
+    };
+    let (end, count) = if left <= wanted {
+        (limit, left)
+    } else {
+        // the line end before the line that may declare
+        let nth = memchr::memchr_iter(b'\n', &bytes[offset..limit]).nth(wanted - 1);
+        (nth.map_or(limit, |k| offset + k + 1), wanted)
+    };
+    openers.run = Some((limit, end, left - count));
+    if count == 0 {
+        return (offset, number);
+    }
+    // the last line passed over, without its line end, says whether the next continues it
+    let last = &scanner.text[..end - 1];
+    let start = memchr::memrchr(b'\n', last.as_bytes()).map_or(0, |k| k + 1);
+    let last = last[start..].trim_end_matches('\r');
+    scanner.continued = lexical::trim_end(last).ends_with('\\');
+    (end, number + count as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openers_are_found_from_an_offset_on() {
+        let text = b"a /* b\n#[test]\nc /* d";
+        let mut openers = Openers::new(text);
+        assert_eq!(openers.next(0), 2);
+        assert_eq!(openers.next(3), 7);
+        assert_eq!(openers.next(8), 17);
+        assert_eq!(openers.next(18), text.len());
+        assert_eq!(openers.next(18), text.len());
+    }
+}
