@@ -226,6 +226,11 @@ fn answered<R>(
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
         if keys_missed.is_empty() && terms_missed.is_empty() {
+            // the partial tree and the pass's lists are freed off the answer's way (about
+            // a millisecond of one core on a tree of 17,000 files, before the answer is
+            // printed)
+            let leftovers = (partial, symbols, held, as_terms, last_tree, statistics);
+            rayon::spawn(move || drop(leftovers));
             return Ok(response);
         }
         if !terms_missed.is_empty() {
