@@ -45,6 +45,7 @@ use memchr::memmem;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use word_search::{bit, Finders, Words, TRACKED};
@@ -162,15 +163,26 @@ fn answered<R>(
     let missed = Arc::new(Mutex::new(Vec::new()));
     // the last round's tree and what its table answers
     let mut last_tree: Option<(Tree, Arc<Coverage>)> = None;
+    // the term's words alone, looked up when no file names the term: scanned ahead in the
+    // first round's pass, until a file is scanned for one of its keys (see `scan`), unless
+    // a file's name may answer the term
+    if !words_alone.is_empty() && named_by_a_file(files, &keys, &words_alone) {
+        words_alone.clear();
+    }
     loop {
         let pass_keys: Vec<PassKey> = keys.iter().map(|k| PassKey::new(k, &mut words)).collect();
+        let ahead: Vec<PassKey> = words_alone
+            .iter()
+            .map(|k| PassKey::new(k, &mut words))
+            .collect();
         let pass = Pass {
             words: &words,
             searched,
             keys: &pass_keys,
+            ahead: &ahead,
             term_ids,
         };
-        let scanned = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        let (scanned_for_keys, scanned) = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         // no word searched for and no file scanned: the last round's tree holds what this
         // one's would (its coverage told what the new keys' letters add)
         let unchanged = searched == words.list.len() && scanned == 0;
@@ -180,10 +192,11 @@ fn answered<R>(
         // no file may declare a name any key of the first round is part of, and no file's
         // name is one of them or holds every word of the term: the cascade will look up
         // each word alone, so the files that may declare them are scanned before it runs
-        // rather than after a round thrown away (a wrong guess only scans more files); taken
+        // rather than after a round thrown away (a wrong guess only scans more files); the
+        // pass scanned them all ahead then, and this round reads none of them again. Taken
         // in the first round whatever it found
         let words_next = std::mem::take(&mut words_alone);
-        if scanned == 0 && !words_next.is_empty() && !named_by_a_file(files, &keys, &words_next) {
+        if scanned_for_keys == 0 && !words_next.is_empty() {
             keys = words_next;
             continue;
         }
@@ -434,33 +447,45 @@ impl Lacking {
 /// ([`Scanned::named`]; the file's own symbols are scanned again from its text by a mode
 /// that asks for them). A file whose kind is not known yet is read too, and learns it
 /// from that read (so each file is opened once); a source file found to hold no text
-/// needs no scan. Returns how many files it scanned.
+/// needs no scan. The keys `ahead` (the term's words alone, which the cascade looks up
+/// when no file may declare a name any of `keys` is part of) are scanned for too in every
+/// file read before a file is scanned for one of `keys`: when none is, every file that may
+/// declare them is scanned by the time the pass ends, and the next round reads none of
+/// them again (a file scanned for keys a lookup does not ask changes no answer: the table
+/// answers a key in full or says so, `tree/scanned.rs`). Returns how many files it scanned
+/// for one of `keys`, and how many in all.
 fn scan(
     tree: &Tree,
     pass: &Pass<'_>,
     held: &mut [u128],
     as_terms: &mut [u128],
     symbols: &mut [Scanned],
-) -> usize {
+) -> (usize, usize) {
     let Pass {
         words,
         searched,
         keys,
+        ahead,
         term_ids,
     } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
-    let snake_keys: Vec<Option<SnakeKey<'_>>> = keys
+    // the keys, then the keys scanned ahead
+    let all_keys: Vec<&PassKey> = keys.iter().chain(ahead).collect();
+    let snake_keys: Vec<Option<SnakeKey<'_>>> = all_keys
         .iter()
         .map(|k| k.joined.as_deref().and_then(SnakeKey::new))
         .collect();
     let wants = |i: usize| {
-        keys.iter()
+        all_keys
+            .iter()
             .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
     };
+    // a file was scanned for one of `keys`: the keys ahead are scanned for no more
+    let scanned_for_keys = AtomicBool::new(false);
     // a file's symbols packed where they are scanned: half a million `Symbol`s held
     // until the table is built took three times the memory
-    type Found = (usize, u128, u128, Option<Scanned>);
+    type Found = (usize, u128, u128, Option<Scanned>, bool);
     // one buffer per worker for the bytes, one for their folding and one for the letters:
     // a pass over every file allocates nothing per file
     let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
@@ -477,7 +502,7 @@ fn scan(
             buffers.with(|(bytes, folded, letters)| {
                 let f = &files[i];
                 if !f.read_into(bytes) {
-                    return (i, held[i], as_terms[i], None);
+                    return (i, held[i], as_terms[i], None, false);
                 }
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
@@ -501,7 +526,7 @@ fn scan(
                 // `folded` holds this file's folding once the words were searched for
                 let mut folded_now = !finders.is_empty();
                 let mut may_name = |k: usize| {
-                    let key = &keys[k];
+                    let key = all_keys[k];
                     key.held_in(mask)
                         && key.letters.as_ref().is_none_or(|key_letters| {
                             if *ascii.get_or_insert_with(|| bytes.is_ascii()) {
@@ -526,10 +551,21 @@ fn scan(
                 };
                 let known = &symbols[i];
                 let mut wanted: Vec<&str> = Vec::new();
+                let mut for_keys = false;
                 if f.language.is_some() {
                     for (k, key) in keys.iter().enumerate() {
                         if !known.answers(&key.key) && may_name(k) {
                             wanted.push(&key.key);
+                        }
+                    }
+                    for_keys = !wanted.is_empty();
+                    if for_keys {
+                        scanned_for_keys.store(true, Ordering::Relaxed);
+                    } else if !ahead.is_empty() && !scanned_for_keys.load(Ordering::Relaxed) {
+                        for (k, key) in ahead.iter().enumerate() {
+                            if !known.answers(&key.key) && may_name(keys.len() + k) {
+                                wanted.push(&key.key);
+                            }
                         }
                     }
                 }
@@ -556,17 +592,18 @@ fn scan(
                     }
                     _ => None,
                 };
-                (i, mask, terms, scanned)
+                (i, mask, terms, scanned, for_keys)
             })
         })
         .collect();
-    let mut count = 0;
-    for (i, mask, terms, scanned) in found {
+    let (mut for_keys, mut count) = (0, 0);
+    for (i, mask, terms, scanned, keyed) in found {
         held[i] = mask;
         as_terms[i] = terms;
         if let Some(scanned) = scanned {
             symbols[i] = scanned;
             count += 1;
+            for_keys += usize::from(keyed);
         }
     }
     // a file with no text holds no symbols: none lacking (its kind is known from the read
@@ -576,17 +613,19 @@ fn scan(
             *s = Scanned::Whole(PackedSymbols::default());
         }
     }
-    count
+    (for_keys, count)
 }
 
 /// What one pass searches for: the words from `searched` on, the keys whose files' symbols
-/// are scanned, and which words are ranking terms (whose holding as a term is checked where
-/// their letters are found).
+/// are scanned, the keys scanned ahead until a file is scanned for one of them, and which
+/// words are ranking terms (whose holding as a term is checked where their letters are
+/// found).
 #[derive(Clone, Copy)]
 struct Pass<'p> {
     words: &'p Words,
     searched: usize,
     keys: &'p [PassKey],
+    ahead: &'p [PassKey],
     term_ids: u128,
 }
 

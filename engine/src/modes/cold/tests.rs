@@ -132,6 +132,7 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         words: &words,
         searched: 0,
         keys: &[],
+        ahead: &[],
         term_ids,
     };
     scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
@@ -147,6 +148,7 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
             words: &words,
             searched,
             keys: &keys,
+            ahead: &[],
             term_ids,
         },
         &mut held,
@@ -282,4 +284,70 @@ fn the_words_alone_are_looked_up_when_no_key_of_the_first_round_names_anything()
     assert!(!named(&["cursor.rs", "binary.rs", "other.rs"]));
     assert!(named(&["cursor.rs", "CursorBinary.rs"]));
     assert!(named(&["binary_cursor_test.rs"]));
+}
+
+/// The term's words alone are scanned for in the first pass, ahead of the round that looks
+/// them up, while no file is scanned for one of the round's keys: when none is, every file
+/// that may declare them is scanned for them, and the next round has none left to read.
+#[test]
+fn the_words_alone_are_scanned_ahead_while_no_key_names_anything() {
+    let scanned = |files: &[(&str, &str)]| {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let options = crate::tree::TreeOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        };
+        let tree = Tree::load(dir.path(), &options).unwrap();
+        assert!(tree.is_cold());
+        let mut words = Words::default();
+        let keys = [PassKey::new("cursor_binary", &mut words)];
+        let ahead = [
+            PassKey::new("cursor", &mut words),
+            PassKey::new("binary", &mut words),
+        ];
+        let n = tree.len();
+        let (mut held, mut as_terms) = (vec![0u128; n], vec![0u128; n]);
+        let mut symbols = unscanned(tree.files());
+        let pass = Pass {
+            words: &words,
+            searched: 0,
+            keys: &keys,
+            ahead: &ahead,
+            term_ids: 0,
+        };
+        let counts = scan(&tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        let by_name: Vec<(String, Scanned)> = tree
+            .files()
+            .iter()
+            .map(|f| f.path.clone())
+            .zip(symbols)
+            .collect();
+        (counts, by_name)
+    };
+    let files = [
+        ("a.rs", "fn cursor_move() {}\nfn other() {}\n"),
+        ("b.rs", "struct BinaryReader;\n"),
+        ("c.md", "cursor binary\n"),
+        ("d.rs", "fn unrelated() {}\n"),
+    ];
+    let (counts, by_name) = scanned(&files);
+    assert_eq!(counts, (0, 2));
+    let find = |name: &str| &by_name.iter().find(|(n, _)| n == name).unwrap().1;
+    assert!(find("a.rs").answers("cursor") && !find("a.rs").answers("binary"));
+    assert_eq!(find("a.rs").symbols().count(), 1);
+    assert!(find("b.rs").answers("binary") && !find("b.rs").answers("cursor"));
+    assert_eq!(*find("d.rs"), Scanned::Not);
+    // a file scanned for the round's key: counted apart (the words alone are then not
+    // needed; files read before it may have been scanned for them)
+    let mut named = files.to_vec();
+    named.push(("e.rs", "fn cursor_binary() {}\n"));
+    let ((for_keys, all), by_name) = scanned(&named);
+    assert_eq!(for_keys, 1);
+    assert!(all >= 1);
+    let e = &by_name.iter().find(|(n, _)| n == "e.rs").unwrap().1;
+    assert!(e.answers("cursor_binary"));
 }
