@@ -19,3 +19,19 @@ pub(crate) fn own_sources() -> Vec<(std::path::PathBuf, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The files of [`own_sources`] in a language the symbol scan reads, with it.
+#[cfg(test)]
+pub(crate) fn own_sources_by_language(
+) -> Vec<(std::path::PathBuf, crate::tree::symbols::Language, Vec<u8>)> {
+    own_sources()
+        .into_iter()
+        .filter_map(|(path, bytes)| {
+            let language = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(crate::tree::symbols::Language::from_extension)?;
+            Some((path, language, bytes))
+        })
+        .collect()
+}

@@ -99,7 +99,7 @@ impl<'k> SnakeKey<'k> {
 mod tests {
     use super::*;
     use crate::text::camel::snake;
-    use crate::tree::symbols::{scan_file, Language};
+    use crate::tree::symbols::scan_file;
 
     fn found(text: &str, key: &str, within_line: bool) -> Option<usize> {
         let folded = text.to_ascii_lowercase();
@@ -201,14 +201,7 @@ mod tests {
     #[test]
     fn every_declared_name_is_found_by_the_keys_its_snake_form_holds() {
         let mut checked = 0;
-        for (path, bytes) in crate::own_sources::own_sources() {
-            let Some(language) = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Language::from_extension)
-            else {
-                continue;
-            };
+        for (path, language, bytes) in crate::own_sources::own_sources_by_language() {
             let Ok(text) = String::from_utf8(bytes) else {
                 continue;
             };

@@ -292,14 +292,7 @@ mod tests {
             vec!["new"],
         ];
         let mut kept = 0;
-        for (path, bytes) in crate::own_sources::own_sources() {
-            let Some(language) = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Language::from_extension)
-            else {
-                continue;
-            };
+        for (path, language, bytes) in crate::own_sources::own_sources_by_language() {
             let text = String::from_utf8_lossy(&bytes);
             let all = scan_file(language, &text);
             for keys in &key_sets {
