@@ -28,28 +28,23 @@ use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
-use crate::retrieval::tokens::{holds_term, question_terms};
-use crate::text::camel::snake_letters;
-use crate::text::decoded;
-use crate::text::snake_key::SnakeKey;
+use crate::retrieval::tokens::question_terms;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::postings::pieces_of;
 use crate::tree::scanned::{covers, Scanned};
 use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
-use crate::tree::symbols::{scan_file, PackedSymbols};
-use crate::tree::{ContentKind, Tree};
-use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
-use memchr::memmem;
+use crate::tree::symbols::PackedSymbols;
+use crate::tree::Tree;
+use pass::{scan, Pass};
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-use word_search::{bit, Finders, Words, TRACKED};
+use word_search::{bit, Words, TRACKED};
 
+mod pass;
 mod word_search;
 
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
@@ -437,196 +432,6 @@ impl Lacking {
                 && (unknown || self.held[*i] & wanted == wanted)
         })
     }
-}
-
-/// Reads every text file that has words not searched for yet (ids from `searched` on) and
-/// searches it for them, and scans the symbols of every source file whose symbols the
-/// table does not hold for a key ([`Scanned::answers`]) that may declare a name the key
-/// is part of (it holds all the key's words, and for a key of several words its letters:
-/// [`PassKey`]). The table is given only the symbols a lookup of those keys finds
-/// ([`Scanned::named`]; the file's own symbols are scanned again from its text by a mode
-/// that asks for them). A file whose kind is not known yet is read too, and learns it
-/// from that read (so each file is opened once); a source file found to hold no text
-/// needs no scan. The keys `ahead` (the term's words alone, which the cascade looks up
-/// when no file may declare a name any of `keys` is part of) are scanned for too in every
-/// file read before a file is scanned for one of `keys`: when none is, every file that may
-/// declare them is scanned by the time the pass ends, and the next round reads none of
-/// them again (a file scanned for keys a lookup does not ask changes no answer: the table
-/// answers a key in full or says so, `tree/scanned.rs`). Returns how many files it scanned
-/// for one of `keys`, and how many in all.
-fn scan(
-    tree: &Tree,
-    pass: &Pass<'_>,
-    held: &mut [u128],
-    as_terms: &mut [u128],
-    symbols: &mut [Scanned],
-) -> (usize, usize) {
-    let Pass {
-        words,
-        searched,
-        keys,
-        ahead,
-        term_ids,
-    } = *pass;
-    let files = tree.files();
-    let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
-    // the keys, then the keys scanned ahead
-    let all_keys: Vec<&PassKey> = keys.iter().chain(ahead).collect();
-    let snake_keys: Vec<Option<SnakeKey<'_>>> = all_keys
-        .iter()
-        .map(|k| k.joined.as_deref().and_then(SnakeKey::new))
-        .collect();
-    let wants = |i: usize| {
-        all_keys
-            .iter()
-            .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
-    };
-    // a file was scanned for one of `keys`: the keys ahead are scanned for no more
-    let scanned_for_keys = AtomicBool::new(false);
-    // a file's symbols packed where they are scanned: half a million `Symbol`s held
-    // until the table is built took three times the memory
-    type Found = (usize, u128, u128, Option<Scanned>, bool);
-    // one buffer per worker for the bytes, one for their folding and one for the letters:
-    // a pass over every file allocates nothing per file
-    let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
-    let found: Vec<Found> = (0..files.len())
-        .into_par_iter()
-        .with_max_len(FILES_PER_JOB)
-        .filter(|&i| {
-            files[i]
-                .known_kind()
-                .is_none_or(|kind| *kind == ContentKind::Text)
-                && (!finders.is_empty() || (files[i].language.is_some() && wants(i)))
-        })
-        .map(|i| {
-            buffers.with(|(bytes, folded, letters)| {
-                let f = &files[i];
-                if !f.read_into(bytes) {
-                    return (i, held[i], as_terms[i], None, false);
-                }
-                // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
-                // word outside ASCII, a word missed in a file that is not ASCII, the scan
-                let mut text: Option<Cow<'_, str>> = None;
-                let found = finders.held_by(bytes, folded, &mut text);
-                let mask = held[i] | found;
-                // a ranking term's letters found: is it a term of the text? (`folded` is
-                // the bytes' ASCII folding whenever something was found)
-                let mut terms = as_terms[i];
-                for id in (0..TRACKED).filter(|&id| found & term_ids & bit(id) != 0) {
-                    if let Ok(term) = std::str::from_utf8(&words.list[id]) {
-                        if holds_term(bytes, folded, term) {
-                            terms |= bit(id);
-                        }
-                    }
-                }
-                // the file's `snake_letters`, made when a key of several words asks of a
-                // text that is not ASCII (an ASCII one's folding is searched for its words)
-                let mut lettered = false;
-                let mut ascii = None;
-                // `folded` holds this file's folding once the words were searched for
-                let mut folded_now = !finders.is_empty();
-                let mut may_name = |k: usize| {
-                    let key = all_keys[k];
-                    key.held_in(mask)
-                        && key.letters.as_ref().is_none_or(|key_letters| {
-                            if *ascii.get_or_insert_with(|| bytes.is_ascii()) {
-                                if !folded_now {
-                                    folded.clear();
-                                    folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
-                                    folded_now = true;
-                                }
-                                return snake_keys[k]
-                                    .as_ref()
-                                    .is_some_and(|sk| sk.find(folded, 0, false).is_some());
-                            }
-                            if !lettered {
-                                // the text the scan reads too: decoded once
-                                let text = text.get_or_insert_with(|| decoded(bytes));
-                                letters.clear();
-                                snake_letters(text, letters);
-                                lettered = true;
-                            }
-                            memmem::find(letters, key_letters).is_some()
-                        })
-                };
-                let known = &symbols[i];
-                let mut wanted: Vec<&str> = Vec::new();
-                let mut for_keys = false;
-                if f.language.is_some() {
-                    for (k, key) in keys.iter().enumerate() {
-                        if !known.answers(&key.key) && may_name(k) {
-                            wanted.push(&key.key);
-                        }
-                    }
-                    for_keys = !wanted.is_empty();
-                    if for_keys {
-                        scanned_for_keys.store(true, Ordering::Relaxed);
-                    } else if !ahead.is_empty() && !scanned_for_keys.load(Ordering::Relaxed) {
-                        for (k, key) in ahead.iter().enumerate() {
-                            if !known.answers(&key.key) && may_name(keys.len() + k) {
-                                wanted.push(&key.key);
-                            }
-                        }
-                    }
-                }
-                let scanned = match (wanted.is_empty(), f.language) {
-                    (false, Some(language)) => {
-                        let text = text.get_or_insert_with(|| decoded(bytes));
-                        Some(if wanted.iter().any(|k| k.is_empty()) {
-                            // an empty key is found in every name
-                            Scanned::Whole(PackedSymbols::of(&scan_file(language, text)))
-                        } else {
-                            let mut named = known.keys().to_vec();
-                            named.extend(wanted.iter().map(|k| k.to_string()));
-                            named.sort();
-                            named.dedup();
-                            // the bytes' folding, made once for the words and the lines, when
-                            // they are the text's (valid UTF-8)
-                            let same = matches!(text, Cow::Borrowed(_));
-                            if same && !folded_now {
-                                folded.clear();
-                                folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
-                            }
-                            Scanned::named_in(language, text, same.then_some(&folded[..]), named)
-                        })
-                    }
-                    _ => None,
-                };
-                (i, mask, terms, scanned, for_keys)
-            })
-        })
-        .collect();
-    let (mut for_keys, mut count) = (0, 0);
-    for (i, mask, terms, scanned, keyed) in found {
-        held[i] = mask;
-        as_terms[i] = terms;
-        if let Some(scanned) = scanned {
-            symbols[i] = scanned;
-            count += 1;
-            for_keys += usize::from(keyed);
-        }
-    }
-    // a file with no text holds no symbols: none lacking (its kind is known from the read
-    // above, or probed now when the pass had no reason to read it)
-    for (f, s) in files.iter().zip(symbols.iter_mut()) {
-        if *s == Scanned::Not && *f.content_kind() != ContentKind::Text {
-            *s = Scanned::Whole(PackedSymbols::default());
-        }
-    }
-    (for_keys, count)
-}
-
-/// What one pass searches for: the words from `searched` on, the keys whose files' symbols
-/// are scanned, the keys scanned ahead until a file is scanned for one of them, and which
-/// words are ranking terms (whose holding as a term is checked where their letters are
-/// found).
-#[derive(Clone, Copy)]
-struct Pass<'p> {
-    words: &'p Words,
-    searched: usize,
-    keys: &'p [PassKey],
-    ahead: &'p [PassKey],
-    term_ids: u128,
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 
 use super::word_search::non_ascii_runs;
 use super::*;
+use crate::text::camel::snake_letters;
 use crate::text::fold::fold;
+use crate::tree::symbols::scan_file;
 use crate::tree::symbols::SymbolList;
+use memchr::memmem;
 
 #[test]
 fn runs_with_non_ascii_characters_are_found_from_them() {
