@@ -37,7 +37,7 @@ use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
 use crate::tree::symbols::PackedSymbols;
 use crate::tree::Tree;
-use pass::{scan, Pass};
+use pass::{key_joined, key_words, scan, Pass, PassKey};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -349,52 +349,6 @@ fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> 
                 .iter()
                 .all(|f| !f.path.to_ascii_lowercase().contains(t.as_str()))
     })
-}
-
-/// A key's words: what a file must hold to declare a name the key is part of.
-fn key_words(key: &str) -> impl Iterator<Item = &str> {
-    key.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-}
-
-/// The words of a key of more than one word, made only of letters, digits and `_` (what
-/// the table's names are made of), joined by `_`. A file that declares a name the key is
-/// part of writes them one after the other with nothing but bytes that are no letter or
-/// digit between them ([`SnakeKey`], for an ASCII text), and has the key's letters (the
-/// words without their `_`s) in its [`snake_letters`] (a name's snake form is its
-/// `snake_letters` cut by `_`): far fewer files than the ones that hold the key's words
-/// anywhere (`header` and `parsed`, against `header_parsed` or `HeaderParsed`).
-fn key_joined(key: &str) -> Option<String> {
-    let letters = key.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (letters && key_words(key).nth(1).is_some())
-        .then(|| key_words(key).collect::<Vec<_>>().join("_"))
-}
-
-/// A key one pass scans the symbols of the files that may declare: its words' ids (a file
-/// holding them all may) and for a key of several words those words joined (a file holding
-/// them all may only when it writes them as a name does: [`key_joined`]) and its letters
-/// (what a text that is not ASCII is searched for, in its `snake_letters`).
-struct PassKey {
-    key: String,
-    words: u128,
-    joined: Option<String>,
-    letters: Option<Vec<u8>>,
-}
-
-impl PassKey {
-    fn new(key: &str, words: &mut Words) -> PassKey {
-        PassKey {
-            key: key.to_string(),
-            words: key_words(key).fold(0, |m, w| m | bit(words.id(w.as_bytes()))),
-            joined: key_joined(key),
-            letters: key_joined(key).map(|joined| joined.replace('_', "").into_bytes()),
-        }
-    }
-
-    /// True when a file holding the words of `mask` may hold all of this key's.
-    fn held_in(&self, mask: u128) -> bool {
-        mask & self.words == self.words
-    }
 }
 
 /// The files whose symbols a partial table lacks (all of them, or, for a file scanned for
