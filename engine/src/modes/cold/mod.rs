@@ -17,8 +17,9 @@
 //! hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
 //! too (a word of the term alone, looked up when the whole term names nothing, comes so;
-//! when the first round scanned no file at all, those words are scanned before any
-//! cascade runs: [`words_alone`]).
+//! unless a file's name may answer the term, the first pass scans those words ahead until
+//! a file is scanned for one of its keys, and when none is, the cascade first runs on them:
+//! [`words_alone`]).
 //! Everything else reads the files themselves (`read`, and the ranking statistics,
 //! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
@@ -179,7 +180,7 @@ fn answered<R>(
         };
         let (scanned_for_keys, scanned) = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
         // no word searched for and no file scanned: the last round's tree holds what this
-        // one's would (its coverage told what the new keys' letters add)
+        // one's would (its coverage told what the new keys' words add)
         let unchanged = searched == words.list.len() && scanned == 0;
         scans += scanned;
         searched = words.list.len();
@@ -307,8 +308,8 @@ fn unscanned(files: &[crate::tree::TreeFile]) -> Vec<Scanned> {
 }
 
 /// The keys the cascade looks up first in the symbol table for `question` planned as
-/// `plan` (the planned term, the phrases of the question around it, or without a term the phrases of the
-/// question), and the word pieces of the terms it may grep for. The term's words alone are
+/// `plan` (the planned term, the phrases of the question around it, or without a term the
+/// phrases of the question), and the word pieces of the terms it may grep for. The term's words alone are
 /// left to a second round (looked up only when the whole term names nothing, and a word
 /// such as `head` or `pars` is in thousands of files whose symbols would be scanned for
 /// nothing).
@@ -353,7 +354,8 @@ fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> 
 
 /// The files whose symbols a partial table lacks (all of them, or, for a file scanned for
 /// some keys only, those no lookup of these keys finds: `tree/scanned.rs`), the words each
-/// holds, and the letters of the keys the files not scanned were all searched for.
+/// holds, and the keys of several words (joined by `_`) the files not scanned were all
+/// searched for.
 struct Lacking {
     files: Vec<(usize, Option<Vec<String>>)>,
     held: Vec<u128>,
@@ -363,8 +365,9 @@ struct Lacking {
 
 impl Lacking {
     /// True when one of the files may declare a name `key` is part of, and the table does
-    /// not hold it: none when every file that may was scanned for the key's letters (a
-    /// file that holds them was scanned for the key, and is in the table for it), else a
+    /// not hold it: none when every file that may was searched for the key's words written
+    /// as a name writes them (a file that writes them was scanned for the key, and is in
+    /// the table for it), else a
     /// file not scanned, or scanned for keys that do not answer `key`
     /// ([`Scanned::answers`]), that may hold all the key's words (a word past the tracked
     /// ones may be held by any; a word not searched for yet too, and the next round

@@ -48,11 +48,12 @@ pub(super) struct PassKey {
 
 impl PassKey {
     pub(super) fn new(key: &str, words: &mut Words) -> PassKey {
+        let joined = key_joined(key);
         PassKey {
             key: key.to_string(),
             words: key_words(key).fold(0, |m, w| m | bit(words.id(w.as_bytes()))),
-            joined: key_joined(key),
-            letters: key_joined(key).map(|joined| joined.replace('_', "").into_bytes()),
+            letters: joined.as_ref().map(|j| j.replace('_', "").into_bytes()),
+            joined,
         }
     }
 
@@ -65,8 +66,8 @@ impl PassKey {
 /// Reads every text file that has words not searched for yet (ids from `searched` on) and
 /// searches it for them, and scans the symbols of every source file whose symbols the
 /// table does not hold for a key ([`Scanned::answers`]) that may declare a name the key
-/// is part of (it holds all the key's words, and for a key of several words its letters:
-/// [`PassKey`]). The table is given only the symbols a lookup of those keys finds
+/// is part of (it holds all the key's words, and for a key of several words writes them
+/// as a name does: [`PassKey`]). The table is given only the symbols a lookup of those keys finds
 /// ([`Scanned::named`]; the file's own symbols are scanned again from its text by a mode
 /// that asks for them). A file whose kind is not known yet is read too, and learns it
 /// from that read (so each file is opened once); a source file found to hold no text
