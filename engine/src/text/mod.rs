@@ -1,6 +1,7 @@
 //! Text primitives shared by every mode: case folding, word boundaries, typo tolerance,
 //! CamelCase words and `[ _-]?` search terms.
 
+pub mod byte_set;
 pub mod camel;
 pub mod char_bag;
 pub mod fold;
