@@ -65,6 +65,11 @@ impl ByteSet {
     #[cfg(target_arch = "x86_64")]
     fn find_sse2(&self, haystack: &[u8]) -> Option<usize> {
         use std::arch::x86_64::*;
+        // most lines a scanner hands over are short: no compare is set up for fewer than
+        // sixteen bytes
+        if haystack.len() < 16 {
+            return self.find_byte_by_byte(haystack);
+        }
         let mut i = 0;
         // SAFETY: SSE2 is part of the x86-64 baseline; each load reads the 16 bytes at
         // `i..i + 16`, within `haystack` by the loop's condition (unaligned loads).
