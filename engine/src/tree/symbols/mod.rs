@@ -96,28 +96,7 @@ fn scan_skimming<'a>(
     lines: Option<&'a [u32]>,
     skims: bool,
 ) -> Vec<Symbol> {
-    let mut scanner = Scanner {
-        language,
-        text,
-        out: Vec::new(),
-        block_comment: false,
-        py_string: None,
-        continued: false,
-        scopes: Vec::new(),
-        pending_scope: None,
-        go_group: None,
-        typedef_open: false,
-        prev_type_line: false,
-        open_statement: false,
-        test_attribute: false,
-        heredoc: None,
-        open_string: None,
-        opens_object: false,
-        declares_only: false,
-        keep,
-        lines: lines.filter(|_| language.declares_line_by_line()),
-        skims,
-    };
+    let mut scanner = Scanner::new(language, text, keep, lines, skims);
     let bytes = text.as_bytes();
     let mut offset = 0;
     let mut number = 1;

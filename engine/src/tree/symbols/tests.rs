@@ -254,3 +254,68 @@ fn skimmed_lines_of_rust_hide_no_declaration() {
     }
     assert!(found > 1000, "{found}");
 }
+
+/// The code of every line is the same whether the next byte that may open a string or a
+/// comment is found from the text, once for the lines up to it (`Scanner::next_opener`), or
+/// in each line alone (a line that is no slice of the scanned text): over this crate's own
+/// sources and texts of every language with strings and comments that span lines.
+#[test]
+fn the_code_of_a_line_found_from_the_text_is_its_code_alone() {
+    let mut texts: Vec<(Language, String)> = crate::own_sources::own_sources_by_language()
+        .into_iter()
+        .map(|(_, language, bytes)| (language, String::from_utf8_lossy(&bytes).into_owned()))
+        .collect();
+    let far = format!("let a = 1;{}\n", " ".repeat(70));
+    for (language, text) in [
+        (
+            Language::Kotlin,
+            "val s = \"\"\"a /* b\n c \"\"\" + 'x' // d\nfun f() {}\n",
+        ),
+        (
+            Language::CSharp,
+            "var p = @\"C:\\dir\n\"\"q\"\"\"; /* x\n y */ class A {}\n",
+        ),
+        (
+            Language::JavaScript,
+            "const r = /a\\/b/g; const t = `x ${y}\n z`;\nfunction f() {}\n",
+        ),
+        (
+            Language::Go,
+            "s := `raw // no\ncomment` // yes\nfunc F() {}\n",
+        ),
+        (
+            Language::C,
+            "int a; /* open\n still */ char c = '\\'', d = '\"';\nint f(void) { return 0; }\n",
+        ),
+        (
+            Language::Rust,
+            "fn f<'a>(x: &'a str) -> char { '\"' } // \"\n/* a\n*/ struct S;\n",
+        ),
+    ] {
+        texts.push((language, text.to_string()));
+        // the same with long lines of code and no opener between the openers
+        texts.push((language, format!("{far}{far}{text}{far}{text}")));
+    }
+    let mut lines_read = 0;
+    for (language, text) in &texts {
+        let copies: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+        let mut from_text = Scanner::new(*language, text, None, None, false);
+        let mut alone = Scanner::new(*language, "", None, None, false);
+        for (line, copy) in text.split_inclusive('\n').zip(&copies) {
+            let line = line.trim_end_matches(['\n', '\r']);
+            let copy = copy.trim_end_matches(['\n', '\r']);
+            assert_eq!(
+                from_text.code_of(line),
+                alone.code_of(copy),
+                "{language:?}: {line:?}"
+            );
+            lines_read += 1;
+        }
+        // the text's search was taken: the place of its first opener is known
+        assert!(
+            from_text.opener.is_some() || !text.contains(['"', '/', '\'']),
+            "{text:?}"
+        );
+    }
+    assert!(lines_read > 10_000, "{lines_read}");
+}
