@@ -114,9 +114,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// How far past `i` the first byte of `line` at or after `i` that may open a string or
-    /// a comment is. `line` is a slice of the scanned text: the text is searched on from there past
-    /// the line's end, and the place found answers every line up to it (code is searched
-    /// sixteen bytes at a compare, once, not line by line with a compare set up for each).
+    /// a comment is. `line` is a slice of the scanned text: the text is searched on from
+    /// there past the line's end, and the place found answers every line up to it (code is
+    /// searched sixteen bytes at a compare, once, not line by line with a compare set up
+    /// for each).
     fn next_opener(&mut self, line: &str, i: usize) -> Option<usize> {
         let base = self.text.as_ptr() as usize;
         let at = line.as_ptr() as usize;
