@@ -17,7 +17,7 @@ use super::symbols::{self, Language};
 use crate::error::{EngineError, Result};
 use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -45,7 +45,8 @@ pub(super) fn walk_in_memory(
 }
 
 /// Walks `root` keeping every file's path and the names it makes
-/// ([`TreeFile::cold`], made by the walker threads), neither opening nor `stat`ing a file
+/// ([`TreeFile::cold`], made on the pool once the paths are sorted), neither opening nor
+/// `stat`ing a file
 /// (its size and what it holds are learnt when the file is first read, see
 /// [`TreeFile::content_kind`]): the first call on a root with no kept index. Sorted by
 /// path; each file reads from `source`.
@@ -54,18 +55,18 @@ pub(super) fn walk_cold(
     options: &TreeOptions,
     source: &Arc<Source>,
 ) -> Result<(Vec<TreeFile>, WalkReport)> {
-    let walked = run(root, options, Purpose::Cold(source))?;
-    let mut files: Vec<TreeFile> = walked
-        .found
-        .into_iter()
-        .filter_map(|f| match f {
-            Found::Kept(file) => Some(file),
-            _ => None,
-        })
-        .collect();
+    let walked = run(root, options, Purpose::Cold)?;
+    let mut paths = walked.paths;
     // on the pool's threads: on one, sorting a large tree's paths held up the first read
-    // (paths are distinct: unstable is deterministic)
-    files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    // (paths are distinct: unstable is deterministic). The paths are sorted, not the
+    // records: a record is 288 bytes, and each was moved on every push that grew a
+    // worker's list, on the merge of the lists and again by the sort (their first writes
+    // were a quarter of the page faults of a first call, docs/index.md)
+    paths.par_sort_unstable();
+    let files = paths
+        .into_par_iter()
+        .map(|path| TreeFile::cold(path, source.clone()))
+        .collect();
     Ok((files, walked.report))
 }
 
@@ -126,7 +127,8 @@ pub(super) fn walk_for_index(
 #[derive(Clone, Copy)]
 enum Purpose<'a> {
     Memory,
-    Cold(&'a Arc<Source>),
+    /// Every file's path only: its record is made once the paths are sorted.
+    Cold,
     Index {
         old: &'a [FileRecord],
         reuse: &'a HashMap<&'a str, usize>,
@@ -135,6 +137,8 @@ enum Purpose<'a> {
 
 struct Walked {
     found: Vec<Found>,
+    /// The files' paths, for a walk without the kept index ([`Purpose::Cold`]).
+    paths: Vec<String>,
     stamps: Vec<Stamp>,
     report: WalkReport,
 }
@@ -154,6 +158,7 @@ fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walke
         .threads(options.threads);
     let shared = Mutex::new(Walked {
         found: Vec::new(),
+        paths: Vec::new(),
         stamps: Vec::new(),
         report: WalkReport::default(),
     });
@@ -163,6 +168,7 @@ fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walke
             options,
             purpose,
             found: Vec::new(),
+            paths: Vec::new(),
             stamps: Vec::new(),
             report: WalkReport::default(),
             shared: &shared,
@@ -227,6 +233,7 @@ struct Worker<'a> {
     options: &'a TreeOptions,
     purpose: Purpose<'a>,
     found: Vec<Found>,
+    paths: Vec<String>,
     stamps: Vec<Stamp>,
     report: WalkReport,
     shared: &'a Mutex<Walked>,
@@ -263,9 +270,7 @@ impl Worker<'_> {
             }
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
-            Purpose::Cold(source) => self
-                .found
-                .push(Found::Kept(TreeFile::cold(shown, source.clone()))),
+            Purpose::Cold => self.paths.push(shown),
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {
@@ -340,6 +345,7 @@ impl Drop for Worker<'_> {
     fn drop(&mut self) {
         let mut shared = self.shared.lock().unwrap_or_else(|p| p.into_inner());
         shared.found.append(&mut self.found);
+        shared.paths.append(&mut self.paths);
         shared.stamps.append(&mut self.stamps);
         let r = &mut shared.report;
         r.errors += self.report.errors;
