@@ -7,6 +7,8 @@ use std::path::Path;
 
 /// Bytes looked at for a NUL to call a file binary (what git and grep do).
 const BINARY_PROBE: usize = 8192;
+/// The room a read buffer grows to at once when a file outgrows it ([`read_checked`]).
+const REUSED_BUFFER: u64 = 1 << 20;
 
 /// What is known of a file's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,7 +182,14 @@ fn read_checked(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> (u64, Check
         return (size, Checked::Whole);
     }
     let limit = max_bytes + 1;
-    bytes.reserve((size + 1).min(limit).saturating_sub(bytes.len() as u64) as usize);
+    let wanted = (size + 1).min(limit);
+    if (bytes.capacity() as u64) < wanted {
+        // straight to the size a large file takes: a buffer kept from file to file and
+        // grown by doubling was moved to fresh pages at every step (a fifth of a first
+        // call's page faults); the pages reserved are only touched as files fill them
+        let room = wanted.max(REUSED_BUFFER.min(limit));
+        bytes.reserve(room.saturating_sub(bytes.len() as u64) as usize);
+    }
     match file.take(limit - bytes.len() as u64).read_to_end(bytes) {
         Ok(_) => (size, Checked::Whole),
         Err(e) => (size, Checked::Failed(e)),

@@ -13,6 +13,10 @@ use std::sync::Arc;
 /// them is scanned in every file that may hold it).
 pub(super) const TRACKED: usize = 128;
 
+/// The room the folded copy grows to at once when a file outgrows it: the default largest
+/// file read (`TreeOptions::max_file_bytes`).
+const GROWN_BUFFER: usize = 1 << 20;
+
 /// The words of the keys and of the greps, numbered: what each file is searched for once.
 #[derive(Default)]
 pub(super) struct Words {
@@ -99,6 +103,11 @@ impl<'w> Finders<'w> {
         // `memmem` per word is ten times faster than an ASCII case-insensitive
         // Aho-Corasick over the bytes, whose prefilters do not serve that mode
         folded.clear();
+        if folded.capacity() < bytes.len() {
+            // the room of the largest file at once: grown by doubling, the buffer moved to
+            // fresh pages at every step (pages reserved are touched only as files fill them)
+            folded.reserve(bytes.len().max(GROWN_BUFFER));
+        }
         folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
         let mut mask = 0u128;
         for (id, finder, inner) in &self.ascii {
