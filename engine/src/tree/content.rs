@@ -7,8 +7,10 @@ use std::path::Path;
 
 /// Bytes looked at for a NUL to call a file binary (what git and grep do).
 const BINARY_PROBE: usize = 8192;
-/// The room a read buffer grows to at once when a file outgrows it ([`read_checked`]).
-const REUSED_BUFFER: u64 = 1 << 20;
+/// The room a buffer kept from file to file grows to at once when a file outgrows it (the
+/// default size limit, `TreeOptions::max_file_bytes`): grown by doubling, it moved to fresh
+/// pages at every step, and the pages reserved are touched only as files fill them.
+pub(crate) const GROWN_BUFFER: usize = 1 << 20;
 
 /// What is known of a file's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,10 +186,9 @@ fn read_checked(path: &Path, max_bytes: u64, bytes: &mut Vec<u8>) -> (u64, Check
     let limit = max_bytes + 1;
     let wanted = (size + 1).min(limit);
     if (bytes.capacity() as u64) < wanted {
-        // straight to the size a large file takes: a buffer kept from file to file and
-        // grown by doubling was moved to fresh pages at every step (a fifth of a first
-        // call's page faults); the pages reserved are only touched as files fill them
-        let room = wanted.max(REUSED_BUFFER.min(limit));
+        // at once ([`GROWN_BUFFER`]; growing by doubling made a fifth of a first call's
+        // page faults)
+        let room = wanted.max((GROWN_BUFFER as u64).min(limit));
         bytes.reserve(room.saturating_sub(bytes.len() as u64) as usize);
     }
     match file.take(limit - bytes.len() as u64).read_to_end(bytes) {

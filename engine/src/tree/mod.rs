@@ -28,6 +28,7 @@ pub mod symbols;
 mod walk;
 
 pub use cache::{building_marker, IndexState, IndexStats};
+pub(crate) use content::GROWN_BUFFER;
 pub use content::{Content, ContentKind};
 pub use file::TreeFile;
 pub use options::TreeOptions;

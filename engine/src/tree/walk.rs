@@ -44,10 +44,9 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// Walks `root` keeping every file's path and the names it makes
-/// ([`TreeFile::cold`], made on the pool once the paths are sorted), neither opening nor
-/// `stat`ing a file
-/// (its size and what it holds are learnt when the file is first read, see
+/// Walks `root` keeping every file's path and the names it makes ([`TreeFile::cold`], made
+/// on the pool once the paths are sorted), neither opening nor `stat`ing a file (its size
+/// and what it holds are learnt when the file is first read, see
 /// [`TreeFile::content_kind`]): the first call on a root with no kept index. Sorted by
 /// path; each file reads from `source`.
 pub(super) fn walk_cold(
@@ -60,8 +59,8 @@ pub(super) fn walk_cold(
     // on the pool's threads: on one, sorting a large tree's paths held up the first read
     // (paths are distinct: unstable is deterministic). The paths are sorted, not the
     // records: a record is 288 bytes, and each was moved on every push that grew a
-    // worker's list, on the merge of the lists and again by the sort (their first writes
-    // were a quarter of the page faults of a first call, docs/index.md)
+    // worker's list, on the merge of the lists and again by the sort (two fifths of a first
+    // call's page faults, docs/index.md)
     paths.par_sort_unstable();
     let files = paths
         .into_par_iter()

@@ -4,6 +4,7 @@
 
 use crate::text::decoded;
 use crate::text::fold::{fold_into, may_fold_into_ascii};
+use crate::tree::GROWN_BUFFER;
 use memchr::memmem;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -12,10 +13,6 @@ use std::sync::Arc;
 /// Words past this many are not searched for (a grep of them reads every file; a key of
 /// them is scanned in every file that may hold it).
 pub(super) const TRACKED: usize = 128;
-
-/// The room the folded copy grows to at once when a file outgrows it: the default largest
-/// file read (`TreeOptions::max_file_bytes`).
-const GROWN_BUFFER: usize = 1 << 20;
 
 /// The words of the keys and of the greps, numbered: what each file is searched for once.
 #[derive(Default)]
@@ -104,8 +101,7 @@ impl<'w> Finders<'w> {
         // Aho-Corasick over the bytes, whose prefilters do not serve that mode
         folded.clear();
         if folded.capacity() < bytes.len() {
-            // the room of the largest file at once: grown by doubling, the buffer moved to
-            // fresh pages at every step (pages reserved are touched only as files fill them)
+            // at once, as the bytes' buffer grows ([`GROWN_BUFFER`])
             folded.reserve(bytes.len().max(GROWN_BUFFER));
         }
         folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
