@@ -11,7 +11,7 @@ use super::fields::FIELDS;
 use super::file_counts::{counted, file_terms, held_terms, path_terms, FileCounts, FileTerms};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
-use super::length_sample::length_sample;
+use super::length_sample::{estimated_averages, length_sample};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
@@ -54,7 +54,7 @@ enum Terms {
 
 /// The key of a tree's kept statistics: its content stamp and the profile rules they
 /// depend on (which extensions are source, and so how a file splits into fields; how many
-/// files the average lengths are measured on).
+/// files the average lengths are measured on, and how they are estimated from them).
 fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     let mut parts: Vec<&[u8]> = vec![&[]];
     let stamp = stamp.to_le_bytes();
@@ -65,8 +65,14 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
     // the files the averages are measured on
     let sample = (profile.task_ranking.length_sample as u64).to_le_bytes();
     parts.push(&sample);
+    // statistics kept before the averages were estimated per byte of text
+    // (`length_sample.rs`) do not check out
+    parts.push(AVERAGES_ESTIMATED_BY);
     fnv(&parts)
 }
+
+/// How the kept average lengths were estimated ([`kept_key`]).
+const AVERAGES_ESTIMATED_BY: &[u8] = b"per byte of text";
 
 impl FieldIndex {
     /// The statistics of `tree`: read from the file kept beside its index when the tree
@@ -147,7 +153,8 @@ impl FieldIndex {
         }
         FieldIndex {
             kinds,
-            average: average(
+            average: estimated_averages(
+                tree,
                 &length_sample(tree, profile.task_ranking.length_sample),
                 &lengths,
             ),
@@ -272,7 +279,7 @@ impl FieldIndex {
         }
         FieldIndex {
             kinds: kinds(tree, profile),
-            average: average(&sample, &lengths),
+            average: estimated_averages(tree, &sample, &lengths),
             lengths,
             terms: Terms::Held { holders, missed },
         }
@@ -377,19 +384,6 @@ impl FieldIndex {
             })
             .sum()
     }
-}
-
-/// The average length of each field over the files of `sample` ([`super::length_sample`];
-/// at least 1, so that an empty field divides nothing by zero).
-fn average(sample: &[usize], lengths: &[[u32; NF]]) -> [f64; NF] {
-    let mut totals = [0f64; NF];
-    for &i in sample {
-        for f in 0..NF {
-            totals[f] += f64::from(lengths[i][f]);
-        }
-    }
-    let n = sample.len().max(1) as f64;
-    totals.map(|t| (t / n).max(1.0))
 }
 
 /// What each file of `tree` is, by the profile's rules.
