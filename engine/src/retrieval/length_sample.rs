@@ -160,8 +160,8 @@ mod tests {
         assert_eq!(estimated[Field::Path.index()], mean(&sample, 0).max(1.0));
         // every file measured: the plain mean, the same
         let whole = estimated_averages(&t, &all, &lengths);
-        for f in 0..NF {
-            assert!((whole[f] - mean(&all, f).max(1.0)).abs() <= 1e-9 * whole[f]);
+        for (f, average) in whole.iter().enumerate() {
+            assert!((average - mean(&all, f).max(1.0)).abs() <= 1e-9 * average);
         }
     }
 
