@@ -64,7 +64,8 @@ pub(crate) fn estimated_averages(
     }
     let n = sample.len().max(1) as f64;
     let mean_bytes = if sample_bytes > 0.0 {
-        let all: u64 = tree.files().iter().map(text_bytes).sum();
+        // on the pool: a file whose kind no read has learnt yet is probed here
+        let all: u64 = tree.files().par_iter().map(text_bytes).sum();
         all as f64 / tree.len().max(1) as f64
     } else {
         0.0
