@@ -285,6 +285,12 @@ impl FieldIndex {
         }
     }
 
+    /// Each file's field lengths (path, symbols, prose, code): every file's when built
+    /// from every file, the sample's and the scored files' for a first call.
+    pub fn field_lengths(&self) -> &[[u32; NF]] {
+        &self.lengths
+    }
+
     pub fn files(&self) -> usize {
         self.lengths.len()
     }

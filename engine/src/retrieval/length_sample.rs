@@ -49,11 +49,7 @@ pub(crate) fn length_sample(tree: &Tree, size: usize) -> Vec<usize> {
 /// each text field's as their length per byte of text times the mean text bytes of every
 /// file ([`text_bytes`]); the mean when the sample holds no text. At least 1, so that an
 /// empty field divides nothing by zero.
-pub(crate) fn estimated_averages(
-    tree: &Tree,
-    sample: &[usize],
-    lengths: &[[u32; NF]],
-) -> [f64; NF] {
+pub fn estimated_averages(tree: &Tree, sample: &[usize], lengths: &[[u32; NF]]) -> [f64; NF] {
     let mut totals = [0f64; NF];
     let mut sample_bytes = 0f64;
     for &i in sample {
