@@ -22,6 +22,8 @@ pub(super) struct Scored {
     pub score: f64,
     /// Each term the file holds (by its place in the question's terms) and in which fields.
     pub found: Vec<(usize, [bool; NF])>,
+    /// The lines of its text that hold the terms, when the file was read to be scored.
+    pub lines: Option<Vec<(u32, usize)>>,
 }
 
 /// A bound is raised by this share, so that the rounding of a score's arithmetic (which
@@ -32,7 +34,8 @@ const SLACK: f64 = 1e-9;
 /// and scoring stops within a batch of where the bounds allow (the first `ask` on a root
 /// counts each file it scores: 192 files for a question of a cargo registry in batches of
 /// 64, 144 in batches of 16 on two threads). Whatever the batch, the best files are the
-/// same.
+/// same. Scoring cannot stop before `depth` files are scored: the batches up to there are
+/// counted as one.
 const BATCH_PER_THREAD: usize = 8;
 
 /// Scores the files of `by_file` (each with the terms it holds, ascending) that may be among
@@ -69,13 +72,19 @@ pub(super) fn best_scored(
         if bounded && scored.len() >= depth && candidates[next].1 < kth_best(&scored, depth) {
             break;
         }
-        let batch: Vec<u32> = candidates[next..(next + batch).min(candidates.len())]
+        // the batches scored before `depth` files are (scoring cannot stop before them) run
+        // as one: one wait for the slowest file of the batch instead of one per batch
+        let size = match scored.len() < depth {
+            true => batch.max((depth - scored.len()).div_ceil(batch).saturating_mul(batch)),
+            false => batch,
+        };
+        let batch: Vec<u32> = candidates[next..next.saturating_add(size).min(candidates.len())]
             .iter()
             .map(|c| c.0)
             .collect();
         next += batch.len();
         let counts = index.counts(tree, profile, &batch, terms, lists);
-        for (&file, (len, held)) in batch.iter().zip(counts) {
+        for (&file, ((len, held), lines)) in batch.iter().zip(counts) {
             let mut sum = 0.0;
             let mut found = Vec::with_capacity(held.len());
             for (t, tf) in held {
@@ -84,7 +93,12 @@ pub(super) fn best_scored(
                 found.push((t, tf.map(|n| n > 0)));
             }
             let score = sum * factor(file, found.len());
-            scored.push(Scored { file, score, found });
+            scored.push(Scored {
+                file,
+                score,
+                found,
+                lines,
+            });
         }
     }
     scored

@@ -8,7 +8,9 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 use super::fields::FIELDS;
-use super::file_counts::{counted, file_terms, held_terms, path_terms, FileCounts, FileTerms};
+use super::file_counts::{
+    counted, counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms,
+};
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
 use super::length_sample::{estimated_averages, length_sample};
@@ -334,7 +336,8 @@ impl FieldIndex {
 
     /// Each of `files`' field lengths and its frequencies of those of `terms` it holds (by
     /// their place in `terms`, whose holdings are `lists`): from the lists when they carry
-    /// frequencies, else counted from the file (in parallel).
+    /// frequencies, else counted from the file (in parallel), with the lines of its text
+    /// that hold the terms ([`counted_with_lines`]; `None` when the file was not read).
     pub(crate) fn counts(
         &self,
         tree: &Tree,
@@ -342,7 +345,7 @@ impl FieldIndex {
         files: &[u32],
         terms: &[String],
         lists: &[Holding<'_>],
-    ) -> Vec<FileCounts> {
+    ) -> Vec<(FileCounts, Option<Vec<(u32, usize)>>)> {
         if let Terms::Held { .. } = self.terms {
             let all = tree.files();
             let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();
@@ -350,7 +353,13 @@ impl FieldIndex {
             return files
                 .par_iter()
                 .with_max_len(1)
-                .map(|&f| scratch.with(|bytes| counted(&all[f as usize], profile, terms, bytes)))
+                .map(|&f| {
+                    scratch.with(|bytes| {
+                        let (counts, lines) =
+                            counted_with_lines(&all[f as usize], profile, terms, bytes);
+                        (counts, Some(lines))
+                    })
+                })
                 .collect();
         }
         files
@@ -361,7 +370,7 @@ impl FieldIndex {
                     .enumerate()
                     .filter_map(|(t, l)| l.tf_of(f).map(|tf| (t, tf)))
                     .collect();
-                (self.lengths[f as usize], held)
+                ((self.lengths[f as usize], held), None)
             })
             .collect()
     }
@@ -454,13 +463,15 @@ mod tests {
                 all.counts(&tree, &profile, &files, &terms, &a),
                 some.counts(&tree, &profile, &files, &terms, &b),
             );
-            for (i, (x, y)) in ca.iter().zip(&cb).enumerate() {
+            for (i, ((x, lines), (y, counted_lines))) in ca.iter().zip(&cb).enumerate() {
                 // the lengths of a file holding no term are never asked for
                 if !x.1.is_empty() {
                     assert_eq!(x, y, "{}", tree.files()[i].path);
                 }
+                // the kept lists carry no lines; a counted file has its own
+                assert!(lines.is_none() && counted_lines.is_some());
             }
-            assert!(ca.iter().any(|c| c.1.len() == 2), "{ca:?}");
+            assert!(ca.iter().any(|c| c.0 .1.len() == 2), "{ca:?}");
             assert!(missed.lock().unwrap().is_empty());
             // a term outside them reads as held by none, and is named to the caller
             assert!(some.holding("string").unwrap().is_empty());

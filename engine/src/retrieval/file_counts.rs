@@ -78,27 +78,70 @@ pub(crate) fn counted(
     terms: &[String],
     bytes: &mut Vec<u8>,
 ) -> FileCounts {
+    count(file, profile, terms, bytes, None)
+}
+
+/// [`counted`], and the lines of the file's text that hold one of `terms`, each with how
+/// many of them it holds, as [`super::best_lines`] gives them from the text: the ranking
+/// of a first call counts the files it scores, and reads none of them again for its
+/// evidence. The fields split the text between words and a line ends at a byte no word
+/// holds, so the terms of a line are those of the fields' words on it.
+pub(crate) fn counted_with_lines(
+    file: &TreeFile,
+    profile: &Profile,
+    terms: &[String],
+    bytes: &mut Vec<u8>,
+) -> (FileCounts, Vec<(u32, usize)>) {
+    let mut lines = Vec::new();
+    let counts = count(file, profile, terms, bytes, Some(&mut lines));
+    (counts, lines)
+}
+
+/// What [`counted`] gives, and with `lines` [`counted_with_lines`]'s lines.
+fn count(
+    file: &TreeFile,
+    profile: &Profile,
+    terms: &[String],
+    bytes: &mut Vec<u8>,
+    lines: Option<&mut Vec<(u32, usize)>>,
+) -> FileCounts {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
     let starts = TermStarts::new(terms);
     let mut add = |part: &str, field: Field| {
         let f = field.index();
         len[f] += 1;
-        if let Some(k) = starts.place_of(part) {
-            tf[k][f] = tf[k][f].saturating_add(1);
-        }
+        let k = starts.place_of(part)?;
+        tf[k][f] = tf[k][f].saturating_add(1);
+        Some(k)
     };
-    for_each_part(path_of(file), |p| add(p, Field::Path));
+    for_each_part(path_of(file), |p| {
+        add(p, Field::Path);
+    });
     if file.read_into(bytes) {
         let text = crate::text::decoded(bytes);
         let text: &str = &text;
         if file.language.is_some() {
-            file.for_each_symbol_name(text, |name| for_each_part(name, |p| add(p, Field::Symbols)));
+            file.for_each_symbol_name(text, |name| {
+                for_each_part(name, |p| {
+                    add(p, Field::Symbols);
+                })
+            });
         }
         let syntax = Syntax::of(file, is_source(file, profile));
+        // where each term was found in the text: (byte offset, term), when lines are asked
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        let record = lines.is_some();
         fields::split(text, syntax, |start, end, field| {
-            for_each_part(&text[start..end], |p| add(p, field));
+            for_each_part(&text[start..end], |p| {
+                if let (Some(k), true) = (add(p, field), record) {
+                    found.push((p.as_ptr() as usize - text.as_ptr() as usize, k));
+                }
+            });
         });
+        if let Some(lines) = lines {
+            *lines = lines_found(text, found, terms.len());
+        }
     }
     let held = tf
         .into_iter()
@@ -106,6 +149,35 @@ pub(crate) fn counted(
         .filter(|(_, tf)| tf.iter().any(|&n| n > 0))
         .collect();
     (len, held)
+}
+
+/// The lines (numbered from 1) on which `found` (byte offsets into `text`, each with a
+/// term's place among `terms` of them) are, each with how many terms it holds: most first,
+/// then by line number.
+fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> Vec<(u32, usize)> {
+    found.sort_unstable();
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut seen = vec![false; terms];
+    let (mut line, mut counted_to) = (1u32, 0usize);
+    let mut current: Option<u32> = None;
+    for (at, k) in found {
+        line += memchr::memchr_iter(b'\n', &bytes[counted_to..at]).count() as u32;
+        counted_to = at;
+        if current != Some(line) {
+            if let Some(done) = current {
+                out.push((done, seen.iter().filter(|s| **s).count()));
+            }
+            seen.iter_mut().for_each(|s| *s = false);
+            current = Some(line);
+        }
+        seen[k] = true;
+    }
+    if let Some(done) = current {
+        out.push((done, seen.iter().filter(|s| **s).count()));
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
 }
 
 /// Which of `terms` `file` holds in some field (`true` at a term's place), as [`counted`]

@@ -107,13 +107,16 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     ranked.sort_by(order);
     // the best candidates are read line by line: the line where most words meet
     let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
-    // read for this pass only, as the candidates' texts together may be large; each file
-    // on a worker of its own
+    // found when the file was counted to be scored (a first call), else read for this pass
+    // only, as the candidates' texts together may be large; each file on a worker of its own
     let best_of: Vec<Vec<(u32, usize)>> = ranked
-        .par_iter()
+        .par_iter_mut()
         .with_max_len(1)
         .take(depth)
-        .map(|entry| best_lines(files[entry.file as usize].text_once().as_deref(), &terms))
+        .map(|entry| match entry.lines.take() {
+            Some(lines) => lines,
+            None => best_lines(files[entry.file as usize].text_once().as_deref(), &terms),
+        })
         .collect();
     for (entry, best) in ranked.iter_mut().zip(best_of) {
         let top = best.first().map_or(0, |l| l.1);
@@ -127,38 +130,42 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     ranked
         .into_iter()
         .take(limit)
-        .map(|Scored { file, score, found }| {
-            let f = &files[file as usize];
-            let mut evidence = lines.remove(&file).unwrap_or_default();
-            evidence.truncate(profile.planner.evidence_lines.max(1));
-            let words: Vec<String> = found
-                .iter()
-                .map(|(t, in_fields)| {
-                    let names: Vec<&str> = FIELDS
-                        .iter()
-                        .filter(|f| in_fields[f.index()])
-                        .map(|f| f.as_str())
-                        .collect();
-                    format!("`{}` ({})", terms[*t], names.join(", "))
-                })
-                .collect();
-            let mut reason = format!(
-                "task words {} of {}: {}; {} file",
-                found.len(),
-                terms.len(),
-                words.join(", "),
-                index.kind(file as usize).as_str()
-            );
-            if let Some((n, k)) = evidence.first() {
-                reason.push_str(&format!("; line {n} holds {k}"));
-            }
-            RankedFile {
-                path: f.path.clone(),
-                score: (score * 1e4).round() / 1e4,
-                reason,
-                evidence_lines: evidence,
-            }
-        })
+        .map(
+            |Scored {
+                 file, score, found, ..
+             }| {
+                let f = &files[file as usize];
+                let mut evidence = lines.remove(&file).unwrap_or_default();
+                evidence.truncate(profile.planner.evidence_lines.max(1));
+                let words: Vec<String> = found
+                    .iter()
+                    .map(|(t, in_fields)| {
+                        let names: Vec<&str> = FIELDS
+                            .iter()
+                            .filter(|f| in_fields[f.index()])
+                            .map(|f| f.as_str())
+                            .collect();
+                        format!("`{}` ({})", terms[*t], names.join(", "))
+                    })
+                    .collect();
+                let mut reason = format!(
+                    "task words {} of {}: {}; {} file",
+                    found.len(),
+                    terms.len(),
+                    words.join(", "),
+                    index.kind(file as usize).as_str()
+                );
+                if let Some((n, k)) = evidence.first() {
+                    reason.push_str(&format!("; line {n} holds {k}"));
+                }
+                RankedFile {
+                    path: f.path.clone(),
+                    score: (score * 1e4).round() / 1e4,
+                    reason,
+                    evidence_lines: evidence,
+                }
+            },
+        )
         .collect()
 }
 
@@ -407,5 +414,74 @@ mod tests {
         assert_eq!(best_lines(Some(text), &terms), want);
         assert_eq!(want, [(3, 3), (4, 2), (1, 1), (5, 1)]);
         assert!(best_lines(None, &terms).is_empty());
+    }
+
+    /// The lines a first call finds while it counts a file to score it are the best lines
+    /// of the file's text, for every file of this crate's sources and of the project's
+    /// scripts, benchmarks and docs, and for texts whose lines end in CR LF, that hold
+    /// invalid UTF-8, or strings and comments over several lines; read from disk by a tree
+    /// loaded without a kept index, as a first call reads them.
+    #[test]
+    fn the_lines_found_while_counting_are_the_best_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = crate::own_sources::own_sources();
+        for sub in ["scripts", "benches", "docs"] {
+            for entry in std::fs::read_dir(project.join(sub)).unwrap().flatten() {
+                if let Ok(bytes) = std::fs::read(entry.path()) {
+                    files.push((entry.path(), bytes));
+                }
+            }
+        }
+        let crafted: [(&str, &[u8]); 3] = [
+            (
+                "crlf.py",
+                b"def parse_line(x):\r\n    \"\"\"Reads the\r\n    file header\"\"\"\r\n    return x # terms\r\n",
+            ),
+            (
+                "latin1.c",
+                b"/* caf\xe9 file\n * read\xff line */\nint read_file_terms(void) { return '\xe9'; }\n",
+            ),
+            (
+                "template.js",
+                b"const s = `read\nthe file ${line}`;\n// terms\nlet x = 'read';\n",
+            ),
+        ];
+        for (name, bytes) in crafted {
+            files.push((name.into(), bytes.to_vec()));
+        }
+        for (i, (path, bytes)) in files.iter().enumerate() {
+            let name = path.file_name().unwrap().to_string_lossy();
+            std::fs::write(dir.path().join(format!("{i:04}_{name}")), bytes).unwrap();
+        }
+        let options = crate::tree::TreeOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        };
+        let tree = Tree::load(dir.path(), &options).unwrap();
+        assert!(tree.is_cold() && tree.len() > 100, "{}", tree.len());
+        let profile = Profile::default();
+        let terms = tokens::question_terms(
+            "how are the terms of a file read and parsed per line",
+            &profile.task_ranking.stop_words,
+        );
+        let mut bytes = Vec::new();
+        let mut lines_of_several = 0;
+        for f in tree.files() {
+            let (counts, lines) = file_counts::counted_with_lines(f, &profile, &terms, &mut bytes);
+            assert_eq!(
+                counts,
+                file_counts::counted(f, &profile, &terms, &mut bytes)
+            );
+            assert_eq!(
+                lines,
+                best_lines(f.text_once().as_deref(), &terms),
+                "{}",
+                f.path
+            );
+            lines_of_several += lines.iter().filter(|l| l.1 > 1).count();
+        }
+        assert!(lines_of_several > 100, "{lines_of_several}");
     }
 }
