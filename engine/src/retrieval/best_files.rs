@@ -10,6 +10,7 @@
 //! frequencies only when it is scored (`modes/cold/mod.rs`); the kept statistics list them.
 
 use super::bm25f::FieldIndex;
+use super::file_counts::TermLines;
 use super::posting::{Holding, NF};
 use crate::profile::{Profile, TaskRankingWeights};
 use crate::tree::Tree;
@@ -23,7 +24,7 @@ pub(super) struct Scored {
     /// Each term the file holds (by its place in the question's terms) and in which fields.
     pub found: Vec<(usize, [bool; NF])>,
     /// The lines of its text that hold the terms, when the file was read to be scored.
-    pub lines: Option<Vec<(u32, usize)>>,
+    pub lines: Option<TermLines>,
 }
 
 /// A bound is raised by this share, so that the rounding of a score's arithmetic (which

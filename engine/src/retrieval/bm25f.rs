@@ -10,6 +10,7 @@
 use super::fields::FIELDS;
 use super::file_counts::{
     counted, counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms,
+    TermLines,
 };
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
@@ -345,7 +346,7 @@ impl FieldIndex {
         files: &[u32],
         terms: &[String],
         lists: &[Holding<'_>],
-    ) -> Vec<(FileCounts, Option<Vec<(u32, usize)>>)> {
+    ) -> Vec<(FileCounts, Option<TermLines>)> {
         if let Terms::Held { .. } = self.terms {
             let all = tree.files();
             let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();

@@ -68,6 +68,10 @@ pub(crate) fn is_source(file: &TreeFile, profile: &Profile) -> bool {
 /// for) with their frequencies per field.
 pub(crate) type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
 
+/// The lines of a text that hold some of a question's terms (numbered from 1), each with
+/// how many of them it holds: most first, then by line number.
+pub(crate) type TermLines = Vec<(u32, usize)>;
+
 /// The numbers [`file_terms`] gives for `file`, for `terms` only: its field lengths and its
 /// frequencies of those of `terms` it holds (by their place in `terms`). A part of a word
 /// is made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
@@ -91,7 +95,7 @@ pub(crate) fn counted_with_lines(
     profile: &Profile,
     terms: &[String],
     bytes: &mut Vec<u8>,
-) -> (FileCounts, Vec<(u32, usize)>) {
+) -> (FileCounts, TermLines) {
     let mut lines = Vec::new();
     let counts = count(file, profile, terms, bytes, Some(&mut lines));
     (counts, lines)
@@ -103,7 +107,7 @@ fn count(
     profile: &Profile,
     terms: &[String],
     bytes: &mut Vec<u8>,
-    lines: Option<&mut Vec<(u32, usize)>>,
+    lines: Option<&mut TermLines>,
 ) -> FileCounts {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
@@ -154,7 +158,7 @@ fn count(
 /// The lines (numbered from 1) on which `found` (byte offsets into `text`, each with a
 /// term's place among `terms` of them) are, each with how many terms it holds: most first,
 /// then by line number.
-fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> Vec<(u32, usize)> {
+fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> TermLines {
     found.sort_unstable();
     let bytes = text.as_bytes();
     let mut out = Vec::new();
