@@ -100,42 +100,45 @@ pub(super) fn scan(
         .iter()
         .map(|k| k.joined.as_deref().and_then(SnakeKey::new))
         .collect();
-    let wants = |i: usize| {
+    let wants = |held: u128, known: &Scanned| {
         all_keys
             .iter()
-            .any(|key| key.held_in(held[i]) && !symbols[i].answers(&key.key))
+            .any(|key| key.held_in(held) && !known.answers(&key.key))
     };
     // a file was scanned for one of `keys`: the keys ahead are scanned for no more
     let scanned_for_keys = AtomicBool::new(false);
     // a file's symbols packed where they are scanned: half a million `Symbol`s held
     // until the table is built took three times the memory
-    type Found = (usize, u128, u128, Option<Scanned>, bool);
     // one buffer per worker for the bytes, one for their folding and one for the letters:
     // a pass over every file allocates nothing per file
     let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
-    let found: Vec<Found> = (0..files.len())
-        .into_par_iter()
+    // each file's entries written in place: a list of what every file found, collected
+    // and then copied into them, was a fifth of a first call's page faults
+    let (for_keys, count) = held
+        .par_iter_mut()
+        .zip(as_terms.par_iter_mut())
+        .zip(symbols.par_iter_mut())
+        .enumerate()
         .with_max_len(FILES_PER_JOB)
-        .filter(|&i| {
-            files[i]
-                .known_kind()
-                .is_none_or(|kind| *kind == ContentKind::Text)
-                && (!finders.is_empty() || (files[i].language.is_some() && wants(i)))
-        })
-        .map(|i| {
+        .map(|(i, ((held, as_terms), symbols))| {
+            let f = &files[i];
+            let read = f.known_kind().is_none_or(|kind| *kind == ContentKind::Text)
+                && (!finders.is_empty() || (f.language.is_some() && wants(*held, symbols)));
+            if !read {
+                return (0, 0);
+            }
             buffers.with(|(bytes, folded, letters)| {
-                let f = &files[i];
                 if !f.read_into(bytes) {
-                    return (i, held[i], as_terms[i], None, false);
+                    return (0, 0);
                 }
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
                 let found = finders.held_by(bytes, folded, &mut text);
-                let mask = held[i] | found;
+                let mask = *held | found;
                 // a ranking term's letters found: is it a term of the text? (`folded` is
                 // the bytes' ASCII folding whenever something was found)
-                let mut terms = as_terms[i];
+                let mut terms = *as_terms;
                 for id in (0..TRACKED).filter(|&id| found & term_ids & bit(id) != 0) {
                     if let Ok(term) = std::str::from_utf8(&words.list[id]) {
                         if holds_term(bytes, folded, term) {
@@ -173,7 +176,7 @@ pub(super) fn scan(
                             memmem::find(letters, key_letters).is_some()
                         })
                 };
-                let known = &symbols[i];
+                let known = &*symbols;
                 let mut wanted: Vec<&str> = Vec::new();
                 let mut for_keys = false;
                 if f.language.is_some() {
@@ -216,20 +219,18 @@ pub(super) fn scan(
                     }
                     _ => None,
                 };
-                (i, mask, terms, scanned, for_keys)
+                *held = mask;
+                *as_terms = terms;
+                match scanned {
+                    Some(scanned) => {
+                        *symbols = scanned;
+                        (usize::from(for_keys), 1)
+                    }
+                    None => (0, 0),
+                }
             })
         })
-        .collect();
-    let (mut for_keys, mut count) = (0, 0);
-    for (i, mask, terms, scanned, keyed) in found {
-        held[i] = mask;
-        as_terms[i] = terms;
-        if let Some(scanned) = scanned {
-            symbols[i] = scanned;
-            count += 1;
-            for_keys += usize::from(keyed);
-        }
-    }
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     // a file with no text holds no symbols: none lacking (its kind is known from the read
     // above, or probed now when the pass had no reason to read it)
     for (f, s) in files.iter().zip(symbols.iter_mut()) {
