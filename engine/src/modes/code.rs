@@ -143,7 +143,15 @@ pub fn rank_top(
                 named: &named[from..to],
                 members: &members,
             };
-            score_file(i, f, &found, &query, request.impl_query, weights)
+            score_file(
+                i,
+                f,
+                tree.name_bag(i),
+                &found,
+                &query,
+                request.impl_query,
+                weights,
+            )
         })
         .collect();
     let total = candidates.len();
@@ -322,12 +330,13 @@ struct FoundSymbols<'t> {
 fn score_file(
     index: usize,
     f: &TreeFile,
+    name_bag: u64,
     symbols: &FoundSymbols<'_>,
     q: &Query,
     impl_query: bool,
     w: &CodeWeights,
 ) -> Option<Candidate> {
-    if q.key.is_empty() || q.bag & !f.name_bag != 0 {
+    if q.key.is_empty() || q.bag & !name_bag != 0 {
         return None;
     }
     let mut best = Best::default();

@@ -174,29 +174,6 @@ impl TreeFile {
         )
     }
 
-    /// This file with its symbols in `table` (where it is file `slot`): they are decoded
-    /// from there when a mode asks, and their names count in [`TreeFile::name_bag`].
-    pub(crate) fn in_table<L: SymbolList + ?Sized>(
-        &self,
-        symbols: &L,
-        table: (Arc<SymbolTable>, u32),
-    ) -> TreeFile {
-        let mut file = self.clone();
-        file.name_bag = name_bag_of(&file.stem, &file.stem_snake, &file.dir, symbols);
-        file.symbols = OnceLock::new();
-        file.symbol_slot = Some(table);
-        file
-    }
-
-    /// This file with `symbols`' names counted in [`TreeFile::name_bag`], its symbols
-    /// still scanned from its text when a mode asks: `symbols` are only some of them (the
-    /// ones a partial table holds, `tree/scanned.rs`).
-    pub(crate) fn with_names_of<L: SymbolList + ?Sized>(&self, symbols: &L) -> TreeFile {
-        let mut file = self.clone();
-        file.name_bag |= name_bag_of(&file.stem, &file.stem_snake, &file.dir, symbols);
-        file
-    }
-
     fn with_parts(
         path: String,
         parts: PathParts,

@@ -2,7 +2,7 @@
 //! file's symbols in one table and, for a tree from the kept index, its word posting lists.
 
 use super::content::{Content, ContentKind};
-use super::file::TreeFile;
+use super::file::{name_bag_of, TreeFile};
 use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
@@ -18,7 +18,12 @@ use std::sync::{Arc, OnceLock};
 #[derive(Debug)]
 pub struct Tree {
     root: PathBuf,
-    files: Vec<TreeFile>,
+    /// Shared by a partial tree with the tree it was made from ([`Tree::with_some_symbols`]).
+    files: Arc<Vec<TreeFile>>,
+    /// The files' name bags where they differ from the files' own: a partial tree's, whose
+    /// table holds names of files it shares with the tree it was made from
+    /// ([`Tree::name_bag`]).
+    name_bags: Option<Arc<Vec<u64>>>,
     /// The files' paths for `find path`, listed on first use: no other mode reads them
     /// (listing them held up a first `ask` before its first read, and again for each
     /// partial tree it made).
@@ -188,7 +193,8 @@ impl Tree {
             .unwrap_or_else(|| Arc::new(SymbolTable::build(files.iter().map(TreeFile::symbols))));
         Tree {
             root,
-            files,
+            files: Arc::new(files),
+            name_bags: None,
             paths: OnceLock::new(),
             walk,
             counted: OnceLock::new(),
@@ -234,9 +240,11 @@ impl Tree {
 
     /// A tree of these files whose symbol table holds the symbols given (`symbols[i]`
     /// what is known of file `i`'s) and knows which keys it answers in full
-    /// ([`SymbolTable`]'s coverage): what `ask` runs on for the first call on a root. A
-    /// file whose every symbol the table holds reads them from there; any other scans its
-    /// symbols from its text when a mode asks for them.
+    /// ([`SymbolTable`]'s coverage): what `ask` runs on for the first call on a root. The
+    /// files are this tree's, shared, not copied (a copy of every file record was a tenth
+    /// of the call's page faults); a file scans its symbols from its text when a mode asks
+    /// for them (a lookup finds them in the table), and its name bag counts the names the
+    /// table holds of it ([`Tree::name_bag`]).
     pub(crate) fn with_some_symbols(
         &self,
         symbols: &[Scanned],
@@ -246,27 +254,47 @@ impl Tree {
         let table = Arc::new(
             SymbolTable::build(symbols.iter().map(Scanned::symbols)).with_coverage(coverage),
         );
-        let files: Vec<TreeFile> = self
+        let name_bags: Vec<u64> = self
             .files
             .par_iter()
             .zip(symbols)
             .enumerate()
-            .map(|(i, (f, s))| match s {
-                Scanned::Whole(s) => f.in_table(s, (table.clone(), i as u32)),
-                // its names found by a lookup count in its name bag
-                Scanned::Named { symbols, .. } => f.with_names_of(symbols),
-                Scanned::Not => f.clone(),
+            .map(|(i, (f, s))| {
+                let own = self.name_bag(i);
+                match s {
+                    Scanned::Whole(s) => own | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s),
+                    // its names found by a lookup count in its name bag
+                    Scanned::Named { symbols, .. } => {
+                        own | name_bag_of(&f.stem, &f.stem_snake, &f.dir, symbols)
+                    }
+                    Scanned::Not => own,
+                }
             })
             .collect();
-        let mut tree = Tree::from_files(
-            self.root.clone(),
-            files,
-            self.walk.clone(),
-            None,
-            Some(table),
-        );
-        tree.held = Some(Arc::new(held));
-        tree
+        Tree {
+            root: self.root.clone(),
+            files: self.files.clone(),
+            name_bags: Some(Arc::new(name_bags)),
+            paths: OnceLock::new(),
+            walk: self.walk.clone(),
+            counted: OnceLock::new(),
+            symbols: table,
+            postings: None,
+            kept: None,
+            held: Some(Arc::new(held)),
+            cold: None,
+            attached: None,
+        }
+    }
+
+    /// File `i`'s name bag: the letters and digits of its stem, directory and the names of
+    /// its symbols this tree's table holds ([`TreeFile::name_bag`]; a file a partial tree
+    /// shares has the names its table holds counted too).
+    pub(crate) fn name_bag(&self, i: usize) -> u64 {
+        match &self.name_bags {
+            Some(bags) => bags[i],
+            None => self.files[i].name_bag,
+        }
     }
 
     /// The words every file's text was searched for and which each holds, when the tree
@@ -286,7 +314,7 @@ impl Tree {
             let total: usize = self.files.iter().map(|f| f.path.len()).sum();
             let source = self.root.display().to_string();
             let mut paths = PathList::with_capacity(&source, total, self.files.len());
-            for f in &self.files {
+            for f in self.files.iter() {
                 paths.push(&f.path);
             }
             paths
