@@ -9,12 +9,11 @@
 
 use super::fields::FIELDS;
 use super::file_counts::{
-    counted, counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms,
-    TermLines,
+    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, TermLines,
 };
 use super::kept::{self, Damaged, Kept};
 use super::kind::FileKind;
-use super::length_sample::{estimated_averages, length_sample};
+use super::length_sample::{estimated_averages, measured_sample};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
@@ -156,11 +155,7 @@ impl FieldIndex {
         }
         FieldIndex {
             kinds,
-            average: estimated_averages(
-                tree,
-                &length_sample(tree, profile.task_ranking.length_sample),
-                &lengths,
-            ),
+            average: estimated_averages(tree, &measured_sample(tree, profile)),
             lengths,
             terms: Terms::Memory {
                 vocabulary,
@@ -206,19 +201,14 @@ impl FieldIndex {
         terms: &[String],
         missed: Arc<Mutex<Vec<String>>>,
     ) -> FieldIndex {
-        let sample = length_sample(tree, profile.task_ranking.length_sample);
-        let mut sampled = vec![false; tree.len()];
-        for &i in &sample {
-            sampled[i] = true;
-        }
+        let sampled = measured_sample(tree, profile);
         let held = tree.held_words();
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        type Found = (Option<[u32; NF]>, Vec<bool>);
         let scratch: WorkerScratch<(Vec<u8>, Vec<u8>)> = WorkerScratch::new();
-        let per_file: Vec<Found> = tree
+        let per_file: Vec<Vec<bool>> = tree
             .files()
             .par_iter()
             .with_max_len(FILES_PER_JOB)
@@ -234,17 +224,8 @@ impl FieldIndex {
                                 || held.is_none_or(|h| h.may_hold(i, t.as_bytes()))
                         })
                         .collect();
-                    if sampled[i] {
-                        // counted whole: its lengths, and the terms it holds with them
-                        let (len, counts) = counted(f, profile, terms, &mut buffers.0);
-                        let mut holds = vec![false; terms.len()];
-                        for (t, _) in counts {
-                            holds[t] = true;
-                        }
-                        return (Some(len), holds);
-                    }
                     if !may_hold.contains(&true) {
-                        return (None, Vec::new());
+                        return Vec::new();
                     }
                     // the first pass found which terms the text holds: only the path is left
                     let text: Option<Vec<bool>> = held.and_then(|h| {
@@ -261,37 +242,29 @@ impl FieldIndex {
                             for (h, t) in holds.iter_mut().zip(text) {
                                 *h |= t;
                             }
-                            (None, holds)
+                            holds
                         }
-                        None => (None, held_terms(f, terms, &may_hold, buffers)),
+                        None => held_terms(f, terms, &may_hold, buffers),
                     }
                 })
             })
             .collect();
         let mut holders: HashMap<String, Vec<u32>> =
             terms.iter().map(|t| (t.clone(), Vec::new())).collect();
-        let mut lengths = Vec::with_capacity(per_file.len());
-        for (i, (len, holds)) in per_file.into_iter().enumerate() {
+        for (i, holds) in per_file.into_iter().enumerate() {
             for (t, _) in holds.iter().enumerate().filter(|(_, &h)| h) {
                 if let Some(list) = holders.get_mut(&terms[t]) {
                     list.push(i as u32);
                 }
             }
-            // the lengths of a file not sampled are counted with its frequencies
-            lengths.push(len.unwrap_or_default());
         }
         FieldIndex {
             kinds: kinds(tree, profile),
-            average: estimated_averages(tree, &sample, &lengths),
-            lengths,
+            average: estimated_averages(tree, &sampled),
+            // a file's lengths are counted with its frequencies, when it is scored
+            lengths: vec![[0; NF]; tree.len()],
             terms: Terms::Held { holders, missed },
         }
-    }
-
-    /// Each file's field lengths (path, symbols, prose, code): every file's when built
-    /// from every file, the sample's and the scored files' for a first call.
-    pub fn field_lengths(&self) -> &[[u32; NF]] {
-        &self.lengths
     }
 
     pub fn files(&self) -> usize {
@@ -415,6 +388,7 @@ fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retrieval::length_sample::{sampled_lengths, WHOLE};
 
     /// The statistics of some terms are those of every term, for those terms: the same
     /// field lengths (counted for a file that holds none of them, a term held more times
@@ -445,8 +419,11 @@ mod tests {
             let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
             assert_eq!(some.average, all.average, "sample {sample}");
             assert_eq!(some.kinds, all.kinds);
-            for i in length_sample(&tree, sample) {
-                assert_eq!(some.lengths[i], all.lengths[i], "sample {sample}");
+            // the sample is measured as every file is counted
+            for i in crate::retrieval::length_sample::length_sample(&tree, sample) {
+                let f = &tree.files()[i];
+                let measured = sampled_lengths(f, &profile, WHOLE, &mut Vec::new()).0;
+                assert_eq!(measured, all.lengths[i], "sample {sample}: {}", f.path);
             }
             let lists = |index: &FieldIndex| -> Vec<Vec<u32>> {
                 terms

@@ -75,7 +75,9 @@ pub(crate) type TermLines = Vec<(u32, usize)>;
 /// The numbers [`file_terms`] gives for `file`, for `terms` only: its field lengths and its
 /// frequencies of those of `terms` it holds (by their place in `terms`). A part of a word
 /// is made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
-/// prefix of its folded part; `bytes` is a buffer kept from file to file.
+/// prefix of its folded part; `bytes` is a buffer kept from file to file. (The ranking
+/// counts with [`counted_with_lines`]; this is what its tests compare with.)
+#[cfg(test)]
 pub(crate) fn counted(
     file: &TreeFile,
     profile: &Profile,

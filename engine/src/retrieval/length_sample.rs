@@ -16,10 +16,15 @@
 //! trees it is as precise from 256 files as the plain mean from 512 (docs/index.md, tenth
 //! session of 2026-11-29).
 
-use super::fields::Field;
+use super::fields::{split, Field, Syntax};
+use super::file_counts::{is_source, path_of};
 use super::posting::NF;
+use super::tokens::for_each_part;
 use crate::encoding::fnv::fnv1a;
+use crate::profile::Profile;
+use crate::tree::symbols::scan_file_keeping;
 use crate::tree::{ContentKind, Tree, TreeFile};
+use crate::worker_scratch::WorkerScratch;
 use rayon::prelude::*;
 
 /// The indices (ascending, into [`Tree::files`]) of the files the averages are measured
@@ -44,21 +49,68 @@ pub(crate) fn length_sample(tree: &Tree, size: usize) -> Vec<usize> {
     chosen
 }
 
-/// The average length of each field over `tree`, from the lengths of the files of `sample`
-/// (`lengths[i]` for each `i` in it; other entries are not read): the path's as their mean,
-/// each text field's as their length per byte of text times the mean text bytes of every
-/// file ([`text_bytes`]); the mean when the sample holds no text. At least 1, so that an
+/// One file of the sample, measured: its field lengths over the part of its text counted,
+/// and the bytes of that part ([`sampled_lengths`]).
+pub type Sampled = ([u32; NF], u64);
+
+/// The field lengths of `file` over at most the first `cap` bytes of its text (up to the
+/// end of the last line that ends within them, or `cap` bytes when none does; all of a
+/// smaller file; all of any when `cap` is 0), and those bytes: its path whole, the names
+/// its symbol scan finds in that text, and the text's fields split and counted as
+/// [`super::file_counts::counted`] counts a whole file. A file with no text counts its
+/// path and no bytes. `bytes` is a buffer kept from file to file.
+///
+pub fn sampled_lengths(
+    file: &TreeFile,
+    profile: &Profile,
+    cap: usize,
+    bytes: &mut Vec<u8>,
+) -> Sampled {
+    let mut len = [0u32; NF];
+    for_each_part(path_of(file), |_| len[Field::Path.index()] += 1);
+    if !file.read_into(bytes) {
+        return (len, 0);
+    }
+    let end = match cap {
+        0 => bytes.len(),
+        cap if bytes.len() <= cap => bytes.len(),
+        cap => memchr::memrchr(b'\n', &bytes[..cap]).map_or(cap, |i| i + 1),
+    };
+    let text = crate::text::decoded(&bytes[..end]);
+    let text: &str = &text;
+    if let Some(language) = file.language {
+        // the names of this text, scanned from it: a file whose symbols are known reads
+        // those of its whole text
+        scan_file_keeping(language, text, &mut |name| {
+            for_each_part(name, |_| len[Field::Symbols.index()] += 1);
+            false
+        });
+    }
+    split(
+        text,
+        Syntax::of(file, is_source(file, profile)),
+        |start, end, field| {
+            for_each_part(&text[start..end], |_| len[field.index()] += 1);
+        },
+    );
+    (len, end as u64)
+}
+
+/// The average length of each field over `tree`, from the files of its sample, each
+/// measured ([`sampled_lengths`]): the path's as their mean, each text field's as their
+/// length per byte of text counted times the mean text bytes of every file
+/// ([`text_bytes`]); the mean when the sample counted no text. At least 1, so that an
 /// empty field divides nothing by zero.
-pub fn estimated_averages(tree: &Tree, sample: &[usize], lengths: &[[u32; NF]]) -> [f64; NF] {
+pub fn estimated_averages(tree: &Tree, sampled: &[Sampled]) -> [f64; NF] {
     let mut totals = [0f64; NF];
     let mut sample_bytes = 0f64;
-    for &i in sample {
-        for (total, &len) in totals.iter_mut().zip(&lengths[i]) {
+    for (lengths, bytes) in sampled {
+        for (total, &len) in totals.iter_mut().zip(lengths) {
             *total += f64::from(len);
         }
-        sample_bytes += text_bytes(&tree.files()[i]) as f64;
+        sample_bytes += *bytes as f64;
     }
-    let n = sample.len().max(1) as f64;
+    let n = sampled.len().max(1) as f64;
     let mean_bytes = if sample_bytes > 0.0 {
         // on the pool: a file whose kind no read has learnt yet is probed here
         let all: u64 = tree.files().par_iter().map(text_bytes).sum();
@@ -73,6 +125,26 @@ pub fn estimated_averages(tree: &Tree, sample: &[usize], lengths: &[[u32; NF]]) 
         }
     }
     averages.map(|a| a.max(1.0))
+}
+
+/// The `cap` of [`sampled_lengths`] that counts every byte of a file: what the averages
+/// are measured with. Counting a part of each large file (its first 8, 16 or 32 KiB) read a
+/// third to two thirds of the sample's bytes, but a file's first bytes are not its whole:
+/// the averages' error on a cargo registry went from 27 % to 69 % for prose (docs/index.md,
+/// eleventh session; `benches/examples/length_estimators.rs` measures it).
+pub const WHOLE: usize = 0;
+
+/// The sample of `tree` for `profile`, measured ([`length_sample`], [`sampled_lengths`]),
+/// in parallel.
+pub(crate) fn measured_sample(tree: &Tree, profile: &Profile) -> Vec<Sampled> {
+    let w = &profile.task_ranking;
+    let files = tree.files();
+    let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();
+    length_sample(tree, w.length_sample)
+        .par_iter()
+        .with_max_len(1)
+        .map(|&i| scratch.with(|bytes| sampled_lengths(&files[i], profile, WHOLE, bytes)))
+        .collect()
 }
 
 /// The bytes of a file's text: its size when it holds text, else none (a binary file, one
@@ -138,8 +210,18 @@ mod tests {
         let mean = |files: &[usize], f: usize| {
             files.iter().map(|&i| f64::from(lengths[i][f])).sum::<f64>() / files.len() as f64
         };
+        // each file measured as a sample measures it: its lengths, and its text's bytes
+        let measured: Vec<Sampled> = t
+            .files()
+            .iter()
+            .map(|f| sampled_lengths(f, &profile, WHOLE, &mut Vec::new()))
+            .collect();
+        for (i, m) in measured.iter().enumerate() {
+            assert_eq!((m.0, m.1), (lengths[i], text_bytes(&t.files()[i])));
+        }
+        let of = |files: &[usize]| -> Vec<Sampled> { files.iter().map(|&i| measured[i]).collect() };
         let sample = length_sample(&t, 20);
-        let estimated = estimated_averages(&t, &sample, &lengths);
+        let estimated = estimated_averages(&t, &of(&sample));
         let mut apart = false;
         for f in 1..NF {
             let exact = mean(&all, f).max(1.0);
@@ -156,10 +238,34 @@ mod tests {
         assert!(estimated[Field::Symbols.index()] > 1.0 && estimated[Field::Code.index()] > 1.0);
         assert_eq!(estimated[Field::Path.index()], mean(&sample, 0).max(1.0));
         // every file measured: the plain mean, the same
-        let whole = estimated_averages(&t, &all, &lengths);
+        let whole = estimated_averages(&t, &of(&all));
         for (f, average) in whole.iter().enumerate() {
             assert!((average - mean(&all, f).max(1.0)).abs() <= 1e-9 * average);
         }
+    }
+
+    /// A cap counts the lines that end within it (or the cap's bytes when none does), and
+    /// every byte of a smaller file; the path is counted whole either way.
+    #[test]
+    fn a_cap_counts_the_lines_within_it() {
+        let text = "fn first_name() {}\n// a comment line\nfn second_name() {}\n";
+        let t = Tree::from_memory("t", [("src/some_file.rs", text)]);
+        let f = &t.files()[0];
+        let profile = crate::profile::Profile::default();
+        let measured = |cap: usize| sampled_lengths(f, &profile, cap, &mut Vec::new());
+        let whole = measured(WHOLE);
+        assert_eq!(whole.1, text.len() as u64);
+        assert_eq!(measured(text.len()), whole);
+        // the first two lines: one name, its code, and the comment
+        let two = measured(text.len() - 3);
+        assert_eq!(two.1, text.find("fn second").unwrap() as u64);
+        let (path, symbols, prose, code) = (0, 1, 2, 3);
+        assert_eq!(two.0[path], whole.0[path]);
+        assert_eq!((two.0[symbols], whole.0[symbols]), (2, 4));
+        assert_eq!((two.0[prose], whole.0[prose]), (2, 2));
+        assert_eq!((two.0[code], whole.0[code]), (3, 6));
+        // no line ends within the cap: its bytes
+        assert_eq!(measured(5).1, 5);
     }
 
     #[test]

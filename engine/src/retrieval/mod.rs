@@ -29,7 +29,7 @@ use crate::tree::Tree;
 use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
-pub use length_sample::estimated_averages;
+pub use length_sample::{estimated_averages, sampled_lengths, Sampled};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
