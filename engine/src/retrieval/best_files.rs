@@ -11,9 +11,11 @@
 
 use super::bm25f::FieldIndex;
 use super::file_counts::TermLines;
+use super::kind::FileKind;
 use super::posting::{Holding, NF};
 use crate::profile::{Profile, TaskRankingWeights};
 use crate::tree::Tree;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// One scored file.
@@ -25,6 +27,8 @@ pub(super) struct Scored {
     pub found: Vec<(usize, [bool; NF])>,
     /// The lines of its text that hold the terms, when the file was read to be scored.
     pub lines: Option<TermLines>,
+    /// What the file is (its prior weighs the score).
+    pub kind: FileKind,
 }
 
 /// A bound is raised by this share, so that the rounding of a score's arithmetic (which
@@ -51,10 +55,16 @@ pub(super) fn best_scored(
     depth: usize,
 ) -> Vec<Scored> {
     let w = &profile.task_ranking;
+    // what each candidate is (its kind's prior weighs its score): only they are asked
+    let files = tree.files();
+    let kinds: HashMap<u32, FileKind> = by_file
+        .par_iter()
+        .map(|(&f, _)| (f, FileKind::of(&files[f as usize], profile)))
+        .collect();
     let idf: Vec<f64> = lists.iter().map(|l| index.idf(l.len())).collect();
     let factor = |file: u32, held: usize| {
         let coverage = held as f64 / terms.len() as f64;
-        index.kind(file as usize).prior(w) * coverage.powf(w.coverage)
+        kinds[&file].prior(w) * coverage.powf(w.coverage)
     };
     // the same sum in the same order as the score's, each term's part at its largest
     let mut candidates: Vec<(u32, f64)> = by_file
@@ -99,6 +109,7 @@ pub(super) fn best_scored(
                 score,
                 found,
                 lines,
+                kind: kinds[&file],
             });
         }
     }

@@ -12,7 +12,6 @@ use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, TermLines,
 };
 use super::kept::{self, Damaged, Kept};
-use super::kind::FileKind;
 use super::length_sample::{estimated_averages, measured_sample};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
@@ -29,7 +28,6 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug)]
 pub struct FieldIndex {
     /// Same order as [`Tree::files`].
-    kinds: Vec<FileKind>,
     lengths: Vec<[u32; NF]>,
     average: [f64; NF],
     terms: Terms,
@@ -89,7 +87,6 @@ impl FieldIndex {
         let path = kept::path_beside(&stamp.index_path);
         if let Some(mut opened) = Kept::open(&path, key, tree.len()) {
             return FieldIndex {
-                kinds: kinds(tree, profile),
                 lengths: std::mem::take(&mut opened.lengths),
                 average: opened.average,
                 terms: Terms::Kept(opened),
@@ -135,7 +132,6 @@ impl FieldIndex {
             .par_iter()
             .map(|f| file_terms(f, profile))
             .collect();
-        let kinds = kinds(tree, profile);
         let mut vocabulary: HashMap<String, u32, FxBuild> = HashMap::default();
         let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(per_file.len());
@@ -154,7 +150,6 @@ impl FieldIndex {
             lengths.push(len);
         }
         FieldIndex {
-            kinds,
             average: estimated_averages(tree, &measured_sample(tree, profile)),
             lengths,
             terms: Terms::Memory {
@@ -175,7 +170,6 @@ impl FieldIndex {
         missed: Arc<Mutex<Vec<String>>>,
     ) -> FieldIndex {
         FieldIndex {
-            kinds: Vec::new(),
             lengths: vec![[0; NF]; tree.len()],
             average: [1.0; NF],
             terms: Terms::Held {
@@ -259,7 +253,6 @@ impl FieldIndex {
             }
         }
         FieldIndex {
-            kinds: kinds(tree, profile),
             average: estimated_averages(tree, &sampled),
             // a file's lengths are counted with its frequencies, when it is scored
             lengths: vec![[0; NF]; tree.len()],
@@ -269,10 +262,6 @@ impl FieldIndex {
 
     pub fn files(&self) -> usize {
         self.lengths.len()
-    }
-
-    pub fn kind(&self, file: usize) -> FileKind {
-        self.kinds[file]
     }
 
     /// The files that hold `term` (none for a term no file holds); `Err` when the kept file
@@ -375,16 +364,6 @@ impl FieldIndex {
     }
 }
 
-/// What each file of `tree` is, by the profile's rules.
-fn kinds(tree: &Tree, profile: &Profile) -> Vec<FileKind> {
-    // on the pool: on one thread, a large tree's kinds were a serial step of every first
-    // ranked `ask`
-    tree.files()
-        .par_iter()
-        .map(|f| FileKind::of(f, profile))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,7 +371,7 @@ mod tests {
 
     /// The statistics of some terms are those of every term, for those terms: the same
     /// field lengths (counted for a file that holds none of them, a term held more times
-    /// than a posting counts included), averages, kinds and postings.
+    /// than a posting counts included), averages and postings.
     #[test]
     fn the_statistics_of_some_terms_are_those_of_all_terms() {
         let saturated = "word ".repeat(70_000);
@@ -418,7 +397,6 @@ mod tests {
             let missed = Arc::new(Mutex::new(Vec::new()));
             let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
             assert_eq!(some.average, all.average, "sample {sample}");
-            assert_eq!(some.kinds, all.kinds);
             // the sample is measured as every file is counted
             for i in crate::retrieval::length_sample::length_sample(&tree, sample) {
                 let f = &tree.files()[i];

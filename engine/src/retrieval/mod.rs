@@ -132,7 +132,11 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
         .take(limit)
         .map(
             |Scored {
-                 file, score, found, ..
+                 file,
+                 score,
+                 found,
+                 kind,
+                 ..
              }| {
                 let f = &files[file as usize];
                 let mut evidence = lines.remove(&file).unwrap_or_default();
@@ -153,7 +157,7 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                     found.len(),
                     terms.len(),
                     words.join(", "),
-                    index.kind(file as usize).as_str()
+                    kind.as_str()
                 );
                 if let Some((n, k)) = evidence.first() {
                     reason.push_str(&format!("; line {n} holds {k}"));
