@@ -57,9 +57,8 @@ pub type Sampled = ([u32; NF], u64);
 /// end of the last line that ends within them, or `cap` bytes when none does; all of a
 /// smaller file; all of any when `cap` is 0), and those bytes: its path whole, the names
 /// its symbol scan finds in that text, and the text's fields split and counted as
-/// [`super::file_counts::counted`] counts a whole file. A file with no text counts its
-/// path and no bytes. `bytes` is a buffer kept from file to file.
-///
+/// `file_counts::counted_with_lines` counts a whole file. A file with no text
+/// counts its path and no bytes. `bytes` is a buffer kept from file to file.
 pub fn sampled_lengths(
     file: &TreeFile,
     profile: &Profile,
@@ -79,8 +78,8 @@ pub fn sampled_lengths(
     let text = crate::text::decoded(&bytes[..end]);
     let text: &str = &text;
     if let Some(language) = file.language {
-        // the names of this text, scanned from it: a file whose symbols are known reads
-        // those of its whole text
+        // the names of this text, scanned from it (a file's own symbols, when it holds
+        // them, are those of its whole text)
         scan_file_keeping(language, text, &mut |name| {
             for_each_part(name, |_| len[Field::Symbols.index()] += 1);
             false
