@@ -9,7 +9,8 @@
 
 use super::fields::FIELDS;
 use super::file_counts::{
-    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, TermLines,
+    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, ReadBuffers,
+    TermLines,
 };
 use super::kept::{self, Damaged, Kept};
 use super::length_sample::{estimated_averages, measured_sample};
@@ -17,6 +18,7 @@ use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
+use crate::tree::source_tree::HeldWord;
 use crate::tree::Tree;
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;
@@ -201,32 +203,40 @@ impl FieldIndex {
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        let scratch: WorkerScratch<(Vec<u8>, Vec<u8>)> = WorkerScratch::new();
+        // each term as the pass knew it, looked up once rather than once per file
+        let words: Vec<Option<HeldWord>> = terms
+            .iter()
+            .map(|t| held.map(|h| h.word(t.as_bytes())))
+            .collect();
+        let scratch: WorkerScratch<(Vec<u8>, ReadBuffers)> = WorkerScratch::new();
         let per_file: Vec<Vec<bool>> = tree
             .files()
             .par_iter()
             .with_max_len(FILES_PER_JOB)
             .enumerate()
             .map(|(i, f)| {
-                scratch.with(|buffers| {
-                    let path = f.path.to_ascii_lowercase();
-                    let may_hold: Vec<bool> = terms
+                scratch.with(|(path, buffers)| {
+                    path.clear();
+                    path.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
+                    let may_hold: Vec<bool> = words
                         .iter()
                         .zip(&finders)
-                        .map(|(t, w)| {
-                            w.find(path.as_bytes()).is_some()
-                                || held.is_none_or(|h| h.may_hold(i, t.as_bytes()))
+                        .map(|(word, w)| {
+                            w.find(path).is_some()
+                                || held.zip(*word).is_none_or(|(h, word)| h.may_hold(i, word))
                         })
                         .collect();
                     if !may_hold.contains(&true) {
                         return Vec::new();
                     }
                     // the first pass found which terms the text holds: only the path is left
-                    let text: Option<Vec<bool>> = held.and_then(|h| {
-                        (0..terms.len())
-                            .map(|k| match may_hold[k] {
+                    let text: Option<Vec<bool>> = held.zip(Some(&words)).and_then(|(h, words)| {
+                        words
+                            .iter()
+                            .zip(&may_hold)
+                            .map(|(word, may)| match may {
                                 false => Some(false),
-                                true => h.holds_as_term(i, terms[k].as_bytes()),
+                                true => word.and_then(|word| h.holds_as_term(i, word)),
                             })
                             .collect()
                     });

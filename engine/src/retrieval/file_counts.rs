@@ -186,6 +186,9 @@ fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> Term
     out
 }
 
+/// A file's bytes and their ASCII folding, buffers kept from file to file.
+pub(crate) type ReadBuffers = (Vec<u8>, Vec<u8>);
+
 /// Which of `terms` `file` holds in some field (`true` at a term's place), as [`counted`]
 /// finds them, without counting its fields or scanning its symbols: the terms of its path
 /// and of its whole text. The fields split the text between words, so their terms are the
@@ -197,7 +200,7 @@ pub(crate) fn held_terms(
     file: &TreeFile,
     terms: &[String],
     may_hold: &[bool],
-    (bytes, folded): &mut (Vec<u8>, Vec<u8>),
+    (bytes, folded): &mut ReadBuffers,
 ) -> Vec<bool> {
     let mut held = path_terms(file, terms, may_hold);
     let unknown = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);

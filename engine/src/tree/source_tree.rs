@@ -371,22 +371,40 @@ pub(crate) struct HeldWords {
     pub term_ids: u128,
 }
 
+/// A word of [`HeldWords::word`]: its id when the pass searched every file for it, and
+/// whether it also checked that it is held as a term.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HeldWord {
+    id: Option<usize>,
+    as_term: bool,
+}
+
 impl HeldWords {
-    /// False when file `file`'s text was searched for `word` (ASCII-folded) and does not
-    /// hold it; true otherwise (held, or not searched for).
+    /// `word` (ASCII-folded) as the pass knew it, looked up once for every file's
+    /// [`HeldWords::may_hold`] and [`HeldWords::holds_as_term`].
+    pub(crate) fn word(&self, word: &[u8]) -> HeldWord {
+        let id = self.ids.get(word).copied().filter(|&id| id < 128);
+        HeldWord {
+            id,
+            as_term: id.is_some_and(|id| self.term_ids & (1 << id) != 0),
+        }
+    }
+
     /// Whether file `file`'s text holds `word` as a term, when the pass checked that word.
-    pub(crate) fn holds_as_term(&self, file: usize, word: &[u8]) -> Option<bool> {
-        match self.ids.get(word) {
-            Some(&id) if id < 128 && self.term_ids & (1 << id) != 0 => {
+    pub(crate) fn holds_as_term(&self, file: usize, word: HeldWord) -> Option<bool> {
+        match word.id {
+            Some(id) if word.as_term => {
                 Some(self.terms.get(file).is_some_and(|t| t & (1 << id) != 0))
             }
             _ => None,
         }
     }
 
-    pub(crate) fn may_hold(&self, file: usize, word: &[u8]) -> bool {
-        match (self.ids.get(word), self.files.get(file)) {
-            (Some(&id), Some(held)) if id < 128 => held & (1 << id) != 0,
+    /// False when file `file`'s text was searched for `word` and does not hold it; true
+    /// otherwise (held, or not searched for).
+    pub(crate) fn may_hold(&self, file: usize, word: HeldWord) -> bool {
+        match (word.id, self.files.get(file)) {
+            (Some(id), Some(held)) => held & (1 << id) != 0,
             _ => true,
         }
     }
