@@ -426,3 +426,37 @@ impl HeldWords {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A word the pass searched every file for says which files may hold it; whether a
+    /// file holds it as a term is known only for a word it checked as one, and for no word
+    /// past the tracked 128 or not searched for.
+    #[test]
+    fn a_word_is_known_as_the_pass_searched_for_it() {
+        let held = HeldWords {
+            ids: [
+                (b"gzip".to_vec(), 0),
+                (b"head".to_vec(), 1),
+                (b"late".to_vec(), 200),
+            ]
+            .into_iter()
+            .collect(),
+            files: vec![0b11, 0b01],
+            terms: vec![0b01, 0b00],
+            term_ids: 0b01,
+        };
+        let (gzip, head) = (held.word(b"gzip"), held.word(b"head"));
+        assert_eq!(held.holds_as_term(0, gzip), Some(true));
+        assert_eq!(held.holds_as_term(1, gzip), Some(false));
+        // searched for as letters only: whether it is a term is not known
+        assert_eq!(held.holds_as_term(0, head), None);
+        assert!(held.may_hold(0, head) && !held.may_hold(1, head));
+        for unknown in [held.word(b"zzz"), held.word(b"late")] {
+            assert_eq!(held.holds_as_term(0, unknown), None);
+            assert!(held.may_hold(0, unknown) && held.may_hold(1, unknown));
+        }
+    }
+}
