@@ -13,12 +13,12 @@ use super::file_counts::{
     TermLines,
 };
 use super::kept::{self, Damaged, Kept};
-use super::length_sample::{estimated_averages, measured_sample};
+use super::length_sample::{estimated_averages, measured_sample, sample_of};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
-use crate::tree::source_tree::HeldWord;
+use crate::tree::source_tree::{HeldWord, HeldWords};
 use crate::tree::Tree;
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;
@@ -152,7 +152,7 @@ impl FieldIndex {
             lengths.push(len);
         }
         FieldIndex {
-            average: estimated_averages(tree, &measured_sample(tree, profile)),
+            average: estimated_averages(tree, &sample_of(tree, profile, &lengths)),
             lengths,
             terms: Terms::Memory {
                 vocabulary,
@@ -198,16 +198,15 @@ impl FieldIndex {
         missed: Arc<Mutex<Vec<String>>>,
     ) -> FieldIndex {
         let sampled = measured_sample(tree, profile);
-        let held = tree.held_words();
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
             .collect();
-        // each term as the pass knew it, looked up once rather than once per file
-        let words: Vec<Option<HeldWord>> = terms
-            .iter()
-            .map(|t| held.map(|h| h.word(t.as_bytes())))
-            .collect();
+        // the words the first pass searched for, and each term as it knew it (looked up
+        // once rather than once per file)
+        let held: Option<(&HeldWords, Vec<HeldWord>)> = tree
+            .held_words()
+            .map(|h| (h, terms.iter().map(|t| h.word(t.as_bytes())).collect()));
         let scratch: WorkerScratch<(Vec<u8>, ReadBuffers)> = WorkerScratch::new();
         let per_file: Vec<Vec<bool>> = tree
             .files()
@@ -218,25 +217,25 @@ impl FieldIndex {
                 scratch.with(|(path, buffers)| {
                     path.clear();
                     path.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
-                    let may_hold: Vec<bool> = words
-                        .iter()
-                        .zip(&finders)
-                        .map(|(word, w)| {
-                            w.find(path).is_some()
-                                || held.zip(*word).is_none_or(|(h, word)| h.may_hold(i, word))
+                    let may_hold: Vec<bool> = (0..terms.len())
+                        .map(|k| {
+                            finders[k].find(path).is_some()
+                                || held
+                                    .as_ref()
+                                    .is_none_or(|(h, words)| h.may_hold(i, words[k]))
                         })
                         .collect();
                     if !may_hold.contains(&true) {
                         return Vec::new();
                     }
                     // the first pass found which terms the text holds: only the path is left
-                    let text: Option<Vec<bool>> = held.zip(Some(&words)).and_then(|(h, words)| {
+                    let text: Option<Vec<bool>> = held.as_ref().and_then(|(h, words)| {
                         words
                             .iter()
                             .zip(&may_hold)
-                            .map(|(word, may)| match may {
+                            .map(|(&word, &may)| match may {
                                 false => Some(false),
-                                true => word.and_then(|word| h.holds_as_term(i, word)),
+                                true => h.holds_as_term(i, word),
                             })
                             .collect()
                     });

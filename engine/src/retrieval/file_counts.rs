@@ -36,16 +36,13 @@ pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
     // read for this pass only: holding every file's text would hold the whole tree
     if let Some(text) = file.text_once() {
         let text: &str = &text;
-        let source = is_source(file, profile);
         if file.language.is_some() {
             // the tree's symbols are the whole-file scan of the symbol reader
             for symbol in file.symbols_once().iter() {
                 for_each_part(&symbol.name, |p| add(p, Field::Symbols));
             }
         }
-        fields::split(text, Syntax::of(file, source), |start, end, field| {
-            for_each_part(&text[start..end], |p| add(p, field));
-        });
+        for_each_text_part(file, profile, text, add);
     }
     (len, counts)
 }
@@ -73,44 +70,20 @@ pub(crate) type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
 pub(crate) type TermLines = Vec<(u32, usize)>;
 
 /// The numbers [`file_terms`] gives for `file`, for `terms` only: its field lengths and its
-/// frequencies of those of `terms` it holds (by their place in `terms`). A part of a word
-/// is made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
-/// prefix of its folded part; `bytes` is a buffer kept from file to file. (The ranking
-/// counts with [`counted_with_lines`]; this is what its tests compare with.)
-#[cfg(test)]
-pub(crate) fn counted(
-    file: &TreeFile,
-    profile: &Profile,
-    terms: &[String],
-    bytes: &mut Vec<u8>,
-) -> FileCounts {
-    count(file, profile, terms, bytes, None)
-}
-
-/// [`counted`], and the lines of the file's text that hold one of `terms`, each with how
-/// many of them it holds, as [`super::best_lines`] gives them from the text: the ranking
-/// of a first call counts the files it scores, and reads none of them again for its
-/// evidence. The fields split the text between words and a line ends at a byte no word
-/// holds, so the terms of a line are those of the fields' words on it.
+/// frequencies of those of `terms` it holds (by their place in `terms`); and the lines of
+/// its text that hold one of `terms`, each with how many of them it holds, as
+/// [`super::best_lines`] gives them from the text (the ranking of a first call counts the
+/// files it scores, and reads none of them again for its evidence). A part of a word is
+/// made a term (folded and stemmed) only when one of `terms` begins it, as a term is a
+/// prefix of its folded part. The fields split the text between words and a line ends at
+/// a byte no word holds, so the terms of a line are those of the fields' words on it.
+/// `bytes` is a buffer kept from file to file.
 pub(crate) fn counted_with_lines(
     file: &TreeFile,
     profile: &Profile,
     terms: &[String],
     bytes: &mut Vec<u8>,
 ) -> (FileCounts, TermLines) {
-    let mut lines = Vec::new();
-    let counts = count(file, profile, terms, bytes, Some(&mut lines));
-    (counts, lines)
-}
-
-/// What [`counted`] gives, and with `lines` [`counted_with_lines`]'s lines.
-fn count(
-    file: &TreeFile,
-    profile: &Profile,
-    terms: &[String],
-    bytes: &mut Vec<u8>,
-    lines: Option<&mut TermLines>,
-) -> FileCounts {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
     let starts = TermStarts::new(terms);
@@ -124,6 +97,7 @@ fn count(
     for_each_part(path_of(file), |p| {
         add(p, Field::Path);
     });
+    let mut lines = Vec::new();
     if file.read_into(bytes) {
         let text = crate::text::decoded(bytes);
         let text: &str = &text;
@@ -134,27 +108,43 @@ fn count(
                 })
             });
         }
-        let syntax = Syntax::of(file, is_source(file, profile));
-        // where each term was found in the text: (byte offset, term), when lines are asked
+        // where each term was found in the text: (byte offset, term)
         let mut found: Vec<(usize, usize)> = Vec::new();
-        let record = lines.is_some();
-        fields::split(text, syntax, |start, end, field| {
-            for_each_part(&text[start..end], |p| {
-                if let (Some(k), true) = (add(p, field), record) {
-                    found.push((p.as_ptr() as usize - text.as_ptr() as usize, k));
-                }
-            });
+        for_each_text_part(file, profile, text, |p, field| {
+            if let Some(k) = add(p, field) {
+                found.push((p.as_ptr() as usize - text.as_ptr() as usize, k));
+            }
         });
-        if let Some(lines) = lines {
-            *lines = lines_found(text, found, terms.len());
-        }
+        lines = lines_found(text, found, terms.len());
     }
     let held = tf
         .into_iter()
         .enumerate()
         .filter(|(_, tf)| tf.iter().any(|&n| n > 0))
         .collect();
-    (len, held)
+    ((len, held), lines)
+}
+
+/// Calls `each` with every part of the fields of `text` (`file`'s, split by its syntax
+/// into prose and code), and the part's field.
+pub(crate) fn for_each_text_part<'t>(
+    file: &TreeFile,
+    profile: &Profile,
+    text: &'t str,
+    mut each: impl FnMut(&'t str, Field),
+) {
+    fields::split(
+        text,
+        Syntax::of(file, is_source(file, profile)),
+        |start, end, field| {
+            for_each_part(&text[start..end], |p| each(p, field));
+        },
+    );
+}
+
+/// Orders lines of [`TermLines`]: most terms first, then by line number.
+pub(crate) fn best_first(lines: &mut TermLines) {
+    lines.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
 }
 
 /// The lines (numbered from 1) on which `found` (byte offsets into `text`, each with a
@@ -182,20 +172,21 @@ fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> Term
     if let Some(done) = current {
         out.push((done, seen.iter().filter(|s| **s).count()));
     }
-    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    best_first(&mut out);
     out
 }
 
 /// A file's bytes and their ASCII folding, buffers kept from file to file.
 pub(crate) type ReadBuffers = (Vec<u8>, Vec<u8>);
 
-/// Which of `terms` `file` holds in some field (`true` at a term's place), as [`counted`]
-/// finds them, without counting its fields or scanning its symbols: the terms of its path
-/// and of its whole text. The fields split the text between words, so their terms are the
-/// text's; and a symbol's name is made of words of its file's text, so its terms are too
-/// (held by every symbol reader test: `engine/tests/symbol_reading/mod.rs`). `may_hold`
-/// marks the terms the file may hold at all (its folded path or text holds their
-/// letters); `bytes` is a buffer kept from file to file.
+/// Which of `terms` `file` holds in some field (`true` at a term's place), as
+/// [`counted_with_lines`] finds them, without counting its fields or scanning its symbols:
+/// the terms of its path and of its whole text. The fields split the text between words,
+/// so their terms are the text's; and a symbol's name is made of words of its file's text,
+/// so its terms are too (held by every symbol reader test:
+/// `engine/tests/symbol_reading/mod.rs`). `may_hold` marks the terms the file may hold at
+/// all (its folded path or text holds their letters); `bytes` is a buffer kept from file
+/// to file.
 pub(crate) fn held_terms(
     file: &TreeFile,
     terms: &[String],
@@ -274,11 +265,16 @@ mod tests {
         let mut bytes = Vec::new();
         for f in tree.files() {
             let want = listed(file_terms(f, &profile), &terms);
-            assert_eq!(counted(f, &profile, &terms, &mut bytes), want, "{}", f.path);
+            assert_eq!(
+                counted_with_lines(f, &profile, &terms, &mut bytes).0,
+                want,
+                "{}",
+                f.path
+            );
         }
         // the terms held are those counted, whichever terms the file may hold
         for f in tree.files() {
-            let (_, counts) = counted(f, &profile, &terms, &mut bytes);
+            let ((_, counts), _) = counted_with_lines(f, &profile, &terms, &mut bytes);
             let all = vec![true; terms.len()];
             let mut buffers = (Vec::new(), Vec::new());
             let held = held_terms(f, &terms, &all, &mut buffers);
@@ -292,7 +288,7 @@ mod tests {
         }
         // the numbers are not empty: the test compares something
         let header = tree.file("src/gzip/header.rs").unwrap();
-        let (len, held) = counted(header, &profile, &terms, &mut bytes);
+        let ((len, held), _) = counted_with_lines(header, &profile, &terms, &mut bytes);
         assert!(len.iter().all(|&l| l > 0), "{len:?}");
         assert_eq!(held.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1]);
     }

@@ -16,8 +16,8 @@
 //! trees it is as precise from 256 files as the plain mean from 512 (docs/index.md, tenth
 //! session of 2026-11-29).
 
-use super::fields::{split, Field, Syntax};
-use super::file_counts::{is_source, path_of};
+use super::fields::Field;
+use super::file_counts::{for_each_text_part, path_of};
 use super::posting::NF;
 use super::tokens::for_each_part;
 use crate::encoding::fnv::fnv1a;
@@ -85,13 +85,7 @@ pub fn sampled_lengths(
             false
         });
     }
-    split(
-        text,
-        Syntax::of(file, is_source(file, profile)),
-        |start, end, field| {
-            for_each_part(&text[start..end], |_| len[field.index()] += 1);
-        },
-    );
+    for_each_text_part(file, profile, text, |_, field| len[field.index()] += 1);
     (len, end as u64)
 }
 
@@ -143,6 +137,16 @@ pub(crate) fn measured_sample(tree: &Tree, profile: &Profile) -> Vec<Sampled> {
         .par_iter()
         .with_max_len(1)
         .map(|&i| scratch.with(|bytes| sampled_lengths(&files[i], profile, WHOLE, bytes)))
+        .collect()
+}
+
+/// The sample of `tree` for `profile` from every file's field lengths counted whole
+/// (`lengths[i]` for file `i`, what the kept statistics count): what [`measured_sample`]
+/// measures, without reading the sampled files again.
+pub(crate) fn sample_of(tree: &Tree, profile: &Profile, lengths: &[[u32; NF]]) -> Vec<Sampled> {
+    length_sample(tree, profile.task_ranking.length_sample)
+        .into_iter()
+        .map(|i| (lengths[i], text_bytes(&tree.files()[i])))
         .collect()
 }
 

@@ -15,7 +15,7 @@ pub struct Posting {
 
 /// The files that hold one term: with their frequencies (the statistics list them), or
 /// only which files (the first `ask` on a root counts a file's frequencies when its score
-/// is needed: [`super::file_counts::counted`]). Either way ascending by file.
+/// is needed: [`super::file_counts::counted_with_lines`]). Either way ascending by file.
 #[derive(Debug)]
 pub enum Holding<'a> {
     Listed(std::borrow::Cow<'a, [Posting]>),

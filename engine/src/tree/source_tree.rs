@@ -259,16 +259,10 @@ impl Tree {
             .par_iter()
             .zip(symbols)
             .enumerate()
-            .map(|(i, (f, s))| {
-                let own = self.name_bag(i);
-                match s {
-                    Scanned::Whole(s) => own | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s),
-                    // its names found by a lookup count in its name bag
-                    Scanned::Named { symbols, .. } => {
-                        own | name_bag_of(&f.stem, &f.stem_snake, &f.dir, symbols)
-                    }
-                    Scanned::Not => own,
-                }
+            .map(|(i, (f, s))| match s {
+                Scanned::Not => self.name_bag(i),
+                // the names the table holds of it count in its name bag
+                s => self.name_bag(i) | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s.symbols()),
             })
             .collect();
         Tree {
