@@ -61,6 +61,19 @@ pub(super) fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
 
+/// The ASCII bytes of an identifier (letters, digits, `_`, `$`), looked up in one load
+/// (a C header's scan asks for the leading identifier of most lines, several times).
+const ASCII_IDENT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    table
+};
+
 /// The identifier at the start of `s` (after whitespace), if any.
 pub(super) fn leading_ident(s: &str) -> Option<&str> {
     let s = trim_start(s);
@@ -68,7 +81,7 @@ pub(super) fn leading_ident(s: &str) -> Option<&str> {
     // its ASCII characters as bytes; the rest, from the first byte outside ASCII, decoded
     let mut end = bytes
         .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
+        .position(|&b| !ASCII_IDENT[b as usize])
         .unwrap_or(s.len());
     if bytes.get(end).is_some_and(|&b| b >= 0x80) {
         end += s[end..]
