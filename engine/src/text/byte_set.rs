@@ -14,6 +14,11 @@ pub struct ByteSet {
     members: [u8; MAX],
     len: usize,
     table: [bool; 256],
+    /// For a set of ASCII bytes, the bits of the members' high nibbles (bit `h` for high
+    /// nibble `h`) by low nibble, and each high nibble's bit: a byte is a member when the
+    /// two lookups of its nibbles share a bit. Sixteen bytes are then classified with two
+    /// table lookups (`pshufb`) whatever the set's size. `None` when a member is not ASCII.
+    nibbles: Option<([u8; 16], [u8; 16])>,
 }
 
 impl ByteSet {
@@ -26,16 +31,31 @@ impl ByteSet {
         );
         let mut members = [0; MAX];
         let mut table = [false; 256];
+        let mut by_low = [0u8; 16];
+        let mut high_bit = [0u8; 16];
+        let mut ascii = true;
         let mut k = 0;
         while k < bytes.len() {
-            members[k] = bytes[k];
-            table[bytes[k] as usize] = true;
+            let b = bytes[k];
+            members[k] = b;
+            table[b as usize] = true;
+            if b < 0x80 {
+                by_low[(b & 0x0f) as usize] |= 1 << (b >> 4);
+                high_bit[(b >> 4) as usize] = 1 << (b >> 4);
+            } else {
+                ascii = false;
+            }
             k += 1;
         }
         ByteSet {
             members,
             len: bytes.len(),
             table,
+            nibbles: if ascii {
+                Some((by_low, high_bit))
+            } else {
+                None
+            },
         }
     }
 
@@ -43,7 +63,15 @@ impl ByteSet {
     pub fn find(&self, haystack: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         {
-            self.find_sse2(haystack)
+            match self.nibbles {
+                Some(nibbles)
+                    if haystack.len() >= 16 && std::arch::is_x86_feature_detected!("ssse3") =>
+                {
+                    // SAFETY: SSSE3 is present (checked just above; the check is cached)
+                    unsafe { find_by_nibbles(nibbles, haystack) }
+                }
+                _ => self.find_sse2(haystack),
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -92,6 +120,56 @@ impl ByteSet {
     }
 }
 
+/// [`ByteSet::find`] for a set of ASCII bytes given as its nibble tables
+/// ([`ByteSet::nibbles`]), sixteen bytes at a time: each byte's low and high nibble looked
+/// up (`pshufb`), a member where the two share a bit (a byte outside ASCII has a high nibble
+/// no member has). The last bytes are read as the sixteen that end the haystack, the ones
+/// already read masked off. The haystack holds at least sixteen bytes.
+///
+/// # Safety
+///
+/// The processor must have SSSE3.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+unsafe fn find_by_nibbles(
+    (by_low, high_bit): ([u8; 16], [u8; 16]),
+    haystack: &[u8],
+) -> Option<usize> {
+    use std::arch::x86_64::*;
+    debug_assert!(haystack.len() >= 16);
+    let by_low = _mm_loadu_si128(by_low.as_ptr() as *const __m128i);
+    let high_bit = _mm_loadu_si128(high_bit.as_ptr() as *const __m128i);
+    let nibble = _mm_set1_epi8(0x0f);
+    // the bits of the members among the sixteen bytes at `at` (within the haystack)
+    let members_at = |at: usize| {
+        let x = _mm_loadu_si128(haystack.as_ptr().add(at) as *const __m128i);
+        let low = _mm_and_si128(x, nibble);
+        let high = _mm_and_si128(_mm_srli_epi16(x, 4), nibble);
+        let shared = _mm_and_si128(
+            _mm_shuffle_epi8(by_low, low),
+            _mm_shuffle_epi8(high_bit, high),
+        );
+        !(_mm_movemask_epi8(_mm_cmpeq_epi8(shared, _mm_setzero_si128())) as u32) & 0xffff
+    };
+    let mut i = 0;
+    while i + 16 <= haystack.len() {
+        let found = members_at(i);
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    if i < haystack.len() {
+        let last = haystack.len() - 16;
+        // the bytes before `i` were read by the loop
+        let found = members_at(last) >> (i - last);
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +201,14 @@ mod tests {
         ) {
             let set = ByteSet::new(&members);
             prop_assert_eq!(set.find(&text), set.find_byte_by_byte(&text));
+            // the same members without their high bit: a set of ASCII bytes (found by
+            // their nibbles where the processor allows)
+            let ascii: Vec<u8> = members.iter().map(|b| b & 0x7f).collect();
+            let set_ascii = ByteSet::new(&ascii);
+            prop_assert_eq!(set_ascii.find(&text), set_ascii.find_byte_by_byte(&text));
+            for from in 0..text.len().min(20) {
+                prop_assert_eq!(set_ascii.find(&text[from..]), set_ascii.find_byte_by_byte(&text[from..]));
+            }
             for from in 0..text.len().min(20) {
                 prop_assert_eq!(set.find(&text[from..]), set.find_byte_by_byte(&text[from..]));
             }
