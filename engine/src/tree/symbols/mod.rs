@@ -120,6 +120,9 @@ fn scan_skimming<'a>(
     scanner.out
 }
 
+/// U+FEFF, which an editor may write before a file's first line.
+const BYTE_ORDER_MARK: &str = "\u{feff}";
+
 /// Each line goes to its language's recogniser, then through what every language shares.
 impl<'a> Scanner<'a> {
     fn line(&mut self, raw: &'a str, offset: usize, number: u32) {
@@ -129,7 +132,11 @@ impl<'a> Scanner<'a> {
         while end > 0 && matches!(bytes[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
-        let line = raw[..end].trim_start_matches('\u{feff}');
+        // compared as bytes: a `char` pattern set up a searcher for every line
+        let mut line = &raw[..end];
+        while line.as_bytes().starts_with(BYTE_ORDER_MARK.as_bytes()) {
+            line = &line[BYTE_ORDER_MARK.len()..];
+        }
         match self.language {
             Language::Python => return self.python_line(line, number),
             Language::Ruby => return self.ruby_line(line, number),
