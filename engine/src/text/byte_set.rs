@@ -18,6 +18,7 @@ pub struct ByteSet {
     /// nibble `h`) by low nibble, and each high nibble's bit: a byte is a member when the
     /// two lookups of its nibbles share a bit. Sixteen bytes are then classified with two
     /// table lookups (`pshufb`) whatever the set's size. `None` when a member is not ASCII.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     nibbles: Option<([u8; 16], [u8; 16])>,
 }
 
