@@ -5,7 +5,8 @@
 use super::c_like::{c_like_function, strip_template};
 use super::language::Language;
 use super::lexical::{
-    declared_after, is_ident_char, leading_ident, strip_word, strip_words, STATEMENT_WORDS,
+    declared_after, is_ident_char, leading_ident, strip_word, strip_words, trim_start,
+    STATEMENT_WORDS,
 };
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
@@ -212,6 +213,14 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
 /// method, `DOCTEST_GCC_SUPPRESS_WARNING("-Wsign-promo")`): an annotation of what follows
 /// or a statement of its own, never a declaration, and it leaves no statement open.
 pub(super) fn is_macro_call_line(s: &str) -> bool {
+    // a macro's name starts with a capital: most lines are passed over on their first byte
+    if !trim_start(s)
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_uppercase)
+    {
+        return false;
+    }
     let Some(name) = leading_ident(s) else {
         return false;
     };

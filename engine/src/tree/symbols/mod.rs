@@ -217,9 +217,14 @@ impl<'a> Scanner<'a> {
             }
         }
         if matches!(self.language, Language::C | Language::Cpp) {
-            self.open_statement = !code.starts_with('#')
-                && !c_family::is_macro_call_line(code)
-                && code.ends_with([',', '(', ')', '=', '|', '&', '+', '?']);
+            // the line's last byte first: most lines end no open statement, and the macro
+            // call is then not looked for
+            self.open_statement = code
+                .as_bytes()
+                .last()
+                .is_some_and(|b| b",()=|&+?".contains(b))
+                && !code.starts_with('#')
+                && !c_family::is_macro_call_line(code);
         }
         if self.language != Language::Rust {
             let object_literal = std::mem::take(&mut self.opens_object);
