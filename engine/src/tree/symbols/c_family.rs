@@ -169,6 +169,14 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
             }
             continue;
         }
+        // every attribute below starts with `_`, `a` or a capital: a line whose first byte is
+        // another is passed over before its first word is cut
+        if !matches!(
+            trim_start(s).as_bytes().first(),
+            Some(b'_' | b'a' | b'A'..=b'Z')
+        ) {
+            return s;
+        }
         let Some(word) = leading_ident(s) else {
             return s;
         };

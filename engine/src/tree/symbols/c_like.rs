@@ -70,7 +70,7 @@ fn name_start(head: &str) -> usize {
 /// A C-like function declaration: `[type tokens] name(`, where the name may be qualified
 /// (`Class::method`, `~Class`). Calls (`foo(x);`), assignments and control flow are not.
 pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
-    let open = s.find('(')?;
+    let open = memchr::memchr(b'(', s.as_bytes())?;
     let head = s[..open].trim_end();
     if head.is_empty()
         || refuses_head(head.as_bytes())
