@@ -225,6 +225,30 @@ impl TaskRankingWeights {
     }
 }
 
+/// Every kind of [`Syntax`]: what the tests of the split and of the parts cut from it run.
+#[cfg(test)]
+pub(crate) const EVERY_SYNTAX: [Syntax; 6] = [
+    Syntax::Prose,
+    Syntax::Slashes {
+        single_quote: false,
+        backtick: false,
+    },
+    Syntax::Slashes {
+        single_quote: true,
+        backtick: true,
+    },
+    Syntax::Slashes {
+        single_quote: true,
+        backtick: false,
+    },
+    Syntax::Hash {
+        triple_quotes: true,
+    },
+    Syntax::Hash {
+        triple_quotes: false,
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,29 +339,8 @@ mod tests {
             "a", " x_y ", "/", "//", "/*", "*/", "*", "#", "\"", "\"\"\"", "'", "'''", "`", "\\",
             "\n", "é", "fn", "\\\"",
         ];
-        let syntaxes = [
-            Syntax::Prose,
-            Syntax::Slashes {
-                single_quote: false,
-                backtick: false,
-            },
-            Syntax::Slashes {
-                single_quote: true,
-                backtick: true,
-            },
-            Syntax::Slashes {
-                single_quote: true,
-                backtick: false,
-            },
-            Syntax::Hash {
-                triple_quotes: true,
-            },
-            Syntax::Hash {
-                triple_quotes: false,
-            },
-        ];
         for text in crate::text::pieced_texts(&pieces, 20000, 12, 3) {
-            for syntax in syntaxes {
+            for syntax in EVERY_SYNTAX {
                 let (mut fast, mut slow) = (Vec::new(), Vec::new());
                 split(&text, syntax, |s, e, f| fast.push((s, e, f)));
                 split_byte_by_byte(&text, syntax, |s, e, f| slow.push((s, e, f)));

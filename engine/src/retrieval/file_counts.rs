@@ -277,24 +277,6 @@ mod tests {
         out
     }
 
-    const SYNTAXES: [Syntax; 5] = [
-        Syntax::Prose,
-        Syntax::Slashes {
-            single_quote: false,
-            backtick: false,
-        },
-        Syntax::Slashes {
-            single_quote: true,
-            backtick: true,
-        },
-        Syntax::Hash {
-            triple_quotes: true,
-        },
-        Syntax::Hash {
-            triple_quotes: false,
-        },
-    ];
-
     /// A text cut once gives each field the parts it has cut alone: on this crate's own
     /// sources (code, strings, comments of every kind) in every syntax.
     #[test]
@@ -303,7 +285,7 @@ mod tests {
         let mut compared = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            for syntax in SYNTAXES {
+            for syntax in fields::EVERY_SYNTAX {
                 let want = parts_field_by_field(&text, syntax);
                 assert_eq!(parts_once(&text, syntax), want);
                 compared += want.len();
@@ -319,7 +301,7 @@ mod tests {
         fn any_text_cut_once_gives_each_field_its_parts(
             text in "([\"'`#/*\\\n _]|[aZ9]|é|HTTPServer|x1Y){0,60}",
         ) {
-            for syntax in SYNTAXES {
+            for syntax in fields::EVERY_SYNTAX {
                 prop_assert_eq!(parts_once(&text, syntax), parts_field_by_field(&text, syntax));
             }
         }

@@ -4,7 +4,7 @@
 //! at a `;` (C#, PHP), and give a body as a block `{`, an expression after `=` (Kotlin,
 //! Scala) or after `=>` (C#, PHP's arrow functions have no name).
 
-use super::lexical::skip_string;
+use super::lexical::{comment_end, skip_string};
 
 /// How far past a declaration's name its body is looked for.
 pub(super) const LOOKAHEAD: usize = 4096;
@@ -46,7 +46,7 @@ pub(super) fn ends_in_body(text: &[u8], from: usize, ends: Ends) -> Follows {
                 i = memchr::memchr(b'\n', &text[i..end]).map_or(end, |n| i + n) - 1;
             }
             b'/' if text.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&text[i + 2..end], b"*/").map_or(end, |n| i + 2 + n + 1);
+                i = comment_end(&text[i + 2..end]).map_or(end, |n| i + 2 + n + 1);
             }
             _ if depth > 0 => {}
             b'{' => return Follows::Body,

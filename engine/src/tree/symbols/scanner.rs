@@ -5,7 +5,7 @@
 
 use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
 use super::language::Language;
-use super::lexical::{regex_end, skip_string, trim};
+use super::lexical::{comment_end, regex_end, skip_string, trim};
 use super::symbol::{Symbol, SymbolKind};
 use crate::text::byte_set::ByteSet;
 use crate::text::camel::snake;
@@ -81,14 +81,6 @@ const OPENS_STRING_OR_COMMENT: ByteSet = ByteSet::new(b"\"`'/@$");
 /// The bytes [`Scanner::braces`] acts on: a brace, or what may open a string or a comment
 /// (every other byte of a code line is passed over at once).
 const BRACE_OR_OPENER: ByteSet = ByteSet::new(b"{}\"'`/");
-
-/// Where the first `*/` of `bytes` starts: the first `/` after a `*` (a search set up for
-/// each line of a block comment was a twentieth of a C header's scan).
-fn comment_end(bytes: &[u8]) -> Option<usize> {
-    memchr::memchr_iter(b'/', bytes)
-        .find(|&i| i > 0 && bytes[i - 1] == b'*')
-        .map(|i| i - 1)
-}
 
 impl<'a> Scanner<'a> {
     /// A scanner of `text` at its first line: every name `keep` accepts made a symbol (all
@@ -550,7 +542,7 @@ fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
                 i = memchr::memchr(b'\n', &text[i..end]).map_or(end, |n| i + n);
             }
             b'/' if text.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&text[i + 2..end], b"*/").map_or(end, |n| i + 2 + n + 1);
+                i = comment_end(&text[i + 2..end]).map_or(end, |n| i + 2 + n + 1);
             }
             b'{' if depth <= 0 => return Follows::Body,
             b';' if depth <= 0 => return Follows::Semicolon,
@@ -561,19 +553,4 @@ fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
         i += 1;
     }
     Follows::Other
-}
-
-#[cfg(test)]
-mod tests {
-    use super::comment_end;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The first `*/` is where a search for it finds it, in texts drawn from the bytes
-        /// around it (`/*/` holds no end after its own `/*`).
-        #[test]
-        fn a_comment_ends_where_the_first_star_slash_is(text in "[*/a ]{0,40}") {
-            prop_assert_eq!(comment_end(text.as_bytes()), text.find("*/"));
-        }
-    }
 }
