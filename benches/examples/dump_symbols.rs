@@ -9,9 +9,12 @@
 //!            index structure, no cache), scan_ms (scan_file over every source file's text,
 //!            one thread) and scan_cpu_ms (the same pass's time on the CPU, from Linux's
 //!            /proc/thread-self/schedstat: on a shared machine the wall time also counts
-//!            the time other processes held the core)
+//!            the time other processes held the core); names_cpu_ms: the CPU of the same
+//!            pass asking a caller about every name and making no symbol (what the
+//!            ranking's counting of a file's symbols field and a first call's scans for a
+//!            key do: `scan_file_keeping`), with the names it was asked about
 
-use findbench_engine::tree::symbols::scan_file;
+use findbench_engine::tree::symbols::{scan_file, scan_file_keeping};
 use findbench_engine::{Tree, TreeOptions};
 use std::io::Write;
 use std::path::Path;
@@ -56,6 +59,19 @@ fn main() -> ExitCode {
         let scan_cpu_ms = thread_cpu_ns()
             .zip(cpu_before)
             .map(|(after, before)| (after - before) as f64 / 1e6);
+        let mut names = 0u64;
+        let cpu_before = thread_cpu_ns();
+        for file in tree.files() {
+            if let (Some(lang), Some(text)) = (file.language, file.text()) {
+                scan_file_keeping(lang, text, &mut |_| {
+                    names += 1;
+                    false
+                });
+            }
+        }
+        let names_cpu_ms = thread_cpu_ns()
+            .zip(cpu_before)
+            .map(|(after, before)| (after - before) as f64 / 1e6);
         eprintln!(
             "{}",
             serde_json::json!({
@@ -67,6 +83,8 @@ fn main() -> ExitCode {
                 "load_ms": (load_ms * 10.0).round() / 10.0,
                 "scan_ms": (scan_ms * 10.0).round() / 10.0,
                 "scan_cpu_ms": scan_cpu_ms.map(|ms| (ms * 10.0).round() / 10.0),
+                "names": names,
+                "names_cpu_ms": names_cpu_ms.map(|ms| (ms * 10.0).round() / 10.0),
             })
         );
         return ExitCode::SUCCESS;

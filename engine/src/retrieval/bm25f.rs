@@ -306,45 +306,36 @@ impl FieldIndex {
         }
     }
 
-    /// Each of `files`' field lengths and its frequencies of those of `terms` it holds (by
-    /// their place in `terms`, whose holdings are `lists`): from the lists when they carry
-    /// frequencies, else counted from the file (in parallel), with the lines of its text
-    /// that hold the terms ([`counted_with_lines`]; `None` when the file was not read).
-    pub(crate) fn counts(
+    /// `file`'s field lengths and its frequencies of those of `terms` it holds (by their
+    /// place in `terms`, whose holdings are `lists`): from the lists when they carry
+    /// frequencies, else counted from the file, with the lines of its text that hold the
+    /// terms ([`counted_with_lines`]; `None` when the file was not read). `bytes` is a
+    /// buffer kept from file to file.
+    pub(crate) fn count(
         &self,
         tree: &Tree,
         profile: &Profile,
-        files: &[u32],
+        file: u32,
         terms: &[String],
         lists: &[Holding<'_>],
-    ) -> Vec<(FileCounts, Option<TermLines>)> {
+        bytes: &mut Vec<u8>,
+    ) -> (FileCounts, Option<TermLines>) {
         if let Terms::Held { .. } = self.terms {
-            let all = tree.files();
-            let scratch: WorkerScratch<Vec<u8>> = WorkerScratch::new();
-            // few files, each counted whole: one at a time
-            return files
-                .par_iter()
-                .with_max_len(1)
-                .map(|&f| {
-                    scratch.with(|bytes| {
-                        let (counts, lines) =
-                            counted_with_lines(&all[f as usize], profile, terms, bytes);
-                        (counts, Some(lines))
-                    })
-                })
-                .collect();
+            let (counts, lines) =
+                counted_with_lines(&tree.files()[file as usize], profile, terms, bytes);
+            return (counts, Some(lines));
         }
-        files
+        let held = lists
             .iter()
-            .map(|&f| {
-                let held = lists
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(t, l)| l.tf_of(f).map(|tf| (t, tf)))
-                    .collect();
-                ((self.lengths[f as usize], held), None)
-            })
-            .collect()
+            .enumerate()
+            .filter_map(|(t, l)| l.tf_of(file).map(|tf| (t, tf)))
+            .collect();
+        ((self.lengths[file as usize], held), None)
+    }
+
+    /// True when [`FieldIndex::count`] reads the file (its frequencies are not listed).
+    pub(crate) fn counts_by_reading(&self) -> bool {
+        matches!(self.terms, Terms::Held { .. })
     }
 
     /// Inverse document frequency of a term held by `df` files.
@@ -425,8 +416,14 @@ mod tests {
                 terms.iter().map(|t| some.holding(t).unwrap()).collect(),
             );
             let (ca, cb) = (
-                all.counts(&tree, &profile, &files, &terms, &a),
-                some.counts(&tree, &profile, &files, &terms, &b),
+                files
+                    .iter()
+                    .map(|&f| all.count(&tree, &profile, f, &terms, &a, &mut Vec::new()))
+                    .collect::<Vec<_>>(),
+                files
+                    .iter()
+                    .map(|&f| some.count(&tree, &profile, f, &terms, &b, &mut Vec::new()))
+                    .collect::<Vec<_>>(),
             );
             for (i, ((x, lines), (y, counted_lines))) in ca.iter().zip(&cb).enumerate() {
                 // the lengths of a file holding no term are never asked for

@@ -87,11 +87,14 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
     // the name is the last token: letters, digits, `_`, `::`, a leading `~`, and the
     // template arguments of a qualifier (`Cache<T>::lookup`)
     let start = name_start(head);
-    let name = head[start..].trim_start_matches("::");
-    let bare = name
-        .rsplit("::")
-        .next()
-        .unwrap_or(name)
+    let mut name = &head[start..];
+    while let Some(rest) = name.strip_prefix("::") {
+        name = rest;
+    }
+    // the part after the last `::` (found by bytes: a string search was set up per line)
+    let qualified = last_colons(name.as_bytes());
+    let bare = qualified
+        .map_or(name, |at| &name[at + 2..])
         .trim_start_matches('~');
     if bare.is_empty()
         || bare.starts_with(|c: char| c.is_ascii_digit())
@@ -100,10 +103,22 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
         return None;
     }
     let has_type = !head[..start].trim().is_empty();
-    if needs_return_type && !has_type && !name.contains("::") {
+    if needs_return_type && !has_type && qualified.is_none() {
         return None;
     }
     Some(name)
+}
+
+/// Where the last `::` of `bytes` starts.
+fn last_colons(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    while let Some(at) = memchr::memrchr(b':', &bytes[..end]) {
+        if at > 0 && bytes[at - 1] == b':' {
+            return Some(at - 1);
+        }
+        end = at;
+    }
+    None
 }
 
 /// True when the text before a line's first `(` holds a byte or a pair of bytes no function
@@ -220,10 +235,19 @@ fn generic_open(head: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::refuses_head;
+    use super::{last_colons, refuses_head};
     use proptest::prelude::*;
 
     proptest! {
+        /// The last `::` is where splitting from the right at `::` cuts.
+        #[test]
+        fn the_last_colons_are_where_rsplit_cuts(name in "[a:~<>]{0,12}") {
+            let cut = name.rsplit("::").next().unwrap_or(&name);
+            let found = last_colons(name.as_bytes()).map_or(name.as_str(), |at| &name[at + 2..]);
+            prop_assert_eq!(found, cut);
+            prop_assert_eq!(last_colons(name.as_bytes()).is_some(), name.contains("::"));
+        }
+
         /// One pass over the bytes refuses what the searches for each byte and pair did.
         #[test]
         fn a_head_is_refused_for_what_it_holds(head in "[a-z =;\"'){}!|?,<>*:.-]{0,24}") {
