@@ -13,7 +13,7 @@ use super::file_counts::{
     TermLines,
 };
 use super::kept::{self, Damaged, Kept};
-use super::length_sample::{estimated_averages, measured_sample, sample_of};
+use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampled};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
@@ -190,14 +190,17 @@ impl FieldIndex {
     /// first `ask` on a root ranks with. It reads those files and the files whose folded
     /// path or text holds a term's letters (a term is the folded prefix of a word: stems
     /// only cut; which words each file's text holds is the tree's [`Tree::held_words`]
-    /// when it knows them, else the file is read to know), and no other.
+    /// when it knows them, else the file is read to know), and no other. `sampled` is the
+    /// sample's lengths when they were measured already (the first pass measures them
+    /// while it reads the files: [`super::length_sample::lengths_of_read`]).
     pub(crate) fn for_terms(
         tree: &Tree,
         profile: &Profile,
         terms: &[String],
         missed: Arc<Mutex<Vec<String>>>,
+        sampled: Option<Vec<Sampled>>,
     ) -> FieldIndex {
-        let sampled = measured_sample(tree, profile);
+        let sampled = sampled.unwrap_or_else(|| measured_sample(tree, profile));
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
             .iter()
             .map(|t| memchr::memmem::Finder::new(t.as_bytes()))
@@ -395,7 +398,7 @@ mod tests {
             profile.task_ranking.length_sample = sample;
             let all = FieldIndex::build(&tree, &profile);
             let missed = Arc::new(Mutex::new(Vec::new()));
-            let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone());
+            let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone(), None);
             assert_eq!(some.average, all.average, "sample {sample}");
             // the sample is measured as every file is counted
             for i in crate::retrieval::length_sample::length_sample(&tree, sample) {

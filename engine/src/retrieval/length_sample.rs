@@ -65,11 +65,22 @@ pub fn sampled_lengths(
     cap: usize,
     bytes: &mut Vec<u8>,
 ) -> Sampled {
-    let mut len = [0u32; NF];
-    for_each_part(path_of(file), |_| len[Field::Path.index()] += 1);
     if !file.read_into(bytes) {
-        return (len, 0);
+        return (path_lengths(file), 0);
     }
+    lengths_of_read(file, profile, cap, bytes)
+}
+
+/// [`sampled_lengths`] of a file whose text `bytes` were read (`TreeFile::read_into` said
+/// it holds text): what the first pass over a root measures of a sampled file it reads
+/// anyway (`modes/cold/pass.rs`).
+pub(crate) fn lengths_of_read(
+    file: &TreeFile,
+    profile: &Profile,
+    cap: usize,
+    bytes: &[u8],
+) -> Sampled {
+    let mut len = path_lengths(file);
     let end = match cap {
         0 => bytes.len(),
         cap if bytes.len() <= cap => bytes.len(),
@@ -87,6 +98,13 @@ pub fn sampled_lengths(
     }
     for_each_text_part(file, profile, text, |_, field| len[field.index()] += 1);
     (len, end as u64)
+}
+
+/// The lengths of a file's fields with its path's alone counted.
+fn path_lengths(file: &TreeFile) -> [u32; NF] {
+    let mut len = [0u32; NF];
+    for_each_part(path_of(file), |_| len[Field::Path.index()] += 1);
+    len
 }
 
 /// The average length of each field over `tree`, from the files of its sample, each

@@ -30,6 +30,7 @@ use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
 pub use length_sample::{estimated_averages, sampled_lengths, Sampled};
+pub(crate) use length_sample::{length_sample, lengths_of_read, WHOLE};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

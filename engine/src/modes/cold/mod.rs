@@ -38,7 +38,7 @@ use crate::tree::source_tree::HeldWords;
 use crate::tree::symbol_table::Coverage;
 use crate::tree::symbols::PackedSymbols;
 use crate::tree::Tree;
-use pass::{key_joined, key_words, scan, Pass, PassKey};
+use pass::{key_joined, key_words, scan, Measures, Pass, PassKey};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -64,6 +64,10 @@ pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result
         grep_words,
         rank_terms,
         words_alone: words_alone(plan.as_ref(), profile),
+        // a task is ranked unless its whole term names something (`modes/ask/task_search.rs`)
+        ranks: plan
+            .as_ref()
+            .is_some_and(|plan| super::ask::task_search::is_task(plan, profile)),
     };
     let mut response = answered(tree, lookups, profile, |tree| {
         super::ask::ask(tree, request, profile)
@@ -108,6 +112,9 @@ struct Lookups {
     /// The keys the cascade looks up next when none of `keys` names anything: each word
     /// of the term alone ([`words_alone`]).
     words_alone: Vec<String>,
+    /// The mode will most likely rank files by their terms: the first pass measures the
+    /// length sample's files as it reads them ([`Measures`]).
+    ranks: bool,
 }
 
 /// `answer` run on `tree`: when the tree was loaded without its kept index, on partial
@@ -130,6 +137,7 @@ fn answered<R>(
         grep_words,
         mut rank_terms,
         mut words_alone,
+        ranks,
     } = lookups;
     let files = tree.files();
     let mut symbols = unscanned(files);
@@ -165,6 +173,9 @@ fn answered<R>(
     if !words_alone.is_empty() && named_by_a_file(files, &keys, &words_alone) {
         words_alone.clear();
     }
+    let mut measures = ranks.then(|| Measures::new(tree, profile));
+    // the sample's lengths, once the first pass measured them
+    let mut sampled = None;
     loop {
         let pass_keys: Vec<PassKey> = keys.iter().map(|k| PassKey::new(k, &mut words)).collect();
         let ahead: Vec<PassKey> = words_alone
@@ -177,8 +188,12 @@ fn answered<R>(
             keys: &pass_keys,
             ahead: &ahead,
             term_ids,
+            measures: measures.as_ref(),
         };
         let (scanned_for_keys, scanned) = scan(tree, &pass, &mut held, &mut as_terms, &mut symbols);
+        if let Some(measured) = measures.take() {
+            sampled = measured.into_sample();
+        }
         // no word searched for and no file scanned: the last round's tree holds what this
         // one's would (its coverage told what the new keys' words add)
         let unchanged = searched == words.list.len() && scanned == 0;
@@ -254,7 +269,13 @@ fn answered<R>(
                 FieldIndex::no_terms(tree, &rank_terms, rank_missed.clone())
             } else {
                 // the table's symbols are those of the files it holds whole
-                FieldIndex::for_terms(&partial, profile, &rank_terms, rank_missed.clone())
+                FieldIndex::for_terms(
+                    &partial,
+                    profile,
+                    &rank_terms,
+                    rank_missed.clone(),
+                    sampled.take(),
+                )
             });
         }
         let progress = Some((words.list.len(), scans, rank_terms.len()));

@@ -3,7 +3,9 @@
 //! files that may declare a name a key is part of scanned.
 
 use super::word_search::{bit, Finders, Words, TRACKED};
+use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
+use crate::retrieval::{length_sample, lengths_of_read, sampled_lengths, Sampled, WHOLE};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
 use crate::text::snake_key::SnakeKey;
@@ -15,6 +17,7 @@ use memchr::memmem;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// A key's words: what a file must hold to declare a name the key is part of.
 pub(super) fn key_words(key: &str) -> impl Iterator<Item = &str> {
@@ -91,6 +94,7 @@ pub(super) fn scan(
         keys,
         ahead,
         term_ids,
+        measures,
     } = *pass;
     let files = tree.files();
     let finders = Finders::new(words, searched..words.list.len().min(TRACKED));
@@ -122,14 +126,27 @@ pub(super) fn scan(
         .with_max_len(FILES_PER_JOB)
         .map(|(i, ((held, as_terms), symbols))| {
             let f = &files[i];
+            let measured = measures.filter(|m| m.in_sample[i]);
             let read = f.known_kind().is_none_or(|kind| *kind == ContentKind::Text)
                 && (!finders.is_empty() || (f.language.is_some() && wants(*held, symbols)));
             if !read {
+                if let Some(m) = measured {
+                    buffers.with(|(bytes, _, _)| {
+                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes));
+                    });
+                }
                 return (0, 0);
             }
             buffers.with(|(bytes, folded, letters)| {
                 if !f.read_into(bytes) {
+                    if let Some(m) = measured {
+                        // no text: its path's lengths alone
+                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes));
+                    }
                     return (0, 0);
+                }
+                if let Some(m) = measured {
+                    m.add(i, lengths_of_read(f, m.profile, WHOLE, bytes));
                 }
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
@@ -252,4 +269,47 @@ pub(super) struct Pass<'p> {
     pub(super) keys: &'p [PassKey],
     pub(super) ahead: &'p [PassKey],
     pub(super) term_ids: u128,
+    /// The sampled files whose field lengths this pass measures as it reads them.
+    pub(super) measures: Option<&'p Measures<'p>>,
+}
+
+/// The files of the length sample ([`length_sample`]) whose field lengths a pass measures
+/// from the bytes it read (what [`crate::retrieval::sampled_lengths`] gives): the first
+/// pass of a question that ranks, whose statistics would read them again after it.
+pub(super) struct Measures<'m> {
+    profile: &'m Profile,
+    /// Whether each file (by its index in the tree) is in the sample.
+    in_sample: Vec<bool>,
+    found: Mutex<Vec<(usize, Sampled)>>,
+}
+
+impl<'m> Measures<'m> {
+    pub(super) fn new(tree: &Tree, profile: &'m Profile) -> Measures<'m> {
+        let mut in_sample = vec![false; tree.len()];
+        for i in length_sample(tree, profile.task_ranking.length_sample) {
+            in_sample[i] = true;
+        }
+        Measures {
+            profile,
+            in_sample,
+            found: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn add(&self, file: usize, sampled: Sampled) {
+        self.found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((file, sampled));
+    }
+
+    /// The sample measured, in the order of its files (as
+    /// `retrieval::length_sample::measured_sample` gives it); `None` when the pass did not
+    /// reach every sampled file.
+    pub(super) fn into_sample(self) -> Option<Vec<Sampled>> {
+        let mut found = self.found.into_inner().unwrap_or_else(|e| e.into_inner());
+        found.sort_unstable_by_key(|(file, _)| *file);
+        let wanted = self.in_sample.iter().filter(|&&s| s).count();
+        (found.len() == wanted).then(|| found.into_iter().map(|(_, s)| s).collect())
+    }
 }

@@ -131,20 +131,44 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
     // `cut` (whose letters `cutter` and `execute` hold, as a term or not)
     let term_ids = bit(words.id(b"implement")) | bit(words.ids[&b"cut"[..]]);
     let mut as_terms = vec![0u128; files.len()];
+    // the sample's lengths measured by the passes as they read (every file of this small
+    // tree in the first; in the second, which reads no file known to hold no text, seven
+    // of them) are those the statistics measure by reading each sampled file
+    let every = crate::profile::Profile::default();
+    let mut seven = every.clone();
+    seven.task_ranking.length_sample = 7;
+    let measured = |profile: &crate::profile::Profile| -> Vec<crate::retrieval::Sampled> {
+        crate::retrieval::length_sample(&tree, profile.task_ranking.length_sample)
+            .into_iter()
+            .map(|i| {
+                let mut bytes = Vec::new();
+                crate::retrieval::sampled_lengths(&files[i], profile, 0, &mut bytes)
+            })
+            .collect()
+    };
+    let first_measures = Measures::new(&tree, &every);
     let first_pass = Pass {
         words: &words,
         searched: 0,
         keys: &[],
         ahead: &[],
         term_ids,
+        measures: Some(&first_measures),
     };
     scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
+    let first_sample = first_measures.into_sample().unwrap();
+    assert_eq!(first_sample.len(), files.len());
+    assert_eq!(first_sample, measured(&every));
+    assert!(first_sample
+        .iter()
+        .any(|s| s.1 > 0 && s.0.iter().all(|&n| n > 0)));
     let searched = words.list.len();
     let key_cafe = PassKey::new("cafe", &mut words);
     for w in second {
         words.id(w.as_bytes());
     }
     let keys = [key_replay_cursor, key_cafe];
+    let second_measures = Measures::new(&tree, &seven);
     scan(
         &tree,
         &Pass {
@@ -153,11 +177,13 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
             keys: &keys,
             ahead: &[],
             term_ids,
+            measures: Some(&second_measures),
         },
         &mut held,
         &mut as_terms,
         &mut symbols,
     );
+    assert_eq!(second_measures.into_sample().unwrap(), measured(&seven));
     for (i, f) in files.iter().enumerate() {
         let content = &read.files()[i];
         assert_eq!(content.path, f.path);
@@ -321,6 +347,7 @@ fn the_words_alone_are_scanned_ahead_while_no_key_names_anything() {
             keys: &keys,
             ahead: &ahead,
             term_ids: 0,
+            measures: None,
         };
         let counts = scan(&tree, &pass, &mut held, &mut as_terms, &mut symbols);
         let by_name: Vec<(String, Scanned)> = tree
