@@ -5,6 +5,7 @@
 use super::fields::{self, Field, Syntax};
 use super::posting::NF;
 use super::tokens::{for_each_part, holds_term, term_in, term_of, TermStarts};
+use super::word_parts::{bytes_among, part_end, term_starts};
 use crate::encoding::fx_hash::FxBuild;
 use crate::profile::Profile;
 use crate::tree::TreeFile;
@@ -87,15 +88,15 @@ pub(crate) fn counted_with_lines(
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
     let starts = TermStarts::new(terms);
-    let mut add = |part: &str, field: Field| {
+    let mut found_in = |part: &str, field: Field| {
         let f = field.index();
-        len[f] += 1;
         let k = starts.place_of(part)?;
         tf[k][f] = tf[k][f].saturating_add(1);
         Some(k)
     };
     for_each_part(path_of(file), |p| {
-        add(p, Field::Path);
+        len[Field::Path.index()] += 1;
+        found_in(p, Field::Path);
     });
     let mut lines = Vec::new();
     if file.read_into(bytes) {
@@ -104,14 +105,17 @@ pub(crate) fn counted_with_lines(
         if file.language.is_some() {
             file.for_each_symbol_name(text, |name| {
                 for_each_part(name, |p| {
-                    add(p, Field::Symbols);
+                    len[Field::Symbols.index()] += 1;
+                    found_in(p, Field::Symbols);
                 })
             });
         }
         // where each term was found in the text: (byte offset, term)
         let mut found: Vec<(usize, usize)> = Vec::new();
-        for_each_text_part(file, profile, text, |p, field| {
-            if let Some(k) = add(p, field) {
+        let syntax = Syntax::of(file, is_source(file, profile));
+        // only a part whose first byte begins a term may be one
+        count_fields(text, syntax, starts.first_bytes(), &mut len, |p, field| {
+            if let Some(k) = found_in(p, field) {
                 found.push((p.as_ptr() as usize - text.as_ptr() as usize, k));
             }
         });
@@ -154,6 +158,61 @@ fn parts_of_fields<'t>(text: &'t str, syntax: Syntax, mut each: impl FnMut(&'t s
             range += 1;
         }
         each(part, ranges[range].1);
+    });
+}
+
+/// The lengths of the fields of `text` (split by `syntax`: how many of [`parts_of_fields`]'
+/// parts each holds) added to `len`, and `each(part, field)` called for the parts whose
+/// first byte `first` marks, in order: the parts' starts are read from bit masks 64 bytes
+/// at a time ([`term_starts`]) and counted per field, and only the few parts a caller asks
+/// about are cut (making every part was most of the counting of a file's text).
+pub(crate) fn count_fields<'t>(
+    text: &'t str,
+    syntax: Syntax,
+    first: &[bool; 256],
+    len: &mut [u32; NF],
+    mut each: impl FnMut(&'t str, Field),
+) {
+    let mut ranges: Vec<(usize, Field)> = Vec::new();
+    fields::split(text, syntax, |_, end, field| ranges.push((end, field)));
+    let bytes = text.as_bytes();
+    // the bytes asked about, compared sixteen at a time when they are few
+    let wanted: Vec<u8> = (0..=255u8).filter(|&b| first[b as usize]).collect();
+    let mut range = 0;
+    term_starts(bytes, |base, starts| {
+        let asked_here = match wanted.len() {
+            0 => 0,
+            1..=8 => {
+                let block = &bytes[base..bytes.len().min(base + 64)];
+                starts & bytes_among(block, &wanted)
+            }
+            _ => starts,
+        };
+        let mut rest = starts;
+        while rest != 0 {
+            // the range that holds the first start left, and the block's starts within it
+            // (the ranges are consecutive and cover the text)
+            let at = base + rest.trailing_zeros() as usize;
+            while ranges[range].0 <= at {
+                range += 1;
+            }
+            let (end, field) = ranges[range];
+            let within = match end - base {
+                k if k >= 64 => rest,
+                k => rest & ((1u64 << k) - 1),
+            };
+            rest &= !within;
+            len[field.index()] += within.count_ones();
+            let mut asked = within & asked_here;
+            while asked != 0 {
+                let start = base + asked.trailing_zeros() as usize;
+                asked &= asked - 1;
+                if first[bytes[start] as usize] {
+                    // a part is ASCII: its ends are character boundaries
+                    each(&text[start..part_end(bytes, start)], field);
+                }
+            }
+        }
     });
 }
 
@@ -294,6 +353,58 @@ mod tests {
         assert!(compared > 10_000, "{compared}");
     }
 
+    /// What [`count_fields`] gives of `text`: each field's length, and the parts it was
+    /// asked about (those starting with `a`, `H` or `x`), with their offsets.
+    fn counted_fields(text: &str, syntax: Syntax) -> ([u32; NF], Vec<(usize, String, Field)>) {
+        let mut first = [false; 256];
+        for b in [b'a', b'H', b'x'] {
+            first[b as usize] = true;
+        }
+        let (mut len, mut asked) = ([0u32; NF], Vec::new());
+        count_fields(text, syntax, &first, &mut len, |p, field| {
+            asked.push((
+                p.as_ptr() as usize - text.as_ptr() as usize,
+                p.to_string(),
+                field,
+            ));
+        });
+        (len, asked)
+    }
+
+    /// The same from the parts cut once, one by one.
+    fn counted_part_by_part(
+        text: &str,
+        syntax: Syntax,
+    ) -> ([u32; NF], Vec<(usize, String, Field)>) {
+        let parts = parts_once(text, syntax);
+        let mut len = [0u32; NF];
+        for (_, _, field) in &parts {
+            len[field.index()] += 1;
+        }
+        let asked = parts
+            .into_iter()
+            .filter(|(_, p, _)| matches!(p.as_bytes()[0], b'a' | b'H' | b'x'))
+            .collect();
+        (len, asked)
+    }
+
+    /// The fields' lengths counted from the starts' masks, and the parts asked about, are
+    /// those of the parts made one by one: on this crate's sources in every syntax.
+    #[test]
+    fn fields_counted_by_their_starts_are_those_of_their_parts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/retrieval");
+        let mut asked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            for syntax in fields::EVERY_SYNTAX {
+                let want = counted_part_by_part(&text, syntax);
+                assert_eq!(counted_fields(&text, syntax), want);
+                asked += want.1.len();
+            }
+        }
+        assert!(asked > 1_000, "{asked}");
+    }
+
     proptest! {
         /// The same on texts drawn from delimiters, case humps, digits and letters outside
         /// ASCII.
@@ -303,6 +414,7 @@ mod tests {
         ) {
             for syntax in fields::EVERY_SYNTAX {
                 prop_assert_eq!(parts_once(&text, syntax), parts_field_by_field(&text, syntax));
+                prop_assert_eq!(counted_fields(&text, syntax), counted_part_by_part(&text, syntax));
             }
         }
     }

@@ -17,7 +17,8 @@
 //! session of 2026-11-29).
 
 use super::fields::Field;
-use super::file_counts::{for_each_text_part, path_of};
+use super::fields::Syntax;
+use super::file_counts::{count_fields, is_source, path_of};
 use super::posting::NF;
 use super::tokens::for_each_part;
 use crate::encoding::fnv::fnv1a;
@@ -96,7 +97,8 @@ pub(crate) fn lengths_of_read(
             false
         });
     }
-    for_each_text_part(file, profile, text, |_, field| len[field.index()] += 1);
+    let syntax = Syntax::of(file, is_source(file, profile));
+    count_fields(text, syntax, &[false; 256], &mut len, |_, _| {});
     (len, end as u64)
 }
 

@@ -67,6 +67,11 @@ impl<'t> TermStarts<'t> {
         TermStarts { terms, first }
     }
 
+    /// Which first bytes of a part may begin one of the terms.
+    pub(crate) fn first_bytes(&self) -> &[bool; 256] {
+        &self.first
+    }
+
     /// The place in the terms of the term `part` is made, when it is one of them.
     pub(crate) fn place_of(&self, part: &str) -> Option<usize> {
         // a part is never empty

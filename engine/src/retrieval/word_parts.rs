@@ -13,8 +13,113 @@
 /// Calls `each(start, end)` for every part of `bytes`, in order (byte offsets, `end`
 /// exclusive); parts of one byte and of digits only included.
 pub(crate) fn part_ranges(bytes: &[u8], mut each: impl FnMut(usize, usize)) {
-    // the part running at the end of the last block, and that block's last byte's classes
+    // the part running at the end of the last block
     let mut running: Option<usize> = None;
+    for_each_block(bytes, |block| {
+        let mut events = block.starts | block.ends;
+        while events != 0 {
+            let i = events.trailing_zeros() as usize;
+            let bit = 1u64 << i;
+            events &= events - 1;
+            if block.ends & bit != 0 {
+                if let Some(start) = running.take() {
+                    each(start, block.base + i);
+                }
+            }
+            if block.starts & bit != 0 {
+                running = Some(block.base + i);
+            }
+        }
+    });
+    if let Some(start) = running {
+        each(start, bytes.len());
+    }
+}
+
+/// Calls `each(base, starts)` for every block of 64 bytes of `bytes` (fewer for the last),
+/// `starts` holding bit `i` when a part that is a term starts at `base + i`: of two bytes
+/// or more, not of digits only (what `super::tokens::for_each_part` gives). What counts a
+/// field's terms without making each part ([`part_end`] finds a part's end when it is
+/// wanted).
+pub(crate) fn term_starts(bytes: &[u8], mut each: impl FnMut(usize, u64)) {
+    for_each_block(bytes, |block| {
+        let BlockMasks {
+            base,
+            n,
+            starts,
+            ends,
+            digit,
+        } = *block;
+        // a part of one byte ends where the next begins: within the block from the ends'
+        // mask, at its last byte from the byte after it
+        let mut one_byte = starts & (ends >> 1);
+        if starts >> (n - 1) & 1 == 1 && !continues(bytes, base + n) {
+            one_byte |= 1 << (n - 1);
+        }
+        // a part that starts with a digit holds a letter when the first byte past its
+        // digits is a lower-case one (a capital there starts a part of its own)
+        let mut digits_only = 0u64;
+        let mut from_digit = starts & digit;
+        while from_digit != 0 {
+            let i = from_digit.trailing_zeros() as usize;
+            from_digit &= from_digit - 1;
+            let mut k = base + i + 1;
+            while k < bytes.len() && bytes[k].is_ascii_digit() {
+                k += 1;
+            }
+            // the digit mask says the same of the bytes within the block
+            if !(k < bytes.len() && bytes[k].is_ascii_lowercase()) {
+                digits_only |= 1 << i;
+            }
+        }
+        each(base, starts & !one_byte & !digits_only);
+    });
+}
+
+/// Where the part that starts at `start` of `bytes` ends (exclusive), as [`part_ranges`]
+/// cuts it.
+pub(crate) fn part_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start + 1;
+    while continues(bytes, end) {
+        end += 1;
+    }
+    end
+}
+
+/// True when byte `i` of `bytes` goes on the part its previous byte is in (which must be
+/// a part's byte): it is a letter or a digit and starts no hump of a CamelCase word.
+fn continues(bytes: &[u8], i: usize) -> bool {
+    let Some(&b) = bytes.get(i) else {
+        return false;
+    };
+    if !b.is_ascii_alphanumeric() {
+        return false;
+    }
+    if !b.is_ascii_uppercase() {
+        return true;
+    }
+    let prev = bytes[i - 1];
+    let next_lower = bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+    !(prev.is_ascii_lowercase()
+        || prev.is_ascii_digit()
+        || (prev.is_ascii_uppercase() && next_lower))
+}
+
+/// One block of at most 64 bytes of a text, as bit masks (bit `i` for the byte at
+/// `base + i`): where parts start, where they end (the byte after a part's last), and which
+/// bytes are digits.
+#[derive(Debug, Clone, Copy)]
+struct BlockMasks {
+    base: usize,
+    n: usize,
+    starts: u64,
+    ends: u64,
+    digit: u64,
+}
+
+/// Calls `each` with every block of `bytes`, in order.
+fn for_each_block(bytes: &[u8], mut each: impl FnMut(&BlockMasks)) {
+    // the last block's last byte's classes, at bit 63
     let mut last = Classes::default();
     let mut base = 0;
     while base < bytes.len() {
@@ -32,28 +137,16 @@ pub(crate) fn part_ranges(bytes: &[u8], mut each: impl FnMut(usize, usize)) {
             _ => c.lower >> 1,
         };
         let hump = c.upper & prev_part & (prev_lower | prev_digit | (prev_upper & next_lower));
-        let starts = part & (!prev_part | hump);
-        let ends = ((!part & prev_part) | hump) & valid(n);
-        let mut events = starts | ends;
-        while events != 0 {
-            let i = events.trailing_zeros() as usize;
-            let bit = 1u64 << i;
-            events &= events - 1;
-            if ends & bit != 0 {
-                if let Some(start) = running.take() {
-                    each(start, base + i);
-                }
-            }
-            if starts & bit != 0 {
-                running = Some(base + i);
-            }
-        }
+        each(&BlockMasks {
+            base,
+            n,
+            starts: part & (!prev_part | hump),
+            ends: ((!part & prev_part) | hump) & valid(n),
+            digit: c.digit,
+        });
         // the last byte's classes at bit 63, where the next block looks for them
         last = c.shifted_to_top(n);
         base += n;
-    }
-    if let Some(start) = running {
-        each(start, bytes.len());
     }
 }
 
@@ -94,6 +187,48 @@ impl Classes {
 
 /// [`Classes`] of `block` (at most 64 bytes), sixteen bytes at a compare (SSE2, which every
 /// x86-64 processor has).
+/// Which bytes of a block of at most 64 (bit `i` for byte `i`) are one of `wanted`.
+pub(crate) fn bytes_among(block: &[u8], wanted: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut padded = [0u8; 64];
+        let bytes: &[u8] = if block.len() == 64 {
+            block
+        } else {
+            padded[..block.len()].copy_from_slice(block);
+            &padded
+        };
+        let mut mask = 0u64;
+        // SSE2 is part of x86-64
+        unsafe {
+            for k in 0..4 {
+                let x = _mm_loadu_si128(bytes.as_ptr().add(16 * k) as *const __m128i);
+                let mut hit = _mm_setzero_si128();
+                for &w in wanted {
+                    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(x, _mm_set1_epi8(w as i8)));
+                }
+                mask |= (_mm_movemask_epi8(hit) as u16 as u64) << (16 * k);
+            }
+        }
+        mask & valid(block.len())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        bytes_among_one_by_one(block, wanted)
+    }
+}
+
+/// [`bytes_among`] a byte at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn bytes_among_one_by_one(block: &[u8], wanted: &[u8]) -> u64 {
+    block
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| wanted.contains(b))
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
+
 #[cfg(target_arch = "x86_64")]
 fn classes(block: &[u8]) -> Classes {
     use std::arch::x86_64::*;
@@ -245,6 +380,85 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The parts that are terms (two bytes or more, not digits only), by the byte loop.
+    fn term_parts_byte_by_byte(text: &[u8]) -> Vec<(usize, usize)> {
+        parts_byte_by_byte(text)
+            .into_iter()
+            .filter(|&(s, e)| e - s >= 2 && !text[s..e].iter().all(u8::is_ascii_digit))
+            .collect()
+    }
+
+    /// The term parts read from [`term_starts`]' masks and [`part_end`].
+    fn term_parts(text: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        term_starts(text, |base, mut starts| {
+            while starts != 0 {
+                let s = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                out.push((s, part_end(text, s)));
+            }
+        });
+        out
+    }
+
+    /// The starts of the parts that are terms, and their ends, are those of the byte loop's
+    /// parts of two bytes or more that are not digits only: on texts of every class of
+    /// byte (digits before letters of either case, one-byte parts at the blocks' edges)
+    /// and on this crate's own sources.
+    #[test]
+    fn term_starts_are_those_of_the_term_parts() {
+        let alphabet = b"aZ9_ -\xc3\xa9bcXY07x";
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut terms = 0;
+        for len in (0..200).chain([255, 256, 257, 1000]) {
+            for _ in 0..20 {
+                let text: Vec<u8> = (0..len)
+                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                    .collect();
+                let want = term_parts_byte_by_byte(&text);
+                terms += want.len();
+                assert_eq!(term_parts(&text), want, "{text:?}");
+            }
+        }
+        assert!(terms > 10_000, "{terms}");
+        for edge in [62usize, 63, 64, 65, 127, 128] {
+            for tail in ["Ab", "aB", "ABc", "_x", "9Z", "9z", "1 ", "x", "X", "7"] {
+                for head in ["", "a", "1", " "] {
+                    let text = format!("{}{head}{tail}", " ".repeat(edge));
+                    let want = term_parts_byte_by_byte(text.as_bytes());
+                    assert_eq!(term_parts(text.as_bytes()), want, "{text:?}");
+                }
+            }
+        }
+        for (path, bytes) in crate::own_sources::own_sources() {
+            let want = term_parts_byte_by_byte(&bytes);
+            assert_eq!(term_parts(&bytes), want, "{}", path.display());
+        }
+    }
+
+    /// The bytes among a few are those a byte at a time finds, in every block length.
+    #[test]
+    fn bytes_among_a_few_are_found_in_every_block() {
+        let text: Vec<u8> = (0..64u32).map(|i| (i * 37 % 251) as u8).collect();
+        for wanted in [&b""[..], b"a", b"aA", b"\x00\xff", b"gGhHpP"] {
+            for len in 0..=64 {
+                let block = &text[..len];
+                assert_eq!(
+                    bytes_among(block, wanted),
+                    bytes_among_one_by_one(block, wanted)
+                );
+            }
+        }
+        let some = b"xaxAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxa";
+        assert_eq!(bytes_among(some, b"aA"), 0b1010 | 1 << 63);
     }
 
     /// This crate's own sources are cut as the byte loop cuts them.
