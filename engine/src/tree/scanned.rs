@@ -85,9 +85,10 @@ impl Scanned {
             finders.iter().any(|f| f.find(&name_letters).is_some())
         };
         // letters of a key of `_`s alone are in every name: no line is passed over
-        let symbols = if language.declares_line_by_line() && letters.iter().all(|l| !l.is_empty()) {
+        let symbols = if language.skims_lines() && letters.iter().all(|l| !l.is_empty()) {
             // a name is written on its line, so its letters are the line's: the other
-            // lines are passed over (most of a file holding a common word)
+            // lines are passed over, or in C and C++ only followed for what they leave
+            // open (most of a file holding a common word)
             let lines = match folded {
                 Some(folded) => lines_holding(text, folded, &keys, &finders),
                 None => lines_holding(text, &text.as_bytes().to_ascii_lowercase(), &keys, &finders),
@@ -322,11 +323,27 @@ mod tests {
             (Language::Python, "class Cursor:\n    '''\n    def cursor_in_docstring(self): pass\n    '''\n    def move(self):\n        pass\n\ndef binary_cursor():\n    return '''def cursor_x(): pass'''\n"),
             (Language::Ruby, "=begin\ndef cursor_in_comment\n=end\nclass Cursor\n  def at\n    <<~TXT\n    def cursor_in_heredoc\n    TXT\n  end\n  def self.cursor_for(x)\n  end\nend\n"),
             (Language::Shell, "cat <<EOF\ncursor() {\nEOF\ncursor_up() {\n  echo\n}\nfunction binary_cursor {\n  :\n}\n"),
+            // C: a type line above a name, a typedef's name after its body, a body's brace
+            // on the next line, a statement left open, comments and strings holding braces
+            (Language::C, "#include <x.h>\n#define CURSOR_MAX 4\nstatic int\ncursor_next(int a)\n{\n  return a;\n}\ntypedef struct\n{\n  int x;\n} cursor_t;\ntypedef struct cursor_s cursor_s_t;\nstruct cursor_list\n{\n  struct cursor_list *next;\n  int (*cursor_cb)(int);\n};\nextern int cursor_count (int a,\n                         int b);\n/* } cursor_in_comment(void); { */\nconst char *s = \"{\";\nint cursor_after_string(void);\nenum cursor_kind { CURSOR_A, CURSOR_B };\nint\ncursor_last (void);\n"),
+            // C++: a class opened on a line ending with `;` or `)`, a typedef left open
+            // by a line ending with `;`, a typedef closed by a line no key is on
+            (Language::Cpp, "struct Holder { int x;\n  int cursor_get();\n};\nclass Derived : public Base<decltype(f())>\n{\n  int cursor_m();\n};\ntypedef enum Kind : int;\n{\n  A\n} cursor_kind_t;\ntypedef struct\n{\n  int a;\n} plain_t;\nstruct cursor_box\n{\n  int b;\n} cursor_var;\n"),
+            (Language::Cpp, "namespace cursors\n{\nclass Cursor\n{\n public:\n  Cursor();\n  int binary_cursor_at(int) const;\n  struct Inner { int cursor_field; };\n};\ninline const std::string&\ncursor_name(int);\ntemplate <typename T>\nT cursor_cast(T t) { return t; }\n}  // namespace cursors\nextern \"C\" {\nint cursor_c(void);\n}\n"),
         ];
         let mut texts: Vec<(Language, String)> =
             snippets.iter().map(|(l, t)| (*l, t.to_string())).collect();
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        for dir in ["benches", "scripts", "benches/ctags"] {
+        let fixtures = [
+            "corpora/fixtures/agent-cpp/include/cursor",
+            "corpora/fixtures/agent-cpp/include/services",
+            "corpora/fixtures/agent-cpp/src/cursor",
+            "corpora/fixtures/agent-cpp/src/engine",
+        ];
+        for dir in ["benches", "scripts", "benches/ctags"]
+            .into_iter()
+            .chain(fixtures)
+        {
             for entry in std::fs::read_dir(root.join(dir))
                 .into_iter()
                 .flatten()
@@ -347,6 +364,11 @@ mod tests {
             .filter(|(l, _)| matches!(l, Language::Python | Language::Shell))
             .count();
         assert!(scripts > 10, "{scripts}");
+        let c_family = texts
+            .iter()
+            .filter(|(l, _)| matches!(l, Language::C | Language::Cpp))
+            .count();
+        assert!(c_family > 6, "{c_family}");
         let key_sets = [
             vec!["cursor"],
             vec!["binary_cursor", "at"],
@@ -355,6 +377,8 @@ mod tests {
             vec!["main", "read", "write"],
             vec!["report", "time", "load"],
             vec!["zzqq"],
+            vec!["cursor_t", "name"],
+            vec!["inner", "count"],
         ];
         let mut kept = 0;
         for (language, text) in &texts {
@@ -371,6 +395,56 @@ mod tests {
             }
         }
         assert!(kept > 30, "{kept}");
+    }
+
+    /// [`the_lines_passed_over_declare_nothing_kept`] on every C and C++ file under the
+    /// directory `FINDBENCH_C_TREE` names (run by hand on a real tree, such as
+    /// `/usr/include`: `FINDBENCH_C_TREE=/usr/include cargo test --release -p
+    /// findbench-engine --lib -- --ignored every_c_file`).
+    #[test]
+    #[ignore = "reads the tree FINDBENCH_C_TREE names"]
+    fn every_c_file_of_a_tree_keeps_what_its_whole_scan_keeps() {
+        let root = std::env::var("FINDBENCH_C_TREE").expect("FINDBENCH_C_TREE");
+        let mut dirs = vec![std::path::PathBuf::from(root)];
+        let (mut files, mut kept) = (0, 0);
+        let key_sets = [
+            vec!["cursor"],
+            vec!["binary"],
+            vec!["header", "parse"],
+            vec!["gzip_header"],
+            vec!["init"],
+            vec!["t"],
+        ];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() && !path.is_symlink() {
+                    dirs.push(path);
+                    continue;
+                }
+                let language = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .and_then(Language::from_extension);
+                let Some(language @ (Language::C | Language::Cpp)) = language else {
+                    continue;
+                };
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                files += 1;
+                let all = scan_file(language, &text);
+                for keys in &key_sets {
+                    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                    let want = Scanned::named(&all, keys.clone());
+                    kept += want.symbols().count();
+                    let got = Scanned::named_in(language, &text, None, keys.clone());
+                    assert_eq!(got, want, "{} {keys:?}", path.display());
+                }
+            }
+        }
+        eprintln!("{files} files, {kept} symbols kept");
+        assert!(files > 0);
     }
 
     /// The lines found from a text's bytes are among those found in its lines' letters

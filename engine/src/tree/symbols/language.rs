@@ -60,6 +60,14 @@ impl Language {
         )
     }
 
+    /// A scan given the lines that may declare a kept name reads only those in full: a
+    /// language that declares line by line passes the others over, and C and C++ keep
+    /// following their braces, comments and open statements on them
+    /// (`Scanner::passes_over_c_line`). A name is written on the line that declares it.
+    pub(crate) fn skims_lines(self) -> bool {
+        self.declares_line_by_line() || matches!(self, Language::C | Language::Cpp)
+    }
+
     pub(super) fn is_script(self) -> bool {
         matches!(self, Language::TypeScript | Language::JavaScript)
     }

@@ -66,7 +66,8 @@ pub fn scan_file_keeping(
 /// [`scan_file_keeping`] for a caller that knows the lines (numbered from 1, ascending)
 /// on which every name `keep` accepts is written: in a language whose recogniser reads
 /// each line alone (Rust, Python, Ruby, shell) the other lines are passed over, unless a
-/// test attribute above waits for its item. A name is written on its declaration's line,
+/// test attribute above waits for its item; in C and C++ most of them are only followed
+/// for their comments, strings and braces ([`Scanner::passes_over_c_line`]). A name is written on its declaration's line,
 /// so the caller of a first call's scan finds them in the lines' letters
 /// (`tree/scanned.rs`).
 pub(crate) fn scan_lines_keeping(
@@ -164,6 +165,10 @@ impl<'a> Scanner<'a> {
             }
         }
         let found = match self.language {
+            Language::C | Language::Cpp if self.passes_over_c_line(code, number) => {
+                self.prev_type_line = false;
+                None
+            }
             Language::C | Language::Cpp => self.c_family(code, indented),
             Language::Rust if self.passes_over(number) => None,
             Language::Rust => rust::declaration(code),

@@ -111,7 +111,7 @@ impl<'a> Scanner<'a> {
             opens_object: false,
             declares_only: false,
             keep,
-            lines: lines.filter(|_| language.declares_line_by_line()),
+            lines: lines.filter(|_| language.skims_lines()),
             skims,
             opener: None,
         }
@@ -290,6 +290,27 @@ impl<'a> Scanner<'a> {
             && self.open_string.is_none()
             && memchr::memchr(b'/', line.as_bytes()).is_none()
             && !super::lexical::trim_start(line).starts_with("#[")
+    }
+
+    /// Whether a line of C or C++ that declares no name the caller keeps
+    /// ([`Scanner::passes_over`]) may skip its recogniser (`c_family`), whose only effect on
+    /// the lines below is then to leave no return type standing above them
+    /// (`prev_type_line`, cleared here): a preprocessor line, or one whose code opens no
+    /// brace, ends with `;` or `}` (so it is no bare return type, and the kind of what it
+    /// declares opens no scope: `braces` pushes no scope and leaves none pending), holds no
+    /// `typedef` (which may leave a `typedef struct {` open) and closes no open one. Its
+    /// comments, strings, braces and open statement are followed as any line's. Most lines
+    /// of a C header scanned for a word are such lines.
+    pub(super) fn passes_over_c_line(&self, code: &str, number: u32) -> bool {
+        if !self.passes_over(number) {
+            return false;
+        }
+        let bytes = code.as_bytes();
+        bytes.first() == Some(&b'#')
+            || (matches!(bytes.last(), Some(b';' | b'}'))
+                && memchr::memchr(b'{', bytes).is_none()
+                && !(self.typedef_open && bytes.first() == Some(&b'}'))
+                && memchr::memmem::find(bytes, b"typedef").is_none())
     }
 
     /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once
