@@ -314,36 +314,40 @@ mod tests {
         let mut out = Vec::new();
         fields::split(text, syntax, |start, end, field| {
             for_each_part(&text[start..end], |p| {
-                out.push((
-                    p.as_ptr() as usize - text.as_ptr() as usize,
-                    p.to_string(),
-                    field,
-                ))
+                out.push((offset_in(text, p), p.to_string(), field))
             });
         });
         out
     }
 
+    /// Where `part`, a slice of `text`, starts in it.
+    fn offset_in(text: &str, part: &str) -> usize {
+        part.as_ptr() as usize - text.as_ptr() as usize
+    }
+
     fn parts_once(text: &str, syntax: Syntax) -> Vec<(usize, String, Field)> {
         let mut out = Vec::new();
         parts_of_fields(text, syntax, |p, field| {
-            out.push((
-                p.as_ptr() as usize - text.as_ptr() as usize,
-                p.to_string(),
-                field,
-            ))
+            out.push((offset_in(text, p), p.to_string(), field))
         });
         out
+    }
+
+    /// This crate's `retrieval` sources: code, strings and comments of every kind.
+    fn retrieval_sources() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/retrieval");
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .collect()
     }
 
     /// A text cut once gives each field the parts it has cut alone: on this crate's own
     /// sources (code, strings, comments of every kind) in every syntax.
     #[test]
     fn the_parts_of_a_text_cut_once_are_those_of_its_fields() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/retrieval");
         let mut compared = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for text in retrieval_sources() {
             for syntax in fields::EVERY_SYNTAX {
                 let want = parts_field_by_field(&text, syntax);
                 assert_eq!(parts_once(&text, syntax), want);
@@ -362,11 +366,7 @@ mod tests {
         }
         let (mut len, mut asked) = ([0u32; NF], Vec::new());
         count_fields(text, syntax, &first, &mut len, |p, field| {
-            asked.push((
-                p.as_ptr() as usize - text.as_ptr() as usize,
-                p.to_string(),
-                field,
-            ));
+            asked.push((offset_in(text, p), p.to_string(), field));
         });
         (len, asked)
     }
@@ -392,10 +392,8 @@ mod tests {
     /// those of the parts made one by one: on this crate's sources in every syntax.
     #[test]
     fn fields_counted_by_their_starts_are_those_of_their_parts() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/retrieval");
         let mut asked = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for text in retrieval_sources() {
             for syntax in fields::EVERY_SYNTAX {
                 let want = counted_part_by_part(&text, syntax);
                 assert_eq!(counted_fields(&text, syntax), want);

@@ -351,24 +351,33 @@ mod tests {
     /// Every text made of bytes of every class, at every length across the blocks' edges
     /// (a part ending, a hump and a capital run at byte 63, 64 and 65), is cut as the byte
     /// loop cuts it.
-    #[test]
-    fn the_masks_cut_as_the_byte_loop() {
-        let alphabet = b"aZ9_ -\xc3\xa9bcXY";
-        // a fixed generator: the same texts on every run
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    /// Twenty texts of each length up to 200 and around the blocks' edges further on, drawn
+    /// from `alphabet` by a fixed generator started at `seed` (the same texts on every run).
+    fn generated_texts(alphabet: &[u8], seed: u64) -> Vec<Vec<u8>> {
+        let mut state = seed;
         let mut next = || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
         };
+        let mut texts = Vec::new();
         for len in (0..200).chain([255, 256, 257, 1000]) {
             for _ in 0..20 {
-                let text: Vec<u8> = (0..len)
-                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                    .collect();
-                assert_eq!(parts(&text), parts_byte_by_byte(&text), "{text:?}");
+                texts.push(
+                    (0..len)
+                        .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                        .collect(),
+                );
             }
+        }
+        texts
+    }
+
+    #[test]
+    fn the_masks_cut_as_the_byte_loop() {
+        for text in generated_texts(b"aZ9_ -\xc3\xa9bcXY", 0x9e37_79b9_7f4a_7c15) {
+            assert_eq!(parts(&text), parts_byte_by_byte(&text), "{text:?}");
         }
         for edge in [62usize, 63, 64, 65, 127, 128] {
             for tail in ["Ab", "aB", "ABc", "_x", "9Z", "zz"] {
@@ -409,24 +418,11 @@ mod tests {
     /// and on this crate's own sources.
     #[test]
     fn term_starts_are_those_of_the_term_parts() {
-        let alphabet = b"aZ9_ -\xc3\xa9bcXY07x";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         let mut terms = 0;
-        for len in (0..200).chain([255, 256, 257, 1000]) {
-            for _ in 0..20 {
-                let text: Vec<u8> = (0..len)
-                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
-                    .collect();
-                let want = term_parts_byte_by_byte(&text);
-                terms += want.len();
-                assert_eq!(term_parts(&text), want, "{text:?}");
-            }
+        for text in generated_texts(b"aZ9_ -\xc3\xa9bcXY07x", 0x2545_f491_4f6c_dd1d) {
+            let want = term_parts_byte_by_byte(&text);
+            terms += want.len();
+            assert_eq!(term_parts(&text), want, "{text:?}");
         }
         assert!(terms > 10_000, "{terms}");
         for edge in [62usize, 63, 64, 65, 127, 128] {
