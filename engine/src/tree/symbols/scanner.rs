@@ -310,7 +310,7 @@ impl<'a> Scanner<'a> {
             || (matches!(bytes.last(), Some(b';' | b'}'))
                 && memchr::memchr(b'{', bytes).is_none()
                 && !(self.typedef_open && bytes.first() == Some(&b'}'))
-                && !holds_typedef(bytes))
+                && memchr::memmem::find(bytes, b"typedef").is_none())
     }
 
     /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once
@@ -471,12 +471,6 @@ impl<'a> Scanner<'a> {
     pub(super) fn in_block(&self) -> bool {
         self.scopes.last() == Some(&Scope::Block)
     }
-}
-
-/// Whether `typedef` is written in `bytes`, found from its `y`s (a searcher set up for
-/// every line of a C header was a twentieth of a first call's scans for a key).
-pub(super) fn holds_typedef(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b'y', bytes).any(|at| at >= 1 && bytes[at - 1..].starts_with(b"typedef"))
 }
 
 /// The name that ends at `end` is given a value on its line: `name = `, or

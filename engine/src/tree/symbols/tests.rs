@@ -319,14 +319,3 @@ fn the_code_of_a_line_found_from_the_text_is_its_code_alone() {
     }
     assert!(lines_read > 10_000, "{lines_read}");
 }
-
-proptest::proptest! {
-    /// `typedef` is found from its `y`s where a search for the word finds it.
-    #[test]
-    fn typedef_is_found_where_it_is_written(line in "(typedef|type|ty|y|t|def| |;|x){0,12}") {
-        proptest::prop_assert_eq!(
-            scanner::holds_typedef(line.as_bytes()),
-            line.contains("typedef")
-        );
-    }
-}
