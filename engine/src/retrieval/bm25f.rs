@@ -9,8 +9,7 @@
 
 use super::fields::FIELDS;
 use super::file_counts::{
-    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, ReadBuffers,
-    TermLines,
+    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, TermLines,
 };
 use super::kept::{self, Damaged, Kept};
 use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampled};
@@ -210,14 +209,14 @@ impl FieldIndex {
         let held: Option<(&HeldWords, Vec<HeldWord>)> = tree
             .held_words()
             .map(|h| (h, terms.iter().map(|t| h.word(t.as_bytes())).collect()));
-        let scratch: WorkerScratch<(Vec<u8>, ReadBuffers)> = WorkerScratch::new();
+        let scratch: WorkerScratch<(Vec<u8>, Vec<u8>)> = WorkerScratch::new();
         let per_file: Vec<Vec<bool>> = tree
             .files()
             .par_iter()
             .with_max_len(FILES_PER_JOB)
             .enumerate()
             .map(|(i, f)| {
-                scratch.with(|(path, buffers)| {
+                scratch.with(|(path, bytes)| {
                     path.clear();
                     path.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
                     let may_hold: Vec<bool> = (0..terms.len())
@@ -250,7 +249,7 @@ impl FieldIndex {
                             }
                             holds
                         }
-                        None => held_terms(f, terms, &may_hold, buffers),
+                        None => held_terms(f, terms, &may_hold, bytes),
                     }
                 })
             })

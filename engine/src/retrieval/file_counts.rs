@@ -250,9 +250,6 @@ fn lines_found(text: &str, mut found: Vec<(usize, usize)>, terms: usize) -> Term
     out
 }
 
-/// A file's bytes and their ASCII folding, buffers kept from file to file.
-pub(crate) type ReadBuffers = (Vec<u8>, Vec<u8>);
-
 /// Which of `terms` `file` holds in some field (`true` at a term's place), as
 /// [`counted_with_lines`] finds them, without counting its fields or scanning its symbols:
 /// the terms of its path and of its whole text. The fields split the text between words,
@@ -265,7 +262,7 @@ pub(crate) fn held_terms(
     file: &TreeFile,
     terms: &[String],
     may_hold: &[bool],
-    (bytes, folded): &mut ReadBuffers,
+    bytes: &mut Vec<u8>,
 ) -> Vec<bool> {
     let mut held = path_terms(file, terms, may_hold);
     let unknown = |held: &[bool]| (0..terms.len()).any(|k| may_hold[k] && !held[k]);
@@ -273,12 +270,9 @@ pub(crate) fn held_terms(
         return held;
     }
     // the words of a text are ASCII runs: the same in the bytes as in their lossy decoding
-    folded.clear();
-    folded.extend_from_slice(bytes);
-    folded.make_ascii_lowercase();
     for (k, t) in terms.iter().enumerate() {
         if may_hold[k] && !held[k] {
-            held[k] = holds_term(bytes, folded, t);
+            held[k] = holds_term(bytes, t);
         }
     }
     held
@@ -460,14 +454,13 @@ mod tests {
         for f in tree.files() {
             let ((_, counts), _) = counted_with_lines(f, &profile, &terms, &mut bytes);
             let all = vec![true; terms.len()];
-            let mut buffers = (Vec::new(), Vec::new());
-            let held = held_terms(f, &terms, &all, &mut buffers);
+            let held = held_terms(f, &terms, &all, &mut bytes);
             let want: Vec<bool> = (0..terms.len())
                 .map(|k| counts.iter().any(|c| c.0 == k))
                 .collect();
             assert_eq!(held, want, "{}", f.path);
             let only_first =
-                held_terms(f, &terms, &[true, false, false, false, false], &mut buffers);
+                held_terms(f, &terms, &[true, false, false, false, false], &mut bytes);
             assert_eq!(only_first[1..], [false; 4], "{}", f.path);
         }
         // the numbers are not empty: the test compares something

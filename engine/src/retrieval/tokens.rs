@@ -9,6 +9,7 @@
 //! would search for.
 
 use super::word_parts::part_ranges;
+use crate::text::caseless::CaselessFinder;
 use crate::text::stem::stem_prefix;
 
 /// Calls `emit(term, byte_offset)` for every term of `text`, in order.
@@ -90,26 +91,34 @@ impl<'t> TermStarts<'t> {
 }
 
 /// True when `text` holds `term` (a term [`for_each_term`] makes), found from where its
-/// letters occur in `folded` (`text` ASCII-lowercased, same length) rather than from every
-/// word: an occurrence is the term when a part of the word around it starts there and is
-/// made that term. Each word is split once however many occurrences it holds, so the time
-/// is linear in the text.
-pub fn holds_term(text: &[u8], folded: &[u8], term: &str) -> bool {
-    debug_assert_eq!(
-        text.len(),
-        folded.len(),
-        "the folding of `text`, byte for byte"
-    );
+/// letters occur in `text` whatever their case ([`CaselessFinder`], as `memmem` finds them,
+/// one occurrence after the end of the last, in the text folded to ASCII lower case)
+/// rather than from every word: an occurrence is the term when a part of the word around it
+/// starts there and is made that term. Each word is split once however many occurrences it
+/// holds, so the time is linear in the text. A term in upper case or outside ASCII is in no
+/// text (the parts of a word are ASCII and made lower case).
+pub fn holds_term(text: &[u8], term: &str) -> bool {
     let Some(&first) = term.as_bytes().first() else {
         return false;
     };
-    if !is_word_byte(first) {
+    if !is_word_byte(first)
+        || !term
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
         return false;
     }
+    let finder = CaselessFinder::new(term.as_bytes());
+    let mut from = 0;
+    let occurrences = std::iter::from_fn(|| {
+        let at = from + finder.find(text.get(from..)?)?;
+        from = at + term.len();
+        Some(at)
+    });
     // the word last split: its end, and where its term parts start (made that term or not)
     let mut word_end = 0;
     let mut starts: Vec<(usize, bool)> = Vec::new();
-    for at in memchr::memmem::find_iter(folded, term.as_bytes()) {
+    for at in occurrences {
         if at >= word_end {
             let mut start = at;
             while start > 0 && is_word_byte(text[start - 1]) {
@@ -319,10 +328,9 @@ mod tests {
         ];
         for text in crate::text::pieced_texts(&pieces, 3000, 9, 7) {
             let all = terms(&text);
-            let folded = text.to_ascii_lowercase();
             for t in probe {
                 assert_eq!(
-                    holds_term(text.as_bytes(), folded.as_bytes(), t),
+                    holds_term(text.as_bytes(), t),
                     all.iter().any(|a| a == t),
                     "{t} in {text:?}: {all:?}"
                 );

@@ -3,6 +3,7 @@
 
 pub mod byte_set;
 pub mod camel;
+pub mod caseless;
 pub mod char_bag;
 pub mod fold;
 pub mod partial_ratio;

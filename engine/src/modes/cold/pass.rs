@@ -2,7 +2,7 @@
 //! read once per round, searched for the round's new words, and the symbols of the source
 //! files that may declare a name a key is part of scanned.
 
-use super::word_search::{bit, Finders, Words, TRACKED};
+use super::word_search::{bit, Finders, Folding, Words, TRACKED};
 use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
 use crate::retrieval::{length_sample, lengths_of_read, sampled_lengths, Sampled, WHOLE};
@@ -115,7 +115,7 @@ pub(super) fn scan(
     // until the table is built took three times the memory
     // one buffer per worker for the bytes, one for their folding and one for the letters:
     // a pass over every file allocates nothing per file
-    let buffers: WorkerScratch<(Vec<u8>, Vec<u8>, Vec<u8>)> = WorkerScratch::new();
+    let buffers: WorkerScratch<(Vec<u8>, Folding, Vec<u8>)> = WorkerScratch::new();
     // each file's entries written in place: a list of what every file found, collected
     // and then copied into them, was a fifth of a first call's page faults
     let (for_keys, count) = held
@@ -151,14 +151,15 @@ pub(super) fn scan(
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
                 let mut text: Option<Cow<'_, str>> = None;
+                // a new file: its folding is made when first asked for
+                folded.forget();
                 let found = finders.held_by(bytes, folded, &mut text);
                 let mask = *held | found;
-                // a ranking term's letters found: is it a term of the text? (`folded` is
-                // the bytes' ASCII folding whenever something was found)
+                // a ranking term's letters found: is it a term of the text?
                 let mut terms = *as_terms;
                 for id in (0..TRACKED).filter(|&id| found & term_ids & bit(id) != 0) {
                     if let Ok(term) = std::str::from_utf8(&words.list[id]) {
-                        if holds_term(bytes, folded, term) {
+                        if holds_term(bytes, term) {
                             terms |= bit(id);
                         }
                     }
@@ -167,18 +168,12 @@ pub(super) fn scan(
                 // text that is not ASCII (an ASCII one's folding is searched for its words)
                 let mut lettered = false;
                 let mut ascii = None;
-                // `folded` holds this file's folding once the words were searched for
-                let mut folded_now = !finders.is_empty();
                 let mut may_name = |k: usize| {
                     let key = all_keys[k];
                     key.held_in(mask)
                         && key.letters.as_ref().is_none_or(|key_letters| {
                             if *ascii.get_or_insert_with(|| bytes.is_ascii()) {
-                                if !folded_now {
-                                    folded.clear();
-                                    folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
-                                    folded_now = true;
-                                }
+                                let folded = folded.of(bytes);
                                 return snake_keys[k]
                                     .as_ref()
                                     .is_some_and(|sk| sk.find(folded, 0, false).is_some());
@@ -227,11 +222,8 @@ pub(super) fn scan(
                             // the bytes' folding, made once for the words and the lines, when
                             // they are the text's (valid UTF-8)
                             let same = matches!(text, Cow::Borrowed(_));
-                            if same && !folded_now {
-                                folded.clear();
-                                folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
-                            }
-                            Scanned::named_in(language, text, same.then_some(&folded[..]), named)
+                            let folded = same.then(|| folded.of(bytes));
+                            Scanned::named_in(language, text, folded, named)
                         })
                     }
                     _ => None,

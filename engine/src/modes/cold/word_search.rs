@@ -2,6 +2,7 @@
 //! pass's words a file's bytes hold, found in their ASCII folding, and in the Unicode
 //! folding of the runs outside ASCII that may hold one.
 
+use crate::text::caseless::CaselessFinder;
 use crate::text::decoded;
 use crate::text::fold::{fold_into, may_fold_into_ascii};
 use crate::tree::GROWN_BUFFER;
@@ -44,14 +45,14 @@ pub(super) fn bit(id: usize) -> u128 {
 }
 
 /// The words one pass searches files for, each with its id: an ASCII word in the file's
-/// bytes folded to ASCII lower case (what its decoded text folds to, as invalid UTF-8
-/// never holds an ASCII byte), any other in the folding of its decoded text.
+/// bytes whatever the case of their ASCII letters (what its decoded text folds to, as
+/// invalid UTF-8 never holds an ASCII byte), any other in the folding of its decoded text.
 pub(super) struct Finders<'w> {
     /// Shortest first, each with the bits of the shorter words it holds: a file that lacks
     /// one of them lacks it too, and is not searched for it (`implement` before
     /// `implemented`, `pars` before `parsed`: the rare word absent from most files is then
     /// searched for once, not once per form).
-    ascii: Vec<(usize, memmem::Finder<'w>, u128)>,
+    ascii: Vec<(usize, CaselessFinder, u128)>,
     other: Vec<(usize, memmem::Finder<'w>)>,
     /// The bits of every word.
     all: u128,
@@ -60,22 +61,26 @@ pub(super) struct Finders<'w> {
 impl<'w> Finders<'w> {
     pub(super) fn new(words: &'w Words, ids: std::ops::Range<usize>) -> Finders<'w> {
         let all = ids.clone().fold(0, |all, id| all | bit(id));
-        let (mut ascii, other): (Vec<_>, Vec<_>) = ids
-            .map(|id| (id, memmem::Finder::new(&words.list[id])))
-            .partition(|(id, _)| words.list[*id].is_ascii());
-        ascii.sort_by_key(|(id, _)| (words.list[*id].len(), *id));
+        // the words are in ASCII lower case (`Words::id`)
+        let (mut ascii, other): (Vec<usize>, Vec<usize>) =
+            ids.partition(|&id| words.list[id].is_ascii());
+        ascii.sort_by_key(|&id| (words.list[id].len(), id));
         let ascii = ascii
             .iter()
             .enumerate()
-            .map(|(k, (id, finder))| {
+            .map(|(k, &id)| {
                 let inner = ascii[..k]
                     .iter()
-                    .filter(|(shorter, _)| {
-                        memmem::find(&words.list[*id], &words.list[*shorter]).is_some()
+                    .filter(|&&shorter| {
+                        memmem::find(&words.list[id], &words.list[shorter]).is_some()
                     })
-                    .fold(0, |inner, (shorter, _)| inner | bit(*shorter));
-                (*id, finder.clone(), inner)
+                    .fold(0, |inner, &shorter| inner | bit(shorter));
+                (id, CaselessFinder::new(&words.list[id]), inner)
             })
+            .collect();
+        let other = other
+            .into_iter()
+            .map(|id| (id, memmem::Finder::new(&words.list[id])))
             .collect();
         Finders { ascii, other, all }
     }
@@ -90,24 +95,19 @@ impl<'w> Finders<'w> {
     pub(super) fn held_by<'b>(
         &self,
         bytes: &'b [u8],
-        folded: &mut Vec<u8>,
+        folded: &mut Folding,
         text: &mut Option<Cow<'b, str>>,
     ) -> u128 {
         if self.is_empty() {
             return 0;
         }
-        // measured on a registry of crates (341 MB of text): one folded copy and a
-        // `memmem` per word is ten times faster than an ASCII case-insensitive
-        // Aho-Corasick over the bytes, whose prefilters do not serve that mode
-        folded.clear();
-        if folded.capacity() < bytes.len() {
-            // at once, as the bytes' buffer grows ([`GROWN_BUFFER`])
-            folded.reserve(bytes.len().max(GROWN_BUFFER));
-        }
-        folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+        // each word found in the bytes as they are ([`CaselessFinder`]): a folded copy of
+        // every file made first was a tenth of a first call's CPU (and ten times faster
+        // than an ASCII case-insensitive Aho-Corasick over the bytes, whose prefilters do
+        // not serve that mode: measured on a registry of crates, 341 MB of text)
         let mut mask = 0u128;
         for (id, finder, inner) in &self.ascii {
-            if mask & inner == *inner && finder.find(folded).is_some() {
+            if mask & inner == *inner && finder.find(bytes).is_some() {
                 mask |= 1 << id;
             }
         }
@@ -122,7 +122,10 @@ impl<'w> Finders<'w> {
                 Cow::Borrowed(_) => None,
                 Cow::Owned(decoded) => Some(decoded.to_ascii_lowercase()),
             };
-            let text_folded = text_folded.as_ref().map_or(&folded[..], |t| t.as_bytes());
+            let text_folded = match &text_folded {
+                Some(t) => t.as_bytes(),
+                None => folded.of(bytes),
+            };
             for (id, finder) in &self.other {
                 if finder.find(text_folded).is_some() {
                     mask |= 1 << id;
@@ -143,9 +146,14 @@ impl<'w> Finders<'w> {
         for run in non_ascii_runs(text, |c| others_left || may_fold_into_ascii(c)) {
             run_folded.clear();
             fold_into(run, &mut run_folded);
-            let ascii = self.ascii.iter().map(|(id, finder, _)| (id, finder));
-            for (id, finder) in ascii.chain(self.other.iter().map(|(id, finder)| (id, finder))) {
-                if mask & 1 << id == 0 && finder.find(run_folded.as_bytes()).is_some() {
+            let run = run_folded.as_bytes();
+            for (id, finder, _) in &self.ascii {
+                if mask & 1 << id == 0 && finder.find(run).is_some() {
+                    mask |= 1 << id;
+                }
+            }
+            for (id, finder) in &self.other {
+                if mask & 1 << id == 0 && finder.find(run).is_some() {
                     mask |= 1 << id;
                 }
             }
@@ -154,6 +162,36 @@ impl<'w> Finders<'w> {
             }
         }
         mask
+    }
+}
+
+/// A file's bytes in ASCII lower case, made when first asked for, in a buffer kept from
+/// file to file.
+#[derive(Default)]
+pub(super) struct Folding {
+    folded: Vec<u8>,
+    made: bool,
+}
+
+impl Folding {
+    /// A new file: the folding made is no longer its.
+    pub(super) fn forget(&mut self) {
+        self.made = false;
+    }
+
+    /// The folding of `bytes`, the file's: made now unless it was since the last
+    /// [`Folding::forget`].
+    pub(super) fn of(&mut self, bytes: &[u8]) -> &[u8] {
+        if !self.made {
+            self.folded.clear();
+            if self.folded.capacity() < bytes.len() {
+                // at once, as the bytes' buffer grows ([`GROWN_BUFFER`])
+                self.folded.reserve(bytes.len().max(GROWN_BUFFER));
+            }
+            self.folded.extend(bytes.iter().map(u8::to_ascii_lowercase));
+            self.made = true;
+        }
+        &self.folded
     }
 }
 
