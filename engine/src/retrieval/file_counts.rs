@@ -459,8 +459,7 @@ mod tests {
                 .map(|k| counts.iter().any(|c| c.0 == k))
                 .collect();
             assert_eq!(held, want, "{}", f.path);
-            let only_first =
-                held_terms(f, &terms, &[true, false, false, false, false], &mut bytes);
+            let only_first = held_terms(f, &terms, &[true, false, false, false, false], &mut bytes);
             assert_eq!(only_first[1..], [false; 4], "{}", f.path);
         }
         // the numbers are not empty: the test compares something
