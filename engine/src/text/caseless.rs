@@ -1,10 +1,13 @@
 //! An ASCII word found in bytes whatever the case of their ASCII letters, without folding
 //! them first: two bytes of the word (its rarest by memchr's ranking) compared with the
-//! bytes at their offsets, 32 or 16 at a time, a letter compared with its lower case (the
-//! byte with bit `0x20` set), and a candidate where both match checked whole. The first
-//! call's pass searched a lower-cased copy of every file (`modes/cold/word_search.rs`):
-//! making the copy was a tenth of its CPU and the copy's pages a sixth of its page faults
-//! (docs/index.md, fourteenth session of 2026-11-29).
+//! bytes at their offsets, 64 starts at a time (16 without AVX2), a letter compared with
+//! its lower case (the byte with bit `0x20` set), and a candidate where both match checked
+//! whole. The first call's pass searched a lower-cased copy of every file
+//! (`modes/cold/word_search.rs`): without the copy, the replay question's first call on
+//! `/usr/include` took 2,440 page faults instead of 2,692 and 3-6 % less time, and on
+//! Python's library 1,075 instead of 1,299 and 5-9 % less (docs/index.md, fourteenth
+//! session of 2026-11-29). Searching 32 starts at a time was slower than the copy and
+//! `memmem`; 64, faster (`benches/examples/caseless_speed.rs`).
 
 use memchr::arch::all::packedpair::Pair;
 

@@ -1,6 +1,7 @@
 //! The word search of the first call's pass over the files (`super::scan`): which of the
-//! pass's words a file's bytes hold, found in their ASCII folding, and in the Unicode
-//! folding of the runs outside ASCII that may hold one.
+//! pass's words a file's bytes hold, an ASCII word found in the bytes whatever the case of
+//! their letters, and any word in the Unicode folding of the runs outside ASCII that may
+//! hold one.
 
 use crate::text::caseless::CaselessFinder;
 use crate::text::decoded;
@@ -89,9 +90,10 @@ impl<'w> Finders<'w> {
         self.all == 0
     }
 
-    /// The bits of the words a text file holds, from its `bytes`: in their ASCII folding
-    /// (into `folded`), or in the Unicode folding of a run of letters and digits outside
-    /// ASCII. `text` is the decoded text, decoded here when first needed.
+    /// The bits of the words a text file holds, from its `bytes`: an ASCII word in them
+    /// whatever their case, any other in the ASCII folding of the decoded text (`folded`,
+    /// the file's, made only then) or in the Unicode folding of a run of letters and digits
+    /// outside ASCII. `text` is the decoded text, decoded here when first needed.
     pub(super) fn held_by<'b>(
         &self,
         bytes: &'b [u8],
@@ -102,9 +104,9 @@ impl<'w> Finders<'w> {
             return 0;
         }
         // each word found in the bytes as they are ([`CaselessFinder`]): a folded copy of
-        // every file made first was a tenth of a first call's CPU (and ten times faster
-        // than an ASCII case-insensitive Aho-Corasick over the bytes, whose prefilters do
-        // not serve that mode: measured on a registry of crates, 341 MB of text)
+        // every file, made first, took fresh pages and a write of every byte (it was still
+        // ten times faster than an ASCII case-insensitive Aho-Corasick over the bytes, whose
+        // prefilters do not serve that mode: measured on a registry of crates, 341 MB)
         let mut mask = 0u128;
         for (id, finder, inner) in &self.ascii {
             if mask & inner == *inner && finder.find(bytes).is_some() {
