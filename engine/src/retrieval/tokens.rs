@@ -336,6 +336,15 @@ mod tests {
                 );
             }
         }
+        // a term in upper case or outside ASCII is held by no text, and no term by an empty one
+        for (text, t) in [
+            ("HEAD head Head", "Head"),
+            ("café Café", "café"),
+            ("", "head"),
+        ] {
+            assert!(!holds_term(text.as_bytes(), t), "{t} in {text:?}");
+        }
+        assert!(holds_term(b"Head_HEAD", "head"));
     }
 
     #[test]
