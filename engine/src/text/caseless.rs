@@ -73,6 +73,26 @@ impl CaselessFinder {
         haystack[at..at + self.word.len()].eq_ignore_ascii_case(&self.word)
     }
 
+    /// The candidate starts of one block (bit `i` of `starts` for the start `at + i`),
+    /// looked at in order: `Some` with the answer once it is known (the first start where
+    /// the word is, or none when a candidate lies past the last start the word fits at, as
+    /// every later one does), `None` when the block holds no start of the word.
+    #[inline]
+    fn in_block(&self, haystack: &[u8], at: usize, mut starts: u64) -> Option<Option<usize>> {
+        let last = haystack.len() - self.word.len();
+        while starts != 0 {
+            let start = at + starts.trailing_zeros() as usize;
+            if start > last {
+                return Some(None);
+            }
+            if self.is_at(haystack, start) {
+                return Some(Some(start));
+            }
+            starts &= starts - 1;
+        }
+        None
+    }
+
     /// The first occurrence starting at `from` or after, a start at a time (the tail
     /// after the last block).
     fn find_from(&self, haystack: &[u8], from: usize) -> Option<usize> {
@@ -91,7 +111,6 @@ impl CaselessFinder {
         let (i1, b1, m1) = self.first;
         let (i2, b2, m2) = self.second;
         let reach = i1.max(i2) + 16;
-        let last = haystack.len() - self.word.len();
         let mut at = 0;
         // SAFETY: SSE2 is part of the x86-64 baseline; the loads read the 16 bytes at
         // `at + i1` and `at + i2`, within the haystack by the loop's condition.
@@ -103,16 +122,9 @@ impl CaselessFinder {
                 let x1 = _mm_or_si128(_mm_loadu_si128(p.add(at + i1) as *const __m128i), m1);
                 let x2 = _mm_or_si128(_mm_loadu_si128(p.add(at + i2) as *const __m128i), m2);
                 let both = _mm_and_si128(_mm_cmpeq_epi8(x1, b1), _mm_cmpeq_epi8(x2, b2));
-                let mut starts = _mm_movemask_epi8(both) as u32;
-                while starts != 0 {
-                    let start = at + starts.trailing_zeros() as usize;
-                    if start > last {
-                        return None;
-                    }
-                    if self.is_at(haystack, start) {
-                        return Some(start);
-                    }
-                    starts &= starts - 1;
+                let starts = _mm_movemask_epi8(both) as u16 as u64;
+                if let Some(found) = self.in_block(haystack, at, starts) {
+                    return found;
                 }
                 at += 16;
             }
@@ -120,7 +132,7 @@ impl CaselessFinder {
         self.find_from(haystack, at)
     }
 
-    /// Thirty-two starts at a time.
+    /// Sixty-four starts at a time, then thirty-two.
     ///
     /// # Safety
     ///
@@ -132,7 +144,6 @@ impl CaselessFinder {
         let (i1, b1, m1) = self.first;
         let (i2, b2, m2) = self.second;
         let reach = i1.max(i2) + 32;
-        let last = haystack.len() - self.word.len();
         let mut at = 0;
         let (b1, m1) = (_mm256_set1_epi8(b1 as i8), _mm256_set1_epi8(m1 as i8));
         let (b2, m2) = (_mm256_set1_epi8(b2 as i8), _mm256_set1_epi8(m2 as i8));
@@ -148,35 +159,18 @@ impl CaselessFinder {
         while at + 32 + reach <= haystack.len() {
             let (low, high) = (hits(at), hits(at + 32));
             if _mm256_testz_si256(_mm256_or_si256(low, high), _mm256_set1_epi8(-1)) == 0 {
-                let mut starts = (_mm256_movemask_epi8(low) as u32 as u64)
+                let starts = (_mm256_movemask_epi8(low) as u32 as u64)
                     | ((_mm256_movemask_epi8(high) as u32 as u64) << 32);
-                while starts != 0 {
-                    let start = at + starts.trailing_zeros() as usize;
-                    if start > last {
-                        return None;
-                    }
-                    if self.is_at(haystack, start) {
-                        return Some(start);
-                    }
-                    starts &= starts - 1;
+                if let Some(found) = self.in_block(haystack, at, starts) {
+                    return found;
                 }
             }
             at += 64;
         }
         while at + reach <= haystack.len() {
-            let x1 = _mm256_or_si256(_mm256_loadu_si256(p.add(at + i1) as *const __m256i), m1);
-            let x2 = _mm256_or_si256(_mm256_loadu_si256(p.add(at + i2) as *const __m256i), m2);
-            let both = _mm256_and_si256(_mm256_cmpeq_epi8(x1, b1), _mm256_cmpeq_epi8(x2, b2));
-            let mut starts = _mm256_movemask_epi8(both) as u32;
-            while starts != 0 {
-                let start = at + starts.trailing_zeros() as usize;
-                if start > last {
-                    return None;
-                }
-                if self.is_at(haystack, start) {
-                    return Some(start);
-                }
-                starts &= starts - 1;
+            let starts = _mm256_movemask_epi8(hits(at)) as u32 as u64;
+            if let Some(found) = self.in_block(haystack, at, starts) {
+                return found;
             }
             at += 32;
         }
