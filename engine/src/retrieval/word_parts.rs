@@ -185,20 +185,14 @@ impl Classes {
     }
 }
 
-/// [`Classes`] of `block` (at most 64 bytes), sixteen bytes at a compare (SSE2, which every
-/// x86-64 processor has).
-/// Which bytes of a block of at most 64 (bit `i` for byte `i`) are one of `wanted`.
+/// Which bytes of a block of at most 64 (bit `i` for byte `i`) are one of `wanted`, sixteen
+/// bytes at a compare per wanted byte (SSE2, which every x86-64 processor has).
 pub(crate) fn bytes_among(block: &[u8], wanted: &[u8]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
         let mut padded = [0u8; 64];
-        let bytes: &[u8] = if block.len() == 64 {
-            block
-        } else {
-            padded[..block.len()].copy_from_slice(block);
-            &padded
-        };
+        let bytes = whole_block(block, &mut padded);
         let mut mask = 0u64;
         // SSE2 is part of x86-64
         unsafe {
@@ -219,6 +213,17 @@ pub(crate) fn bytes_among(block: &[u8], wanted: &[u8]) -> u64 {
     }
 }
 
+/// `block` (at most 64 bytes) as 64 bytes to load sixteen at a time: itself when whole,
+/// else copied into `padded` (zeros after it; the caller masks off what they give).
+#[cfg(target_arch = "x86_64")]
+fn whole_block<'b>(block: &'b [u8], padded: &'b mut [u8; 64]) -> &'b [u8] {
+    if block.len() == 64 {
+        return block;
+    }
+    padded[..block.len()].copy_from_slice(block);
+    padded
+}
+
 /// [`bytes_among`] a byte at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn bytes_among_one_by_one(block: &[u8], wanted: &[u8]) -> u64 {
@@ -229,16 +234,13 @@ fn bytes_among_one_by_one(block: &[u8], wanted: &[u8]) -> u64 {
         .fold(0, |mask, (i, _)| mask | 1 << i)
 }
 
+/// [`Classes`] of `block` (at most 64 bytes), sixteen bytes at a compare (SSE2, which every
+/// x86-64 processor has).
 #[cfg(target_arch = "x86_64")]
 fn classes(block: &[u8]) -> Classes {
     use std::arch::x86_64::*;
     let mut padded = [0u8; 64];
-    let bytes: &[u8] = if block.len() == 64 {
-        block
-    } else {
-        padded[..block.len()].copy_from_slice(block);
-        &padded
-    };
+    let bytes = whole_block(block, &mut padded);
     let mut c = Classes::default();
     // SAFETY: SSE2 is part of the x86-64 baseline, and each load reads 16 bytes of the 64
     // `bytes` holds (unaligned loads).
