@@ -15,9 +15,7 @@
 //!            key do: `scan_file_keeping`), with the names it was asked about
 
 use findbench_engine::tree::symbols::{scan_file, scan_file_keeping};
-use findbench_engine::{Tree, TreeOptions};
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -31,12 +29,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = TreeOptions {
-        no_cache: true,
-        ..TreeOptions::default()
-    };
     let started = Instant::now();
-    let tree = match Tree::load(Path::new(root), &options) {
+    let tree = match findbench_benches::tree::in_memory(root) {
         Ok(tree) => tree,
         Err(e) => {
             eprintln!("dump_symbols: {root}: {e}");

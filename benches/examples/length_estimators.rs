@@ -14,8 +14,7 @@
 //! (defaults: 200 draws; sizes 128,256,512; caps 8192,16384,32768)
 
 use findbench_engine::retrieval::{estimated_averages, sampled_lengths, Sampled};
-use findbench_engine::{Profile, Tree, TreeOptions};
-use std::path::Path;
+use findbench_engine::Profile;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -61,11 +60,7 @@ fn main() -> ExitCode {
     println!("|---|---:|---:|---|---|{}", "---|".repeat(caps.len()));
     let profile = Profile::default();
     for root in &roots {
-        let options = TreeOptions {
-            no_cache: true,
-            ..TreeOptions::default()
-        };
-        let tree = match Tree::load(Path::new(root), &options) {
+        let tree = match findbench_benches::tree::in_memory(root) {
             Ok(tree) => tree,
             Err(e) => {
                 eprintln!("{root}: {e}");

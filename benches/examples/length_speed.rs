@@ -6,8 +6,7 @@
 //! Usage: length_speed ROOT [REPS] [MIN_BYTES]   (default 10 and 100)
 
 use findbench_engine::retrieval::sampled_lengths;
-use findbench_engine::{Profile, Tree, TreeOptions};
-use std::path::Path;
+use findbench_engine::Profile;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -25,11 +24,7 @@ fn main() -> ExitCode {
         eprintln!("length_speed: REPS and MIN_BYTES are whole numbers");
         return ExitCode::from(2);
     };
-    let options = TreeOptions {
-        no_cache: true,
-        ..TreeOptions::default()
-    };
-    let tree = match Tree::load(Path::new(root), &options) {
+    let tree = match findbench_benches::tree::in_memory(root) {
         Ok(tree) => tree,
         Err(e) => {
             eprintln!("length_speed: {root}: {e}");

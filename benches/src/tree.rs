@@ -3,7 +3,7 @@
 //! declarations each. Reproducible for a given seed.
 
 use crate::Sequence;
-use findbench_engine::{PathList, Tree};
+use findbench_engine::{EngineError, PathList, Tree, TreeOptions};
 
 const TOP: &[&str] = &[
     "src", "include", "lib", "tests", "tools", "docs", "vendor", "app",
@@ -121,4 +121,15 @@ pub fn tree(n: usize, seed: u64) -> Tree {
             .map(String::as_str)
             .zip(texts.iter().map(String::as_str)),
     )
+}
+
+/// The real tree at `root` walked and read into memory, without the kept index: what the
+/// examples that time a pass over a tree's files (`dump_symbols`, `length_speed`,
+/// `length_estimators`) measure on.
+pub fn in_memory(root: &str) -> Result<Tree, EngineError> {
+    let options = TreeOptions {
+        no_cache: true,
+        ..TreeOptions::default()
+    };
+    Tree::load(std::path::Path::new(root), &options)
 }
