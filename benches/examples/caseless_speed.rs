@@ -30,14 +30,20 @@ fn main() {
         .map(String::from)
         .to_vec();
     }
-    let files: Vec<Vec<u8>> = ignore::WalkBuilder::new(&root)
-        .build()
-        .flatten()
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .filter_map(|e| std::fs::read(e.path()).ok())
-        .filter(|b| b.len() <= 1 << 20 && !b[..b.len().min(8192)].contains(&0))
+    let tree = match findbench_benches::tree::in_memory(&root) {
+        Ok(tree) => tree,
+        Err(e) => {
+            eprintln!("caseless_speed: {root}: {e}");
+            std::process::exit(1);
+        }
+    };
+    // every text file, as the first call's pass reads it
+    let files: Vec<&[u8]> = tree
+        .files()
+        .iter()
+        .filter_map(|f| f.text().map(str::as_bytes))
         .collect();
-    let bytes: usize = files.iter().map(Vec::len).sum();
+    let bytes: usize = files.iter().map(|f| f.len()).sum();
     println!(
         "{root}: {} text files, {:.1} MB; words {words:?}",
         files.len(),
