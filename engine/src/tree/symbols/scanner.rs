@@ -75,6 +75,12 @@ pub(super) struct Scanner<'a> {
     pub(super) opener: Option<(usize, usize)>,
 }
 
+/// The word `typedef`, searched for in most lines of a C header a first call scans for a
+/// key: one searcher for every line (`memmem::find` made one per line: with it, the
+/// search took 2.3 % of the CPU of a cold `ask "find cursor binary"` on `/usr/include`).
+static TYPEDEF: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"typedef"));
+
 /// The bytes that may open a string or a comment in [`Scanner::code_of`].
 const OPENS_STRING_OR_COMMENT: ByteSet = ByteSet::new(b"\"`'/@$");
 
@@ -310,7 +316,7 @@ impl<'a> Scanner<'a> {
             || (matches!(bytes.last(), Some(b';' | b'}'))
                 && memchr::memchr(b'{', bytes).is_none()
                 && !(self.typedef_open && bytes.first() == Some(&b'}'))
-                && memchr::memmem::find(bytes, b"typedef").is_none())
+                && TYPEDEF.find(bytes).is_none())
     }
 
     /// Whether the scan's caller keeps `name` (every name, without a `keep`); asked once
