@@ -1,12 +1,13 @@
 //! Python: `def` and `class` (methods by indentation), outside triple-quoted strings.
 
-use super::lexical::{declared_after, skip_string, strip_word, strip_words};
+use super::lexical::{declared_after, skip_string, strip_word, strip_words, trim_start};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
 
 impl<'a> Scanner<'a> {
     pub(super) fn python_line(&mut self, line: &'a str, number: u32) {
-        let s = line.trim_start();
+        // the indentation passed over as bytes (`str::trim_start` decoded it a char at a time)
+        let s = trim_start(line);
         let inside = self.py_string.is_some();
         self.py_string = python_string_after(line, self.py_string);
         if inside || s.is_empty() || s.starts_with('#') || self.passes_over(number) {

@@ -3,7 +3,7 @@
 //! outside comments, `=begin`/`=end` blocks and here-documents.
 
 use super::heredoc::heredoc_opened;
-use super::lexical::{is_ident_char, leading_ident, strip_word, strip_words};
+use super::lexical::{is_ident_char, leading_ident, strip_word, strip_words, trim};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
 
@@ -23,7 +23,7 @@ impl<'a> Scanner<'a> {
             self.block_comment = true;
             return;
         }
-        let s = line.trim();
+        let s = trim(line);
         if s.is_empty() || s.starts_with('#') {
             return;
         }

@@ -2,7 +2,7 @@
 //! `function name() {`, outside comments and here-documents.
 
 use super::heredoc::heredoc_opened;
-use super::lexical::strip_word;
+use super::lexical::{strip_word, trim};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
 
@@ -14,7 +14,7 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
-        let s = line.trim();
+        let s = trim(line);
         if s.is_empty() || s.starts_with('#') {
             return;
         }
