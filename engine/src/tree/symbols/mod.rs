@@ -28,6 +28,7 @@ mod js;
 mod kotlin;
 mod language;
 mod lexical;
+mod line_runs;
 mod packed;
 mod php;
 mod python;
@@ -104,11 +105,20 @@ fn scan_skimming<'a>(
     // Rust given its lines: the runs of lines between them passed over at once
     let mut openers = (skims && scanner.lines.is_some() && language == Language::Rust)
         .then(|| rust_runs::Openers::new(bytes));
+    // Python given its lines: the runs of lines holding no quote between them passed over
+    let mut quotes = (skims && scanner.lines.is_some() && language == Language::Python)
+        .then(|| line_runs::Quotes::new(bytes));
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
     // `memchr`
     while offset < bytes.len() {
         if let Some(openers) = openers.as_mut() {
             (offset, number) = rust_runs::pass_over_run(&mut scanner, openers, offset, number);
+            if offset == bytes.len() {
+                break;
+            }
+        }
+        if let Some(quotes) = quotes.as_mut() {
+            (offset, number) = quotes.pass_over(&scanner, offset, number);
             if offset == bytes.len() {
                 break;
             }

@@ -12,6 +12,7 @@
 //! a skimming scan with one that reads every line).
 
 use super::lexical;
+use super::line_runs::{lines_before, Run};
 use super::scanner::Scanner;
 use memchr::memmem;
 
@@ -22,10 +23,8 @@ pub(super) struct Openers<'t> {
     bytes: &'t [u8],
     comment: Option<usize>,
     attribute: Option<usize>,
-    /// The run's end (the start of the line holding the opener), where the lines left in
-    /// it start, and how many line ends are left: the run is counted once, however many
-    /// lines that may declare stop it.
-    run: Option<(usize, usize, usize)>,
+    /// The run before the next opener.
+    run: Run,
 }
 
 impl<'t> Openers<'t> {
@@ -34,7 +33,7 @@ impl<'t> Openers<'t> {
             bytes,
             comment: memmem::find(bytes, b"/*"),
             attribute: memmem::find(bytes, b"#["),
-            run: None,
+            run: Run::default(),
         }
     }
 
@@ -63,38 +62,12 @@ pub(super) fn pass_over_run(
     offset: usize,
     number: u32,
 ) -> (usize, u32) {
-    let Some(lines) = scanner.lines else {
-        return (offset, number);
-    };
     if scanner.test_attribute || scanner.block_comment || scanner.open_string.is_some() {
         return (offset, number);
     }
-    let bytes = scanner.text.as_bytes();
-    // the lines before the next one that may declare
-    let wanted = lines[lines.partition_point(|&l| l < number)..]
-        .first()
-        .map_or(usize::MAX, |&l| (l - number) as usize);
-    if wanted == 0 {
-        return (offset, number);
-    }
-    // the lines before the one holding the next opener
     let opener = openers.next(offset);
-    let limit = memchr::memrchr(b'\n', &bytes[offset..opener]).map_or(offset, |k| offset + k + 1);
-    let left = match openers.run {
-        Some((end, from, left)) if end == limit && from <= offset => {
-            left - memchr::memchr_iter(b'\n', &bytes[from..offset]).count()
-        }
-        _ => memchr::memchr_iter(b'\n', &bytes[offset..limit]).count(),
-    };
-    let (end, count) = if left <= wanted {
-        (limit, left)
-    } else {
-        // the line end before the line that may declare
-        let nth = memchr::memchr_iter(b'\n', &bytes[offset..limit]).nth(wanted - 1);
-        (nth.map_or(limit, |k| offset + k + 1), wanted)
-    };
-    openers.run = Some((limit, end, left - count));
-    if count == 0 {
+    let (end, after) = lines_before(scanner, &mut openers.run, offset, number, opener);
+    if end == offset {
         return (offset, number);
     }
     // the last line passed over, without its line end, says whether the next continues it
@@ -102,7 +75,7 @@ pub(super) fn pass_over_run(
     let start = memchr::memrchr(b'\n', last.as_bytes()).map_or(0, |k| k + 1);
     let last = last[start..].trim_end_matches('\r');
     scanner.continued = lexical::trim_end(last).ends_with('\\');
-    (end, number + count as u32)
+    (end, after)
 }
 
 #[cfg(test)]

@@ -225,12 +225,20 @@ fn skimmed_lines_of_rust_hide_no_declaration() {
         ]
         .join("\n"),
     );
+    let found = skims_as_it_reads(Language::Rust, &texts);
+    assert!(found > 1000, "{found}");
+}
+
+/// Scans each text of `language` whole and given lines (none, some spread out, some near
+/// the start), skimming and reading every line: the symbols found and the names the caller
+/// is asked about are the same either way. Returns how many symbols the whole scans found.
+fn skims_as_it_reads(language: Language, texts: &[String]) -> usize {
     let mut found = 0;
-    for text in &texts {
-        let read = scan_skimming(Language::Rust, text, None, None, false);
+    for text in texts {
+        let read = scan_skimming(language, text, None, None, false);
         found += read.len();
         assert_eq!(
-            scan_skimming(Language::Rust, text, None, None, true),
+            scan_skimming(language, text, None, None, true),
             read,
             "{text}"
         );
@@ -245,14 +253,92 @@ fn skimmed_lines_of_rust_hide_no_declaration() {
                     asked.push(name.to_string());
                     !name.contains("statement")
                 };
-                let symbols =
-                    scan_skimming(Language::Rust, text, Some(&mut keep), Some(&lines), skims);
+                let symbols = scan_skimming(language, text, Some(&mut keep), Some(&lines), skims);
                 (symbols, asked)
             };
             assert_eq!(kept(true), kept(false), "{lines:?}: {text}");
         }
     }
-    assert!(found > 1000, "{found}");
+    found
+}
+
+/// A scan of Python given its lines passes over the runs of lines holding no quote
+/// (`line_runs.rs`): what it finds is what reading every line finds, on this repository's
+/// Python scripts and on a text whose docstrings open and close on lines passed over, with
+/// quotes inside strings, comments and docstrings.
+#[test]
+fn skimmed_lines_of_python_hide_no_declaration() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut texts: Vec<String> = ["scripts", "benches", "harness/cli/tests"]
+        .into_iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(root.join(dir))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "py"))
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .collect();
+    let scripts = texts.len();
+    assert!(scripts > 5, "{scripts}");
+    // with lines 1, 3, 5, 8 and 13 given (or 2, 6, 9 and 13): a docstring opened, closed or
+    // quoted on lines passed over changes what the lines given declare
+    texts.push(
+        [
+            "def first(): pass",
+            "x = \"\"\"open",
+            "def in_string(): pass",
+            "s = ''' # not closed \"\"\"",
+            "def after_close(): pass",
+            "t = \"'''\"  # a quote inside a string",
+            "  # a comment: \"\"\" opens nothing",
+            "def after_comment(): pass",
+            "class Spaced:",
+            "    '''doc",
+            "    def in_doc(self): pass",
+            "    '''",
+            "    def method(self): pass",
+        ]
+        .join("\n"),
+    );
+    let found = skims_as_it_reads(Language::Python, &texts);
+    assert!(found > 50, "{found}");
+}
+
+/// [`skims_as_it_reads`] on every Rust and Python file under the directory
+/// `FINDBENCH_SKIM_TREE` names (run by hand on a real tree, such as Python's library:
+/// `FINDBENCH_SKIM_TREE=/usr/lib/python3.11 cargo test --release -p findbench-engine --lib
+/// -- --ignored every_file_of_a_tree`).
+#[test]
+#[ignore = "reads the tree FINDBENCH_SKIM_TREE names"]
+fn every_file_of_a_tree_skims_as_it_reads() {
+    let root = std::env::var("FINDBENCH_SKIM_TREE").expect("FINDBENCH_SKIM_TREE");
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    let (mut files, mut found) = (0, 0);
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.is_symlink() {
+                dirs.push(path);
+                continue;
+            }
+            let language = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(Language::from_extension);
+            let Some(language @ (Language::Rust | Language::Python)) = language else {
+                continue;
+            };
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                files += 1;
+                found += skims_as_it_reads(language, &[text]);
+            }
+        }
+    }
+    eprintln!("{files} files, {found} symbols");
+    assert!(files > 0);
 }
 
 /// The code of every line is the same whether the next byte that may open a string or a

@@ -1,0 +1,89 @@
+//! The lines before a stop that a scan given its lines ([`super::scan_lines_keeping`])
+//! passes over at once: every line up to the first that may declare a kept name or the
+//! one holding the stop (what the language says a passed-over line must not hold), their
+//! ends counted once per run however many lines that may declare cut it. Rust's runs stop
+//! at `/*` and `#[` (`rust_runs.rs`); Python's at a quote ([`Quotes`]).
+
+use super::scanner::Scanner;
+
+/// What a run counted: where it ends (the start of the line holding its stop), where the
+/// lines left in it start, and how many line ends are left.
+#[derive(Default)]
+pub(super) struct Run(Option<(usize, usize, usize)>);
+
+/// The offset and number of the first line from `offset` (a line's start; line `number`)
+/// that is not passed over: the first line that may declare a kept name, the one holding
+/// byte `stop`, or the last whole line. The same when none is passed over.
+pub(super) fn lines_before(
+    scanner: &Scanner<'_>,
+    run: &mut Run,
+    offset: usize,
+    number: u32,
+    stop: usize,
+) -> (usize, u32) {
+    let Some(lines) = scanner.lines else {
+        return (offset, number);
+    };
+    let bytes = scanner.text.as_bytes();
+    // the lines before the next one that may declare
+    let wanted = lines[lines.partition_point(|&l| l < number)..]
+        .first()
+        .map_or(usize::MAX, |&l| (l - number) as usize);
+    if wanted == 0 {
+        return (offset, number);
+    }
+    // the lines before the one holding the stop
+    let limit = memchr::memrchr(b'\n', &bytes[offset..stop]).map_or(offset, |k| offset + k + 1);
+    let left = match run.0 {
+        Some((end, from, left)) if end == limit && from <= offset => {
+            left - memchr::memchr_iter(b'\n', &bytes[from..offset]).count()
+        }
+        _ => memchr::memchr_iter(b'\n', &bytes[offset..limit]).count(),
+    };
+    let (end, count) = if left <= wanted {
+        (limit, left)
+    } else {
+        // the line end before the line that may declare
+        let nth = memchr::memchr_iter(b'\n', &bytes[offset..limit]).nth(wanted - 1);
+        (nth.map_or(limit, |k| offset + k + 1), wanted)
+    };
+    run.0 = Some((limit, end, left - count));
+    (end, number + count as u32)
+}
+
+/// Where the next quote (`"` or `'`) of a Python text is, from an offset on (searched for
+/// again only once passed), and the run before it. A line of Python that may be passed
+/// over and holds no quote changes nothing: no triple-quoted string opens or closes on it
+/// (`python.rs`), and nothing else is carried from line to line. The lines of a file
+/// scanned for a common word that hold no quote (most of them) are then passed over
+/// together instead of each being looked at.
+pub(super) struct Quotes<'t> {
+    bytes: &'t [u8],
+    next: Option<usize>,
+    run: Run,
+}
+
+impl<'t> Quotes<'t> {
+    pub(super) fn new(bytes: &'t [u8]) -> Quotes<'t> {
+        Quotes {
+            bytes,
+            next: memchr::memchr2(b'"', b'\'', bytes),
+            run: Run::default(),
+        }
+    }
+
+    /// [`lines_before`] the next quote from `offset` on.
+    pub(super) fn pass_over(
+        &mut self,
+        scanner: &Scanner<'_>,
+        offset: usize,
+        number: u32,
+    ) -> (usize, u32) {
+        let bytes = self.bytes;
+        if self.next.is_some_and(|at| at < offset) {
+            self.next = memchr::memchr2(b'"', b'\'', &bytes[offset..]).map(|k| offset + k);
+        }
+        let stop = self.next.unwrap_or(bytes.len());
+        lines_before(scanner, &mut self.run, offset, number, stop)
+    }
+}
