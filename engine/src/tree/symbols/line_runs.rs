@@ -21,14 +21,14 @@ pub(super) fn lines_before(
     number: u32,
     stop: usize,
 ) -> (usize, u32) {
-    let Some(lines) = scanner.lines else {
-        return (offset, number);
-    };
     let bytes = scanner.text.as_bytes();
-    // the lines before the next one that may declare
-    let wanted = lines[lines.partition_point(|&l| l < number)..]
-        .first()
-        .map_or(usize::MAX, |&l| (l - number) as usize);
+    // the lines before the next one that may declare (every line may, when no lines are
+    // given, unless the stop says it may not)
+    let wanted = scanner.lines.map_or(usize::MAX, |lines| {
+        lines[lines.partition_point(|&l| l < number)..]
+            .first()
+            .map_or(usize::MAX, |&l| (l - number) as usize)
+    });
     if wanted == 0 {
         return (offset, number);
     }
@@ -52,27 +52,57 @@ pub(super) fn lines_before(
 }
 
 /// Where the next quote (`"` or `'`) of a Python text is, from an offset on (searched for
-/// again only once passed), and the run before it. A line of Python that may be passed
-/// over and holds no quote changes nothing: no triple-quoted string opens or closes on it
-/// (`python.rs`), and nothing else is carried from line to line. The lines of a file
-/// scanned for a common word that hold no quote (most of them) are then passed over
-/// together instead of each being looked at.
+/// again only once passed), and the run before it; for a scan not given its lines, the next
+/// `def` or `class` too. A line of Python holding no quote changes nothing carried to the
+/// next line: no triple-quoted string opens or closes on it (`python.rs`), and nothing else
+/// is carried. It declares nothing when its line is not given, or when it holds neither
+/// `def` nor `class` (`async def` holds `def`). So the lines of a file that hold no quote
+/// and declare nothing (most of them) are passed over together instead of each being
+/// looked at.
 pub(super) struct Quotes<'t> {
     bytes: &'t [u8],
-    next: Option<usize>,
+    quote: Option<usize>,
+    /// The next `def` and `class`, for a scan not given its lines.
+    declarations: Option<[Stop; 2]>,
     run: Run,
 }
 
+/// Where a word is next written, and its searcher.
+struct Stop {
+    at: Option<usize>,
+    finder: memchr::memmem::Finder<'static>,
+}
+
+impl Stop {
+    fn new(bytes: &[u8], word: &'static [u8]) -> Stop {
+        let finder = memchr::memmem::Finder::new(word);
+        Stop {
+            at: finder.find(bytes),
+            finder,
+        }
+    }
+
+    fn next(&mut self, bytes: &[u8], from: usize) -> usize {
+        if self.at.is_some_and(|at| at < from) {
+            self.at = self.finder.find(&bytes[from..]).map(|k| from + k);
+        }
+        self.at.unwrap_or(bytes.len())
+    }
+}
+
 impl<'t> Quotes<'t> {
-    pub(super) fn new(bytes: &'t [u8]) -> Quotes<'t> {
+    /// The stops of `bytes`, the declarations' words among them when `declarations`.
+    pub(super) fn new(bytes: &'t [u8], declarations: bool) -> Quotes<'t> {
         Quotes {
             bytes,
-            next: memchr::memchr2(b'"', b'\'', bytes),
+            quote: memchr::memchr2(b'"', b'\'', bytes),
+            declarations: declarations
+                .then(|| [Stop::new(bytes, b"def"), Stop::new(bytes, b"class")]),
             run: Run::default(),
         }
     }
 
-    /// [`lines_before`] the next quote from `offset` on.
+    /// [`lines_before`] the next stop from `offset` on.
     pub(super) fn pass_over(
         &mut self,
         scanner: &Scanner<'_>,
@@ -80,10 +110,15 @@ impl<'t> Quotes<'t> {
         number: u32,
     ) -> (usize, u32) {
         let bytes = self.bytes;
-        if self.next.is_some_and(|at| at < offset) {
-            self.next = memchr::memchr2(b'"', b'\'', &bytes[offset..]).map(|k| offset + k);
+        if self.quote.is_some_and(|at| at < offset) {
+            self.quote = memchr::memchr2(b'"', b'\'', &bytes[offset..]).map(|k| offset + k);
         }
-        let stop = self.next.unwrap_or(bytes.len());
+        let mut stop = self.quote.unwrap_or(bytes.len());
+        if let Some(words) = self.declarations.as_mut() {
+            for word in words {
+                stop = stop.min(word.next(bytes, offset));
+            }
+        }
         lines_before(scanner, &mut self.run, offset, number, stop)
     }
 }

@@ -105,9 +105,9 @@ fn scan_skimming<'a>(
     // Rust given its lines: the runs of lines between them passed over at once
     let mut openers = (skims && scanner.lines.is_some() && language == Language::Rust)
         .then(|| rust_runs::Openers::new(bytes));
-    // Python given its lines: the runs of lines holding no quote between them passed over
-    let mut quotes = (skims && scanner.lines.is_some() && language == Language::Python)
-        .then(|| line_runs::Quotes::new(bytes));
+    // Python: the runs of lines holding no quote that declare nothing passed over at once
+    let mut quotes = (skims && language == Language::Python)
+        .then(|| line_runs::Quotes::new(bytes, scanner.lines.is_none()));
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
     // `memchr`
     while offset < bytes.len() {
