@@ -1,8 +1,9 @@
-//! The lines before a stop that a scan given its lines ([`super::scan_lines_keeping`])
-//! passes over at once: every line up to the first that may declare a kept name or the
-//! one holding the stop (what the language says a passed-over line must not hold), their
-//! ends counted once per run however many lines that may declare cut it. Rust's runs stop
-//! at `/*` and `#[` (`rust_runs.rs`); Python's at a quote ([`Quotes`]).
+//! The lines before a stop that a scan passes over at once: every line up to the first
+//! that may declare a kept name (in a scan given its lines, [`super::scan_lines_keeping`])
+//! or the one holding the stop (what the language says a line passed over must not hold),
+//! their ends counted once per run however many lines that may declare cut it. Rust's runs,
+//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`); Python's at a quote,
+//! and in a scan not given its lines at `def` and `class` too ([`Quotes`]).
 
 use super::scanner::Scanner;
 
