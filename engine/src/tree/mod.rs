@@ -35,6 +35,7 @@ pub use options::TreeOptions;
 pub use paths::PathList;
 pub use report::WalkReport;
 pub use root::check_root;
+pub use scanned::named_scan_count;
 pub use source_tree::{KeptStamp, Tree};
 pub use symbol_table::SymbolTable;
 pub use symbols::{Language, Symbol, SymbolKind};

@@ -11,7 +11,9 @@
 //! thousand that a lookup could reach.
 
 use super::symbol_table::qualifier_of;
-use super::symbols::{scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol};
+use super::symbols::{
+    scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol, SymbolList,
+};
 use crate::text::camel::snake_letters;
 #[cfg(test)]
 use crate::text::camel::snake_letters_by_line;
@@ -124,6 +126,16 @@ impl Scanned {
             Scanned::Whole(symbols) | Scanned::Named { symbols, .. } => symbols,
         }
     }
+}
+
+/// How many symbols a first call's scan of `text` (in `language`; `folded`: its bytes in
+/// ASCII lower case) for `keys` keeps: [`Scanned::named_in`], for a bench that times that
+/// scan alone (`benches/examples/key_scan_speed.rs`).
+pub fn named_scan_count(language: Language, text: &str, folded: &[u8], keys: &[&str]) -> usize {
+    let keys = keys.iter().map(|k| k.to_string()).collect();
+    Scanned::named_in(language, text, Some(folded), keys)
+        .symbols()
+        .count()
 }
 
 /// The lines of an ASCII text (`folded` to lower case) that may declare a name whose snake form contains one of
