@@ -1,5 +1,6 @@
 //! This crate's own source files, for tests that check a fast path against a plain one on
-//! real code (`retrieval/word_parts.rs`, `text/stem.rs`).
+//! real code (`retrieval/word_parts.rs`, `text/stem.rs`), and the source files of a real tree
+//! a test reads by hand (`tree/scanned.rs`, `tree/symbols/tests.rs`).
 
 /// Every file below this crate's `src/`, with its bytes.
 #[cfg(test)]
@@ -34,4 +35,32 @@ pub(crate) fn own_sources_by_language(
             Some((path, language, bytes))
         })
         .collect()
+}
+
+/// Every file in a language the symbol scan reads under `root` (a real tree a test reads by
+/// hand, named by an environment variable), with its language and text; symbolic links to
+/// directories are not followed, and a file that is not UTF-8 is left out.
+#[cfg(test)]
+pub(crate) fn sources_under(
+    root: &std::path::Path,
+) -> Vec<(std::path::PathBuf, crate::tree::symbols::Language, String)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.is_symlink() {
+                dirs.push(path);
+                continue;
+            }
+            let language = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(crate::tree::symbols::Language::from_extension);
+            if let (Some(language), Ok(text)) = (language, std::fs::read_to_string(&path)) {
+                out.push((path, language, text));
+            }
+        }
+    }
+    out
 }

@@ -417,7 +417,6 @@ mod tests {
     #[ignore = "reads the tree FINDBENCH_C_TREE names"]
     fn every_c_file_of_a_tree_keeps_what_its_whole_scan_keeps() {
         let root = std::env::var("FINDBENCH_C_TREE").expect("FINDBENCH_C_TREE");
-        let mut dirs = vec![std::path::PathBuf::from(root)];
         let (mut files, mut kept) = (0, 0);
         let key_sets = [
             vec!["cursor"],
@@ -427,32 +426,19 @@ mod tests {
             vec!["init"],
             vec!["t"],
         ];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() && !path.is_symlink() {
-                    dirs.push(path);
-                    continue;
-                }
-                let language = path
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .and_then(Language::from_extension);
-                let Some(language @ (Language::C | Language::Cpp)) = language else {
-                    continue;
-                };
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                files += 1;
-                let all = scan_file(language, &text);
-                for keys in &key_sets {
-                    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                    let want = Scanned::named(&all, keys.clone());
-                    kept += want.symbols().count();
-                    let got = Scanned::named_in(language, &text, None, keys.clone());
-                    assert_eq!(got, want, "{} {keys:?}", path.display());
-                }
+        let sources = crate::own_sources::sources_under(std::path::Path::new(&root));
+        for (path, language, text) in sources {
+            if !matches!(language, Language::C | Language::Cpp) {
+                continue;
+            }
+            files += 1;
+            let all = scan_file(language, &text);
+            for keys in &key_sets {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                let want = Scanned::named(&all, keys.clone());
+                kept += want.symbols().count();
+                let got = Scanned::named_in(language, &text, None, keys.clone());
+                assert_eq!(got, want, "{} {keys:?}", path.display());
             }
         }
         eprintln!("{files} files, {kept} symbols kept");

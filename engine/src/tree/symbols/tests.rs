@@ -315,26 +315,11 @@ fn skimmed_lines_of_python_hide_no_declaration() {
 #[ignore = "reads the tree FINDBENCH_SKIM_TREE names"]
 fn every_file_of_a_tree_skims_as_it_reads() {
     let root = std::env::var("FINDBENCH_SKIM_TREE").expect("FINDBENCH_SKIM_TREE");
-    let mut dirs = vec![std::path::PathBuf::from(root)];
     let (mut files, mut found) = (0, 0);
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() && !path.is_symlink() {
-                dirs.push(path);
-                continue;
-            }
-            let language = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Language::from_extension);
-            let Some(language @ (Language::Rust | Language::Python)) = language else {
-                continue;
-            };
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                files += 1;
-                found += skims_as_it_reads(language, &[text]);
-            }
+    for (_, language, text) in crate::own_sources::sources_under(std::path::Path::new(&root)) {
+        if matches!(language, Language::Rust | Language::Python) {
+            files += 1;
+            found += skims_as_it_reads(language, &[text]);
         }
     }
     eprintln!("{files} files, {found} symbols");
