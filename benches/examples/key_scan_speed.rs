@@ -12,8 +12,9 @@
 //! memory with their lower-cased copies (not timed); each scan goes over them five times on
 //! one thread. Prints one JSON line: files, bytes, lines, the symbols kept, and the median
 //! milliseconds of the keyed scan and of the whole names-only scan (wall time of a scan on
-//! one thread: on a busy machine it counts the time other processes held the core; Linux's
-//! per-thread CPU count, which `dump_symbols` reads, moves by whole scheduler ticks of 4 ms).
+//! one thread: on a busy machine it counts the time other processes held the core. Linux's
+//! per-thread CPU count, which `dump_symbols` reads, is brought up to date at scheduler
+//! ticks and switches only: these scans, which switch to nothing, read whole 4 ms ticks).
 
 use findbench_engine::tree::named_scan_count;
 use findbench_engine::tree::symbols::scan_file_keeping;
