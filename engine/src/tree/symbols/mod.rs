@@ -68,8 +68,10 @@ pub fn scan_file_keeping(
 /// on which every name `keep` accepts is written: in a language whose recogniser reads
 /// each line alone (Rust, Python, Ruby, shell) the other lines are passed over, unless a
 /// test attribute above waits for its item; in C and C++ most of them are only followed
-/// for their comments, strings and braces ([`Scanner::passes_over_c_line`]). A name is written on its declaration's line,
-/// so the caller of a first call's scan finds them in the lines' letters
+/// for their comments, strings and braces ([`Scanner::passes_over_c_line`]), and a name
+/// the recogniser finds on one of them is neither looked past nor asked about (`keep` is
+/// asked only about the names on the lines given). A name is written on its declaration's
+/// line, so the caller of a first call's scan finds them in the lines' letters
 /// (`tree/scanned.rs`).
 pub(crate) fn scan_lines_keeping(
     language: Language,
@@ -214,7 +216,11 @@ impl<'a> Scanner<'a> {
             || (self.language == Language::Go && code.starts_with("type ("));
         let declares_only = std::mem::take(&mut self.declares_only);
         if let Some((kind, name)) = found {
-            if !name.starts_with('$') {
+            if self.passes_over(number) {
+                // a line not given declares no name the caller keeps (`scan_lines_keeping`):
+                // neither looked past nor asked about; its test attribute is spent
+                self.test_attribute = false;
+            } else if !name.starts_with('$') {
                 let at = offset + (name.as_ptr() as usize - raw.as_ptr() as usize);
                 if self.may_unmake(kind) {
                     if let Some(definition) = self.defines(kind, at + name.len()) {
