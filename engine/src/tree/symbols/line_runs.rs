@@ -68,14 +68,15 @@ pub(super) struct Quotes<'t> {
     run: Run,
 }
 
-/// Where a word is next written, and its searcher.
-struct Stop {
+/// Where a word is next written in a text, from an offset on (searched for again only once
+/// passed), and its searcher.
+pub(super) struct Stop {
     at: Option<usize>,
     finder: memchr::memmem::Finder<'static>,
 }
 
 impl Stop {
-    fn new(bytes: &[u8], word: &'static [u8]) -> Stop {
+    pub(super) fn new(bytes: &[u8], word: &'static [u8]) -> Stop {
         let finder = memchr::memmem::Finder::new(word);
         Stop {
             at: finder.find(bytes),
@@ -83,7 +84,9 @@ impl Stop {
         }
     }
 
-    fn next(&mut self, bytes: &[u8], from: usize) -> usize {
+    /// The first offset from `from` on where the word is written in `bytes` (the text
+    /// the stop was made for; its length when the word is not).
+    pub(super) fn next(&mut self, bytes: &[u8], from: usize) -> usize {
         if self.at.is_some_and(|at| at < from) {
             self.at = self.finder.find(&bytes[from..]).map(|k| from + k);
         }

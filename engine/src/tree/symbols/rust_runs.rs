@@ -12,17 +12,15 @@
 //! a skimming scan with one that reads every line).
 
 use super::lexical;
-use super::line_runs::{lines_before, Run};
+use super::line_runs::{lines_before, Run, Stop};
 use super::scanner::Scanner;
-use memchr::memmem;
 
-/// Where the next `/*` and `#[` of a text are, from an offset on (each searched for again
-/// only once passed; `None` once none is left), and how many line ends the run before the
-/// next of them has left.
+/// Where the next `/*` and `#[` of a text are, from an offset on, and the run of lines
+/// before the next of them.
 pub(super) struct Openers<'t> {
     bytes: &'t [u8],
-    comment: Option<usize>,
-    attribute: Option<usize>,
+    comment: Stop,
+    attribute: Stop,
     /// The run before the next opener.
     run: Run,
 }
@@ -31,8 +29,8 @@ impl<'t> Openers<'t> {
     pub(super) fn new(bytes: &'t [u8]) -> Openers<'t> {
         Openers {
             bytes,
-            comment: memmem::find(bytes, b"/*"),
-            attribute: memmem::find(bytes, b"#["),
+            comment: Stop::new(bytes, b"/*"),
+            attribute: Stop::new(bytes, b"#["),
             run: Run::default(),
         }
     }
@@ -41,13 +39,9 @@ impl<'t> Openers<'t> {
     /// when neither is).
     fn next(&mut self, from: usize) -> usize {
         let bytes = self.bytes;
-        let find = |at: &mut Option<usize>, needle: &[u8]| {
-            if at.is_some_and(|at| at < from) {
-                *at = memmem::find(&bytes[from..], needle).map(|k| from + k);
-            }
-            at.unwrap_or(bytes.len())
-        };
-        find(&mut self.comment, b"/*").min(find(&mut self.attribute, b"#["))
+        self.comment
+            .next(bytes, from)
+            .min(self.attribute.next(bytes, from))
     }
 }
 
