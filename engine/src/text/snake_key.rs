@@ -55,12 +55,40 @@ impl<'k> SnakeKey<'k> {
     /// documentation; when `within_line`, with no `\n` between two words): the start of
     /// its first word. `from` is the start of a line when `within_line`.
     pub fn find(&self, folded: &[u8], from: usize, within_line: bool) -> Option<usize> {
+        self.find_anchored(folded, from, within_line)
+            .map(|(start, _)| start)
+    }
+
+    /// Every place where `folded` writes the key's words as a name holding the key writes
+    /// them ([`SnakeKey::find`]), in the order of their longest word: the start of each.
+    /// A name holding the key holds one of them.
+    pub fn find_each<'t>(
+        &'t self,
+        folded: &'t [u8],
+        within_line: bool,
+    ) -> impl Iterator<Item = usize> + 't {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            let (start, anchor) = self.find_anchored(folded, from, within_line)?;
+            // on from the longest word: a word before it puts the start before `from`
+            from = anchor + 1;
+            Some(start)
+        })
+    }
+
+    /// [`SnakeKey::find`], with where the longest word was found.
+    fn find_anchored(
+        &self,
+        folded: &[u8],
+        from: usize,
+        within_line: bool,
+    ) -> Option<(usize, usize)> {
         let separates = |b: u8| !(b.is_ascii_alphanumeric() || (within_line && b == b'\n'));
         let mut from = from;
         while let Some(k) = self.finder.find(folded.get(from..)?) {
             let at = from + k;
             if let Some(start) = self.around(folded, at, separates) {
-                return Some(start);
+                return Some((start, at));
             }
             // overlapping occurrences too (`aa` in `aaa`)
             from = at + 1;
@@ -216,6 +244,8 @@ mod tests {
                 assert_eq!(snake_form, symbol.snake);
                 let words: Vec<&str> = snake_form.split('_').collect();
                 let line = lines[symbol.line as usize - 1].as_bytes();
+                let written = last.to_ascii_lowercase();
+                let spans: Vec<usize> = memchr::memmem::find_iter(line, &written).collect();
                 for i in 0..words.len() {
                     for j in i + 1..=words.len() {
                         // the first word cut at its start, the last at its end
@@ -232,6 +262,16 @@ mod tests {
                         };
                         assert!(
                             sk.find(line, 0, true).is_some(),
+                            "{key} in {} ({}:{})",
+                            symbol.name,
+                            path.display(),
+                            symbol.line
+                        );
+                        // and one of the places `find_each` gives is in the name as written
+                        // (what lets a scan pass over a text whose places are all in comments)
+                        assert!(
+                            sk.find_each(line, true)
+                                .any(|s| spans.iter().any(|&o| o <= s && s < o + written.len())),
                             "{key} in {} ({}:{})",
                             symbol.name,
                             path.display(),

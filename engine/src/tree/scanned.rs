@@ -12,7 +12,8 @@
 
 use super::symbol_table::qualifier_of;
 use super::symbols::{
-    scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol, SymbolList,
+    all_in_comments, scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol,
+    SymbolList,
 };
 use crate::text::camel::snake_letters;
 #[cfg(test)]
@@ -91,11 +92,27 @@ impl Scanned {
             // a name is written on its line, so its letters are the line's: the other
             // lines are passed over, or in C and C++ only followed for what they leave
             // open (most of a file holding a common word)
-            let lines = match folded {
-                Some(folded) => lines_holding(text, folded, &keys, &finders),
-                None => lines_holding(text, &text.as_bytes().to_ascii_lowercase(), &keys, &finders),
+            let made;
+            let folded = match folded {
+                Some(folded) => folded,
+                None => {
+                    made = text.as_bytes().to_ascii_lowercase();
+                    &made
+                }
             };
-            scan_lines_keeping(language, text, &lines, &mut keep)
+            let lines = if matches!(language, Language::C | Language::Cpp)
+                && keys_only_in_comments(text, folded, &keys)
+            {
+                Vec::new()
+            } else {
+                lines_holding(text, folded, &keys, &finders)
+            };
+            if lines.is_empty() {
+                // no line may declare a name kept: nothing to follow
+                Vec::new()
+            } else {
+                scan_lines_keeping(language, text, &lines, &mut keep)
+            }
         } else {
             scan_file_keeping(language, text, &mut keep)
         };
@@ -154,6 +171,23 @@ fn ascii_lines_holding(folded: &[u8], keys: &[String]) -> Vec<u32> {
         }
     }
     line_numbers(folded, starts)
+}
+
+/// Whether a C or C++ text of ASCII (`folded`: its bytes in lower case) writes `keys` as a
+/// name writes them only inside comments ([`all_in_comments`]): then no line declares a
+/// name holding one of them, as a name is written in code and holds one of the places
+/// [`SnakeKey::find_each`] gives. The text is read up to the first place in code.
+fn keys_only_in_comments(text: &str, folded: &[u8], keys: &[String]) -> bool {
+    if !text.is_ascii() {
+        // a character outside ASCII may fold into a key's letters (`lines_holding`)
+        return false;
+    }
+    let mut places: Vec<usize> = Vec::new();
+    for key in keys.iter().filter_map(|k| SnakeKey::new(k)) {
+        places.extend(key.find_each(folded, true));
+    }
+    places.sort_unstable();
+    all_in_comments(text.as_bytes(), &places)
 }
 
 /// The lines of `text` (numbered from 1, ascending; `folded`: its bytes folded to ASCII

@@ -18,6 +18,7 @@
 //! closed by indentation or words); the others go through what brace languages share.
 
 mod body;
+mod c_comments;
 mod c_family;
 mod c_like;
 mod csharp;
@@ -41,6 +42,7 @@ mod shell;
 mod swift;
 mod symbol;
 
+pub(crate) use c_comments::all_in_comments;
 pub use language::Language;
 pub(crate) use packed::{PackedSymbols, SymbolList};
 pub use symbol::{Symbol, SymbolClass, SymbolKind};
