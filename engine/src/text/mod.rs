@@ -6,6 +6,7 @@ pub mod camel;
 pub mod caseless;
 pub mod char_bag;
 pub mod fold;
+pub mod line_ends;
 pub mod partial_ratio;
 pub mod snake_key;
 pub mod stem;

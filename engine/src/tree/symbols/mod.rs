@@ -112,8 +112,8 @@ fn scan_skimming<'a>(
     // Python: the runs of lines holding no quote that declare nothing passed over at once
     let mut quotes = (skims && language == Language::Python)
         .then(|| line_runs::Quotes::new(bytes, scanner.lines.is_none()));
-    // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them), found by
-    // `memchr`
+    // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them)
+    let mut line_ends = crate::text::line_ends::LineEnds::new(bytes);
     while offset < bytes.len() {
         if let Some(openers) = openers.as_mut() {
             (offset, number) = rust_runs::pass_over_run(&mut scanner, openers, offset, number);
@@ -127,7 +127,7 @@ fn scan_skimming<'a>(
                 break;
             }
         }
-        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |k| offset + k + 1);
+        let end = line_ends.end_from(offset);
         scanner.line(&text[offset..end], offset, number);
         offset = end;
         number += 1;
