@@ -5,8 +5,8 @@
 use super::c_like::{c_like_function, strip_template};
 use super::language::Language;
 use super::lexical::{
-    declared_after, is_ident_char, leading_ident, strip_word, strip_words, trim_start,
-    STATEMENT_WORDS,
+    declared_after, is_ident_char, is_statement_word, leading_ident, strip_word, strip_words, trim,
+    trim_end, trim_start,
 };
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
@@ -17,7 +17,7 @@ impl<'a> Scanner<'a> {
         // (`DOCTEST_MSVC_SUPPRESS_WARNING(4623)` above a `#define`)
         if let Some(rest) = s.strip_prefix('#') {
             self.prev_type_line = false;
-            return declared_after(rest.trim_start(), "define").map(|n| (SymbolKind::Macro, n));
+            return declared_after(trim_start(rest), "define").map(|n| (SymbolKind::Macro, n));
         }
         let prev_type_line = std::mem::replace(&mut self.prev_type_line, false);
         if self.open_statement && !prev_type_line {
@@ -28,7 +28,7 @@ impl<'a> Scanner<'a> {
         }
         if self.typedef_open && s.starts_with('}') && !indented {
             self.typedef_open = false;
-            let rest = s[1..].trim_start();
+            let rest = trim_start(&s[1..]);
             let rest = strip_attributes(rest);
             let name = leading_ident(rest)?;
             return Some((SymbolKind::Type, name));
@@ -89,12 +89,12 @@ impl<'a> Scanner<'a> {
             };
             let rest = strip_attributes(strip_words(rest, &["class", "struct"]));
             let mut name = leading_ident(rest);
-            let mut after = name.map_or(rest, |n| rest[n.len()..].trim_start());
+            let mut after = name.map_or(rest, |n| trim_start(&rest[n.len()..]));
             // an export macro between the keyword and the name: `class GTEST_API_ Name {`
             if let (Some(n), Some(next)) = (name, leading_ident(after)) {
                 if is_macro_name(n) && !matches!(next, "final") {
                     name = Some(next);
-                    after = after[next.len()..].trim_start();
+                    after = trim_start(&after[next.len()..]);
                 }
             }
             let after = after.strip_prefix("final").map_or(after, str::trim_start);
@@ -119,7 +119,7 @@ impl<'a> Scanner<'a> {
         if typedef {
             // a type given by a macro call was stripped as an attribute, leaving the name:
             // `typedef GTEST_REMOVE_REFERENCE_AND_CONST_(Optional) OptionalView;`
-            let alone = leading_ident(s).filter(|n| s[n.len()..].trim_start().starts_with(';'));
+            let alone = leading_ident(s).filter(|n| trim_start(&s[n.len()..]).starts_with(';'));
             return typedef_name(s).or(alone).map(|n| (SymbolKind::Type, n));
         }
         if let Some(rest) = strip_word(s, "using") {
@@ -164,7 +164,7 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
     loop {
         if let Some(rest) = s.strip_prefix("[[") {
             match rest.find("]]") {
-                Some(end) => s = rest[end + 2..].trim_start(),
+                Some(end) => s = trim_start(&rest[end + 2..]),
                 None => return s,
             }
             continue;
@@ -180,7 +180,7 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
         let Some(word) = leading_ident(s) else {
             return s;
         };
-        let rest = s[word.len()..].trim_start();
+        let rest = trim_start(&s[word.len()..]);
         let is_attribute = matches!(word, "__attribute__" | "__declspec" | "alignas")
             || (word.len() > 2
                 && word.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
@@ -209,7 +209,7 @@ pub(super) fn strip_attributes(mut s: &str) -> &str {
         let Some(close) = close else {
             return s;
         };
-        let after = rest[close + 1..].trim_start();
+        let after = trim_start(&rest[close + 1..]);
         if leading_ident(after).is_none() && !after.starts_with("[[") {
             return s;
         }
@@ -235,7 +235,7 @@ pub(super) fn is_macro_call_line(s: &str) -> bool {
     if !is_macro_name(name) {
         return false;
     }
-    let rest = s[name.len()..].trim_start();
+    let rest = trim_start(&s[name.len()..]);
     let Some(args) = rest.strip_prefix('(') else {
         return false;
     };
@@ -246,7 +246,7 @@ pub(super) fn is_macro_call_line(s: &str) -> bool {
             ')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return matches!(args[i + 1..].trim(), "" | ";");
+                    return matches!(trim(&args[i + 1..]), "" | ";");
                 }
             }
             _ => {}
@@ -277,7 +277,7 @@ fn local_type(s: &str) -> Option<(SymbolKind, &str)> {
         };
         let rest = strip_words(rest, &["class", "struct"]);
         let name = leading_ident(rest)?;
-        let after = rest[name.len()..].trim_start();
+        let after = trim_start(&rest[name.len()..]);
         let after = after.strip_prefix("final").map_or(after, str::trim_start);
         let opens = after.starts_with('{') || (after.starts_with(':') && !after.starts_with("::"));
         return opens.then_some((kind, name));
@@ -302,8 +302,8 @@ pub(super) fn typedef_name(s: &str) -> Option<&str> {
     if let Some((_, rest)) = s.split_once('(') {
         if let Some((group, after)) = rest.split_once(')') {
             // the parameters may follow on the next line: `typedef int (*curl_debug_callback)`
-            let wrapped = after.trim().is_empty() && group.trim_start().starts_with('*');
-            if after.trim_start().starts_with('(') || wrapped {
+            let wrapped = trim(after).is_empty() && trim_start(group).starts_with('*');
+            if trim_start(after).starts_with('(') || wrapped {
                 let start = group
                     .rfind(|c: char| !is_ident_char(c))
                     .map_or(0, |i| i + 1);
@@ -313,7 +313,7 @@ pub(super) fn typedef_name(s: &str) -> Option<&str> {
         }
     }
     let end = s.find(';')?;
-    let head = s[..end].trim_end();
+    let head = trim_end(&s[..end]);
     let head = head.split('[').next()?.trim_end();
     let start = head.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
     let name = &head[start..];
@@ -328,7 +328,7 @@ pub(super) fn is_type_line(s: &str) -> bool {
         && !s.contains(['(', ')', ';', '{', '}', '=', '#', ',', '"', '<', ':'])
         && s.ends_with(|c: char| is_ident_char(c) || c == '*')
         && s.split_whitespace().count() <= 4
-        && !STATEMENT_WORDS.contains(&leading_ident(s).unwrap_or(""))
+        && !is_statement_word(leading_ident(s).unwrap_or(""))
 }
 
 /// A C++ line that is only a return type, the name below it: qualified, with template
@@ -337,7 +337,7 @@ pub(super) fn is_type_line(s: &str) -> bool {
 /// `&`, its angle brackets balance, and outside them it holds nothing a statement or an
 /// expression would (`;`, braces, `=`, `,`, parentheses, operators, a string).
 fn ends_return_type(s: &str) -> bool {
-    if STATEMENT_WORDS.contains(&leading_ident(s).unwrap_or(""))
+    if is_statement_word(leading_ident(s).unwrap_or(""))
         || !s.ends_with(|c: char| is_ident_char(c) || matches!(c, '>' | '*' | '&'))
     {
         return false;

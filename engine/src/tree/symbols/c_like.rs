@@ -1,14 +1,14 @@
 //! What C, C++ and Java declarations share: a function declared as `[type] name(`, and a
 //! leading `template <...>`.
 
-use super::lexical::{is_ident_char, leading_ident, STATEMENT_WORDS};
+use super::lexical::{is_ident_char, is_statement_word, leading_ident, trim, trim_end, trim_start};
 
 /// `s` without a leading `template <...>` (balanced); `None` when nothing follows it.
 pub(super) fn strip_template(s: &str) -> Option<&str> {
     let Some(rest) = s.strip_prefix("template") else {
         return Some(s);
     };
-    let rest = rest.trim_start();
+    let rest = trim_start(rest);
     if !rest.starts_with('<') {
         return Some(s);
     }
@@ -19,7 +19,7 @@ pub(super) fn strip_template(s: &str) -> Option<&str> {
             '>' => {
                 depth -= 1;
                 if depth == 0 {
-                    let after = rest[i + 1..].trim_start();
+                    let after = trim_start(&rest[i + 1..]);
                     return (!after.is_empty()).then_some(after);
                 }
             }
@@ -71,7 +71,7 @@ fn name_start(head: &str) -> usize {
 /// (`Class::method`, `~Class`). Calls (`foo(x);`), assignments and control flow are not.
 pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> {
     let open = memchr::memchr(b'(', s.as_bytes())?;
-    let head = s[..open].trim_end();
+    let head = trim_end(&s[..open]);
     if head.is_empty()
         || refuses_head(head.as_bytes())
         // a member access is a call (`obj.run(`); a pack expanded in the return type's
@@ -81,7 +81,7 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
         return None;
     }
     let first = leading_ident(head)?;
-    if STATEMENT_WORDS.contains(&first) {
+    if is_statement_word(first) {
         return None;
     }
     // the name is the last token: letters, digits, `_`, `::`, a leading `~`, and the
@@ -96,13 +96,11 @@ pub(super) fn c_like_function(s: &str, needs_return_type: bool) -> Option<&str> 
     let bare = qualified
         .map_or(name, |at| &name[at + 2..])
         .trim_start_matches('~');
-    if bare.is_empty()
-        || bare.starts_with(|c: char| c.is_ascii_digit())
-        || STATEMENT_WORDS.contains(&bare)
+    if bare.is_empty() || bare.starts_with(|c: char| c.is_ascii_digit()) || is_statement_word(bare)
     {
         return None;
     }
-    let has_type = !head[..start].trim().is_empty();
+    let has_type = !trim(&head[..start]).is_empty();
     if needs_return_type && !has_type && qualified.is_none() {
         return None;
     }
@@ -177,32 +175,32 @@ const NOT_A_TYPE: &[&str] = &[
 /// `Map<String, Object>`, `string?`, `int[]`, `Ns.Type`, `void IDisposable.`).
 pub(super) fn member_head(s: &str) -> Option<(&str, bool)> {
     let stop = s.find(['(', '{', '=', ';']).unwrap_or(s.len());
-    let head = s[..stop].trim_end();
+    let head = trim_end(&s[..stop]);
     // generic parameters after the name: `Get<T>`
     let head = match head.strip_suffix('>') {
         Some(_) => {
             let open = generic_open(head)?;
-            head[..open].trim_end()
+            trim_end(&head[..open])
         }
         None => head,
     };
     let start = head.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
     let name = &head[start..];
     let first = leading_ident(name)?;
-    if first.len() != name.len() || STATEMENT_WORDS.contains(&name) || NOT_A_NAME.contains(&name) {
+    if first.len() != name.len() || is_statement_word(name) || NOT_A_NAME.contains(&name) {
         return None;
     }
-    let before = head[..start].trim_end();
+    let before = trim_end(&head[..start]);
     // an explicit interface implementation: `void IDisposable.Dispose`
     let before = before.strip_suffix('.').map_or(before, |b| {
         let s = b.rfind(|c: char| !is_ident_char(c)).map_or(0, |i| i + 1);
-        b[..s].trim_end()
+        trim_end(&b[..s])
     });
     if before.is_empty() {
         return Some((name, false));
     }
     let word = leading_ident(before)?;
-    if STATEMENT_WORDS.contains(&word) || NOT_A_TYPE.contains(&word) {
+    if is_statement_word(word) || NOT_A_TYPE.contains(&word) {
         return None;
     }
     let is_type = before.chars().all(|c| {

@@ -22,6 +22,7 @@ pub(super) fn is_ident_char(c: char) -> bool {
 }
 
 /// [`char::is_whitespace`] of an ASCII byte.
+#[inline]
 fn is_ascii_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t'..=b'\r')
 }
@@ -31,6 +32,7 @@ fn is_ascii_space(b: u8) -> bool {
 /// line of a scan is trimmed several times, and decoding each character was a large share
 /// of a scan that keeps few names (`engine/src/tree/scanned.rs`; docs/index.md, sixth
 /// session of 2026-11-26).
+#[inline]
 pub(super) fn trim_start(s: &str) -> &str {
     let bytes = s.as_bytes();
     let mut i = 0;
@@ -44,6 +46,7 @@ pub(super) fn trim_start(s: &str) -> &str {
 }
 
 /// `s.trim_end()`, as [`trim_start`] does it.
+#[inline]
 pub(super) fn trim_end(s: &str) -> &str {
     let bytes = s.as_bytes();
     let mut j = bytes.len();
@@ -57,6 +60,7 @@ pub(super) fn trim_end(s: &str) -> &str {
 }
 
 /// `s.trim()`, as [`trim_start`] does it.
+#[inline]
 pub(super) fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
@@ -75,6 +79,7 @@ const ASCII_IDENT: [bool; 256] = {
 };
 
 /// The identifier at the start of `s` (after whitespace), if any.
+#[inline]
 pub(super) fn leading_ident(s: &str) -> Option<&str> {
     let s = trim_start(s);
     let bytes = s.as_bytes();
@@ -102,6 +107,7 @@ pub(super) fn comment_end(bytes: &[u8]) -> Option<usize> {
 }
 
 /// `s` with `word` and following whitespace removed, when `s` starts with that whole word.
+#[inline]
 pub(super) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
     // most lines start with another letter: no call to compare the rest
     if !word.is_empty() && s.as_bytes().first() != word.as_bytes().first() {
@@ -133,30 +139,35 @@ pub(super) fn declared_after<'a>(s: &'a str, keyword: &str) -> Option<&'a str> {
     leading_ident(strip_word(s, keyword)?)
 }
 
-/// Keywords that start a statement, never a declaration, in C-like languages.
-pub(super) const STATEMENT_WORDS: &[&str] = &[
-    "return",
-    "if",
-    "else",
-    "for",
-    "while",
-    "switch",
-    "case",
-    "do",
-    "delete",
-    "new",
-    "throw",
-    "goto",
-    "sizeof",
-    "catch",
-    "try",
-    "co_return",
-    "co_await",
-    "yield",
-    "await",
-    "assert",
-    "defined",
-];
+/// Whether `word` is a keyword that starts a statement, never a declaration, in C-like
+/// languages (a `match`: a list searched word by word was compared on most lines of a C
+/// header several times).
+pub(super) fn is_statement_word(word: &str) -> bool {
+    matches!(
+        word,
+        "return"
+            | "if"
+            | "else"
+            | "for"
+            | "while"
+            | "switch"
+            | "case"
+            | "do"
+            | "delete"
+            | "new"
+            | "throw"
+            | "goto"
+            | "sizeof"
+            | "catch"
+            | "try"
+            | "co_return"
+            | "co_await"
+            | "yield"
+            | "await"
+            | "assert"
+            | "defined"
+    )
+}
 
 /// `s` without leading annotations and attributes: `@Name`, `@pkg.Name`, `@Name(args)`
 /// with its balanced arguments (Kotlin, Swift, Scala, Java), `#[Attr(args)]` (PHP) and
