@@ -29,17 +29,26 @@ pub(super) fn strip_template(s: &str) -> Option<&str> {
     None
 }
 
+/// The bytes of a qualified name's last token, looked up in one load: letters, digits,
+/// `_`, `$`, `:`, `~`, and every byte outside ASCII.
+const NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b':' | b'~') || c >= 0x80;
+        b += 1;
+    }
+    table
+};
+
 /// Where the qualified name that ends `head` starts: letters, digits, `_`, `::`, a
 /// leading `~`, and the template arguments of a qualifier (`Cache<T>::lookup`).
 fn name_start(head: &str) -> usize {
     let bytes = head.as_bytes();
     let mut i = bytes.len();
     loop {
-        while i > 0
-            && (bytes[i - 1].is_ascii_alphanumeric()
-                || matches!(bytes[i - 1], b'_' | b'$' | b':' | b'~')
-                || bytes[i - 1] >= 0x80)
-        {
+        while i > 0 && NAME_BYTE[bytes[i - 1] as usize] {
             i -= 1;
         }
         if !(i > 0 && bytes[i - 1] == b'>' && head[i..].starts_with("::")) {
@@ -124,13 +133,42 @@ fn last_colons(bytes: &[u8]) -> Option<usize> {
 /// member access through a pointer), read in one pass over its bytes (a search for each
 /// was a twentieth of a C header's scan).
 fn refuses_head(head: &[u8]) -> bool {
-    head.iter().enumerate().any(|(i, &b)| match b {
-        b'=' | b';' | b'"' | b'\'' | b')' | b'{' | b'}' | b'!' | b'|' | b'?' | b',' => true,
-        b'<' => head.get(i + 1) == Some(&b'<'),
-        b'-' => head.get(i + 1) == Some(&b'>'),
-        _ => false,
-    })
+    // most bytes are none of these: one load tells (a `match` jumped through a table for
+    // every byte of a line's head)
+    head.iter()
+        .enumerate()
+        .any(|(i, &b)| match HEAD_BYTE[b as usize] {
+            HeadByte::Other => false,
+            HeadByte::Refused => true,
+            HeadByte::Less => head.get(i + 1) == Some(&b'<'),
+            HeadByte::Minus => head.get(i + 1) == Some(&b'>'),
+        })
 }
+
+/// What a byte of a function's head is to [`refuses_head`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HeadByte {
+    Other,
+    /// No function declaration has it before its `(`.
+    Refused,
+    /// Refused when doubled (`<<`).
+    Less,
+    /// Refused before `>` (`->`).
+    Minus,
+}
+
+const HEAD_BYTE: [HeadByte; 256] = {
+    let mut table = [HeadByte::Other; 256];
+    let refused = b"=;\"')}{!|?,";
+    let mut k = 0;
+    while k < refused.len() {
+        table[refused[k] as usize] = HeadByte::Refused;
+        k += 1;
+    }
+    table[b'<' as usize] = HeadByte::Less;
+    table[b'-' as usize] = HeadByte::Minus;
+    table
+};
 
 /// Words that stand before `(` in a call or a constructor's chaining, never a member's name.
 const NOT_A_NAME: &[&str] = &[
