@@ -81,6 +81,10 @@ impl<'a> Scanner<'a> {
             ("namespace", SymbolKind::Namespace),
             ("enum", SymbolKind::Enum),
         ] {
+            // most lines start with none of them: the first byte tells
+            if s.as_bytes().first() != word.as_bytes().first() {
+                continue;
+            }
             let Some(rest) = strip_word(s, word).or_else(|| {
                 // `struct{` and `enum{` with no name before the brace
                 s.strip_prefix(word).filter(|r| r.starts_with('{'))

@@ -124,7 +124,14 @@ pub(super) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {
 /// Strips any number of the given leading words (modifiers).
 pub(super) fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
     'outer: loop {
+        // most lines start with none of the words: their first bytes tell, without a call
+        let Some(&first) = s.as_bytes().first() else {
+            return s;
+        };
         for w in words {
+            if w.as_bytes().first() != Some(&first) {
+                continue;
+            }
             if let Some(rest) = strip_word(s, w) {
                 s = rest;
                 continue 'outer;
