@@ -100,10 +100,8 @@ impl Scanned {
                     &made
                 }
             };
-            let lines = if matches!(language, Language::C | Language::Cpp)
-                && keys_only_in_comments(text, folded, &keys)
-            {
-                Vec::new()
+            let lines = if matches!(language, Language::C | Language::Cpp) && text.is_ascii() {
+                c_lines_holding(text, folded, &keys)
             } else {
                 lines_holding(text, folded, &keys, &finders)
             };
@@ -173,21 +171,21 @@ fn ascii_lines_holding(folded: &[u8], keys: &[String]) -> Vec<u32> {
     line_numbers(folded, starts)
 }
 
-/// Whether a C or C++ text of ASCII (`folded`: its bytes in lower case) writes `keys` as a
-/// name writes them only inside comments ([`all_in_comments`]): then no line declares a
-/// name holding one of them, as a name is written in code and holds one of the places
-/// [`SnakeKey::find_each`] gives. The text is read up to the first place in code.
-fn keys_only_in_comments(text: &str, folded: &[u8], keys: &[String]) -> bool {
-    if !text.is_ascii() {
-        // a character outside ASCII may fold into a key's letters (`lines_holding`)
-        return false;
-    }
+/// [`lines_holding`] of a C or C++ text of ASCII (`folded`: its bytes in lower case), from
+/// every place where `keys` are written as a name writes them ([`SnakeKey::find_each`]; a
+/// name holding a key holds one): none when every place is inside a comment
+/// ([`all_in_comments`], which reads the text only up to the first place in code), as a
+/// name is written in code.
+fn c_lines_holding(text: &str, folded: &[u8], keys: &[String]) -> Vec<u32> {
     let mut places: Vec<usize> = Vec::new();
     for key in keys.iter().filter_map(|k| SnakeKey::new(k)) {
         places.extend(key.find_each(folded, true));
     }
     places.sort_unstable();
-    all_in_comments(text.as_bytes(), &places)
+    if all_in_comments(text.as_bytes(), &places) {
+        return Vec::new();
+    }
+    line_numbers(folded, places)
 }
 
 /// The lines of `text` (numbered from 1, ascending; `folded`: its bytes folded to ASCII
@@ -502,7 +500,7 @@ mod tests {
             &["cursor2", "utf8", "strasse", "file"],
             &["zzqq"],
         ];
-        let (mut found, mut fewer, mut non_ascii) = (0, 0, 0);
+        let (mut found, mut fewer, mut non_ascii, mut from_places) = (0, 0, 0, 0);
         for text in &texts {
             for keys in key_sets {
                 let letters: Vec<Vec<u8>> = keys
@@ -524,8 +522,16 @@ mod tests {
                 }
                 found += lines.len();
                 fewer += wide.len() - lines.len();
+                // a C text's lines come from every place a key is written: the same lines,
+                // unless every place is in a comment
+                if text.is_ascii() {
+                    let c_lines = c_lines_holding(text, &folded, &keys);
+                    assert!(c_lines.is_empty() || c_lines == lines, "{keys:?}: {text}");
+                    from_places += c_lines.len();
+                }
             }
         }
+        assert!(from_places > 300, "{from_places}");
         assert!(found > 500, "{found}");
         assert!(fewer > 0, "{fewer}");
         assert!(non_ascii >= 2, "{non_ascii}");
