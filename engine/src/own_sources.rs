@@ -1,6 +1,7 @@
 //! This crate's own source files, for tests that check a fast path against a plain one on
 //! real code (`retrieval/word_parts.rs`, `text/stem.rs`), and the source files of a real tree
-//! a test reads by hand (`tree/scanned.rs`, `tree/symbols/tests.rs`).
+//! a test reads by hand (`tree/scanned.rs`, `tree/symbols/tests.rs`,
+//! `tree/symbols/c_comments.rs`).
 
 /// Every file below this crate's `src/`, with its bytes.
 #[cfg(test)]
@@ -63,4 +64,21 @@ pub(crate) fn sources_under(
         }
     }
     out
+}
+
+/// [`sources_under`] the directory the environment variable `var` names, in `languages`
+/// only: what a by-hand test reads of a real tree. Panics when the variable is unset or the
+/// tree holds no such file (a test that read nothing would pass).
+#[cfg(test)]
+pub(crate) fn tree_sources(
+    var: &str,
+    languages: &[crate::tree::symbols::Language],
+) -> Vec<(std::path::PathBuf, crate::tree::symbols::Language, String)> {
+    let root = std::env::var(var).unwrap_or_else(|_| panic!("{var} names no tree"));
+    let sources: Vec<_> = sources_under(std::path::Path::new(&root))
+        .into_iter()
+        .filter(|(_, language, _)| languages.contains(language))
+        .collect();
+    assert!(!sources.is_empty(), "{root} holds no file in {languages:?}");
+    sources
 }

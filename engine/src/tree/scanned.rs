@@ -448,8 +448,7 @@ mod tests {
     #[test]
     #[ignore = "reads the tree FINDBENCH_C_TREE names"]
     fn every_c_file_of_a_tree_keeps_what_its_whole_scan_keeps() {
-        let root = std::env::var("FINDBENCH_C_TREE").expect("FINDBENCH_C_TREE");
-        let (mut files, mut kept) = (0, 0);
+        let mut kept = 0;
         let key_sets = [
             vec!["cursor"],
             vec!["binary"],
@@ -458,23 +457,20 @@ mod tests {
             vec!["init"],
             vec!["t"],
         ];
-        let sources = crate::own_sources::sources_under(std::path::Path::new(&root));
-        for (path, language, text) in sources {
-            if !matches!(language, Language::C | Language::Cpp) {
-                continue;
-            }
-            files += 1;
-            let all = scan_file(language, &text);
+        let sources =
+            crate::own_sources::tree_sources("FINDBENCH_C_TREE", &[Language::C, Language::Cpp]);
+        for (path, language, text) in &sources {
+            let (language, text) = (*language, text.as_str());
+            let all = scan_file(language, text);
             for keys in &key_sets {
                 let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
                 let want = Scanned::named(&all, keys.clone());
                 kept += want.symbols().count();
-                let got = Scanned::named_in(language, &text, None, keys.clone());
+                let got = Scanned::named_in(language, text, None, keys.clone());
                 assert_eq!(got, want, "{} {keys:?}", path.display());
             }
         }
-        eprintln!("{files} files, {kept} symbols kept");
-        assert!(files > 0);
+        eprintln!("{} files, {kept} symbols kept", sources.len());
     }
 
     /// The lines found from a text's bytes are among those found in its lines' letters
