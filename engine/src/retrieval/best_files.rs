@@ -234,7 +234,14 @@ mod tests {
         );
         for index in [
             FieldIndex::build(&tree, &profile),
-            FieldIndex::for_terms(&tree, &profile, &terms, Default::default(), None),
+            FieldIndex::for_terms(
+                &tree,
+                &profile,
+                &terms,
+                Default::default(),
+                None,
+                Default::default(),
+            ),
         ] {
             let lists: Vec<Holding<'_>> = terms.iter().map(|t| index.holding(t).unwrap()).collect();
             let mut by_file: HashMap<u32, Vec<usize>> = HashMap::new();

@@ -9,7 +9,8 @@
 
 use super::fields::FIELDS;
 use super::file_counts::{
-    counted_with_lines, file_terms, held_terms, path_terms, FileCounts, FileTerms, TermLines,
+    counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
+    TermLines,
 };
 use super::kept::{self, Damaged, Kept};
 use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampled};
@@ -50,6 +51,8 @@ enum Terms {
     Held {
         holders: HashMap<String, Vec<u32>>,
         missed: Arc<Mutex<Vec<String>>>,
+        /// Files counted before they were scored (the length sample's, by the first pass).
+        counted: Counted,
     },
 }
 
@@ -179,6 +182,7 @@ impl FieldIndex {
                     .map(|t| (t.clone(), Vec::new()))
                     .collect(),
                 missed,
+                counted: Counted::default(),
             },
         }
     }
@@ -191,13 +195,16 @@ impl FieldIndex {
     /// only cut; which words each file's text holds is the tree's [`Tree::held_words`]
     /// when it knows them, else the file is read to know), and no other. `sampled` is the
     /// sample's lengths when they were measured already (the first pass measures them
-    /// while it reads the files: [`super::length_sample::lengths_of_read`]).
+    /// while it reads the files: [`super::length_sample::lengths_of_read`]), and `counted`
+    /// the files whose numbers it counted then ([`FieldIndex::count`] reads them again only
+    /// for other terms).
     pub(crate) fn for_terms(
         tree: &Tree,
         profile: &Profile,
         terms: &[String],
         missed: Arc<Mutex<Vec<String>>>,
         sampled: Option<Vec<Sampled>>,
+        counted: Counted,
     ) -> FieldIndex {
         let sampled = sampled.unwrap_or_else(|| measured_sample(tree, profile));
         let finders: Vec<memchr::memmem::Finder<'_>> = terms
@@ -267,7 +274,11 @@ impl FieldIndex {
             average: estimated_averages(tree, &sampled),
             // a file's lengths are counted with its frequencies, when it is scored
             lengths: vec![[0; NF]; tree.len()],
-            terms: Terms::Held { holders, missed },
+            terms: Terms::Held {
+                holders,
+                missed,
+                counted,
+            },
         }
     }
 
@@ -295,7 +306,9 @@ impl FieldIndex {
                     Err(damaged)
                 }
             },
-            Terms::Held { holders, missed } => match holders.get(term) {
+            Terms::Held {
+                holders, missed, ..
+            } => match holders.get(term) {
                 Some(list) => Ok(Holding::Files(list.as_slice())),
                 None => {
                     let mut missed = missed.lock().unwrap_or_else(|e| e.into_inner());
@@ -322,7 +335,10 @@ impl FieldIndex {
         lists: &[Holding<'_>],
         bytes: &mut Vec<u8>,
     ) -> (FileCounts, Option<TermLines>) {
-        if let Terms::Held { .. } = self.terms {
+        if let Terms::Held { counted, .. } = &self.terms {
+            if let Some((counts, lines)) = counted.get(terms, file) {
+                return (counts.clone(), Some(lines.clone()));
+            }
             let (counts, lines) =
                 counted_with_lines(&tree.files()[file as usize], profile, terms, bytes);
             return (counts, Some(lines));
@@ -397,7 +413,14 @@ mod tests {
             profile.task_ranking.length_sample = sample;
             let all = FieldIndex::build(&tree, &profile);
             let missed = Arc::new(Mutex::new(Vec::new()));
-            let some = FieldIndex::for_terms(&tree, &profile, &terms, missed.clone(), None);
+            let some = FieldIndex::for_terms(
+                &tree,
+                &profile,
+                &terms,
+                missed.clone(),
+                None,
+                Counted::default(),
+            );
             assert_eq!(some.average, all.average, "sample {sample}");
             // the sample is measured as every file is counted
             for i in crate::retrieval::length_sample::length_sample(&tree, sample) {

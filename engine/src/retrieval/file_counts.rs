@@ -70,6 +70,43 @@ pub(crate) type FileCounts = ([u32; NF], Vec<(usize, [u16; NF])>);
 /// how many of them it holds: most first, then by line number.
 pub(crate) type TermLines = Vec<(u32, usize)>;
 
+/// A file's numbers and the lines of its terms ([`counted_with_lines`]).
+pub(crate) type CountsAndLines = (FileCounts, TermLines);
+
+/// Files whose numbers for `terms` ([`counted_of_read`]) were counted before the ranking
+/// asked for them: the first pass over a root counts the length sample's files it reads
+/// (their field lengths are the sample's, their symbols scanned for them already), so a
+/// sampled file the ranking scores is not read and scanned a second time. On a tree of a
+/// few hundred files the sample is a third of the tree or all of it.
+#[derive(Debug, Default)]
+pub(crate) struct Counted {
+    terms: Vec<String>,
+    files: HashMap<u32, CountsAndLines>,
+}
+
+impl Counted {
+    /// None counted yet, for `terms`.
+    pub(crate) fn new(terms: Vec<String>) -> Counted {
+        Counted {
+            terms,
+            files: HashMap::new(),
+        }
+    }
+
+    /// Keeps `file`'s numbers, counted for [`Counted::terms`].
+    pub(crate) fn insert(&mut self, file: u32, counts: CountsAndLines) {
+        self.files.insert(file, counts);
+    }
+
+    /// `file`'s numbers for `terms` (in that order), when they were counted.
+    pub(crate) fn get(&self, terms: &[String], file: u32) -> Option<&CountsAndLines> {
+        match self.terms == terms {
+            true => self.files.get(&file),
+            false => None,
+        }
+    }
+}
+
 /// The numbers [`file_terms`] gives for `file`, for `terms` only: its field lengths and its
 /// frequencies of those of `terms` it holds (by their place in `terms`); and the lines of
 /// its text that hold one of `terms`, each with how many of them it holds, as
@@ -84,7 +121,21 @@ pub(crate) fn counted_with_lines(
     profile: &Profile,
     terms: &[String],
     bytes: &mut Vec<u8>,
-) -> (FileCounts, TermLines) {
+) -> CountsAndLines {
+    let read = file.read_into(bytes);
+    counted_of_read(file, profile, terms, read.then_some(bytes.as_slice()))
+}
+
+/// [`counted_with_lines`] of a file already read: `bytes` its text when
+/// `TreeFile::read_into` said it holds one, `None` when it holds none (its path alone is
+/// counted). What the first pass over a root counts of a sampled file it reads anyway
+/// (`modes/cold/pass.rs`, [`Counted`]).
+pub(crate) fn counted_of_read(
+    file: &TreeFile,
+    profile: &Profile,
+    terms: &[String],
+    bytes: Option<&[u8]>,
+) -> CountsAndLines {
     let mut len = [0u32; NF];
     let mut tf = vec![[0u16; NF]; terms.len()];
     let starts = TermStarts::new(terms);
@@ -99,7 +150,7 @@ pub(crate) fn counted_with_lines(
         found_in(p, Field::Path);
     });
     let mut lines = Vec::new();
-    if file.read_into(bytes) {
+    if let Some(bytes) = bytes {
         let text = crate::text::decoded(bytes);
         let text: &str = &text;
         if file.language.is_some() {

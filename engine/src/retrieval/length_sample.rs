@@ -190,6 +190,59 @@ mod tests {
         Tree::from_memory("t", files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
     }
 
+    /// A sampled file the first pass counts for the question's terms
+    /// (`file_counts::counted_of_read`, `modes/cold/pass.rs`) is measured with the lengths
+    /// those numbers hold: the ones [`lengths_of_read`] gives, for any terms, on this
+    /// crate's sources and the fixtures in every language the scan reads (their symbols
+    /// taken from the tree's scan by one, scanned for the names alone by the other).
+    #[test]
+    fn a_file_counted_for_terms_is_measured_with_its_lengths() {
+        use crate::retrieval::file_counts::counted_of_read;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut texts: Vec<(String, String)> = crate::own_sources::own_sources()
+            .into_iter()
+            .map(|(path, bytes)| {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                (path.display().to_string(), text)
+            })
+            .collect();
+        for (path, _, text) in crate::own_sources::sources_under(&root.join("corpora/fixtures")) {
+            texts.push((path.display().to_string(), text));
+        }
+        let tree = Tree::from_memory("own", texts.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+        assert!(tree.files().iter().filter(|f| f.language.is_some()).count() > 100);
+        let profile = Profile::default();
+        let term_lists: [&[&str]; 3] = [
+            &["pars", "head"],
+            &["file", "tree", "scan", "symbol"],
+            &["fn"],
+        ];
+        let mut bytes = Vec::new();
+        for terms in term_lists {
+            let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+            let mut held = 0;
+            for f in tree.files() {
+                let read = f.read_into(&mut bytes);
+                let measured = match read {
+                    true => lengths_of_read(f, &profile, WHOLE, &bytes),
+                    false => (path_lengths(f), 0),
+                };
+                let ((len, found), _) =
+                    counted_of_read(f, &profile, &terms, read.then_some(&bytes[..]));
+                assert_eq!(len, measured.0, "{} {terms:?}", f.path);
+                assert_eq!(
+                    bytes.len() as u64 * u64::from(read),
+                    measured.1,
+                    "{}",
+                    f.path
+                );
+                held += found.len();
+            }
+            // the terms are counted, not only the lengths
+            assert!(held > 10, "{terms:?}");
+        }
+    }
+
     /// Where every file's text fields hold the same terms per byte, the averages estimated
     /// from a few files are those of every file, binary files counted with no text; the
     /// plain mean of the same files is not (so the test tells the two apart). The path's

@@ -29,6 +29,7 @@ use crate::tree::Tree;
 use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
+pub(crate) use file_counts::{counted_of_read, Counted, CountsAndLines};
 pub use length_sample::{estimated_averages, sampled_lengths, Sampled};
 pub(crate) use length_sample::{length_sample, lengths_of_read, WHOLE};
 use rayon::prelude::*;

@@ -173,7 +173,7 @@ fn answered<R>(
     if !words_alone.is_empty() && named_by_a_file(files, &keys, &words_alone) {
         words_alone.clear();
     }
-    let mut measures = ranks.then(|| Measures::new(tree, profile));
+    let mut measures = ranks.then(|| Measures::new(tree, profile, &rank_terms));
     // the sample's lengths, once the first pass measured them
     let mut sampled = None;
     loop {
@@ -269,12 +269,14 @@ fn answered<R>(
                 FieldIndex::no_terms(tree, &rank_terms, rank_missed.clone())
             } else {
                 // the table's symbols are those of the files it holds whole
+                let (sampled, counted) = sampled.take().unzip();
                 FieldIndex::for_terms(
                     &partial,
                     profile,
                     &rank_terms,
                     rank_missed.clone(),
-                    sampled.take(),
+                    sampled,
+                    counted.unwrap_or_default(),
                 )
             });
         }

@@ -5,13 +5,14 @@
 use super::word_search::{bit, Finders, Folding, Words, TRACKED};
 use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
+use crate::retrieval::{counted_of_read, Counted, CountsAndLines};
 use crate::retrieval::{length_sample, lengths_of_read, sampled_lengths, Sampled, WHOLE};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
 use crate::text::snake_key::SnakeKey;
 use crate::tree::scanned::Scanned;
 use crate::tree::symbols::{scan_file, PackedSymbols};
-use crate::tree::{ContentKind, Tree};
+use crate::tree::{ContentKind, Tree, TreeFile};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use memchr::memmem;
 use rayon::prelude::*;
@@ -132,7 +133,7 @@ pub(super) fn scan(
             if !read {
                 if let Some(m) = measured {
                     buffers.with(|(bytes, _, _)| {
-                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes));
+                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes), None);
                     });
                 }
                 return (0, 0);
@@ -141,12 +142,12 @@ pub(super) fn scan(
                 if !f.read_into(bytes) {
                     if let Some(m) = measured {
                         // no text: its path's lengths alone
-                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes));
+                        m.add(i, sampled_lengths(f, m.profile, WHOLE, bytes), None);
                     }
                     return (0, 0);
                 }
                 if let Some(m) = measured {
-                    m.add(i, lengths_of_read(f, m.profile, WHOLE, bytes));
+                    m.add_read(i, f, bytes);
                 }
                 // the text, decoded (invalid UTF-8 replaced) only for what needs it: a
                 // word outside ASCII, a word missed in a file that is not ASCII, the scan
@@ -267,16 +268,22 @@ pub(super) struct Pass<'p> {
 
 /// The files of the length sample ([`length_sample`]) whose field lengths a pass measures
 /// from the bytes it read (what [`crate::retrieval::sampled_lengths`] gives): the first
-/// pass of a question that ranks, whose statistics would read them again after it.
+/// pass of a question that ranks, whose statistics would read them again after it. A
+/// sampled file it reads is counted for the question's ranking terms in the same scan
+/// (its lengths are those numbers' lengths: `file_counts::counted_of_read`), so that the
+/// ranking does not read and scan it again if it scores it.
 pub(super) struct Measures<'m> {
     profile: &'m Profile,
     /// Whether each file (by its index in the tree) is in the sample.
     in_sample: Vec<bool>,
-    found: Mutex<Vec<(usize, Sampled)>>,
+    /// The question's ranking terms the sampled files are counted for (none: not counted).
+    terms: Vec<String>,
+    found: Mutex<Vec<(usize, Sampled, Option<CountsAndLines>)>>,
 }
 
 impl<'m> Measures<'m> {
-    pub(super) fn new(tree: &Tree, profile: &'m Profile) -> Measures<'m> {
+    /// The sample of `tree`, its files counted for `terms` as they are read.
+    pub(super) fn new(tree: &Tree, profile: &'m Profile, terms: &[String]) -> Measures<'m> {
         let mut in_sample = vec![false; tree.len()];
         for i in length_sample(tree, profile.task_ranking.length_sample) {
             in_sample[i] = true;
@@ -284,24 +291,48 @@ impl<'m> Measures<'m> {
         Measures {
             profile,
             in_sample,
+            terms: terms.to_vec(),
             found: Mutex::new(Vec::new()),
         }
     }
 
-    fn add(&self, file: usize, sampled: Sampled) {
+    fn add(&self, file: usize, sampled: Sampled, counts: Option<CountsAndLines>) {
         self.found
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push((file, sampled));
+            .push((file, sampled, counts));
+    }
+
+    /// Measures sampled `file` (index `i`) from its text `bytes`, read whole, and counts it
+    /// for the terms in the same scan.
+    fn add_read(&self, i: usize, file: &TreeFile, bytes: &[u8]) {
+        if self.terms.is_empty() {
+            return self.add(i, lengths_of_read(file, self.profile, WHOLE, bytes), None);
+        }
+        let counts = counted_of_read(file, self.profile, &self.terms, Some(bytes));
+        self.add(i, (counts.0 .0, bytes.len() as u64), Some(counts));
     }
 
     /// The sample measured, in the order of its files (as
-    /// `retrieval::length_sample::measured_sample` gives it); `None` when the pass did not
-    /// reach every sampled file.
-    pub(super) fn into_sample(self) -> Option<Vec<Sampled>> {
+    /// `retrieval::length_sample::measured_sample` gives it), and the files counted;
+    /// `None` when the pass did not reach every sampled file.
+    pub(super) fn into_sample(self) -> Option<(Vec<Sampled>, Counted)> {
         let mut found = self.found.into_inner().unwrap_or_else(|e| e.into_inner());
-        found.sort_unstable_by_key(|(file, _)| *file);
+        found.sort_unstable_by_key(|(file, _, _)| *file);
         let wanted = self.in_sample.iter().filter(|&&s| s).count();
-        (found.len() == wanted).then(|| found.into_iter().map(|(_, s)| s).collect())
+        if found.len() != wanted {
+            return None;
+        }
+        let mut counted = Counted::new(self.terms);
+        let sample = found
+            .into_iter()
+            .map(|(file, sampled, counts)| {
+                if let Some(counts) = counts {
+                    counted.insert(file as u32, counts);
+                }
+                sampled
+            })
+            .collect();
+        Some((sample, counted))
     }
 }

@@ -146,7 +146,9 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
             })
             .collect()
     };
-    let first_measures = Measures::new(&tree, &every);
+    // the first pass counts its sampled files for the ranking terms as it measures them
+    let rank_terms = vec!["implement".to_string(), "cut".to_string()];
+    let first_measures = Measures::new(&tree, &every, &rank_terms);
     let first_pass = Pass {
         words: &words,
         searched: 0,
@@ -156,9 +158,24 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         measures: Some(&first_measures),
     };
     scan(&tree, &first_pass, &mut held, &mut as_terms, &mut symbols);
-    let first_sample = first_measures.into_sample().unwrap();
+    let (first_sample, counted) = first_measures.into_sample().unwrap();
     assert_eq!(first_sample.len(), files.len());
     assert_eq!(first_sample, measured(&every));
+    // each file counted as the ranking would count it, for those terms only
+    let mut counted_terms = 0;
+    for (i, f) in files.iter().enumerate() {
+        let mut bytes = Vec::new();
+        let read = f.read_into(&mut bytes);
+        let counts =
+            crate::retrieval::counted_of_read(f, &every, &rank_terms, read.then_some(&bytes[..]));
+        let ahead = counted.get(&rank_terms, i as u32);
+        if read {
+            assert_eq!(ahead, Some(&counts), "{}", f.path);
+            counted_terms += counts.0 .1.len();
+        }
+        assert_eq!(counted.get(&rank_terms[..1], i as u32), None);
+    }
+    assert!(counted_terms > 1, "{counted_terms}");
     assert!(first_sample
         .iter()
         .any(|s| s.1 > 0 && s.0.iter().all(|&n| n > 0)));
@@ -168,7 +185,7 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         words.id(w.as_bytes());
     }
     let keys = [key_replay_cursor, key_cafe];
-    let second_measures = Measures::new(&tree, &seven);
+    let second_measures = Measures::new(&tree, &seven, &[]);
     scan(
         &tree,
         &Pass {
@@ -183,7 +200,7 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         &mut as_terms,
         &mut symbols,
     );
-    assert_eq!(second_measures.into_sample().unwrap(), measured(&seven));
+    assert_eq!(second_measures.into_sample().unwrap().0, measured(&seven));
     for (i, f) in files.iter().enumerate() {
         let content = &read.files()[i];
         assert_eq!(content.path, f.path);
