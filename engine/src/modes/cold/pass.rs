@@ -2,7 +2,7 @@
 //! read once per round, searched for the round's new words, and the symbols of the source
 //! files that may declare a name a key is part of scanned.
 
-use super::word_search::{bit, Finders, Folding, Words, TRACKED};
+use super::word_search::{bit, ids_in, Finders, Folding, Words, TRACKED};
 use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
 use crate::retrieval::{counted_of_read, Counted, CountsAndLines};
@@ -158,7 +158,7 @@ pub(super) fn scan(
                 let mask = *held | found;
                 // a ranking term's letters found: is it a term of the text?
                 let mut terms = *as_terms;
-                for id in (0..TRACKED).filter(|&id| found & term_ids & bit(id) != 0) {
+                for id in ids_in(found & term_ids) {
                     if let Ok(term) = std::str::from_utf8(&words.list[id]) {
                         if holds_term(bytes, term) {
                             terms |= bit(id);

@@ -398,3 +398,15 @@ fn the_words_alone_are_scanned_ahead_while_no_key_names_anything() {
     let e = &by_name.iter().find(|(n, _)| n == "e.rs").unwrap().1;
     assert!(e.answers("cursor_binary"));
 }
+
+proptest::proptest! {
+    /// [`word_search::ids_in`] gives the ids of the bits a mask holds, ascending, as trying
+    /// every tracked id does.
+    #[test]
+    fn the_ids_of_a_mask_are_its_bits(high in proptest::prelude::any::<u64>(), low in proptest::prelude::any::<u64>()) {
+        let mask = (u128::from(high) << 64) | u128::from(low);
+        let tried: Vec<usize> = (0..TRACKED).filter(|&id| mask & bit(id) != 0).collect();
+        let found: Vec<usize> = word_search::ids_in(mask).collect();
+        proptest::prop_assert_eq!(found, tried);
+    }
+}

@@ -45,6 +45,16 @@ pub(super) fn bit(id: usize) -> u128 {
     }
 }
 
+/// The ids whose bits `mask` holds, ascending (found from the bits set, not by trying each
+/// of the tracked ids: that loop was a quarter of the pass's own work per file).
+pub(super) fn ids_in(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let id = (mask != 0).then(|| mask.trailing_zeros() as usize)?;
+        mask &= mask - 1;
+        Some(id)
+    })
+}
+
 /// The words one pass searches files for, each with its id: an ASCII word in the file's
 /// bytes whatever the case of their ASCII letters (what its decoded text folds to, as
 /// invalid UTF-8 never holds an ASCII byte), any other in the folding of its decoded text.
