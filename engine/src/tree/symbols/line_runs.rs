@@ -2,8 +2,8 @@
 //! that may declare a kept name (in a scan given its lines, [`super::scan_lines_keeping`])
 //! or the one holding the stop (what the language says a line passed over must not hold),
 //! their ends counted once per run however many lines that may declare cut it. Rust's runs,
-//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`); Python's at a quote,
-//! and in a scan not given its lines at `def` and `class` too ([`Quotes`]).
+//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`); Python's at a quote
+//! ([`Quotes`]).
 
 use super::scanner::Scanner;
 
@@ -53,18 +53,15 @@ pub(super) fn lines_before(
 }
 
 /// Where the next quote (`"` or `'`) of a Python text is, from an offset on (searched for
-/// again only once passed), and the run before it; for a scan not given its lines, the next
-/// `def` or `class` too. A line of Python holding no quote changes nothing carried to the
-/// next line: no triple-quoted string opens or closes on it (`python.rs`), and nothing else
-/// is carried. It declares nothing when its line is not given, or when it holds neither
-/// `def` nor `class` (`async def` holds `def`). So the lines of a file that hold no quote
-/// and declare nothing (most of them) are passed over together instead of each being
-/// looked at.
+/// again only once passed), and the run before it. A line of Python holding no quote
+/// changes nothing carried to the next line: no triple-quoted string opens or closes on it
+/// (`python.rs`), and nothing else is carried; a line not given declares nothing kept. So
+/// in a scan given its lines, the lines that hold no quote and are not given (most of them)
+/// are passed over together instead of each being looked at. (A scan not given its lines
+/// follows the quotes and declaration words whole: `python_text.rs`.)
 pub(super) struct Quotes<'t> {
     bytes: &'t [u8],
     quote: Option<usize>,
-    /// The next `def` and `class`, for a scan not given its lines.
-    declarations: Option<[Stop; 2]>,
     run: Run,
 }
 
@@ -95,13 +92,11 @@ impl Stop {
 }
 
 impl<'t> Quotes<'t> {
-    /// The stops of `bytes`, the declarations' words among them when `declarations`.
-    pub(super) fn new(bytes: &'t [u8], declarations: bool) -> Quotes<'t> {
+    /// The stops of `bytes`.
+    pub(super) fn new(bytes: &'t [u8]) -> Quotes<'t> {
         Quotes {
             bytes,
             quote: memchr::memchr2(b'"', b'\'', bytes),
-            declarations: declarations
-                .then(|| [Stop::new(bytes, b"def"), Stop::new(bytes, b"class")]),
             run: Run::default(),
         }
     }
@@ -117,12 +112,7 @@ impl<'t> Quotes<'t> {
         if self.quote.is_some_and(|at| at < offset) {
             self.quote = memchr::memchr2(b'"', b'\'', &bytes[offset..]).map(|k| offset + k);
         }
-        let mut stop = self.quote.unwrap_or(bytes.len());
-        if let Some(words) = self.declarations.as_mut() {
-            for word in words {
-                stop = stop.min(word.next(bytes, offset));
-            }
-        }
+        let stop = self.quote.unwrap_or(bytes.len());
         lines_before(scanner, &mut self.run, offset, number, stop)
     }
 }

@@ -33,6 +33,7 @@ mod line_runs;
 mod packed;
 mod php;
 mod python;
+mod python_text;
 mod ruby;
 mod rust;
 mod rust_runs;
@@ -103,15 +104,20 @@ fn scan_skimming<'a>(
     skims: bool,
 ) -> Vec<Symbol> {
     let mut scanner = Scanner::new(language, text, keep, lines, skims);
+    if skims && language == Language::Python && scanner.lines.is_none() {
+        // followed from its quotes and declaration words, not line by line
+        scanner.python_text();
+        return scanner.out;
+    }
     let bytes = text.as_bytes();
     let mut offset = 0;
     let mut number = 1;
     // Rust given its lines: the runs of lines between them passed over at once
     let mut openers = (skims && scanner.lines.is_some() && language == Language::Rust)
         .then(|| rust_runs::Openers::new(bytes));
-    // Python: the runs of lines holding no quote that declare nothing passed over at once
-    let mut quotes = (skims && language == Language::Python)
-        .then(|| line_runs::Quotes::new(bytes, scanner.lines.is_none()));
+    // Python given its lines: the runs of lines holding no quote that declare nothing
+    // passed over at once
+    let mut quotes = (skims && language == Language::Python).then(|| line_runs::Quotes::new(bytes));
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them)
     let mut line_ends = crate::text::line_ends::LineEnds::new(bytes);
     while offset < bytes.len() {

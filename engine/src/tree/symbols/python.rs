@@ -6,32 +6,40 @@ use super::symbol::SymbolKind;
 
 impl<'a> Scanner<'a> {
     pub(super) fn python_line(&mut self, line: &'a str, number: u32) {
-        // the indentation passed over as bytes (`str::trim_start` decoded it a char at a time)
-        let s = trim_start(line);
         let inside = self.py_string.is_some();
         self.py_string = python_string_after(line, self.py_string);
-        if inside || s.is_empty() || s.starts_with('#') || self.passes_over(number) {
+        if inside || self.passes_over(number) {
             return;
         }
-        let indented = s.len() != line.len();
-        let s = strip_words(s, &["async"]);
-        let found = if let Some(name) = declared_after(s, "def") {
-            let kind = if indented {
-                SymbolKind::Method
-            } else {
-                SymbolKind::Function
-            };
-            let after = strip_word(s, "def").unwrap_or(s)[name.len()..].trim_start();
-            (after.starts_with('(') || after.starts_with('[')).then_some((kind, name))
-        } else if let Some(name) = declared_after(s, "class") {
-            let after = strip_word(s, "class").unwrap_or(s)[name.len()..].trim_start();
-            (after.starts_with(['(', ':', '['])).then_some((SymbolKind::Class, name))
-        } else {
-            None
-        };
-        if let Some((kind, name)) = found {
+        if let Some((kind, name)) = python_declaration(line) {
             self.push(kind, name, number, true);
         }
+    }
+}
+
+/// What a line of Python that starts outside a triple-quoted string declares: `def` (a
+/// method when indented) or `class`, after any `async`.
+pub(super) fn python_declaration(line: &str) -> Option<(SymbolKind, &str)> {
+    // the indentation passed over as bytes (`str::trim_start` decoded it a char at a time)
+    let s = trim_start(line);
+    if s.is_empty() || s.starts_with('#') {
+        return None;
+    }
+    let indented = s.len() != line.len();
+    let s = strip_words(s, &["async"]);
+    if let Some(name) = declared_after(s, "def") {
+        let kind = if indented {
+            SymbolKind::Method
+        } else {
+            SymbolKind::Function
+        };
+        let after = strip_word(s, "def").unwrap_or(s)[name.len()..].trim_start();
+        (after.starts_with('(') || after.starts_with('[')).then_some((kind, name))
+    } else if let Some(name) = declared_after(s, "class") {
+        let after = strip_word(s, "class").unwrap_or(s)[name.len()..].trim_start();
+        (after.starts_with(['(', ':', '['])).then_some((SymbolKind::Class, name))
+    } else {
+        None
     }
 }
 

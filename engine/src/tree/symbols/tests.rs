@@ -242,21 +242,30 @@ fn skims_as_it_reads(language: Language, texts: &[String]) -> usize {
             read,
             "{text}"
         );
+        // given no lines (a count of the names alone, keeping none, or of some), and lines
         for lines in [
-            vec![],
-            vec![1, 3, 5, 8, 13, 21, 34, 55, 89],
-            vec![2, 6, 9, 13],
+            None,
+            Some(vec![]),
+            Some(vec![1, 3, 5, 8, 13, 21, 34, 55, 89]),
+            Some(vec![2, 6, 9, 13]),
         ] {
-            let kept = |skims: bool| {
+            let kept = |skims: bool, keeps_some: bool| {
                 let mut asked = Vec::new();
                 let mut keep = |name: &str| {
                     asked.push(name.to_string());
-                    !name.contains("statement")
+                    keeps_some && !name.contains("statement")
                 };
-                let symbols = scan_skimming(language, text, Some(&mut keep), Some(&lines), skims);
+                let symbols =
+                    scan_skimming(language, text, Some(&mut keep), lines.as_deref(), skims);
                 (symbols, asked)
             };
-            assert_eq!(kept(true), kept(false), "{lines:?}: {text}");
+            for keeps_some in [false, true] {
+                assert_eq!(
+                    kept(true, keeps_some),
+                    kept(false, keeps_some),
+                    "{lines:?}: {text}"
+                );
+            }
         }
     }
     found
@@ -300,6 +309,12 @@ fn skimmed_lines_of_python_hide_no_declaration() {
             "    def in_doc(self): pass",
             "    '''",
             "    def method(self): pass",
+            // a line that starts in a string declares nothing, though the string closes
+            // on it and a declaration word follows in code
+            "z = '''",
+            "def in_string_closed(): ''' ; class AfterClose: pass",
+            "\u{feff}class AfterMark:\r",
+            "async def coroutine(): return 'def x():' # class Y:",
         ]
         .join("\n"),
     );
