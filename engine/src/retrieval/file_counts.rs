@@ -93,7 +93,7 @@ impl Counted {
         }
     }
 
-    /// Keeps `file`'s numbers, counted for [`Counted::terms`].
+    /// Keeps `file`'s numbers, counted for its terms.
     pub(crate) fn insert(&mut self, file: u32, counts: CountsAndLines) {
         self.files.insert(file, counts);
     }
