@@ -103,20 +103,10 @@ pub fn read_file(
         .iter()
         .map(|f| f.find(path.as_bytes()).is_some())
         .collect();
-    for (i, line) in folded.lines().enumerate() {
-        let mut any = false;
-        for (k, f) in finders.iter().enumerate() {
-            if f.find(line.as_bytes()).is_some() {
-                any = true;
-                seen[k] = true;
-            }
-        }
-        if any {
-            mentions += 1;
-            let n = i as u32 + 1;
-            if quoted.len() < cap && Some(n) != tool_line {
-                quoted.push(n);
-            }
+    for n in mentioning_lines(folded, &finders, &mut seen) {
+        mentions += 1;
+        if quoted.len() < cap && Some(n) != tool_line {
+            quoted.push(n);
         }
     }
     // some line mentions the term, and its other words are in the text or the path
@@ -136,7 +126,9 @@ pub fn read_file(
         };
         return (result(mentions, false, note), None);
     }
-    let originals: Vec<&str> = text.lines().collect();
+    // the text's lines up to the last one quoted (a file may have thousands)
+    let last = quoted.iter().max().map_or(0, |&n| n as usize);
+    let originals: Vec<&str> = text.lines().take(last).collect();
     let lines: Vec<EvidenceLine> = quoted
         .iter()
         .filter_map(|&n| {
@@ -162,4 +154,92 @@ pub fn read_file(
         mentions,
     };
     (result(mentions, true, note), Some(evidence))
+}
+
+/// The numbers (from 1, ascending) of the lines of `folded` on which one of `finders`
+/// finds its word, each once; `seen[k]` set for each finder that finds it somewhere. Each
+/// word is searched for through the whole text and its places turned into lines (a search
+/// set up for every line of every word was most of a first call's read of a large file);
+/// a word holds no newline, so a line holds a word exactly when a place of it is on the
+/// line.
+fn mentioning_lines(folded: &str, finders: &[Finder<'_>], seen: &mut [bool]) -> Vec<u32> {
+    let bytes = folded.as_bytes();
+    let mut places: Vec<usize> = Vec::new();
+    for (k, f) in finders.iter().enumerate() {
+        let before = places.len();
+        places.extend(f.find_iter(bytes));
+        seen[k] |= places.len() > before;
+    }
+    places.sort_unstable();
+    let (mut number, mut counted) = (1u32, 0usize);
+    let mut lines: Vec<u32> = Vec::new();
+    for at in places {
+        number += memchr::memchr_iter(b'\n', &bytes[counted..at]).count() as u32;
+        counted = at;
+        if lines.last() != Some(&number) {
+            lines.push(number);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`mentioning_lines`] as the read searched before: every line for every word.
+    fn line_by_line(folded: &str, finders: &[Finder<'_>], seen: &mut [bool]) -> Vec<u32> {
+        let mut lines = Vec::new();
+        for (i, line) in folded.lines().enumerate() {
+            let mut any = false;
+            for (k, f) in finders.iter().enumerate() {
+                if f.find(line.as_bytes()).is_some() {
+                    any = true;
+                    seen[k] = true;
+                }
+            }
+            if any {
+                lines.push(i as u32 + 1);
+            }
+        }
+        lines
+    }
+
+    /// The lines found from the words' places through the whole text are those a search
+    /// of each line finds, and so are the words seen, on this crate's sources (folded as a
+    /// read folds them) for words common, rare, repeated on a line and absent, and on
+    /// texts with `\r\n`, no final newline and overlapping places.
+    #[test]
+    fn the_lines_from_the_places_are_the_lines_searched() {
+        let mut texts: Vec<String> = crate::own_sources::own_sources()
+            .into_iter()
+            .map(|(_, bytes)| String::from_utf8_lossy(&bytes).to_ascii_lowercase())
+            .collect();
+        texts.push("aaa\r\nxaaaa\r\n\r\nlast aa".to_string());
+        texts.push("\nfn\n\nfn fn\n".to_string());
+        let word_lists: [&[&str]; 4] = [
+            &["fn", "self"],
+            &["scan", "partial_ratio"],
+            &["aa"],
+            &["absent_word_here", "fn"],
+        ];
+        let mut found = 0;
+        for words in word_lists {
+            let finders: Vec<Finder<'_>> =
+                words.iter().map(|w| Finder::new(w.as_bytes())).collect();
+            for text in &texts {
+                let mut seen = vec![false; finders.len()];
+                let mut seen_by_line = vec![false; finders.len()];
+                let lines = mentioning_lines(text, &finders, &mut seen);
+                assert_eq!(
+                    lines,
+                    line_by_line(text, &finders, &mut seen_by_line),
+                    "{words:?}"
+                );
+                assert_eq!(seen, seen_by_line, "{words:?}");
+                found += lines.len();
+            }
+        }
+        assert!(found > 1000, "{found}");
+    }
 }
