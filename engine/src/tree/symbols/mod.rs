@@ -142,7 +142,7 @@ fn scan_skimming<'a>(
 }
 
 /// U+FEFF, which an editor may write before a file's first line.
-const BYTE_ORDER_MARK: &str = "\u{feff}";
+pub(super) const BYTE_ORDER_MARK: &str = "\u{feff}";
 
 /// Each line goes to its language's recogniser, then through what every language shares.
 impl<'a> Scanner<'a> {

@@ -88,7 +88,7 @@ pub(super) fn python_string_after(
 /// Where the first three `quote`s in a row start in `bytes`: a triple-quoted string's end,
 /// found from the quotes (a search for the delimiter set up for each line of a docstring
 /// was a tenth of a ranked first call's CPU on Python's library).
-fn triple_quote(bytes: &[u8], quote: u8) -> Option<usize> {
+pub(super) fn triple_quote(bytes: &[u8], quote: u8) -> Option<usize> {
     memchr::memchr_iter(quote, bytes)
         .find(|&k| bytes.get(k + 1) == Some(&quote) && bytes.get(k + 2) == Some(&quote))
 }

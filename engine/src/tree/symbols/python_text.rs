@@ -11,11 +11,9 @@
 //! quote and no declaration.
 
 use super::line_runs::Stop;
-use super::python::python_declaration;
+use super::python::{python_declaration, triple_quote};
 use super::scanner::Scanner;
-
-/// U+FEFF, which the scan of a line passes over at the line's start (`Scanner::line`).
-const BYTE_ORDER_MARK: &str = "\u{feff}";
+use super::BYTE_ORDER_MARK;
 
 impl<'a> Scanner<'a> {
     /// Every declaration of the scanner's Python text (no lines given), in line order.
@@ -60,7 +58,7 @@ impl<'a> Scanner<'a> {
                 pos = memchr::memchr(b'\n', &bytes[event..]).map_or(bytes.len(), |n| event + n);
             } else if bytes[event..].starts_with(&[quote; 3]) {
                 // (three quotes in a row are on one line)
-                match closing_triple(bytes, event + 3, quote) {
+                match triple_quote(&bytes[event + 3..], quote).map(|k| event + 3 + k) {
                     Some(at) => {
                         pos = at + 3;
                         code_since = pos;
@@ -106,31 +104,15 @@ fn after_string(bytes: &[u8], at: usize) -> usize {
     bytes.len()
 }
 
-/// The end of the line holding `at` without its `\r`s, as a line is read
-/// (`Scanner::line`); `line_end` is its `\n` or the text's end.
-fn content_end(bytes: &[u8], at: usize, line_end: usize) -> usize {
-    let mut end = line_end;
-    while end > at && bytes[end - 1] == b'\r' {
+/// The line from `start` to its `\n` at `end`, as a line is read (`Scanner::line`):
+/// without the `\r`s before its end and the byte-order marks at its start.
+fn line_at(text: &str, start: usize, mut end: usize) -> &str {
+    while end > start && text.as_bytes()[end - 1] == b'\r' {
         end -= 1;
     }
-    end
-}
-
-/// The line from `start` to its `\n` at `end`, as a line is read: without the `\r`s before
-/// its end and the byte-order marks at its start.
-fn line_at(text: &str, start: usize, end: usize) -> &str {
-    let end = content_end(text.as_bytes(), start, end);
     let mut line = &text[start..end];
     while let Some(rest) = line.strip_prefix(BYTE_ORDER_MARK) {
         line = rest;
     }
     line
-}
-
-/// Where the first three `quote`s in a row from `from` on start: the end of a
-/// triple-quoted string (none is escaped, as a line is read: `python.rs`).
-fn closing_triple(bytes: &[u8], from: usize, quote: u8) -> Option<usize> {
-    memchr::memchr_iter(quote, &bytes[from..])
-        .map(|k| from + k)
-        .find(|&k| bytes.get(k + 1) == Some(&quote) && bytes.get(k + 2) == Some(&quote))
 }
