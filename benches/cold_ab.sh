@@ -9,9 +9,9 @@
 #        default the cargo registry's sources, ~/.cargo/registry/src; ONLY=WORD times only
 #        the questions holding WORD, e.g. ONLY=cursor)
 #
-# Copy each build under a name of its own first (cp target/release/findbench /tmp/fb_a):
-# a binary not named `findbench` starts no background index build after a cold answer, so
-# neither build's measurement is slowed by the other's build.
+# Every call runs with FINDBENCH_NO_BACKGROUND_INDEX=1: no background index build after a
+# cold answer slows the next measurement. (A build older than that switch starts one unless
+# it is copied under a name other than `findbench`.)
 set -euo pipefail
 if [ $# -lt 2 ]; then
   sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
@@ -48,7 +48,7 @@ for r in range(rounds):
             t = time.perf_counter()
             p = subprocess.Popen(
                 ["/usr/bin/time", "-f", "%M", b, "ask", q, "--root", root, "--format", "json"],
-                env=dict(os.environ, FINDBENCH_CACHE=cache),
+                env=dict(os.environ, FINDBENCH_CACHE=cache, FINDBENCH_NO_BACKGROUND_INDEX="1"),
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             err = p.stderr.read()
             # the time of /usr/bin/time and of the build it waited for

@@ -6,17 +6,14 @@
 #
 # Usage: benches/time_to_warm.sh BIN [ROUNDS]   (default 3 rounds; ROOT=/some/tree, default
 #        the cargo registry's sources; QUESTION=..., default "how is the gzip header parsed")
-# BIN must be named `findbench` (only that binary starts the background build): copy a build
-# to DIR/findbench to time it.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 BIN="$1"; ROUNDS="${2:-3}"
 ROOT="${ROOT:-$HOME/.cargo/registry/src}"
 QUESTION="${QUESTION:-how is the gzip header parsed}"
-[ "$(basename "$BIN")" = findbench ] || { echo "BIN must be named findbench: $BIN" >&2; exit 2; }
 echo "root: $ROOT; question: $QUESTION; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$BIN" "$ROOT" "$QUESTION" "$ROUNDS" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time

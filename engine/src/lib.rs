@@ -46,6 +46,15 @@ pub enum Fixture {
 }
 
 impl Fixture {
+    /// The kept index a tree answered without one wants built (see
+    /// [`tree::IndexWanted`]); the engine starts no process, its caller decides.
+    pub fn index_wanted(&self) -> Option<tree::IndexWanted> {
+        match self {
+            Fixture::Tree(tree) => tree.index_wanted(),
+            _ => None,
+        }
+    }
+
     /// Number of items (or files, or paths) a query searches: the unit of the
     /// per-1000-items latency budget.
     pub fn item_count(&self) -> usize {
@@ -118,7 +127,7 @@ impl Engine {
 
     /// Answers one request against one fixture.
     pub fn execute(&self, fixture: &Fixture, request: &Request) -> Result<Response> {
-        let response = match request {
+        match request {
             Request::Task(r) => {
                 let store = fixture.store(Mode::Task)?;
                 modes::task::find_task(store, r, &self.profile.task).map(Response::Task)
@@ -157,18 +166,6 @@ impl Engine {
                 let tree = fixture.tree(Mode::Ask)?;
                 modes::cold::first_ask(tree, r, &self.profile).map(Response::Ask)
             }
-        };
-        response.inspect(|_| index_after_a_cold_answer(fixture))
-    }
-}
-
-/// After a call answered from a tree loaded without its kept index (`ask`, `find code`,
-/// `grep` and `find path` answer without it), the index is built by a process of its own,
-/// so that the next call is warm (see `docs/index.md`).
-fn index_after_a_cold_answer(fixture: &Fixture) {
-    if let Fixture::Tree(tree) = fixture {
-        if tree.is_cold() && tree.built().is_none() {
-            tree.index_in_background();
         }
     }
 }

@@ -213,58 +213,69 @@ pub fn building_marker(index_path: &Path) -> PathBuf {
     index_path.with_extension("building")
 }
 
-/// How long a marker keeps another background build from starting: a builder that died
-/// leaves one behind.
+/// How long a marker keeps another build from being claimed: a builder that died leaves
+/// one behind.
 const MARKER_STALE: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// Starts `findbench index ROOT --background` as a process of its own (its own process
-/// group, no terminal, output discarded, the lowest CPU priority: the build takes only the
-/// CPU time the caller, still printing its answer, and the next calls leave idle) that
-/// outlives this one, when this process is the `findbench`
-/// binary, the walk options are the ones that command uses, and no other build of this
-/// root is under way (a marker beside the index, removed by the builder when done).
-pub(super) fn index_in_background(root: &Path, options: &TreeOptions, cache_dir: &Path) -> bool {
-    let Ok(exe) = std::env::current_exe() else {
-        return false;
-    };
-    if exe.file_stem().and_then(|s| s.to_str()) != Some("findbench")
-        || OptionsKey::of(options) != OptionsKey::of(&TreeOptions::default())
-    {
-        return false;
+/// A tree answered without its kept index, whose index is wanted so that the next call is
+/// warm. The engine starts no process: it says what is wanted, and its caller (the CLI)
+/// decides whether to build it and how (`findbench index ROOT --background`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexWanted {
+    /// The canonical root to index.
+    pub root: PathBuf,
+    /// The cache directory the index goes into (`FINDBENCH_CACHE` of the builder).
+    pub cache_dir: PathBuf,
+    marker: PathBuf,
+}
+
+/// The index of `root` is wanted when the walk options are the ones `findbench index` uses
+/// (another key would build an index no call of the command line reads).
+pub(super) fn wanted(root: &Path, options: &TreeOptions, cache_dir: &Path) -> Option<IndexWanted> {
+    if options.no_cache || OptionsKey::of(options) != OptionsKey::of(&TreeOptions::default()) {
+        return None;
     }
-    let Ok(canonical) = root.canonicalize() else {
-        return false;
-    };
+    let canonical = root.canonicalize().ok()?;
     let marker = building_marker(&index_path(cache_dir, &canonical, &OptionsKey::of(options)));
-    let fresh = std::fs::metadata(&marker)
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MARKER_STALE));
-    if fresh {
-        return false;
-    }
-    if let Some(dir) = marker.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    if std::fs::write(&marker, std::process::id().to_string()).is_err() {
-        return false;
-    }
-    let mut command = std::process::Command::new(exe);
-    command
-        .arg("index")
-        .arg(&canonical)
-        .args(["--format", "json", "--background"])
-        .env("FINDBENCH_CACHE", cache_dir)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    match command.spawn() {
-        Ok(_) => true,
-        Err(_) => {
-            let _ = std::fs::remove_file(&marker);
-            false
+    Some(IndexWanted {
+        root: canonical,
+        cache_dir: cache_dir.to_path_buf(),
+        marker,
+    })
+}
+
+/// A build of one root claimed by its marker: the builder removes the marker when done
+/// (`findbench index` does); [`BuildClaim::release`] removes it when no build started.
+#[derive(Debug)]
+pub struct BuildClaim {
+    marker: PathBuf,
+}
+
+impl IndexWanted {
+    /// Claims the build unless another is under way (a marker younger than
+    /// [`MARKER_STALE`] beside the index): `None` when one is, or the marker cannot be
+    /// written.
+    pub fn claim(&self) -> Option<BuildClaim> {
+        let fresh = std::fs::metadata(&self.marker)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MARKER_STALE));
+        if fresh {
+            return None;
         }
+        if let Some(dir) = self.marker.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        std::fs::write(&self.marker, std::process::id().to_string()).ok()?;
+        Some(BuildClaim {
+            marker: self.marker.clone(),
+        })
+    }
+}
+
+impl BuildClaim {
+    /// No build started after all: the next call may claim it again.
+    pub fn release(self) {
+        let _ = std::fs::remove_file(&self.marker);
     }
 }
 

@@ -102,14 +102,15 @@ impl Tree {
         None
     }
 
-    /// Has the kept index built by a process of its own that outlives this one (the CLI
-    /// answers a cold call first and exits), when this process is the `findbench` binary
-    /// and nothing builds it already. False when it was not started.
-    pub fn index_in_background(&self) -> bool {
-        match &self.cold {
-            Some(cold) => cache::index_in_background(self.root(), &cold.options, &cold.cache_dir),
-            None => false,
+    /// The kept index this tree wants, when it was loaded without one and none has been
+    /// built since: the caller decides whether to build it ([`cache::IndexWanted`]). `None`
+    /// for an indexed tree and with `--no-cache`.
+    pub fn index_wanted(&self) -> Option<cache::IndexWanted> {
+        let cold = self.cold.as_ref()?;
+        if self.built().is_some() {
+            return None;
         }
+        cache::wanted(self.root(), &cold.options, &cold.cache_dir)
     }
 
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench

@@ -27,7 +27,7 @@ pub mod symbol_table;
 pub mod symbols;
 mod walk;
 
-pub use cache::{building_marker, IndexState, IndexStats};
+pub use cache::{building_marker, BuildClaim, IndexState, IndexStats, IndexWanted};
 pub(crate) use content::GROWN_BUFFER;
 pub use content::{Content, ContentKind};
 pub use file::TreeFile;

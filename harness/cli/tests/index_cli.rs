@@ -304,3 +304,73 @@ fn no_cache_answers_equal_the_kept_index_while_the_tree_changes() {
     assert!(code == 0 || code == 100);
     assert!(files_under(&fresh) > 0, "the store cache was not written");
 }
+
+/// What a first `ask` leaves in the cache directory's `trees/`: a marker or the index when
+/// it started a background build (the marker is written before the call returns and the
+/// builder replaces it with the index), nothing when it started none.
+fn first_ask_leaves(extra: &[&str], env: Option<(&str, &str)>) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let root = tree(dir.path());
+    let mut cmd = bin(cache.path());
+    cmd.args(["ask", "where is the session cache", "--root"])
+        .arg(&root)
+        .args(["--format", "json"])
+        .args(extra);
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let trees = cache.path().join("trees");
+    let mut names: Vec<String> = std::fs::read_dir(&trees)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    // let a started build finish before the temporary directories go
+    for _ in 0..200 {
+        if !names.iter().any(|n| n.ends_with(".building")) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        if std::fs::read_dir(&trees).unwrap().all(|e| {
+            !e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".building")
+        }) {
+            break;
+        }
+    }
+    names
+}
+
+#[test]
+fn a_first_ask_starts_a_background_index_unless_told_not_to() {
+    let started = first_ask_leaves(&[], None);
+    assert_eq!(started.len(), 1, "{started:?}");
+    assert!(
+        started[0].ends_with(".building") || started[0].ends_with(".idx"),
+        "{started:?}"
+    );
+    assert_eq!(
+        first_ask_leaves(&["--no-background-index"], None),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        first_ask_leaves(&[], Some(("FINDBENCH_NO_BACKGROUND_INDEX", "1"))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        first_ask_leaves(&["--no-cache"], None),
+        Vec::<String>::new()
+    );
+    // a false value leaves the build on
+    assert_eq!(
+        first_ask_leaves(&[], Some(("FINDBENCH_NO_BACKGROUND_INDEX", "0"))).len(),
+        1
+    );
+}

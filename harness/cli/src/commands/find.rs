@@ -71,6 +71,9 @@ pub(crate) struct Call {
     clock: Instant,
     /// How a tree is walked and whether trees and stores are cached.
     options: TreeOptions,
+    /// Whether a first call starts the build of the index it wants
+    /// ([`super::background_index`]).
+    background_index: bool,
 }
 
 impl Call {
@@ -79,6 +82,7 @@ impl Call {
             started: SystemTime::now(),
             clock: Instant::now(),
             options: cache.tree_options(),
+            background_index: !cache.no_background_index,
         }
     }
 
@@ -88,6 +92,12 @@ impl Call {
         let mut answer = call::answer(&tool_call, self.started, self.clock, |fixture| {
             load(fixture, &self.options)
         });
+        if self.background_index {
+            let wanted = answer.fixture.as_ref().and_then(Fixture::index_wanted);
+            if let (Some(wanted), Ok(exe)) = (wanted, std::env::current_exe()) {
+                super::background_index::start(&wanted, &exe);
+            }
+        }
         // the process exits once the answer is printed: a tree's memory is left to the
         // exit, not freed file by file (a few ms of one core after a first `ask` on a tree
         // of 17,000 files, before anything was printed)
@@ -239,7 +249,14 @@ mod tests {
 
     /// Options of a find command that are not the tool's: how to print (`--format`,
     /// `--quiet`), the global `--no-cache`, and clap's own `--help` and `--version`.
-    const CLI_ONLY: &[&str] = &["format", "quiet", "no-cache", "help", "version"];
+    const CLI_ONLY: &[&str] = &[
+        "format",
+        "quiet",
+        "no-cache",
+        "no-background-index",
+        "help",
+        "version",
+    ];
 
     fn kebab(names: impl IntoIterator<Item = String>) -> BTreeSet<String> {
         names.into_iter().map(|n| n.replace('_', "-")).collect()

@@ -1,5 +1,6 @@
 //! The `findbench` command line: argument definitions (clap) and dispatch to library code.
 
+mod background_index;
 mod clusters;
 mod compare;
 mod corpus;

@@ -12,6 +12,16 @@ pub struct CacheArgs {
     /// the store afresh (the cache lives in $FINDBENCH_CACHE, else ~/.cache/findbench).
     #[arg(long, global = true)]
     pub no_cache: bool,
+    /// Start no background `findbench index` after a first call on a tree without a kept
+    /// index (the next call then walks the tree again). For CI jobs and containers that must
+    /// leave no process behind.
+    #[arg(
+        long,
+        global = true,
+        env = "FINDBENCH_NO_BACKGROUND_INDEX",
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
+    pub no_background_index: bool,
 }
 
 impl CacheArgs {
