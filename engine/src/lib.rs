@@ -16,6 +16,7 @@ pub mod profile;
 pub mod rank;
 pub mod request;
 pub mod retrieval;
+mod sources_fingerprint;
 pub mod store;
 pub mod text;
 pub mod tree;

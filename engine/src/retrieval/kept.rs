@@ -32,29 +32,13 @@ const HEADER_BYTES: usize = 8 + 4 + 8 + 8 + 4 + 4 + NF * 8 + 4 * 8 + 4;
 /// One term table entry: vocabulary start (u64), list start (u64), CRC of term and list.
 const ENTRY_BYTES: usize = 8 + 8 + 4;
 
-/// This engine's version and the sources that decide the statistics.
+/// This engine's version and sources (`sources_fingerprint.rs`): statistics kept by any
+/// other build are counted again.
 fn fingerprint() -> u64 {
     fnv(&[
         crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
-        include_str!("kept.rs").as_bytes(),
-        include_str!("bm25f.rs").as_bytes(),
-        include_str!("posting.rs").as_bytes(),
-        include_str!("../encoding/varint.rs").as_bytes(),
-        include_str!("fields.rs").as_bytes(),
-        include_str!("tokens.rs").as_bytes(),
-        include_str!("../tree/symbols/mod.rs").as_bytes(),
-        include_str!("../tree/symbols/language.rs").as_bytes(),
-        include_str!("../tree/symbols/symbol.rs").as_bytes(),
-        include_str!("../tree/symbols/lexical.rs").as_bytes(),
-        include_str!("../tree/symbols/c_like.rs").as_bytes(),
-        include_str!("../tree/symbols/scanner.rs").as_bytes(),
-        include_str!("../tree/symbols/c_family.rs").as_bytes(),
-        include_str!("../tree/symbols/rust.rs").as_bytes(),
-        include_str!("../tree/symbols/python.rs").as_bytes(),
-        include_str!("../tree/symbols/go.rs").as_bytes(),
-        include_str!("../tree/symbols/js.rs").as_bytes(),
-        include_str!("../tree/symbols/java.rs").as_bytes(),
+        &crate::sources_fingerprint::SOURCES_FINGERPRINT.to_le_bytes(),
     ])
 }
 

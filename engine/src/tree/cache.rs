@@ -125,42 +125,13 @@ pub struct IndexStats {
     pub duration_ms: f64,
 }
 
-/// This engine's version and the sources that decide what an index holds: an index written
-/// by any other build of them is rebuilt, not trusted.
+/// This engine's version and sources (`sources_fingerprint.rs`): an index written by any
+/// other build of them is rebuilt, not trusted.
 fn fingerprint() -> u64 {
     fnv(&[
         crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
-        include_str!("cache.rs").as_bytes(),
-        include_str!("postings.rs").as_bytes(),
-        include_str!("../encoding/varint.rs").as_bytes(),
-        include_str!("walk.rs").as_bytes(),
-        include_str!("stamp.rs").as_bytes(),
-        include_str!("content.rs").as_bytes(),
-        include_str!("file.rs").as_bytes(),
-        include_str!("symbols/mod.rs").as_bytes(),
-        include_str!("symbols/language.rs").as_bytes(),
-        include_str!("symbols/symbol.rs").as_bytes(),
-        include_str!("symbols/lexical.rs").as_bytes(),
-        include_str!("symbols/c_like.rs").as_bytes(),
-        include_str!("symbols/scanner.rs").as_bytes(),
-        include_str!("symbols/c_family.rs").as_bytes(),
-        include_str!("symbols/rust.rs").as_bytes(),
-        include_str!("symbols/python.rs").as_bytes(),
-        include_str!("symbols/go.rs").as_bytes(),
-        include_str!("symbols/js.rs").as_bytes(),
-        include_str!("symbols/java.rs").as_bytes(),
-        include_str!("symbols/body.rs").as_bytes(),
-        include_str!("symbols/heredoc.rs").as_bytes(),
-        include_str!("symbols/csharp.rs").as_bytes(),
-        include_str!("symbols/kotlin.rs").as_bytes(),
-        include_str!("symbols/swift.rs").as_bytes(),
-        include_str!("symbols/scala.rs").as_bytes(),
-        include_str!("symbols/php.rs").as_bytes(),
-        include_str!("symbols/ruby.rs").as_bytes(),
-        include_str!("symbols/shell.rs").as_bytes(),
-        include_str!("symbol_table/mod.rs").as_bytes(),
-        include_str!("../text/camel.rs").as_bytes(),
+        &crate::sources_fingerprint::SOURCES_FINGERPRINT.to_le_bytes(),
     ])
 }
 
