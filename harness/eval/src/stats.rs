@@ -242,4 +242,53 @@ mod tests {
         assert!(!d1.significant());
         assert_eq!(bootstrap_quantile_diff(&[], 0.5, 10, 1), None);
     }
+
+    // The values below come from `python3 scripts/stats_reference.py`, an implementation
+    // written apart from this file (exact fractions for McNemar; the published SplitMix64
+    // test vector).
+
+    #[test]
+    fn reference_splitmix64_is_the_published_sequence() {
+        let mut rng = SplitMix64(1_234_567);
+        let drawn: Vec<u64> = (0..5).map(|_| rng.next_u64()).collect();
+        assert_eq!(
+            drawn,
+            [
+                6_457_827_717_110_365_317,
+                3_203_168_211_198_807_973,
+                9_817_491_932_198_370_423,
+                4_593_380_528_125_082_431,
+                16_408_922_859_458_223_821
+            ]
+        );
+        let mut rng = SplitMix64(1_234_567);
+        let below: Vec<u64> = (0..10).map(|_| rng.below(10)).collect();
+        assert_eq!(below, [3, 1, 5, 2, 8, 4, 5, 2, 4, 8]);
+    }
+
+    #[test]
+    fn reference_mcnemar_p_values_are_the_exact_fractions() {
+        assert!(close(mcnemar_exact(3, 12), 9.0 / 256.0));
+        assert!(close(mcnemar_exact(10, 21), 75_973_189.0 / 1_073_741_824.0));
+        assert!((mcnemar_exact(40, 60) - 0.056_887_933_640_980_79).abs() < 1e-12);
+        assert_eq!(mcnemar_exact(7, 7), 1.0);
+        assert!(McNemar::new(3, 12).significant());
+        assert!(!McNemar::new(40, 60).significant());
+    }
+
+    #[test]
+    fn reference_bootstrap_intervals_are_the_reference_implementations() {
+        let pairs: Vec<(f64, f64)> = (0..12)
+            .map(|i| (10.0 + ((i * 7) % 5) as f64, 11.0 + ((i * 3) % 6) as f64))
+            .collect();
+        let d = bootstrap_quantile_diff(&pairs, 0.5, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED).unwrap();
+        assert!(close(d.diff, 0.5), "{d:?}");
+        assert!(close(d.ci_low, -2.0) && close(d.ci_high, 3.0), "{d:?}");
+        assert!(!d.significant());
+        let d = bootstrap_quantile_diff(&pairs, 0.95, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED).unwrap();
+        assert!(close(d.diff, 0.0), "{d:?}");
+        assert!(close(d.ci_low, 0.0) && close(d.ci_high, 1.55), "{d:?}");
+        // an interval that touches 0 is not clear of it
+        assert!(!d.significant());
+    }
 }
