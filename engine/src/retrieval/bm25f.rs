@@ -467,3 +467,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "bm25f_reference_tests.rs"]
+mod reference_tests;
