@@ -919,3 +919,78 @@ fn two_runs_into_one_out_leave_one_whole_set() {
         }
     }
 }
+
+/// A results.json with every case's latency set to `ms` and the machine's instance to
+/// `instance` (`None` drops it, as a baseline recorded before instances were).
+fn with_timing(doc: &serde_json::Value, ms: f64, instance: Option<&str>) -> serde_json::Value {
+    let mut doc = doc.clone();
+    for case in doc["cases"].as_array_mut().unwrap() {
+        case["duration_ms"] = ms.into();
+    }
+    let machine = doc["machine"].as_object_mut().unwrap();
+    match instance {
+        Some(i) => machine.insert("instance".into(), i.into()),
+        None => machine.remove("instance"),
+    };
+    doc
+}
+
+/// Latency against a baseline gates only between runs of one machine instance (hostnames
+/// repeat across fresh virtual machines) and build, or when `--gate-latency` asks: a
+/// baseline from elsewhere 50 times faster passes with a note.
+#[test]
+fn latency_against_a_baseline_from_another_machine_is_noted_not_gated() {
+    let many: String = (0..30)
+        .map(|i| format!("  - id: fuzzy{i}\n    query: fuzzy find\n    mode: task\n    expect: {{top: T001}}\n"))
+        .collect();
+    let dir = corpus_dir(&format!(
+        "suite: mini\nfixture: {{store: todo.json}}\ncases:\n{many}"
+    ));
+    assert_exit(&run_in(dir.path(), &[]), 0);
+    let run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/results.json")).unwrap(),
+    )
+    .unwrap();
+    let here = run["machine"]["instance"].as_str().map(str::to_string);
+    assert!(
+        here.is_some(),
+        "a run records its machine instance: {}",
+        run["machine"]
+    );
+    let write = |name: &str, doc: serde_json::Value| {
+        std::fs::write(dir.path().join(name), doc.to_string()).unwrap();
+    };
+    write("now.json", with_timing(&run, 50.0, Some("aaaa")));
+    let gate = |baseline: serde_json::Value, extra: &[&str]| {
+        write("baseline.json", baseline);
+        let mut args = vec!["gate", "now.json", "--baseline", "baseline.json"];
+        args.extend_from_slice(extra);
+        findbench_in(dir.path(), &args)
+    };
+    // the same instance and build: 1 ms -> 50 ms fails
+    let out = gate(with_timing(&run, 1.0, Some("aaaa")), &[]);
+    assert_exit(&out, 1);
+    assert!(
+        text(&out.stdout).contains("latency p95 regressed beyond noise"),
+        "{}",
+        text(&out.stdout)
+    );
+    // another machine, or one that recorded no instance: noted, not gated
+    for other in [Some("bbbb"), None] {
+        let out = gate(with_timing(&run, 1.0, other), &[]);
+        assert_exit(&out, 0);
+        assert!(
+            text(&out.stdout).contains("timings not gated"),
+            "{}",
+            text(&out.stdout)
+        );
+        // unless asked for
+        let out = gate(with_timing(&run, 1.0, other), &["--gate-latency"]);
+        assert_exit(&out, 1);
+        assert!(
+            text(&out.stdout).contains("latency p95 regressed"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+}

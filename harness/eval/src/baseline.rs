@@ -32,9 +32,18 @@ pub struct BaselineDiff {
     pub notes: Vec<String>,
 }
 
-/// Compares `current` with `baseline` (read from `path`).
-pub fn diff(baseline: &ResultsDocument, path: &str, current: &ResultsDocument) -> BaselineDiff {
-    let cmp: Comparison = compare(baseline, current, Path::new(path), Path::new("this run"));
+/// Compares `current` with `baseline` (read from `path`). Latency is gated only when both
+/// runs recorded one machine instance and build, or when `gate_latency` asks for it.
+pub fn diff(
+    baseline: &ResultsDocument,
+    path: &str,
+    current: &ResultsDocument,
+    gate_latency: bool,
+) -> BaselineDiff {
+    let mut cmp: Comparison = compare(baseline, current, Path::new(path), Path::new("this run"));
+    if gate_latency {
+        cmp.latency_note = None;
+    }
     let of = |kind: ChangeKind| -> Vec<CaseChange> {
         cmp.changes
             .iter()

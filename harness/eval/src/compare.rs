@@ -46,15 +46,19 @@ fn label(doc: &ResultsDocument) -> String {
 /// Why the latencies of two runs cannot be judged against each other (another machine,
 /// another build profile, or either unrecorded); `None` when they can.
 fn latency_incomparable(before: &ResultsDocument, after: &ResultsDocument) -> Option<String> {
+    // a machine is known by its instance (id and boot), not its hostname alone: fresh
+    // virtual machines of one image share a hostname and differ in speed
     let machine = |d: &ResultsDocument| {
-        d.machine.as_ref().map(|m| {
-            format!(
-                "{} ({} {}, {} cpus)",
-                m.hostname.as_deref().unwrap_or("unnamed host"),
-                m.os,
-                m.arch,
-                m.cpus
-            )
+        d.machine.as_ref().and_then(|m| {
+            m.instance.as_ref().map(|instance| {
+                format!(
+                    "{} ({} {}, {} cpus, instance {instance})",
+                    m.hostname.as_deref().unwrap_or("unnamed host"),
+                    m.os,
+                    m.arch,
+                    m.cpus
+                )
+            })
         })
     };
     let (bm, am) = (machine(before), machine(after));

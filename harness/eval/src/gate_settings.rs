@@ -42,6 +42,15 @@ pub struct GateSettings {
     pub exit_zero: bool,
     #[serde(default)]
     pub baseline: Option<String>,
+    /// `--gate-latency`: latency against the baseline fails the gate even when the two runs
+    /// did not run on one machine instance and build (by default such timings are noted,
+    /// not gated: `compare.rs`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gate_latency: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl GateSettings {

@@ -38,6 +38,11 @@ pub struct Machine {
     pub cpus: usize,
     #[serde(default)]
     pub hostname: Option<String>,
+    /// This machine since its last boot: a hash of `/etc/machine-id` and the kernel's boot
+    /// id (Linux). Hostnames repeat across fresh virtual machines of one image, so two runs'
+    /// latencies are compared only when their instances are equal (`compare.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
 }
 
 impl Machine {
@@ -53,8 +58,18 @@ impl Machine {
                 .or_else(|| std::env::var("HOSTNAME").ok())
                 .map(|h| h.trim().to_string())
                 .filter(|h| !h.is_empty()),
+            instance: machine_instance(),
         }
     }
+}
+
+/// A hash of the machine's id and its boot id; `None` where the kernel gives no boot id.
+fn machine_instance() -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let machine = std::fs::read_to_string("/etc/machine-id").unwrap_or_default();
+    let digest = Sha256::digest(format!("{}\n{}", machine.trim(), boot.trim()));
+    Some(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// A fixture as the reports describe it.

@@ -69,9 +69,13 @@ pub struct GateArgs {
     /// Also fail on every case that held in this baseline results.json (of `run` or
     /// `replay`) and does not now, and on any regression larger than the noise (pass/fail
     /// and outcome flips by exact McNemar; latency p50/p95 by paired bootstrap, beyond the
-    /// noise and more than 25% slower, when both ran on one machine and build).
+    /// noise and more than 25% slower, when both ran on one machine instance and build).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// Gate latency against --baseline even when it was recorded on another machine
+    /// instance or build.
+    #[arg(long)]
+    pub gate_latency: bool,
     #[command(flatten)]
     pub thresholds: ThresholdArgs,
 }
@@ -121,6 +125,7 @@ fn gate_command(args: &GateArgs, started: SystemTime, clock: Instant) -> Result<
             &ResultsDocument::read(path)?,
             &path.display().to_string(),
             &doc,
+            args.gate_latency,
         )),
         None => None,
     };

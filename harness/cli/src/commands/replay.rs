@@ -222,6 +222,7 @@ fn replay(
             thresholds,
             exit_zero: args.exit_zero,
             baseline: None,
+            gate_latency: false,
         }),
     };
     let written = match (writer, set) {

@@ -47,6 +47,11 @@ pub struct RunArgs {
     /// does not now fails the gate.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// Gate latency against --baseline even when it was recorded on another machine
+    /// instance or build (by default such timings are reported, not gated; the budgets'
+    /// `p95_ms` and --max-p95-ms always gate).
+    #[arg(long)]
+    pub gate_latency: bool,
     /// Accepted for older scripts: the gate (unexpected failures, each corpus's `gate`
     /// section, the thresholds below) applies on every run.
     #[arg(long)]
@@ -173,6 +178,7 @@ fn run_command(
         thresholds: thresholds.clone(),
         exit_zero: args.exit_zero,
         baseline: args.baseline.as_ref().map(|p| p.display().to_string()),
+        gate_latency: args.gate_latency,
     });
     let output = RunOutput {
         out: &args.out,
@@ -217,7 +223,12 @@ pub fn finish_run(
     let settings = run.gate.clone().unwrap_or_default();
     let thresholds = &settings.thresholds;
     let diff: Option<BaselineDiff> = match (baseline_run, &settings.baseline) {
-        (Some(b), Some(path)) => Some(baseline::diff(b, path, &ResultsDocument::from_run(run))),
+        (Some(b), Some(path)) => Some(baseline::diff(
+            b,
+            path,
+            &ResultsDocument::from_run(run),
+            settings.gate_latency,
+        )),
         _ => None,
     };
     let context = ReportContext {
