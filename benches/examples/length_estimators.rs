@@ -7,7 +7,7 @@
 //! error over random samples (drawn by a fixed xorshift generator, so a run is
 //! reproducible) for the symbols, prose and code fields (the path field is the sample's
 //! mean in every estimator), and the share of the whole files' bytes the bounded counts
-//! read. The tables in docs/index.md (tenth and eleventh sessions) are its output.
+//! read. The table in benches/RESULTS.md ("Fast-path A/Bs") is its output.
 //!
 //! Usage: length_estimators ROOT... [--draws N] [--sizes N,N...] [--caps BYTES,BYTES...]
 //! (defaults: 200 draws; sizes 128,256,512; caps 8192,16384,32768)
