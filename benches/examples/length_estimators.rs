@@ -1,14 +1,13 @@
 //! How far BM25F's average field lengths estimated from a sample of files are from the
-//! averages over every file: for the plain mean of the sample (what findbench used before
-//! the tenth session of 2026-11-29), for the ratio estimator over whole files (the tenth
-//! session's: the sample's length per byte of text times every file's mean text bytes),
-//! and for the same estimator counting at most some bytes of each sampled file (the
-//! eleventh session's, `findbench_engine::retrieval::sampled_lengths` and
-//! `estimated_averages`, which this calls). For each tree and sample size, the relative RMS
+//! averages over every file: for the plain mean of the sample, for the ratio estimator over
+//! whole files (findbench's: the sample's length per byte of text times every file's mean
+//! text bytes), and for the same estimator counting at most some bytes of each sampled
+//! file (`findbench_engine::retrieval::sampled_lengths` and `estimated_averages`, which
+//! this calls). For each tree and sample size, the relative RMS
 //! error over random samples (drawn by a fixed xorshift generator, so a run is
 //! reproducible) for the symbols, prose and code fields (the path field is the sample's
 //! mean in every estimator), and the share of the whole files' bytes the bounded counts
-//! read. The tables in docs/index.md (tenth and eleventh sessions) are its output.
+//! read. The table in benches/RESULTS.md ("Fast-path A/Bs") is its output.
 //!
 //! Usage: length_estimators ROOT... [--draws N] [--sizes N,N...] [--caps BYTES,BYTES...]
 //! (defaults: 200 draws; sizes 128,256,512; caps 8192,16384,32768)

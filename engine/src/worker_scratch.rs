@@ -1,7 +1,7 @@
 //! One scratch value (read buffers, say) per rayon worker for the length of one parallel
 //! pass. `map_init` makes its value once per job a pass is split into, not once per
 //! thread: a pass over 17,000 files made its buffers hundreds of times, and each new buffer
-//! grew again from empty through fresh pages (docs/index.md, fifth session of 2026-11-26).
+//! grew again from empty through fresh pages.
 //! And how many files such a pass hands a worker at a time ([`FILES_PER_JOB`]).
 
 use std::sync::Mutex;
@@ -10,7 +10,7 @@ use std::sync::Mutex;
 /// each file. Rayon's adaptive splitting stops splitting once each thread has work, so on
 /// two threads it leaves runs of about a quarter of the list; the files of one run can take
 /// far longer to read than another's (sizes differ by orders of magnitude), and a core then
-/// waits through the end of the pass (docs/index.md, seventh session of 2026-11-26).
+/// waits through the end of the pass.
 pub(crate) const FILES_PER_JOB: usize = 16;
 
 /// One `T` per thread of the current rayon pool, plus one for a caller outside it.

@@ -5,8 +5,7 @@
 //! whole. The first call's pass searched a lower-cased copy of every file
 //! (`modes/cold/word_search.rs`): without the copy, the replay question's first call on
 //! `/usr/include` took 2,440 page faults instead of 2,692 and 3-6 % less time, and on
-//! Python's library 1,075 instead of 1,299 and 5-9 % less (docs/index.md, fourteenth
-//! session of 2026-11-29). Searching 32 starts at a time was slower than the copy and
+//! Python's library 1,075 instead of 1,299 and 5-9 % less (`benches/cold_ab.sh`). Searching 32 starts at a time was slower than the copy and
 //! `memmem`; 64, faster (`benches/examples/caseless_speed.rs`).
 
 use memchr::arch::all::packedpair::Pair;

@@ -714,3 +714,126 @@ fn expand_braces(path: &str) -> Vec<String> {
         _ => vec![path.to_string()],
     }
 }
+
+/// README.md, ARCHITECTURE.md and `docs/*.md`: the pages that describe the software (as
+/// `(name, text)`). Measured figures, with their dates, live in `benches/RESULTS.md` alone.
+fn descriptive_docs() -> Vec<(String, String)> {
+    let root = common::repo_root();
+    let mut paths = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    paths.extend(docs);
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p.strip_prefix(&root).unwrap().display().to_string();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// Whether a line holds a date written `YYYY-MM-DD` (digits, not inside a longer word).
+fn holds_a_date(line: &str) -> bool {
+    let b = line.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    (0..b.len().saturating_sub(9)).any(|i| {
+        let s = &b[i..i + 10];
+        let shape = s.iter().enumerate().all(|(k, &c)| match k {
+            4 | 7 => c == b'-',
+            _ => c.is_ascii_digit(),
+        });
+        shape
+            && s.starts_with(b"20")
+            && (i == 0 || !word(b[i - 1]))
+            && b.get(i + 10).is_none_or(|&c| !word(c))
+    })
+}
+
+/// Whether a line tells the history of the work ("the tenth session", "session of 2026")
+/// rather than what the software does.
+fn narrates_history(line: &str) -> bool {
+    const WHICH: &str = "first second third fourth fifth sixth seventh eighth ninth tenth \
+        eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth \
+        nineteenth twentieth this last next previous";
+    let l = line.to_lowercase();
+    l.contains("session of 20")
+        || l.contains("sessions of 20")
+        || WHICH.split_whitespace().any(|w| {
+            [" session", " sessions"].iter().any(|s| {
+                let phrase = format!("{w}{s}");
+                l.match_indices(&phrase).any(|(at, _)| {
+                    let before = l[..at].chars().next_back();
+                    let after = l[at + phrase.len()..].chars().next();
+                    !before.is_some_and(char::is_alphanumeric)
+                        && !after.is_some_and(char::is_alphanumeric)
+                })
+            })
+        })
+}
+
+/// Lines of the descriptive docs that date a figure or narrate the work's history.
+fn history_lines(docs: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, text) in docs {
+        for (i, line) in text.lines().enumerate() {
+            if holds_a_date(line) || narrates_history(line) {
+                found.push(format!("{name}:{}: {line}", i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_docs_describe_the_software_and_leave_dated_figures_to_the_results() {
+    let docs = descriptive_docs();
+    let found = history_lines(&docs);
+    assert!(
+        found.is_empty(),
+        "dated or history lines in the docs (measured figures go to benches/RESULTS.md, \
+         history to git):\n{}",
+        found.join("\n")
+    );
+    let lines = |name: &str| {
+        docs.iter()
+            .find(|(n, _)| n == name)
+            .map_or(0, |(_, t)| t.lines().count())
+    };
+    assert!(
+        lines("docs/index.md") <= 400,
+        "docs/index.md has {} lines (at most 400)",
+        lines("docs/index.md")
+    );
+    let total: usize = docs.iter().map(|(_, t)| t.lines().count()).sum();
+    assert!(
+        total <= 4000,
+        "README.md, ARCHITECTURE.md and docs/*.md hold {total} lines (at most 4,000)"
+    );
+    let results = std::fs::read_to_string(common::repo_root().join("benches/RESULTS.md"));
+    assert!(
+        results.is_ok(),
+        "benches/RESULTS.md holds the measured figures"
+    );
+}
+
+#[test]
+fn the_history_check_sees_dates_and_sessions() {
+    let docs = vec![(
+        "x.md".to_string(),
+        "measured on 2026-11-29 at load 2\n\
+         the seventeenth session's figures\n\
+         Session of 2026-11-26 (fifth).\n\
+         an agent session log, findbench-YYYY-MM-DD.jsonl, build 2026-11-29T10:00\n\
+         the sessions ran in a work tree; v20261129-01\n"
+            .to_string(),
+    )];
+    let found = history_lines(&docs);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].starts_with("x.md:1:"));
+    assert!(found[1].starts_with("x.md:2:"));
+    assert!(found[2].starts_with("x.md:3:"));
+}
