@@ -7,6 +7,7 @@
 pub mod cache_dir;
 mod encoding;
 pub mod error;
+pub mod first_call;
 pub mod item;
 pub mod modes;
 #[cfg(test)]
@@ -137,7 +138,7 @@ impl Engine {
             }
             Request::Code(r) => {
                 let tree = fixture.tree(Mode::Code)?;
-                modes::cold::first_find_code(tree, r, &self.profile).map(Response::Code)
+                first_call::find_code(tree, r, &self.profile).map(Response::Code)
             }
             Request::Path(r) => match fixture {
                 Fixture::Listing(listing) => {
@@ -155,7 +156,7 @@ impl Engine {
             }
             Request::Ask(r) => {
                 let tree = fixture.tree(Mode::Ask)?;
-                modes::cold::first_ask(tree, r, &self.profile).map(Response::Ask)
+                first_call::ask(tree, r, &self.profile).map(Response::Ask)
             }
         };
         response.inspect(|_| index_after_a_cold_answer(fixture))
@@ -167,7 +168,7 @@ impl Engine {
 /// so that the next call is warm (see `docs/index.md`).
 fn index_after_a_cold_answer(fixture: &Fixture) {
     if let Fixture::Tree(tree) = fixture {
-        if tree.is_cold() && tree.built().is_none() {
+        if tree.is_unindexed() && tree.built().is_none() {
             tree.index_in_background();
         }
     }

@@ -9,8 +9,8 @@
 //! begin one (`cursor_binaryen`). Searching for the key's longest word, then reading the
 //! others around it, finds those places without making the text's letters; anchored on
 //! the first letter of the key instead, a common one (`c`, `s`) stops the search every
-//! few dozen bytes (what the first `ask` on a root used before: `modes/cold/mod.rs`,
-//! `tree/scanned.rs`).
+//! few dozen bytes (what the first `ask` on a root used before: `first_call/mod.rs`,
+//! `first_call/scanned.rs`).
 
 use memchr::memmem;
 
