@@ -12,9 +12,10 @@
 //! a key of several words, its letters one after the other: `header_parsed` is declared
 //! by a file holding `headerparsed` once its punctuation is dropped, [`PassKey`]), keeping
 //! of them only those a lookup of the keys can find ([`Scanned::for_keys`]). The cascade then
-//! runs on a tree whose table holds those symbols and knows which keys it answers in full
-//! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
-//! hold the grep's words. A key the cascade looked up that the table could not answer in
+//! runs on a first call's tree (`TreeState::FirstCall`, what it knows besides its files:
+//! [`state::FirstCallState`]) whose table holds those symbols and knows which keys it
+//! answers in full ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates
+//! are the files that hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
 //! too (a word of the term alone, looked up when the whole term names nothing, comes so;
 //! unless a file's name may answer the term, the first pass scans those words ahead until
@@ -23,9 +24,9 @@
 //! Everything else reads the files themselves (`read`, and the ranking statistics,
 //! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
+use crate::error::Result;
 use crate::modes::ask::{AskRequest, AskResponse};
 use crate::modes::code::{self, CodeRequest, CodeResponse};
-use crate::error::Result;
 use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
@@ -34,27 +35,28 @@ use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
 use crate::tree::name_bag_of;
 use crate::tree::postings::pieces_of;
-use scanned::{covers, Scanned};
 use crate::tree::symbol_table::{Coverage, SymbolTable};
 use crate::tree::symbols::PackedSymbols;
 use crate::tree::{Tree, TreeFile};
 use pass::{key_joined, key_words, scan, Measures, Pass, PassKey};
 use rayon::prelude::*;
+use scanned::{covers, Scanned};
+use state::{FirstCallState, HeldWords};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-use state::{FirstCallState, HeldWords};
 use word_search::{bit, Words, TRACKED};
 
 mod pass;
 mod scanned;
+mod snake_key;
 pub(crate) mod state;
 mod word_search;
 
 pub use scanned::key_scan_count;
 
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
-/// answered as [`super::ask::ask`] answers it).
+/// answered as [`crate::modes::ask::ask`] answers it).
 pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
     let clock = Instant::now();
     let first = tree.is_unindexed() && tree.built().is_none();
@@ -88,11 +90,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 /// its kept index without building the index first: the only key the code cascade looks
 /// up is its term's ([`code::lookup_key`]), so one pass scans the files that may declare
 /// a name it is part of.
-pub fn find_code(
-    tree: &Tree,
-    request: &CodeRequest,
-    profile: &Profile,
-) -> Result<CodeResponse> {
+pub fn find_code(tree: &Tree, request: &CodeRequest, profile: &Profile) -> Result<CodeResponse> {
     let weights = &profile.code;
     let key = code::lookup_key(&request.term, weights);
     // an empty term or limit is an error, told before any file is read; without the symbol
@@ -123,7 +121,7 @@ struct Lookups {
 }
 
 /// `answer` run on `tree`: when the tree was loaded without its kept index, on first
-/// call's trees, round after round (see the module's documentation), until one answers every
+/// call's trees ([`first_call_tree`]), round after round (see the module's documentation), until one answers every
 /// key its table was asked and every term its ranking was asked in full; else on the tree.
 fn answered<R>(
     tree: &Tree,
@@ -242,8 +240,7 @@ fn answered<R>(
                     terms: as_terms.clone(),
                     term_ids,
                 };
-                let first_tree =
-                    first_call_tree(tree, &symbols, coverage.clone(), held_words);
+                let first_tree = first_call_tree(tree, &symbols, coverage.clone(), held_words);
                 (first_tree, coverage)
             }
         };

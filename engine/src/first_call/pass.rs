@@ -2,6 +2,8 @@
 //! read once per round, searched for the round's new words, and the symbols of the source
 //! files that may declare a name a key is part of scanned.
 
+use super::scanned::Scanned;
+use super::snake_key::SnakeKey;
 use super::word_search::{bit, ids_in, Finders, Folding, Words, TRACKED};
 use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
@@ -9,8 +11,6 @@ use crate::retrieval::{counted_of_read, Counted, CountsAndLines};
 use crate::retrieval::{length_sample, lengths_of_read, sampled_lengths, Sampled, WHOLE};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
-use crate::text::snake_key::SnakeKey;
-use super::scanned::Scanned;
 use crate::tree::symbols::{scan_file, PackedSymbols};
 use crate::tree::{ContentKind, Tree, TreeFile};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};

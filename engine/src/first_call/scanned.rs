@@ -10,15 +10,15 @@
 //! those: half a million symbols of a cargo registry were kept and tabled for a few
 //! thousand that a lookup could reach.
 
+use super::snake_key::SnakeKey;
+use crate::text::camel::snake_letters;
+#[cfg(test)]
+use crate::text::camel::snake_letters_by_line;
 use crate::tree::symbol_table::qualifier_of;
 use crate::tree::symbols::{
     all_in_comments, scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol,
     SymbolList,
 };
-use crate::text::camel::snake_letters;
-#[cfg(test)]
-use crate::text::camel::snake_letters_by_line;
-use crate::text::snake_key::SnakeKey;
 use memchr::memmem;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;

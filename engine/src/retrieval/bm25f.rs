@@ -7,20 +7,20 @@
 //! `tf' = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f)`, and the file scores
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
+pub use super::field_index::FieldIndex;
+use super::field_index::Terms;
 use super::fields::FIELDS;
 use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
     TermLines,
 };
-use super::field_index::Terms;
-pub use super::field_index::FieldIndex;
 use super::kept::{self, Damaged, Kept};
 use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampled};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
-use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::first_call::state::{HeldWord, HeldWords};
+use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
 use crate::tree::{Tree, TreeState};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;

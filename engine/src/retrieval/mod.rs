@@ -15,8 +15,8 @@
 
 mod best_files;
 pub mod bm25f;
-pub mod fields;
 pub(crate) mod field_index;
+pub mod fields;
 mod file_counts;
 pub mod kept;
 pub mod kind;

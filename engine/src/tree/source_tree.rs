@@ -1,5 +1,6 @@
-//! An indexed source tree: its files in path order, their paths for `find path`, every
-//! file's symbols in one table and, for a tree from the kept index, its word posting lists.
+//! A source tree: its files in path order, their paths for `find path`, a symbol table,
+//! and what it knows of its files ([`TreeState`]: every file's symbols, with the kept
+//! index's word posting lists; none yet; or what a first call's pass found).
 
 use super::content::{Content, ContentKind};
 use super::file::TreeFile;
@@ -14,7 +15,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-/// An indexed source tree.
+/// A source tree.
 #[derive(Debug)]
 pub struct Tree {
     root: PathBuf,

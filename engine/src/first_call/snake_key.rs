@@ -1,6 +1,6 @@
 //! Where an ASCII text may write a name whose snake form holds a key.
 //!
-//! A name's snake form ([`super::camel::snake`]) is its runs of ASCII letters and digits,
+//! A name's snake form ([`crate::text::camel::snake`]) is its runs of ASCII letters and digits,
 //! folded to lower case and cut by `_` at every other byte and at CamelCase humps: each of
 //! its words is a run of the name's own bytes, folded. So a name whose snake form holds
 //! `cursor_binary` is written with `cursor` then `binary` (in any case), with nothing
