@@ -1,5 +1,5 @@
 //! Times the symbol scan a first call makes of the files that may declare a name holding
-//! one of some keys (`engine/src/tree/scanned.rs`, `Scanned::named_in`: the lines whose
+//! one of some keys (`engine/src/first_call/scanned.rs`, `Scanned::for_keys_in`: the lines whose
 //! letters hold a key read, the others passed over or only followed), against the
 //! names-only scan of the whole of the same files (what the ranking's count of a file's
 //! symbols field makes): on C headers, where a first `ask` pays for this scan beyond what
@@ -17,7 +17,7 @@
 //! per-thread CPU count, which `dump_symbols` reads, is brought up to date at scheduler
 //! ticks and switches only: these scans, which switch to nothing, read whole 4 ms ticks).
 
-use findbench_engine::tree::named_scan_count;
+use findbench_engine::first_call::key_scan_count;
 use findbench_engine::tree::symbols::scan_file_keeping;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -58,7 +58,7 @@ fn main() -> ExitCode {
     let keyed = median_ms(|| {
         kept = files
             .iter()
-            .map(|(language, text, folded)| named_scan_count(*language, text, folded, &keys))
+            .map(|(language, text, folded)| key_scan_count(*language, text, folded, &keys))
             .sum();
     });
     let mut names = 0u64;

@@ -7,6 +7,7 @@
 pub mod cache_dir;
 mod encoding;
 pub mod error;
+pub mod first_call;
 pub mod item;
 pub mod modes;
 #[cfg(test)]
@@ -147,7 +148,7 @@ impl Engine {
             }
             Request::Code(r) => {
                 let tree = fixture.tree(Mode::Code)?;
-                modes::cold::first_find_code(tree, r, &self.profile).map(Response::Code)
+                first_call::find_code(tree, r, &self.profile).map(Response::Code)
             }
             Request::Path(r) => match fixture {
                 Fixture::Listing(listing) => {
@@ -165,7 +166,7 @@ impl Engine {
             }
             Request::Ask(r) => {
                 let tree = fixture.tree(Mode::Ask)?;
-                modes::cold::first_ask(tree, r, &self.profile).map(Response::Ask)
+                first_call::ask(tree, r, &self.profile).map(Response::Ask)
             }
         }
     }

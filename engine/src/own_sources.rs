@@ -1,6 +1,6 @@
 //! This crate's own source files, for tests that check a fast path against a plain one on
 //! real code (`retrieval/word_parts.rs`, `text/stem.rs`), and the source files of a real tree
-//! a test reads by hand (`tree/scanned.rs`, `tree/symbols/tests.rs`,
+//! a test reads by hand (`first_call/scanned.rs`, `tree/symbols/tests.rs`,
 //! `tree/symbols/c_comments.rs`).
 
 /// Every file below this crate's `src/`, with its bytes.

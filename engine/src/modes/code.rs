@@ -178,7 +178,7 @@ pub fn rank_top(
 }
 
 /// The key the cascade looks `term` up by in the symbol table (`SymbolTable::containing`
-/// and `members`): what the first call on a root scans files for (`modes/cold/mod.rs`).
+/// and `members`): what the first call on a root scans files for (`first_call/mod.rs`).
 pub(crate) fn lookup_key(term: &str, weights: &CodeWeights) -> String {
     Query::new(term, weights).key
 }

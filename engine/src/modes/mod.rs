@@ -3,7 +3,6 @@
 
 pub mod ask;
 pub mod code;
-pub mod cold;
 pub mod get;
 pub mod grep;
 pub mod name;

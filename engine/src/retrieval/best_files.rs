@@ -7,7 +7,7 @@
 //! and scoring stops once `depth` files score above every bound left: the files not scored
 //! could not have entered the best `depth`, so the best `depth` are those every file's score
 //! gives, in the same order, ties included. The first `ask` on a root counts a file's
-//! frequencies only when it is scored (`modes/cold/mod.rs`); the kept statistics list them.
+//! frequencies only when it is scored (`first_call/mod.rs`); the kept statistics list them.
 
 use super::bm25f::FieldIndex;
 use super::file_counts::{FileCounts, TermLines};

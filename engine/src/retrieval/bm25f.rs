@@ -7,6 +7,8 @@
 //! `tf' = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f)`, and the file scores
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
+pub use super::field_index::FieldIndex;
+use super::field_index::Terms;
 use super::fields::FIELDS;
 use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
@@ -17,44 +19,14 @@ use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampl
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
+use crate::first_call::state::{HeldWord, HeldWords};
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
-use crate::tree::source_tree::{HeldWord, HeldWords};
-use crate::tree::Tree;
+use crate::tree::{Tree, TreeState};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// The statistics of one tree.
-#[derive(Debug)]
-pub struct FieldIndex {
-    /// Same order as [`Tree::files`].
-    lengths: Vec<[u32; NF]>,
-    average: [f64; NF],
-    terms: Terms,
-}
-
-/// Each term's postings: built in memory, or read on demand from the kept file.
-#[derive(Debug)]
-enum Terms {
-    Memory {
-        vocabulary: HashMap<String, u32, FxBuild>,
-        postings: Vec<Vec<Posting>>,
-    },
-    Kept(Kept),
-    /// Which files hold some terms only, without their frequencies (the first `ask` on a
-    /// root, which has no kept statistics: `modes/cold/mod.rs`, and counts a file's
-    /// frequencies when its score is needed: [`FieldIndex::counts`]); a term looked up
-    /// outside them reads as held by no file and is pushed to `missed`, so that the caller
-    /// finds its files and asks again.
-    Held {
-        holders: HashMap<String, Vec<u32>>,
-        missed: Arc<Mutex<Vec<String>>>,
-        /// Files counted before they were scored (the length sample's, by the first pass).
-        counted: Counted,
-    },
-}
 
 /// The key of a tree's kept statistics: its content stamp and the profile rules they
 /// depend on (which extensions are source, and so how a file splits into fields; how many
@@ -192,8 +164,8 @@ impl FieldIndex {
     /// only the files the averages are measured on ([`super::length_sample`]): what the
     /// first `ask` on a root ranks with. It reads those files and the files whose folded
     /// path or text holds a term's letters (a term is the folded prefix of a word: stems
-    /// only cut; which words each file's text holds is the tree's [`Tree::held_words`]
-    /// when it knows them, else the file is read to know), and no other. `sampled` is the
+    /// only cut; which words each file's text holds is what a first call's tree knows
+    /// ([`TreeState::FirstCall`]), else the file is read to know), and no other. `sampled` is the
     /// sample's lengths when they were measured already (the first pass measures them
     /// while it reads the files: [`super::length_sample::lengths_of_read`]), and `counted`
     /// the files whose numbers it counted then ([`FieldIndex::count`] reads them again only
@@ -213,9 +185,13 @@ impl FieldIndex {
             .collect();
         // the words the first pass searched for, and each term as it knew it (looked up
         // once rather than once per file)
-        let held: Option<(&HeldWords, Vec<HeldWord>)> = tree
-            .held_words()
-            .map(|h| (h, terms.iter().map(|t| h.word(t.as_bytes())).collect()));
+        let held: Option<(&HeldWords, Vec<HeldWord>)> = match tree.state() {
+            TreeState::FirstCall(first_call) => {
+                let h = &first_call.held;
+                Some((h, terms.iter().map(|t| h.word(t.as_bytes())).collect()))
+            }
+            TreeState::Indexed { .. } | TreeState::Unindexed(_) => None,
+        };
         let scratch: WorkerScratch<(Vec<u8>, Vec<u8>)> = WorkerScratch::new();
         let per_file: Vec<Vec<bool>> = tree
             .files()

@@ -129,7 +129,7 @@ pub(crate) fn counted_with_lines(
 /// [`counted_with_lines`] of a file already read: `bytes` its text when
 /// `TreeFile::read_into` said it holds one, `None` when it holds none (its path alone is
 /// counted). What the first pass over a root counts of a sampled file it reads anyway
-/// (`modes/cold/pass.rs`, [`Counted`]).
+/// (`first_call/pass.rs`, [`Counted`]).
 pub(crate) fn counted_of_read(
     file: &TreeFile,
     profile: &Profile,

@@ -3,7 +3,7 @@
 //!
 //! The average of a field's length over a tree is a property of the tree, not of any file
 //! a question finds; measured on every file it costs a read and a symbol scan of the whole
-//! tree, which the first question on a root cannot afford (`modes/cold/mod.rs`). A sample
+//! tree, which the first question on a root cannot afford (`first_call/mod.rs`). A sample
 //! of a fixed size estimates it: the files whose path hashes lowest, so the same tree
 //! gives the same files to every call (a kept index and a first call agree to the bit),
 //! and a file added or removed changes the sample by one file at most.
@@ -74,7 +74,7 @@ pub fn sampled_lengths(
 
 /// [`sampled_lengths`] of a file whose text `bytes` were read (`TreeFile::read_into` said
 /// it holds text): what the first pass over a root measures of a sampled file it reads
-/// anyway (`modes/cold/pass.rs`).
+/// anyway (`first_call/pass.rs`).
 pub(crate) fn lengths_of_read(
     file: &TreeFile,
     profile: &Profile,
@@ -191,7 +191,7 @@ mod tests {
     }
 
     /// A sampled file the first pass counts for the question's terms
-    /// (`file_counts::counted_of_read`, `modes/cold/pass.rs`) is measured with the lengths
+    /// (`file_counts::counted_of_read`, `first_call/pass.rs`) is measured with the lengths
     /// those numbers hold: the ones [`lengths_of_read`] gives, for any terms, on this
     /// crate's sources and the fixtures in every language the scan reads (their symbols
     /// taken from the tree's scan by one, scanned for the names alone by the other).

@@ -15,6 +15,7 @@
 
 mod best_files;
 pub mod bm25f;
+pub(crate) mod field_index;
 pub mod fields;
 mod file_counts;
 pub mod kept;
@@ -25,7 +26,7 @@ pub mod tokens;
 mod word_parts;
 
 use crate::profile::Profile;
-use crate::tree::Tree;
+use crate::tree::{Tree, TreeState};
 use best_files::Scored;
 use bm25f::FieldIndex;
 use fields::FIELDS;
@@ -250,9 +251,9 @@ pub fn keep_statistics(tree: &Tree, profile: &Profile) -> bool {
 /// The slot of `tree`'s statistics, kept for the next questions on it: the caller builds
 /// them on first use (`get_or_init`), once however many threads ask at once.
 pub fn index_for(tree: &Tree, profile: &Profile) -> Slot {
-    // a tree that carries its own (the first `ask` on a root) is answered from those alone
-    if let Some(own) = tree.attached::<OnceLock<FieldIndex>>() {
-        return own;
+    // a first call's tree carries its own, and is answered from those alone
+    if let TreeState::FirstCall(first_call) = tree.state() {
+        return first_call.statistics.clone();
     }
     static KEPT: Mutex<Vec<(TreeKey, Slot)>> = Mutex::new(Vec::new());
     let key = TreeKey::of(tree, profile);
@@ -466,7 +467,7 @@ mod tests {
             ..Default::default()
         };
         let tree = Tree::load(dir.path(), &options).unwrap();
-        assert!(tree.is_cold() && tree.len() > 100, "{}", tree.len());
+        assert!(tree.is_unindexed() && tree.len() > 100, "{}", tree.len());
         let profile = Profile::default();
         let terms = tokens::question_terms(
             "how are the terms of a file read and parsed per line",

@@ -80,14 +80,14 @@ fn snake_ascii(b: &[u8]) -> String {
 /// of a name's snake form has its letters (the key without its `_`s) in them. So a text
 /// whose `snake_letters` lack a key's letters declares no name the key is part of (what
 /// the first `ask` on a root relies on to leave such files unscanned:
-/// `engine/src/modes/cold/mod.rs`).
+/// `engine/src/first_call/mod.rs`).
 pub fn snake_letters(text: &str, out: &mut Vec<u8>) {
     letters_through(text, out, &ASCII_LETTERS);
 }
 
 /// [`snake_letters`] of each line of `text`, each but the last followed by `\n`: the line's
 /// letters are those between two `\n`s, and a run of letters found in them lies on one
-/// line (`tree/scanned.rs` finds the lines that may declare a name a key is part of).
+/// line (`first_call/scanned.rs` finds the lines that may declare a name a key is part of).
 pub fn snake_letters_by_line(text: &str, out: &mut Vec<u8>) {
     letters_through(text, out, &ASCII_LETTERS_AND_NEWLINE);
 }

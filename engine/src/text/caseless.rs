@@ -3,7 +3,7 @@
 //! bytes at their offsets, 64 starts at a time (16 without AVX2), a letter compared with
 //! its lower case (the byte with bit `0x20` set), and a candidate where both match checked
 //! whole. The first call's pass searched a lower-cased copy of every file
-//! (`modes/cold/word_search.rs`): without the copy, the replay question's first call on
+//! (`first_call/word_search.rs`): without the copy, the replay question's first call on
 //! `/usr/include` took 2,440 page faults instead of 2,692 and 3-6 % less time, and on
 //! Python's library 1,075 instead of 1,299 and 5-9 % less (`benches/cold_ab.sh`). Searching 32 starts at a time was slower than the copy and
 //! `memmem`; 64, faster (`benches/examples/caseless_speed.rs`).

@@ -8,7 +8,6 @@ pub mod char_bag;
 pub mod fold;
 pub mod line_ends;
 pub mod partial_ratio;
-pub mod snake_key;
 pub mod stem;
 pub mod term;
 pub mod typo;

@@ -156,7 +156,7 @@ impl TreeFile {
     /// A file met by a walk without the kept index: nothing but its path is known yet.
     /// Its size, kind and text are read from `source` when first asked for, and its symbols
     /// are scanned from that text when first asked for.
-    pub(crate) fn cold(path: String, source: Arc<Source>) -> TreeFile {
+    pub(crate) fn unread(path: String, source: Arc<Source>) -> TreeFile {
         let parts = PathParts::of(&path);
         let name_bag = name_bag_of(
             &parts.stem,
@@ -450,7 +450,7 @@ mod tests {
     /// whichever way it learns them (a probe when asked first, a full read by the pass, a
     /// read of its text) they are what `read_content` gives; the text read is its too.
     #[test]
-    fn a_cold_files_size_and_kind_are_what_read_content_gives() {
+    fn an_unread_files_size_and_kind_are_what_read_content_gives() {
         let dir = tempfile::tempdir().unwrap();
         let max = 16 << 10;
         let files: Vec<(&str, Vec<u8>)> = vec![
@@ -476,15 +476,15 @@ mod tests {
             root: dir.path().to_path_buf(),
             max_file_bytes: max,
         });
-        let cold = |name: &str| TreeFile::cold(name.to_string(), source.clone());
+        let unread = |name: &str| TreeFile::unread(name.to_string(), source.clone());
         for name in names {
             let (size, content) = read_content(&dir.path().join(name), max);
             let kind = content.kind();
-            let probed = cold(name);
+            let probed = unread(name);
             assert_eq!(probed.known_kind(), None, "{name}: known before any read");
             assert_eq!(probed.content_kind(), &kind, "{name}: probed");
             assert_eq!(probed.size(), size, "{name}: probed");
-            let passed = cold(name);
+            let passed = unread(name);
             let mut bytes = b"left over from another file".to_vec();
             let text = passed
                 .read_into(&mut bytes)
@@ -496,18 +496,18 @@ mod tests {
             );
             assert_eq!(text.as_deref(), content.text(), "{name}: the pass's text");
             assert_eq!(passed.size(), size, "{name}: after the pass's read");
-            let read = cold(name);
+            let read = unread(name);
             assert_eq!(read.text(), content.text(), "{name}: text");
             assert_eq!(
                 read.known_kind(),
                 Some(&kind),
                 "{name}: after its text was read"
             );
-            let once = cold(name);
+            let once = unread(name);
             let text_once = once.text_once().map(|t| t.into_owned());
             assert_eq!(text_once.as_deref(), content.text(), "{name}: text once");
             assert_eq!(once.known_kind(), Some(&kind), "{name}: after one read");
-            assert_eq!(cold(name).read().ok().map(|(t, _)| t), content.text());
+            assert_eq!(unread(name).read().ok().map(|(t, _)| t), content.text());
         }
     }
 }

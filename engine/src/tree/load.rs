@@ -7,7 +7,7 @@
 use super::cache::{self, IndexStats};
 use super::file::Source;
 use super::options::TreeOptions;
-use super::source_tree::{Cold, Tree};
+use super::source_tree::{Tree, TreeState, Unindexed};
 use super::walk;
 use crate::error::{EngineError, Result};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ impl Tree {
             {
                 return match cache::open_if_indexed(root, options, &dir)? {
                     Some((tree, _)) => Ok(tree),
-                    None => Tree::load_cold(root, options, dir),
+                    None => Tree::load_unindexed(root, options, dir),
                 };
             }
         }
@@ -45,16 +45,16 @@ impl Tree {
     }
 
     /// One walk keeping every file's path.
-    fn load_cold(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
+    fn load_unindexed(root: &Path, options: &TreeOptions, cache_dir: PathBuf) -> Result<Tree> {
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,
         });
-        let (files, report) = walk::walk_cold(root, options, &source)?;
+        let (files, report) = walk::walk_paths_only(root, options, &source)?;
         // sorted by path already; no table: it would scan every file (see Tree::ready)
         let none = Arc::new(super::symbol_table::SymbolTable::default());
         let mut tree = Tree::from_files(root.to_path_buf(), files, report, None, Some(none));
-        tree.cold = Some(Arc::new(Cold {
+        tree.state = TreeState::Unindexed(Box::new(Unindexed {
             options: options.clone(),
             cache_dir,
             built: OnceLock::new(),
@@ -63,20 +63,29 @@ impl Tree {
     }
 
     /// True for a tree loaded without its kept index (see [`Tree::load`]).
-    pub fn is_cold(&self) -> bool {
-        self.cold.is_some()
+    pub fn is_unindexed(&self) -> bool {
+        matches!(self.state, TreeState::Unindexed(_))
+    }
+
+    /// What a tree loaded without its kept index needs to build it.
+    fn unindexed(&self) -> Option<&Unindexed> {
+        match &self.state {
+            TreeState::Unindexed(unindexed) => Some(unindexed),
+            TreeState::Indexed { .. } | TreeState::FirstCall(_) => None,
+        }
     }
 
     /// The whole tree, as `find code` needs it (the symbol table of every file): this tree,
     /// or for one loaded without its kept index, the tree of the index, built and written
     /// now (once).
     pub fn ready(&self) -> Result<&Tree> {
-        let Some(cold) = &self.cold else {
+        let Some(unindexed) = self.unindexed() else {
             return Ok(self);
         };
-        cold.built
+        unindexed
+            .built
             .get_or_init(|| {
-                cache::open(self.root(), &cold.options, &cold.cache_dir)
+                cache::open(self.root(), &unindexed.options, &unindexed.cache_dir)
                     .map(|(tree, _)| tree)
                     .map_err(|e| e.to_string())
             })
@@ -92,11 +101,11 @@ impl Tree {
     /// another process since this tree was loaded): what a long-lived process answers from
     /// once it can.
     pub fn built(&self) -> Option<&Tree> {
-        let cold = self.cold.as_ref()?;
-        if let Some(built) = cold.built.get() {
+        let unindexed = self.unindexed()?;
+        if let Some(built) = unindexed.built.get() {
             return built.as_ref().ok();
         }
-        if cache::is_indexed(self.root(), &cold.options, &cold.cache_dir) {
+        if cache::is_indexed(self.root(), &unindexed.options, &unindexed.cache_dir) {
             return self.ready().ok();
         }
         None
@@ -106,11 +115,11 @@ impl Tree {
     /// built since: the caller decides whether to build it ([`cache::IndexWanted`]). `None`
     /// for an indexed tree and with `--no-cache`.
     pub fn index_wanted(&self) -> Option<cache::IndexWanted> {
-        let cold = self.cold.as_ref()?;
+        let unindexed = self.unindexed()?;
         if self.built().is_some() {
             return None;
         }
-        cache::wanted(self.root(), &cold.options, &cold.cache_dir)
+        cache::wanted(self.root(), &unindexed.options, &unindexed.cache_dir)
     }
 
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench

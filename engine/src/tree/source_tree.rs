@@ -1,32 +1,30 @@
-//! An indexed source tree: its files in path order, their paths for `find path`, every
-//! file's symbols in one table and, for a tree from the kept index, its word posting lists.
+//! A source tree: its files in path order, their paths for `find path`, a symbol table,
+//! and what it knows of its files ([`TreeState`]: every file's symbols, with the kept
+//! index's word posting lists; none yet; or what a first call's pass found).
 
 use super::content::{Content, ContentKind};
-use super::file::{name_bag_of, TreeFile};
+use super::file::TreeFile;
 use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
-use super::scanned::Scanned;
 use super::symbol_table::SymbolTable;
+use crate::first_call::state::FirstCallState;
 use crate::worker_scratch::FILES_PER_JOB;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-/// An indexed source tree.
+/// A source tree.
 #[derive(Debug)]
 pub struct Tree {
     root: PathBuf,
-    /// Shared by a partial tree with the tree it was made from ([`Tree::with_some_symbols`]).
+    /// Shared by a first call's tree with the unindexed tree it was made from
+    /// ([`Tree::for_first_call`]).
     files: Arc<Vec<TreeFile>>,
-    /// The files' name bags where they differ from the files' own: a partial tree's, whose
-    /// table holds names of files it shares with the tree it was made from
-    /// ([`Tree::name_bag`]).
-    name_bags: Option<Arc<Vec<u64>>>,
     /// The files' paths for `find path`, listed on first use: no other mode reads them
     /// (listing them held up a first `ask` before its first read, and again for each
-    /// partial tree it made).
+    /// tree it made).
     paths: OnceLock<PathList>,
     /// What the walk met besides files (its errors); the counts per kind are in `counted`.
     walk: WalkReport,
@@ -34,22 +32,30 @@ pub struct Tree {
     /// as they ask every file's kind, which a tree walked without the kept index learns
     /// only when it reads the file.
     counted: OnceLock<Counted>,
-    /// Every file's symbols, files in order.
+    /// The symbols of every file ([`TreeState::Indexed`]), of none ([`TreeState::Unindexed`])
+    /// or of the files a first call scanned ([`TreeState::FirstCall`]), files in order.
     symbols: Arc<SymbolTable>,
-    /// The kept index's word lists; `None` for a tree held in memory.
-    postings: Option<postings::Lazy>,
     /// Where derived statistics of this tree may be kept, and the stamp of the content
     /// they must match; `None` for a tree held in memory (`--no-cache`).
     pub(super) kept: Option<KeptStamp>,
-    /// The words each file was searched for and holds, for a tree `ask` answers without
-    /// the kept index: what [`Tree::candidates`] narrows by when there are no posting lists.
-    pub(super) held: Option<Arc<HeldWords>>,
-    /// A tree loaded without its kept index (none was usable): how to build it when a mode
-    /// needs all of it ([`Tree::ready`]).
-    pub(super) cold: Option<Arc<Cold>>,
-    /// What a mode derived from this tree for one call and hands on with it (the ranking
-    /// statistics the first `ask` on a root computes for its question): opaque here.
-    attached: Option<Attached>,
+    /// What the tree knows of its files, and so what a mode may ask of it.
+    pub(super) state: TreeState,
+}
+
+/// What a tree knows of its files: the modes match on it ([`Tree::state`]).
+#[derive(Debug)]
+pub(crate) enum TreeState {
+    /// Every file's symbols are in the table: the files read into memory (`--no-cache`,
+    /// tests), or the kept index's, with its word posting lists.
+    Indexed { postings: Option<postings::Lazy> },
+    /// Loaded without its kept index (none was usable): every file's path and no symbol
+    /// table. `ask` and `find code` answer a first call from a pass over the files
+    /// (`first_call/mod.rs`); a mode that needs the whole tree builds the index
+    /// ([`Tree::ready`]).
+    Unindexed(Box<Unindexed>),
+    /// What a first call answers on: an unindexed tree's files, with a table of the symbols
+    /// of the files its pass scanned and what that pass found ([`Tree::for_first_call`]).
+    FirstCall(Box<FirstCallState>),
 }
 
 /// What [`Tree::report`] and [`Tree::dump_bytes`] give.
@@ -92,19 +98,9 @@ impl Counted {
     }
 }
 
-/// A value of any type riding along with a tree ([`Tree::attached`]).
-#[derive(Clone)]
-struct Attached(Arc<dyn std::any::Any + Send + Sync>);
-
-impl std::fmt::Debug for Attached {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Attached")
-    }
-}
-
 /// What a tree loaded without its kept index needs to build it later.
 #[derive(Debug)]
-pub(crate) struct Cold {
+pub(crate) struct Unindexed {
     pub(super) options: TreeOptions,
     pub(super) cache_dir: PathBuf,
     /// The tree from the kept index, built on first need.
@@ -127,17 +123,20 @@ impl Tree {
     /// posting lists when the tree has them (a superset of the files that match: the caller
     /// still checks each file's text); every file otherwise.
     pub fn candidates<S: AsRef<[u8]>>(&self, needles: &[S]) -> Vec<usize> {
-        match self
-            .postings
-            .as_ref()
-            .and_then(postings::Lazy::get)
-            .and_then(|p| p.candidates(needles, self.files.len()))
-        {
-            Some(bits) => postings::bit_indices(&bits),
-            None => match &self.held {
-                Some(held) => held.candidates(needles, self.files.len()),
-                None => (0..self.files.len()).collect(),
+        let all = || (0..self.files.len()).collect();
+        match &self.state {
+            TreeState::Indexed { postings } => match postings
+                .as_ref()
+                .and_then(postings::Lazy::get)
+                .and_then(|p| p.candidates(needles, self.files.len()))
+            {
+                Some(bits) => postings::bit_indices(&bits),
+                None => all(),
             },
+            TreeState::FirstCall(first_call) => {
+                first_call.held.candidates(needles, self.files.len())
+            }
+            TreeState::Unindexed(_) => all(),
         }
     }
 
@@ -194,28 +193,26 @@ impl Tree {
         Tree {
             root,
             files: Arc::new(files),
-            name_bags: None,
             paths: OnceLock::new(),
             walk,
             counted: OnceLock::new(),
             symbols,
-            postings,
             kept: None,
-            held: None,
-            cold: None,
-            attached: None,
+            state: TreeState::Indexed { postings },
         }
     }
 
-    /// This tree carrying `value` for the modes that look for it ([`Tree::attached`]).
-    pub(crate) fn attach(&mut self, value: Arc<dyn std::any::Any + Send + Sync>) {
-        self.attached = Some(Attached(value));
+    /// What this tree knows of its files.
+    pub(crate) fn state(&self) -> &TreeState {
+        &self.state
     }
 
-    /// The value attached to this tree, when there is one of type `T`.
-    pub(crate) fn attached<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
-        let value = self.attached.as_ref()?.0.clone();
-        value.downcast::<T>().ok()
+    /// What this tree knows besides its files and its table, when it is a first call's.
+    pub(crate) fn first_call_mut(&mut self) -> Option<&mut FirstCallState> {
+        match &mut self.state {
+            TreeState::FirstCall(first_call) => Some(first_call),
+            _ => None,
+        }
     }
 
     /// Where statistics derived from this tree may be kept, when it came from the kept
@@ -232,69 +229,38 @@ impl Tree {
     /// loaded without its kept index holds no table: the index's is built for it
     /// ([`Tree::ready`]; modes that need the table run on that tree).
     pub fn symbol_table(&self) -> &SymbolTable {
-        match &self.cold {
-            Some(_) => self.ready().map_or(&self.symbols, |t| &t.symbols),
-            None => &self.symbols,
+        match &self.state {
+            TreeState::Unindexed(_) => self.ready().map_or(&self.symbols, |t| &t.symbols),
+            TreeState::Indexed { .. } | TreeState::FirstCall(_) => &self.symbols,
         }
     }
 
-    /// A tree of these files whose symbol table holds the symbols given (`symbols[i]`
-    /// what is known of file `i`'s) and knows which keys it answers in full
-    /// ([`SymbolTable`]'s coverage): what `ask` runs on for the first call on a root. The
-    /// files are this tree's, shared, not copied (a copy of every file record was a tenth
-    /// of the call's page faults); a file scans its symbols from its text when a mode asks
-    /// for them (a lookup finds them in the table), and its name bag counts the names the
-    /// table holds of it ([`Tree::name_bag`]).
-    pub(crate) fn with_some_symbols(
-        &self,
-        symbols: &[Scanned],
-        coverage: Arc<super::symbol_table::Coverage>,
-        held: HeldWords,
-    ) -> Tree {
-        let table = Arc::new(
-            SymbolTable::build(symbols.iter().map(Scanned::symbols)).with_coverage(coverage),
-        );
-        let name_bags: Vec<u64> = self
-            .files
-            .par_iter()
-            .zip(symbols)
-            .enumerate()
-            .map(|(i, (f, s))| match s {
-                Scanned::Not => self.name_bag(i),
-                // the names the table holds of it count in its name bag
-                s => self.name_bag(i) | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s.symbols()),
-            })
-            .collect();
+    /// A first call's tree of these files, whose table holds the symbols `symbols` holds
+    /// and knows which keys it answers in full ([`SymbolTable`]'s coverage). The files are
+    /// this tree's, shared, not copied (a copy of every file record was a tenth of the
+    /// call's page faults); a file scans its symbols from its text when a mode asks for
+    /// them (a lookup finds them in the table).
+    pub(crate) fn for_first_call(&self, symbols: SymbolTable, state: FirstCallState) -> Tree {
         Tree {
             root: self.root.clone(),
             files: self.files.clone(),
-            name_bags: Some(Arc::new(name_bags)),
             paths: OnceLock::new(),
             walk: self.walk.clone(),
             counted: OnceLock::new(),
-            symbols: table,
-            postings: None,
+            symbols: Arc::new(symbols),
             kept: None,
-            held: Some(Arc::new(held)),
-            cold: None,
-            attached: None,
+            state: TreeState::FirstCall(Box::new(state)),
         }
     }
 
     /// File `i`'s name bag: the letters and digits of its stem, directory and the names of
-    /// its symbols this tree's table holds ([`TreeFile::name_bag`]; a file a partial tree
-    /// shares has the names its table holds counted too).
+    /// its symbols this tree's table holds ([`TreeFile::name_bag`]; a file a first call's
+    /// tree shares has the names its table holds counted too).
     pub(crate) fn name_bag(&self, i: usize) -> u64 {
-        match &self.name_bags {
-            Some(bags) => bags[i],
-            None => self.files[i].name_bag,
+        match &self.state {
+            TreeState::FirstCall(first_call) => first_call.name_bags[i],
+            TreeState::Indexed { .. } | TreeState::Unindexed(_) => self.files[i].name_bag,
         }
-    }
-
-    /// The words every file's text was searched for and which each holds, when the tree
-    /// was made with them ([`Tree::with_some_symbols`]).
-    pub(crate) fn held_words(&self) -> Option<&HeldWords> {
-        self.held.as_deref()
     }
 
     /// Every file, ordered by path.
@@ -347,110 +313,5 @@ impl Tree {
             .binary_search_by(|f| f.path.as_str().cmp(path))
             .ok()
             .map(|i| &self.files[i])
-    }
-}
-
-/// Words every file was searched for (ASCII-folded, as the posting lists' pieces are), and
-/// which of them each file holds: the candidates of a grep whose pieces are all among them.
-#[derive(Debug, Default)]
-pub(crate) struct HeldWords {
-    /// Each word's bit.
-    pub ids: std::collections::HashMap<Vec<u8>, usize>,
-    /// Per file, the bits of the words it holds (at most 128 words).
-    pub files: Vec<u128>,
-    /// Per file, the bits of the words of `term_ids` its text holds as a term
-    /// (`retrieval::tokens::holds_term`), not only as letters.
-    pub terms: Vec<u128>,
-    /// The words whose holding as a term was checked.
-    pub term_ids: u128,
-}
-
-/// A word of [`HeldWords::word`]: its id when the pass searched every file for it, and
-/// whether it also checked that it is held as a term.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct HeldWord {
-    id: Option<usize>,
-    as_term: bool,
-}
-
-impl HeldWords {
-    /// `word` (ASCII-folded) as the pass knew it, looked up once for every file's
-    /// [`HeldWords::may_hold`] and [`HeldWords::holds_as_term`].
-    pub(crate) fn word(&self, word: &[u8]) -> HeldWord {
-        let id = self.ids.get(word).copied().filter(|&id| id < 128);
-        HeldWord {
-            id,
-            as_term: id.is_some_and(|id| self.term_ids & (1 << id) != 0),
-        }
-    }
-
-    /// Whether file `file`'s text holds `word` as a term, when the pass checked that word.
-    pub(crate) fn holds_as_term(&self, file: usize, word: HeldWord) -> Option<bool> {
-        match word.id {
-            Some(id) if word.as_term => {
-                Some(self.terms.get(file).is_some_and(|t| t & (1 << id) != 0))
-            }
-            _ => None,
-        }
-    }
-
-    /// False when file `file`'s text was searched for `word` and does not hold it; true
-    /// otherwise (held, or not searched for).
-    pub(crate) fn may_hold(&self, file: usize, word: HeldWord) -> bool {
-        match (word.id, self.files.get(file)) {
-            (Some(id), Some(held)) => held & (1 << id) != 0,
-            _ => true,
-        }
-    }
-
-    /// The files that hold every piece of `needles` that was searched for (every file
-    /// when none was), ascending.
-    fn candidates<S: AsRef<[u8]>>(&self, needles: &[S], files: usize) -> Vec<usize> {
-        let mut wanted = 0u128;
-        for needle in needles {
-            for piece in postings::pieces_of(needle.as_ref()) {
-                match self.ids.get(&piece) {
-                    Some(&id) if id < 128 => wanted |= 1 << id,
-                    _ => {}
-                }
-            }
-        }
-        (0..files)
-            .filter(|&i| self.files.get(i).is_none_or(|held| held & wanted == wanted))
-            .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A word the pass searched every file for says which files may hold it; whether a
-    /// file holds it as a term is known only for a word it checked as one, and for no word
-    /// past the tracked 128 or not searched for.
-    #[test]
-    fn a_word_is_known_as_the_pass_searched_for_it() {
-        let held = HeldWords {
-            ids: [
-                (b"gzip".to_vec(), 0),
-                (b"head".to_vec(), 1),
-                (b"late".to_vec(), 200),
-            ]
-            .into_iter()
-            .collect(),
-            files: vec![0b11, 0b01],
-            terms: vec![0b01, 0b00],
-            term_ids: 0b01,
-        };
-        let (gzip, head) = (held.word(b"gzip"), held.word(b"head"));
-        assert_eq!(held.holds_as_term(0, gzip), Some(true));
-        assert_eq!(held.holds_as_term(1, gzip), Some(false));
-        // searched for as letters only: whether it is a term is not known
-        assert_eq!(held.holds_as_term(0, head), None);
-        assert!(held.may_hold(0, head) && !held.may_hold(1, head));
-        for unknown in [held.word(b"zzz"), held.word(b"late")] {
-            assert_eq!(held.holds_as_term(0, unknown), None);
-            assert!(held.may_hold(0, unknown) && held.may_hold(1, unknown));
-        }
     }
 }

@@ -44,17 +44,17 @@ pub(super) fn walk_in_memory(
     Ok((files, walked.report))
 }
 
-/// Walks `root` keeping every file's path and the names it makes ([`TreeFile::cold`], made
+/// Walks `root` keeping every file's path and the names it makes ([`TreeFile::unread`], made
 /// on the pool once the paths are sorted), neither opening nor `stat`ing a file (its size
 /// and what it holds are learnt when the file is first read, see
 /// [`TreeFile::content_kind`]): the first call on a root with no kept index. Sorted by
 /// path; each file reads from `source`.
-pub(super) fn walk_cold(
+pub(super) fn walk_paths_only(
     root: &Path,
     options: &TreeOptions,
     source: &Arc<Source>,
 ) -> Result<(Vec<TreeFile>, WalkReport)> {
-    let walked = run(root, options, Purpose::Cold)?;
+    let walked = run(root, options, Purpose::PathsOnly)?;
     let mut paths = walked.paths;
     // on the pool's threads: on one, sorting a large tree's paths held up the first read
     // (paths are distinct: unstable is deterministic). The paths are sorted, not the
@@ -64,7 +64,7 @@ pub(super) fn walk_cold(
     paths.par_sort_unstable();
     let files = paths
         .into_par_iter()
-        .map(|path| TreeFile::cold(path, source.clone()))
+        .map(|path| TreeFile::unread(path, source.clone()))
         .collect();
     Ok((files, walked.report))
 }
@@ -127,7 +127,7 @@ pub(super) fn walk_for_index(
 enum Purpose<'a> {
     Memory,
     /// Every file's path only: its record is made once the paths are sorted.
-    Cold,
+    PathsOnly,
     Index {
         old: &'a [FileRecord],
         reuse: &'a HashMap<&'a str, usize>,
@@ -136,7 +136,7 @@ enum Purpose<'a> {
 
 struct Walked {
     found: Vec<Found>,
-    /// The files' paths, for a walk without the kept index ([`Purpose::Cold`]).
+    /// The files' paths, for a walk without the kept index ([`Purpose::PathsOnly`]).
     paths: Vec<String>,
     stamps: Vec<Stamp>,
     report: WalkReport,
@@ -269,7 +269,7 @@ impl Worker<'_> {
             }
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
-            Purpose::Cold => self.paths.push(shown),
+            Purpose::PathsOnly => self.paths.push(shown),
             Purpose::Index { old, reuse } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {

@@ -10,7 +10,7 @@ use findbench_engine::tree::symbols::{scan_file, scan_file_keeping, Language, Sy
 /// their symbols (`engine/src/retrieval/file_counts.rs`, `held_terms`); and that each
 /// segment of a qualified name is written in the text, its snake form's letters one after
 /// the other in the text's (`snake_letters`), which it relies on to leave unscanned the
-/// files that cannot declare a name a key is part of (`engine/src/modes/cold/mod.rs`). And a
+/// files that cannot declare a name a key is part of (`engine/src/first_call/mod.rs`). And a
 /// scan that asks its caller which names to keep (`scan_file_keeping`: a first call's
 /// scans, the ranking's counting) is asked the same names and keeps the same symbols as the
 /// whole scan, although it looks past no name refused.

@@ -139,7 +139,7 @@ pub struct SymbolTable {
 }
 
 /// What a table of only some files' symbols (the first call on a root, see
-/// `modes/cold/mod.rs`) can answer: a key is answered in full when no file whose symbols
+/// `first_call/mod.rs`) can answer: a key is answered in full when no file whose symbols
 /// the table lacks may declare a name the key is part of (which the caller tells from the
 /// files' texts, as a name is written in its file). A key asked that it cannot answer in
 /// full is remembered, and the caller scans more files and asks again.
@@ -203,7 +203,7 @@ impl Default for SymbolTable {
 /// name that is not qualified). A snake is borrowed from its symbol, a qualifier made once
 /// (most names recur: `new`, `fmt`, `len`). The strings are split among shards by their
 /// hash, one shard per worker, each interned by its own map in parallel (one map of the
-/// half a million names of a cold `find cursor binary` on a cargo registry took 40 ms); the
+/// half a million names of a first `find cursor binary` on a cargo registry took 40 ms); the
 /// numbers are the same whatever the shards.
 fn interned<'a, L: SymbolList + Sync + ?Sized + 'a>(
     files: &[&'a L],
@@ -342,7 +342,7 @@ impl SymbolTable {
             (start, list)
         };
         // the lists are counted while the records are written: a table of half a million
-        // symbols is built while a cold call waits
+        // symbols is built while a first call waits
         let ((snake_list_start, snake_list), (qualifier_list_start, qualifier_list)) = {
             let write_records = || {
                 let mut name_at = 0u32;

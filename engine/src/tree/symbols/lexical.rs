@@ -30,7 +30,7 @@ fn is_ascii_space(b: u8) -> bool {
 /// `s.trim_start()`, the ASCII bytes looked at as bytes (a line's indentation, the space
 /// after a keyword): the characters are decoded only from a byte outside ASCII on. Every
 /// line of a scan is trimmed several times, and decoding each character was a large share
-/// of a scan that keeps few names (`engine/src/tree/scanned.rs`).
+/// of a scan that keeps few names (`engine/src/first_call/scanned.rs`).
 #[inline]
 pub(super) fn trim_start(s: &str) -> &str {
     let bytes = s.as_bytes();

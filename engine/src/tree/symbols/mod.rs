@@ -58,7 +58,7 @@ pub fn scan_file(language: Language, text: &str) -> Vec<Symbol> {
 /// The declarations of `text` whose name `keep` accepts, in line order: what
 /// [`scan_file`] gives, filtered, without making the symbols of the names refused (the
 /// first call on a root keeps only the names a lookup can find of files holding a common
-/// word: `tree/scanned.rs`).
+/// word: `first_call/scanned.rs`).
 pub fn scan_file_keeping(
     language: Language,
     text: &str,
@@ -75,7 +75,7 @@ pub fn scan_file_keeping(
 /// the recogniser finds on one of them is neither looked past nor asked about (`keep` is
 /// asked only about the names on the lines given). A name is written on its declaration's
 /// line, so the caller of a first call's scan finds them in the lines' letters
-/// (`tree/scanned.rs`).
+/// (`first_call/scanned.rs`).
 pub(crate) fn scan_lines_keeping(
     language: Language,
     text: &str,

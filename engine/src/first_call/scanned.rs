@@ -1,5 +1,5 @@
-//! What the first call on a root (`modes/cold/mod.rs`) knows of one file's symbols, and so
-//! what its partial symbol table ([`super::Tree::with_some_symbols`]) can answer for it.
+//! What the first call on a root (`first_call/mod.rs`) knows of one file's symbols, and so
+//! what the symbol table of its tree (`TreeState::FirstCall`) can answer for it.
 //!
 //! A table lookup (`SymbolTable::names`, `containing`, `members`) finds the symbols whose
 //! snake form contains its key or whose qualifier is the key. So a file need not give the
@@ -10,20 +10,20 @@
 //! those: half a million symbols of a cargo registry were kept and tabled for a few
 //! thousand that a lookup could reach.
 
-use super::symbol_table::qualifier_of;
-use super::symbols::{
-    all_in_comments, scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol,
-    SymbolList,
-};
+use super::snake_key::SnakeKey;
 use crate::text::camel::snake_letters;
 #[cfg(test)]
 use crate::text::camel::snake_letters_by_line;
-use crate::text::snake_key::SnakeKey;
+use crate::tree::symbol_table::qualifier_of;
+use crate::tree::symbols::{
+    all_in_comments, scan_file_keeping, scan_lines_keeping, Language, PackedSymbols, Symbol,
+    SymbolList,
+};
 use memchr::memmem;
 
 static NO_SYMBOLS: PackedSymbols = PackedSymbols::EMPTY;
 
-/// One file's symbols as far as a partial table holds them.
+/// One file's symbols as far as a first call's table holds them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) enum Scanned {
     /// Not scanned: the table holds none of its symbols.
@@ -34,7 +34,7 @@ pub(crate) enum Scanned {
     Whole(PackedSymbols),
     /// Only the symbols a lookup of one of `keys`, or of a key containing one of them,
     /// can find.
-    Named {
+    ForKeys {
         keys: Vec<String>,
         symbols: PackedSymbols,
     },
@@ -44,7 +44,7 @@ impl Scanned {
     /// The symbols of `symbols` that a lookup of one of `keys` can find, or of a key
     /// containing one: those whose snake form or qualifier contains one of them (an empty
     /// key keeps none, and answers no lookup).
-    pub(crate) fn named(symbols: &[Symbol], keys: Vec<String>) -> Scanned {
+    pub(crate) fn for_keys(symbols: &[Symbol], keys: Vec<String>) -> Scanned {
         let kept: Vec<Symbol> = symbols
             .iter()
             .filter(|s| {
@@ -56,20 +56,20 @@ impl Scanned {
             })
             .cloned()
             .collect();
-        Scanned::Named {
+        Scanned::ForKeys {
             keys,
             symbols: PackedSymbols::of(&kept),
         }
     }
 
-    /// [`Scanned::named`] of the symbols of `text` (in `language`), scanning only the
+    /// [`Scanned::for_keys`] of the symbols of `text` (in `language`), scanning only the
     /// names that may be kept into symbols: a name whose snake form or qualifier contains a
     /// key holds the key's letters (without its `_`s) in its `snake_letters`, as a snake
     /// form is its `snake_letters` cut by `_`; a name that does not is refused before its
     /// symbol is made (most of them, in a file holding a common word). `folded` is the
     /// folding of the text's bytes to ASCII lower case when the caller has made it (made
     /// here when it is needed).
-    pub(crate) fn named_in(
+    pub(crate) fn for_keys_in(
         language: Language,
         text: &str,
         folded: Option<&[u8]>,
@@ -117,7 +117,7 @@ impl Scanned {
         } else {
             scan_file_keeping(language, text, &mut keep)
         };
-        Scanned::named(&symbols, keys)
+        Scanned::for_keys(&symbols, keys)
     }
 
     /// True when the table answers a lookup of `key` in full for this file.
@@ -125,14 +125,14 @@ impl Scanned {
         match self {
             Scanned::Not => false,
             Scanned::Whole(_) => true,
-            Scanned::Named { keys, .. } => covers(keys, key),
+            Scanned::ForKeys { keys, .. } => covers(keys, key),
         }
     }
 
     /// The keys this file was scanned for, when only some of its symbols are held.
     pub(crate) fn keys(&self) -> &[String] {
         match self {
-            Scanned::Named { keys, .. } => keys,
+            Scanned::ForKeys { keys, .. } => keys,
             _ => &[],
         }
     }
@@ -141,17 +141,17 @@ impl Scanned {
     pub(crate) fn symbols(&self) -> &PackedSymbols {
         match self {
             Scanned::Not => &NO_SYMBOLS,
-            Scanned::Whole(symbols) | Scanned::Named { symbols, .. } => symbols,
+            Scanned::Whole(symbols) | Scanned::ForKeys { symbols, .. } => symbols,
         }
     }
 }
 
 /// How many symbols a first call's scan of `text` (in `language`; `folded`: its bytes in
-/// ASCII lower case) for `keys` keeps: [`Scanned::named_in`], for a bench that times that
+/// ASCII lower case) for `keys` keeps: [`Scanned::for_keys_in`], for a bench that times that
 /// scan alone (`benches/examples/key_scan_speed.rs`).
-pub fn named_scan_count(language: Language, text: &str, folded: &[u8], keys: &[&str]) -> usize {
+pub fn key_scan_count(language: Language, text: &str, folded: &[u8], keys: &[&str]) -> usize {
     let keys = keys.iter().map(|k| k.to_string()).collect();
-    Scanned::named_in(language, text, Some(folded), keys)
+    Scanned::for_keys_in(language, text, Some(folded), keys)
         .symbols()
         .count()
 }
@@ -272,7 +272,7 @@ mod tests {
                         { Self }\n    fn binary_cursor_at(&self) {}\n}\nfn cursor() {}\nfn \
                         binary() {}\nfn other() {}\nconst CURSOR_MAX: u8 = 1;\n";
 
-    /// What a table of the whole file and one of only the named symbols give for a key.
+    /// What a table of the whole file and one of only the symbols kept for keys give for a key.
     fn lookups(table: &SymbolTable, key: &str) -> (bool, Vec<String>, Vec<String>) {
         let names = |syms: Vec<u32>| -> Vec<String> {
             syms.into_iter().map(|s| table.symbol(s).name).collect()
@@ -284,10 +284,10 @@ mod tests {
         )
     }
 
-    /// Every key a named scan answers gives the same lookups from the kept symbols as
+    /// Every key a scan for keys answers gives the same lookups from the kept symbols as
     /// from every symbol; a key it does not answer is said so.
     #[test]
-    fn a_named_scan_answers_the_keys_it_covers_as_a_whole_one() {
+    fn a_scan_for_keys_answers_the_keys_it_covers_as_a_whole_one() {
         // a C++ method defined outside its class has a qualified name
         let cpp = "int ReplayCursor::advance() { return 0; }\nint Other::binary() { return 1; }\n";
         let files = [
@@ -297,7 +297,7 @@ mod tests {
         let whole = SymbolTable::build(files.iter().map(|f| &f[..]));
         let named: Vec<Scanned> = files
             .iter()
-            .map(|f| Scanned::named(f, vec!["cursor".to_string()]))
+            .map(|f| Scanned::for_keys(f, vec!["cursor".to_string()]))
             .collect();
         let kept = SymbolTable::build(named.iter().map(Scanned::symbols));
         // some symbols are left out, so the comparison below can fail
@@ -345,10 +345,10 @@ mod tests {
             let all = scan_file(language, &text);
             for keys in &key_sets {
                 let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                let want = Scanned::named(&all, keys.clone());
+                let want = Scanned::for_keys(&all, keys.clone());
                 kept += want.symbols().count();
                 assert_eq!(
-                    Scanned::named_in(language, &text, None, keys),
+                    Scanned::for_keys_in(language, &text, None, keys),
                     want,
                     "{}",
                     path.display()
@@ -432,10 +432,10 @@ mod tests {
             let all = scan_file(*language, text);
             for keys in &key_sets {
                 let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                let want = Scanned::named(&all, keys.clone());
+                let want = Scanned::for_keys(&all, keys.clone());
                 kept += want.symbols().count();
                 assert_eq!(
-                    Scanned::named_in(*language, text, None, keys.clone()),
+                    Scanned::for_keys_in(*language, text, None, keys.clone()),
                     want,
                     "{language:?} {keys:?}: {text}"
                 );
@@ -467,9 +467,9 @@ mod tests {
             let all = scan_file(language, text);
             for keys in &key_sets {
                 let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                let want = Scanned::named(&all, keys.clone());
+                let want = Scanned::for_keys(&all, keys.clone());
                 kept += want.symbols().count();
-                let got = Scanned::named_in(language, text, None, keys.clone());
+                let got = Scanned::for_keys_in(language, text, None, keys.clone());
                 assert_eq!(got, want, "{} {keys:?}", path.display());
             }
         }
@@ -543,10 +543,10 @@ mod tests {
         let text = "fn Straße() {}\nfn other() {}\nstruct ﬁleReader;\nfn cursor_é() {}\n";
         for key in ["strasse", "file_reader", "cursor"] {
             let keys = vec![key.to_string()];
-            let want = Scanned::named(&scan_file(Language::Rust, text), keys.clone());
+            let want = Scanned::for_keys(&scan_file(Language::Rust, text), keys.clone());
             assert_eq!(want.symbols().count(), 1, "{key}");
             assert_eq!(
-                Scanned::named_in(Language::Rust, text, None, keys),
+                Scanned::for_keys_in(Language::Rust, text, None, keys),
                 want,
                 "{key}"
             );
@@ -557,7 +557,7 @@ mod tests {
     #[test]
     fn an_empty_key_answers_no_lookup() {
         let symbols = scan_file(Language::Rust, TEXT);
-        let named = Scanned::named(&symbols, vec![String::new()]);
+        let named = Scanned::for_keys(&symbols, vec![String::new()]);
         assert_eq!(named.symbols().count(), 0);
         assert!(!named.answers("cursor"));
         assert!(!named.answers(""));

@@ -58,12 +58,12 @@ fn described(tree: &Tree) -> String {
 }
 
 #[test]
-fn a_cold_tree_says_of_its_files_what_a_read_of_every_file_says() {
+fn an_unindexed_tree_says_of_its_files_what_a_read_of_every_file_says() {
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path());
     let cache = tempfile::tempdir().unwrap();
     let read = Tree::load(dir.path(), &options(cache.path(), true)).unwrap();
-    assert!(!read.is_cold());
+    assert!(!read.is_unindexed());
     let want = described(&read);
     assert_eq!(
         (read.report().binary, read.report().too_large),
@@ -73,12 +73,12 @@ fn a_cold_tree_says_of_its_files_what_a_read_of_every_file_says() {
 
     // asked before any read: the files are probed
     let probed = Tree::load(dir.path(), &options(cache.path(), false)).unwrap();
-    assert!(probed.is_cold());
+    assert!(probed.is_unindexed());
     assert_eq!(described(&probed), want);
 
     // asked after `ask` read every file (as the command line asks it)
     let asked = Arc::new(Tree::load(dir.path(), &options(cache.path(), false)).unwrap());
-    assert!(asked.is_cold());
+    assert!(asked.is_unindexed());
     let fixture = Fixture::Tree(asked.clone());
     let request = Request::Ask(AskRequest::new("where is replay implemented"));
     Engine::default().execute(&fixture, &request).unwrap();
@@ -89,6 +89,6 @@ fn a_cold_tree_says_of_its_files_what_a_read_of_every_file_says() {
     assert_eq!(&stats.report, read.report());
     assert_eq!(stats.files, read.len());
     let warm = Tree::load(dir.path(), &options(cache.path(), false)).unwrap();
-    assert!(!warm.is_cold());
+    assert!(!warm.is_unindexed());
     assert_eq!(described(&warm), want);
 }

@@ -126,13 +126,13 @@ fn options(cache: &Path) -> TreeOptions {
     }
 }
 
-/// Asks every question cold (a fresh cache directory, one tree for all of them, as a
+/// Asks every question as a first call (a fresh cache directory, one tree for all of them, as a
 /// long-lived process holds it), then warm from the kept index, and compares.
-fn assert_cold_equals_warm(root: &Path) {
-    assert_cold_equals_warm_with(root, &Engine::default());
+fn assert_first_call_is_the_index_answer(root: &Path) {
+    assert_first_call_is_the_index_answer_with(root, &Engine::default());
 }
 
-fn assert_cold_equals_warm_with(root: &Path, engine: &Engine) {
+fn assert_first_call_is_the_index_answer_with(root: &Path, engine: &Engine) {
     let mut requests: Vec<Request> = questions()
         .into_iter()
         .map(|q| Request::Ask(AskRequest::new(q)))
@@ -148,32 +148,32 @@ fn assert_cold_equals_warm_with(root: &Path, engine: &Engine) {
     implementation.impl_query = true;
     requests.push(Request::Code(implementation));
     let cache = tempfile::tempdir().unwrap();
-    let cold = Tree::load(root, &options(cache.path())).unwrap();
+    let unindexed = Tree::load(root, &options(cache.path())).unwrap();
     assert!(
-        cold.is_cold(),
-        "{}: no index yet, yet not cold",
+        unindexed.is_unindexed(),
+        "{}: no index yet, yet indexed",
         root.display()
     );
-    let cold_answers = answers(cold, &requests, engine);
+    let first_answers = answers(unindexed, &requests, engine);
     // nothing was built by answering
     assert!(!cache.path().join("trees").exists());
     Tree::index(root, &options(cache.path())).unwrap();
     let warm = Tree::load(root, &options(cache.path())).unwrap();
-    assert!(!warm.is_cold());
+    assert!(!warm.is_unindexed());
     let warm_answers = answers(warm, &requests, engine);
-    for ((cold, warm), request) in cold_answers.iter().zip(&warm_answers).zip(&requests) {
-        assert_eq!(cold, warm, "{}: {request:?}", root.display());
+    for ((first, warm), request) in first_answers.iter().zip(&warm_answers).zip(&requests) {
+        assert_eq!(first, warm, "{}: {request:?}", root.display());
     }
 }
 
 #[test]
 fn the_first_ask_on_the_code_fixture_is_the_kept_index_answer() {
-    assert_cold_equals_warm(&repo().join("corpora/fixtures/agent-cpp"));
+    assert_first_call_is_the_index_answer(&repo().join("corpora/fixtures/agent-cpp"));
 }
 
 #[test]
 fn the_first_ask_on_this_crate_is_the_kept_index_answer() {
-    assert_cold_equals_warm(&repo().join("engine/src"));
+    assert_first_call_is_the_index_answer(&repo().join("engine/src"));
 }
 
 /// A generated tree: Rust, Python, C++ and Go files whose names share words, qualified
@@ -231,7 +231,7 @@ fn generated(dir: &Path) -> PathBuf {
 #[test]
 fn the_first_ask_on_a_generated_tree_is_the_kept_index_answer() {
     let dir = tempfile::tempdir().unwrap();
-    assert_cold_equals_warm(&generated(dir.path()));
+    assert_first_call_is_the_index_answer(&generated(dir.path()));
 }
 
 /// A tree of more files than the average field lengths are measured on: the first call
@@ -242,15 +242,15 @@ fn the_first_ask_on_a_sampled_tree_is_the_kept_index_answer() {
     let dir = tempfile::tempdir().unwrap();
     let mut profile = findbench_engine::profile::Profile::default();
     profile.task_ranking.length_sample = 16;
-    assert_cold_equals_warm_with(&generated(dir.path()), &Engine::new(profile));
+    assert_first_call_is_the_index_answer_with(&generated(dir.path()), &Engine::new(profile));
 }
 
-/// A `find code` on a tree loaded cold reads the files its term's key needs and builds no
+/// A first call's `find code` (on a tree loaded without its kept index) reads the files its term's key needs and builds no
 /// index, whatever forms of the term the profile compares (snake form, the literal with
 /// its separators as `_`, the literal itself, no symbol step), and answers as the kept
 /// index does; so do an empty term and a limit of 0 (the same errors).
 #[test]
-fn find_code_on_a_cold_tree_answers_as_the_index_without_building_it() {
+fn a_first_find_code_answers_as_the_index_without_building_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = generated(dir.path());
     let profiles = [
@@ -274,16 +274,16 @@ fn find_code_on_a_cold_tree_answers_as_the_index_without_building_it() {
     for profile in profiles {
         let engine = Engine::new(profile);
         let cache = tempfile::tempdir().unwrap();
-        let cold = Tree::load(&root, &options(cache.path())).unwrap();
-        assert!(cold.is_cold());
-        let first = answers(cold, &requests, &engine);
+        let unindexed = Tree::load(&root, &options(cache.path())).unwrap();
+        assert!(unindexed.is_unindexed());
+        let first = answers(unindexed, &requests, &engine);
         assert!(!cache.path().join("trees").exists(), "an index was built");
         Tree::index(&root, &options(cache.path())).unwrap();
         let warm = Tree::load(&root, &options(cache.path())).unwrap();
-        assert!(!warm.is_cold());
+        assert!(!warm.is_unindexed());
         let kept = answers(warm, &requests, &engine);
-        for ((cold, warm), request) in first.iter().zip(&kept).zip(&requests) {
-            assert_eq!(cold, warm, "{request:?}");
+        for ((first, warm), request) in first.iter().zip(&kept).zip(&requests) {
+            assert_eq!(first, warm, "{request:?}");
         }
         found += first
             .iter()

@@ -29,11 +29,11 @@ fn held_by_the_decoded_text(text: &str, words: &Words, ids: std::ops::Range<usiz
     .fold(0, |mask, id| mask | 1 << id)
 }
 
-/// A tree loaded cold (no kept index in `cache`) of files whose text searched as bytes
+/// A tree loaded without its kept index (none in `cache`) of files whose text searched as bytes
 /// could differ from their decoded text: mixed case, invalid UTF-8, letters outside
 /// ASCII, a binary file, a file over the size limit, an empty one; and the same tree
 /// read into memory (each file's kind and text as `read_content` gives them).
-fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
+fn unindexed_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
     let files: [(&str, &[u8]); 11] = [
         (
             "mixed.rs",
@@ -80,7 +80,7 @@ fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
         ..Default::default()
     };
     let tree = Tree::load(root, &options).unwrap();
-    assert!(tree.is_cold());
+    assert!(tree.is_unindexed());
     // every file read into memory as the walk without a cache reads it
     let no_cache = crate::tree::TreeOptions {
         no_cache: true,
@@ -97,7 +97,7 @@ fn cold_tree(root: &std::path::Path, cache: &std::path::Path) -> (Tree, Tree) {
 fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
-    let (tree, read) = cold_tree(dir.path(), cache.path());
+    let (tree, read) = unindexed_tree(dir.path(), cache.path());
     let files = tree.files();
     let mut words = Words::default();
     let first = [
@@ -237,7 +237,7 @@ fn the_pass_over_bytes_holds_what_the_decoded_text_held() {
         let want_symbols = match (f.language, content.text()) {
             (None, _) | (_, None) => Scanned::Whole(PackedSymbols::default()),
             (Some(_), _) if wanted.is_empty() => Scanned::Not,
-            (Some(language), Some(text)) => Scanned::named(&scan_file(language, text), wanted),
+            (Some(language), Some(text)) => Scanned::for_keys(&scan_file(language, text), wanted),
         };
         assert_eq!(symbols[i], want_symbols, "{}", f.path);
     }
@@ -348,7 +348,7 @@ fn the_words_alone_are_scanned_ahead_while_no_key_names_anything() {
             ..Default::default()
         };
         let tree = Tree::load(dir.path(), &options).unwrap();
-        assert!(tree.is_cold());
+        assert!(tree.is_unindexed());
         let mut words = Words::default();
         let keys = [PassKey::new("cursor_binary", &mut words)];
         let ahead = [

@@ -11,10 +11,11 @@
 //! and scans the symbols of only the source files that hold every word of a key (and, for
 //! a key of several words, its letters one after the other: `header_parsed` is declared
 //! by a file holding `headerparsed` once its punctuation is dropped, [`PassKey`]), keeping
-//! of them only those a lookup of the keys can find ([`Scanned::named`]). The cascade then
-//! runs on a tree whose table holds those symbols and knows which keys it answers in full
-//! ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates are the files that
-//! hold the grep's words. A key the cascade looked up that the table could not answer in
+//! of them only those a lookup of the keys can find ([`Scanned::for_keys`]). The cascade then
+//! runs on a first call's tree (`TreeState::FirstCall`, what it knows besides its files:
+//! [`state::FirstCallState`]) whose table holds those symbols and knows which keys it
+//! answers in full ([`crate::tree::SymbolTable`]'s coverage), and whose grep candidates
+//! are the files that hold the grep's words. A key the cascade looked up that the table could not answer in
 //! full (one this list missed) sends the call round again with that key's files scanned
 //! too (a word of the term alone, looked up when the whole term names nothing, comes so;
 //! unless a file's name may answer the term, the first pass scans those words ahead until
@@ -23,36 +24,42 @@
 //! Everything else reads the files themselves (`read`, and the ranking statistics,
 //! which count the files holding the question's terms: `FieldIndex::for_terms`).
 
-use super::ask::{AskRequest, AskResponse};
-use super::code::{self, CodeRequest, CodeResponse};
 use crate::error::Result;
+use crate::modes::ask::{AskRequest, AskResponse};
+use crate::modes::code::{self, CodeRequest, CodeResponse};
 use crate::planner;
 use crate::profile::Profile;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::tokens::question_terms;
 use crate::text::term::Term;
 use crate::text::term::SEPARATOR;
+use crate::tree::name_bag_of;
 use crate::tree::postings::pieces_of;
-use crate::tree::scanned::{covers, Scanned};
-use crate::tree::source_tree::HeldWords;
-use crate::tree::symbol_table::Coverage;
+use crate::tree::symbol_table::{Coverage, SymbolTable};
 use crate::tree::symbols::PackedSymbols;
-use crate::tree::Tree;
+use crate::tree::{Tree, TreeFile};
 use pass::{key_joined, key_words, scan, Measures, Pass, PassKey};
 use rayon::prelude::*;
+use scanned::{covers, Scanned};
+use state::{FirstCallState, HeldWords};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 use word_search::{bit, Words, TRACKED};
 
 mod pass;
+mod scanned;
+mod snake_key;
+pub(crate) mod state;
 mod word_search;
 
+pub use scanned::key_scan_count;
+
 /// Answers `request` on `tree`, a tree loaded without its kept index (any other tree is
-/// answered as [`super::ask::ask`] answers it).
-pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
+/// answered as [`crate::modes::ask::ask`] answers it).
+pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskResponse> {
     let clock = Instant::now();
-    let cold = tree.is_cold() && tree.built().is_none();
+    let first = tree.is_unindexed() && tree.built().is_none();
     // planned once, for the keys of the first round and the words looked up after them
     let plan = planner::plan(&request.question, &profile.planner);
     let (keys, grep_words) = looked_up(&request.question, plan.as_ref(), profile);
@@ -67,12 +74,12 @@ pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result
         // a task is ranked unless its whole term names something (`modes/ask/task_search.rs`)
         ranks: plan
             .as_ref()
-            .is_some_and(|plan| super::ask::task_search::is_task(plan, profile)),
+            .is_some_and(|plan| crate::modes::ask::task_search::is_task(plan, profile)),
     };
     let mut response = answered(tree, lookups, profile, |tree| {
-        super::ask::ask(tree, request, profile)
+        crate::modes::ask::ask(tree, request, profile)
     })?;
-    if cold {
+    if first {
         // the whole call's time, its passes over the files included
         response.duration_ms = (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     }
@@ -83,11 +90,7 @@ pub fn first_ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result
 /// its kept index without building the index first: the only key the code cascade looks
 /// up is its term's ([`code::lookup_key`]), so one pass scans the files that may declare
 /// a name it is part of.
-pub fn first_find_code(
-    tree: &Tree,
-    request: &CodeRequest,
-    profile: &Profile,
-) -> Result<CodeResponse> {
+pub fn find_code(tree: &Tree, request: &CodeRequest, profile: &Profile) -> Result<CodeResponse> {
     let weights = &profile.code;
     let key = code::lookup_key(&request.term, weights);
     // an empty term or limit is an error, told before any file is read; without the symbol
@@ -102,7 +105,7 @@ pub fn first_find_code(
     })
 }
 
-/// What a mode answered on a partial tree is known to look up first: the keys of the
+/// What a mode answered on a first call's tree is known to look up first: the keys of the
 /// symbol table, the words of its greps and the terms of its ranking.
 #[derive(Default)]
 struct Lookups {
@@ -117,8 +120,8 @@ struct Lookups {
     ranks: bool,
 }
 
-/// `answer` run on `tree`: when the tree was loaded without its kept index, on partial
-/// trees, round after round (see the module's documentation), until one answers every
+/// `answer` run on `tree`: when the tree was loaded without its kept index, on first
+/// call's trees ([`first_call_tree`]), round after round (see the module's documentation), until one answers every
 /// key its table was asked and every term its ranking was asked in full; else on the tree.
 fn answered<R>(
     tree: &Tree,
@@ -126,7 +129,7 @@ fn answered<R>(
     profile: &Profile,
     answer: impl Fn(&Tree) -> Result<R>,
 ) -> Result<R> {
-    if !tree.is_cold() {
+    if !tree.is_unindexed() {
         return answer(tree);
     }
     if let Some(built) = tree.built() {
@@ -216,7 +219,7 @@ fn answered<R>(
                 .filter_map(|i| match &symbols[i] {
                     Scanned::Whole(_) => None,
                     Scanned::Not => Some((i, None)),
-                    Scanned::Named { keys, .. } => Some((i, Some(keys.clone()))),
+                    Scanned::ForKeys { keys, .. } => Some((i, Some(keys.clone()))),
                 })
                 .collect(),
             held: held.clone(),
@@ -224,10 +227,10 @@ fn answered<R>(
             checked: checked.clone(),
         };
         let lacks = move |key: &str| lacking.may_name(key);
-        let (mut partial, coverage) = match last_tree.take() {
-            Some((partial, coverage)) if unchanged => {
+        let (mut first_tree, coverage) = match last_tree.take() {
+            Some((first_tree, coverage)) if unchanged => {
                 coverage.update(lacks);
-                (partial, coverage)
+                (first_tree, coverage)
             }
             _ => {
                 let coverage = Arc::new(Coverage::new(lacks, missed.clone()));
@@ -237,23 +240,25 @@ fn answered<R>(
                     terms: as_terms.clone(),
                     term_ids,
                 };
-                let partial = tree.with_some_symbols(&symbols, coverage.clone(), held_words);
-                (partial, coverage)
+                let first_tree = first_call_tree(tree, &symbols, coverage.clone(), held_words);
+                (first_tree, coverage)
             }
         };
         let stats = statistics
             .take()
             .unwrap_or_else(|| FieldIndex::no_terms(tree, &[], rank_missed.clone()));
-        partial.attach(Arc::new(OnceLock::from(stats)));
-        let response = answer(&partial)?;
+        if let Some(state) = first_tree.first_call_mut() {
+            state.statistics = Arc::new(OnceLock::from(stats));
+        }
+        let response = answer(&first_tree)?;
         let keys_missed = std::mem::take(&mut *missed.lock().unwrap_or_else(|e| e.into_inner()));
         let terms_missed =
             std::mem::take(&mut *rank_missed.lock().unwrap_or_else(|e| e.into_inner()));
         if keys_missed.is_empty() && terms_missed.is_empty() {
-            // the partial tree and the pass's lists are freed off the answer's way (about
+            // the first call's tree and the pass's lists are freed off the answer's way (about
             // a millisecond of one core on a tree of 17,000 files, before the answer is
             // printed)
-            let leftovers = (partial, symbols, held, as_terms, last_tree, statistics);
+            let leftovers = (first_tree, symbols, held, as_terms, last_tree, statistics);
             rayon::spawn(move || drop(leftovers));
             return Ok(response);
         }
@@ -271,7 +276,7 @@ fn answered<R>(
                 // the table's symbols are those of the files it holds whole
                 let (sampled, counted) = sampled.take().unzip();
                 FieldIndex::for_terms(
-                    &partial,
+                    &first_tree,
                     profile,
                     &rank_terms,
                     rank_missed.clone(),
@@ -287,8 +292,37 @@ fn answered<R>(
         }
         last = progress;
         keys = keys_missed;
-        last_tree = Some((partial, coverage));
+        last_tree = Some((first_tree, coverage));
     }
+}
+
+/// A first call's tree of `tree`'s files whose table holds the symbols `symbols` holds
+/// (`symbols[i]` what is known of file `i`'s) and knows which keys it answers in full
+/// (`coverage`), with the words the pass found (`held`). A file's name bag counts the names
+/// the table holds of it.
+fn first_call_tree(
+    tree: &Tree,
+    symbols: &[Scanned],
+    coverage: Arc<Coverage>,
+    held: HeldWords,
+) -> Tree {
+    let table = SymbolTable::build(symbols.iter().map(Scanned::symbols)).with_coverage(coverage);
+    let name_bags: Vec<u64> = tree
+        .files()
+        .par_iter()
+        .zip(symbols)
+        .enumerate()
+        .map(|(i, (f, s))| match s {
+            Scanned::Not => tree.name_bag(i),
+            s => tree.name_bag(i) | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s.symbols()),
+        })
+        .collect();
+    let state = FirstCallState {
+        name_bags,
+        held,
+        statistics: Arc::default(),
+    };
+    tree.for_first_call(table, state)
 }
 
 /// The keys of the term's words alone, which the cascade of `ask` looks up when the whole
@@ -298,7 +332,7 @@ fn words_alone(plan: Option<&planner::Plan>, profile: &Profile) -> Vec<String> {
     plan.filter(|plan| {
         profile.planner.word_fallback
             && plan.words.len() > 1
-            && !super::ask::task_search::is_task(plan, profile)
+            && !crate::modes::ask::task_search::is_task(plan, profile)
     })
     .map(|plan| {
         plan.words
@@ -311,7 +345,7 @@ fn words_alone(plan: Option<&planner::Plan>, profile: &Profile) -> Vec<String> {
 
 /// True when a file's name is one of `keys`, or holds every one of `words`: a `find` of
 /// the term may then find that file by its name, with no symbol.
-fn named_by_a_file(files: &[crate::tree::TreeFile], keys: &[String], words: &[String]) -> bool {
+fn named_by_a_file(files: &[TreeFile], keys: &[String], words: &[String]) -> bool {
     files.par_iter().any(|f| {
         keys.contains(&f.stem_snake) || words.iter().all(|w| f.stem_snake.contains(w.as_str()))
     })
@@ -320,7 +354,7 @@ fn named_by_a_file(files: &[crate::tree::TreeFile], keys: &[String], words: &[St
 /// What is known of each file's symbols before any pass: a file that cannot hold symbols
 /// needs no scan (one that turns out to hold no text is marked by the pass, which learns
 /// that by reading it: `scan`); any other is not scanned yet.
-fn unscanned(files: &[crate::tree::TreeFile]) -> Vec<Scanned> {
+fn unscanned(files: &[TreeFile]) -> Vec<Scanned> {
     files
         .iter()
         .map(|f| match f.language {
@@ -343,7 +377,7 @@ fn looked_up(
 ) -> (Vec<String>, Vec<Vec<u8>>) {
     let rules = &profile.planner;
     let tokens = planner::tokens(question, rules);
-    let mut keys = super::ask::plan::phrase_keys(plan, &tokens, rules);
+    let mut keys = crate::modes::ask::plan::phrase_keys(plan, &tokens, rules);
     let mut grep = Vec::new();
     if let Some(plan) = plan {
         keys.push(Term::new(&plan.term).snake);
@@ -375,8 +409,8 @@ fn held_by_none(tree: &Tree, words: &Words, held: &[u128], terms: &[String]) -> 
     })
 }
 
-/// The files whose symbols a partial table lacks (all of them, or, for a file scanned for
-/// some keys only, those no lookup of these keys finds: `tree/scanned.rs`), the words each
+/// The files whose symbols a first call's table lacks (all of them, or, for a file scanned for
+/// some keys only, those no lookup of these keys finds: `first_call/scanned.rs`), the words each
 /// holds, and the keys of several words (joined by `_`) the files not scanned were all
 /// searched for.
 struct Lacking {

@@ -2,6 +2,8 @@
 //! read once per round, searched for the round's new words, and the symbols of the source
 //! files that may declare a name a key is part of scanned.
 
+use super::scanned::Scanned;
+use super::snake_key::SnakeKey;
 use super::word_search::{bit, ids_in, Finders, Folding, Words, TRACKED};
 use crate::profile::Profile;
 use crate::retrieval::tokens::holds_term;
@@ -9,8 +11,6 @@ use crate::retrieval::{counted_of_read, Counted, CountsAndLines};
 use crate::retrieval::{length_sample, lengths_of_read, sampled_lengths, Sampled, WHOLE};
 use crate::text::camel::snake_letters;
 use crate::text::decoded;
-use crate::text::snake_key::SnakeKey;
-use crate::tree::scanned::Scanned;
 use crate::tree::symbols::{scan_file, PackedSymbols};
 use crate::tree::{ContentKind, Tree, TreeFile};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
@@ -72,7 +72,7 @@ impl PassKey {
 /// table does not hold for a key ([`Scanned::answers`]) that may declare a name the key
 /// is part of (it holds all the key's words, and for a key of several words writes them
 /// as a name does: [`PassKey`]). The table is given only the symbols a lookup of those keys finds
-/// ([`Scanned::named`]; the file's own symbols are scanned again from its text by a mode
+/// ([`Scanned::for_keys`]; the file's own symbols are scanned again from its text by a mode
 /// that asks for them). A file whose kind is not known yet is read too, and learns it
 /// from that read (so each file is opened once); a source file found to hold no text
 /// needs no scan. The keys `ahead` (the term's words alone, which the cascade looks up
@@ -80,7 +80,7 @@ impl PassKey {
 /// file read before a file is scanned for one of `keys`: when none is, every file that may
 /// declare them is scanned by the time the pass ends, and the next round reads none of
 /// them again (a file scanned for keys a lookup does not ask changes no answer: the table
-/// answers a key in full or says so, `tree/scanned.rs`). Returns how many files it scanned
+/// answers a key in full or says so, `first_call/scanned.rs`). Returns how many files it scanned
 /// for one of `keys`, and how many in all.
 pub(super) fn scan(
     tree: &Tree,
@@ -224,7 +224,7 @@ pub(super) fn scan(
                             // they are the text's (valid UTF-8)
                             let same = matches!(text, Cow::Borrowed(_));
                             let folded = same.then(|| folded.of(bytes));
-                            Scanned::named_in(language, text, folded, named)
+                            Scanned::for_keys_in(language, text, folded, named)
                         })
                     }
                     _ => None,

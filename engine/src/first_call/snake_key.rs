@@ -1,6 +1,6 @@
 //! Where an ASCII text may write a name whose snake form holds a key.
 //!
-//! A name's snake form ([`super::camel::snake`]) is its runs of ASCII letters and digits,
+//! A name's snake form ([`crate::text::camel::snake`]) is its runs of ASCII letters and digits,
 //! folded to lower case and cut by `_` at every other byte and at CamelCase humps: each of
 //! its words is a run of the name's own bytes, folded. So a name whose snake form holds
 //! `cursor_binary` is written with `cursor` then `binary` (in any case), with nothing
@@ -9,8 +9,8 @@
 //! begin one (`cursor_binaryen`). Searching for the key's longest word, then reading the
 //! others around it, finds those places without making the text's letters; anchored on
 //! the first letter of the key instead, a common one (`c`, `s`) stops the search every
-//! few dozen bytes (what the first `ask` on a root used before: `modes/cold/mod.rs`,
-//! `tree/scanned.rs`).
+//! few dozen bytes (what the first `ask` on a root used before: `first_call/mod.rs`,
+//! `first_call/scanned.rs`).
 
 use memchr::memmem;
 
