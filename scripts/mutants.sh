@@ -51,7 +51,7 @@ for f in files:
         n[o["summary"]] = n.get(o["summary"], 0) + 1
         if o["summary"] == "MissedMutant":
             m = o["scenario"]["Mutant"]
-            missed.append(f"{f}:{m['span']['start']['line']}: {m.get('name') or m.get('function', {}).get('function_name', '')} {m.get('replacement', '')}")
+            missed.append(m["name"])
     total = sum(n.values())
     viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]
     share = f"{100 * (n['CaughtMutant'] + n['Timeout']) / viable:.0f} %" if viable else "–"

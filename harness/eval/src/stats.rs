@@ -241,6 +241,8 @@ mod tests {
         assert!(d1.ci_low <= 0.0 && d1.ci_high >= 0.0, "{d1:?}");
         assert!(!d1.significant());
         assert_eq!(bootstrap_quantile_diff(&[], 0.5, 10, 1), None);
+        // no resample, no interval (nor a quantile of nothing)
+        assert_eq!(bootstrap_quantile_diff(&pairs, 0.5, 0, 1), None);
     }
 
     // The values below come from `python3 scripts/stats_reference.py`, an implementation
