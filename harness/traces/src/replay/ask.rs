@@ -1,9 +1,9 @@
 //! Replaying a trace's question through today's `ask` cascade: the replayed outcome, the
 //! calls made, and with `--explain` the plan, each step and each candidate's reason.
 
-use crate::answer_bytes::json_len;
-use crate::replay_memo::Memo;
-use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay::answer_bytes::json_len;
+use crate::replay::memo::Memo;
+use crate::replay::options::{ReplayFixture, ReplayOptions};
 use crate::trace::{Trace, TraceOutcome};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
 use findbench_engine::{Engine, Outcome, Request, Response};
@@ -147,8 +147,8 @@ pub fn replay_ask(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
-                crate::replay_judge::measured(r, trace)
+            (case.output_bytes, document) = if crate::replay::judge::is_judged(trace) {
+                crate::replay::judge::measured(r, trace)
             } else {
                 let bytes = answered
                     .as_ref()
@@ -176,6 +176,6 @@ pub fn replay_ask(
         Status::Fail
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
-    crate::replay_judge::judge(&mut case, trace, document.as_deref());
+    crate::replay::judge::judge(&mut case, trace, document.as_deref());
     case
 }

@@ -14,8 +14,8 @@
 //! report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
-use crate::replay_spool::SpoolWriter;
-use crate::replay_totals::ReplayTotals;
+use crate::replay::spool::SpoolWriter;
+use crate::replay::totals::ReplayTotals;
 use crate::trace::TraceOutcome;
 use findbench_eval::atomic_file::temp_name;
 use findbench_eval::case::CaseResult;

@@ -2,9 +2,9 @@
 //! arguments against the fixture it ran on, so replay reproduces exactly what the agent
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
-use crate::answer_bytes::json_len;
-use crate::replay_memo::Memo;
-use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay::answer_bytes::json_len;
+use crate::replay::memo::Memo;
+use crate::replay::options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
 use findbench_eval::call::load_fixture;
@@ -105,8 +105,8 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
-                crate::replay_judge::measured(*response, trace)
+            (case.output_bytes, document) = if crate::replay::judge::is_judged(trace) {
+                crate::replay::judge::measured(*response, trace)
             } else {
                 let bytes = answered
                     .as_ref()
@@ -132,6 +132,6 @@ pub fn replay_call(
         Status::Fail
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
-    crate::replay_judge::judge(&mut case, trace, document.as_deref());
+    crate::replay::judge::judge(&mut case, trace, document.as_deref());
     case
 }
