@@ -8,31 +8,17 @@
 /// own fields; the fixture field and `profile` are added after them, and the struct
 /// derives what every tool's does (serde with unknown fields denied, JSON Schema, clap).
 macro_rules! fixture_tool_args {
-    (tree; $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-        #[cfg_attr(feature = "clap", derive(clap::Args))]
-        #[serde(deny_unknown_fields)]
-        pub struct $name {
-            $($fields)*
+    (tree; $($args:tt)*) => {
+        fixture_tool_args!(@ {
             /// The source tree (walked once, honouring .gitignore); default: the server's start
             /// root (the current directory on the command line).
             #[serde(default)]
             #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
             pub root: Option<std::path::PathBuf>,
-            /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-            #[serde(default)]
-            #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-            pub profile: Option<String>,
-        }
+        } $($args)*);
     };
-    (store; $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-        #[cfg_attr(feature = "clap", derive(clap::Args))]
-        #[serde(deny_unknown_fields)]
-        pub struct $name {
-            $($fields)*
+    (store; $($args:tt)*) => {
+        fixture_tool_args!(@ {
             /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
             /// server's start store ($FINDBENCH_STORE on the command line).
             #[serde(default)]
@@ -41,6 +27,16 @@ macro_rules! fixture_tool_args {
                 arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
             )]
             pub store: Option<std::path::PathBuf>,
+        } $($args)*);
+    };
+    (@ { $($fixture:tt)* } $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[cfg_attr(feature = "clap", derive(clap::Args))]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($fields)*
+            $($fixture)*
             /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
             #[serde(default)]
             #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]

@@ -9,7 +9,8 @@
 //! groups, and one `f32` per trace for the latency and candidate quantiles).
 //!
 //! The parts: [`options`] and [`fixtures`] (what a replay runs with, each fixture loaded
-//! once), [`ask`] and [`call`] (one trace through `ask` or through its recorded tool call),
+//! once), [`ask`] and [`call`] (one trace through `ask` or through its recorded tool call,
+//! [`case`] what both fill alike),
 //! [`judge`], [`rank`] and [`memo`] (a trace with `expected` files judged, its totals,
 //! identical requests answered once), [`totals`] (aggregates as cases go by), [`report`]
 //! and [`spool`] (the `--out DIR` reports, streamed).
@@ -17,6 +18,7 @@
 mod answer_bytes;
 pub mod ask;
 pub mod call;
+mod case;
 mod fixtures;
 mod judge;
 pub mod memo;
