@@ -9,20 +9,20 @@
 //! groups, and one `f32` per trace for the latency and candidate quantiles).
 //!
 //! The parts: [`options`] and [`fixtures`] (what a replay runs with, each fixture loaded
-//! once), [`ask`] and [`call`] (one trace through `ask` or through its recorded tool call,
-//! [`case`] what both fill alike),
-//! [`judge`], [`rank`] and [`memo`] (a trace with `expected` files judged, its totals,
-//! identical requests answered once), [`totals`] (aggregates as cases go by), [`report`]
-//! and [`spool`] (the `--out DIR` reports, streamed).
+//! once), [`question`] and [`call`] (a trace's question through `ask`, or its recorded tool
+//! call; [`case`] what both fill alike), [`judge`], [`rank`] and [`memo`] (a trace with
+//! `expected` files judged, its totals, identical requests answered once), [`totals`]
+//! (aggregates as cases go by), [`report`] and [`spool`] (the `--out DIR` reports,
+//! streamed).
 
 mod answer_bytes;
-pub mod ask;
 pub mod call;
 mod case;
 mod fixtures;
 mod judge;
 pub mod memo;
 pub mod options;
+pub mod question;
 pub mod rank;
 pub mod report;
 mod spool;
@@ -56,7 +56,7 @@ pub fn replay_trace(
 ) -> CaseResult {
     match &trace.call {
         Some(call) => call::replay_call(engine, fixture, trace, call, options, memo),
-        None => ask::replay_ask(engine, fixture, trace, options, memo),
+        None => question::replay_ask(engine, fixture, trace, options, memo),
     }
 }
 
