@@ -9,6 +9,8 @@
 #   FILE...         files to mutate (default: the scoring and metric files below)
 #   --in-diff DIFF  only mutants on lines a diff touches, e.g.
 #                   git diff origin/main... > /tmp/branch.diff && scripts/mutants.sh --in-diff /tmp/branch.diff
+# MUTANTS_TEST_ARGS="--lib" passes arguments to each mutant's `cargo test` (the engine's
+# library tests alone take a third of its whole suite's time).
 # Needs cargo-mutants (cargo install --locked cargo-mutants). A whole run takes hours on two
 # cores; the diff form takes minutes. Output: target/mutants/<file>/mutants.out.
 set -euo pipefail
@@ -29,6 +31,8 @@ for f in "${FILES[@]}"; do
   dir="$OUT/$(echo "$f" | tr '/' '_')"
   args=(mutants --file "$f" --output "$dir" --no-shuffle --timeout 300)
   [ -n "$DIFF" ] && args+=(--in-diff "$DIFF")
+  # shellcheck disable=SC2206
+  [ -n "${MUTANTS_TEST_ARGS:-}" ] && args+=(-- ${MUTANTS_TEST_ARGS})
   # each mutant is tested with its own crate's tests (cargo-mutants' default)
   cargo "${args[@]}" >"$dir.log" 2>&1 || true
 done

@@ -5,7 +5,10 @@
 //! The import graph is read from the code: every `crate::`, `super::` and `self::` path in a
 //! file's non-test code (in `use` items and inline) is resolved to the file that holds the
 //! module it names. `mod x;` declarations are not edges: a parent declaring its children is
-//! how Rust lays out a crate, not a dependency.
+//! how Rust lays out a crate, not a dependency. A `pub use` of a module's own descendants
+//! (a `lib.rs` or `mod.rs` facade) is followed to the file that defines the name; a `pub
+//! use` of anything else is an edge of the file that holds it, and a path through it an
+//! edge to that file too, so a circle closed by a re-export is a circle.
 
 mod common;
 
@@ -360,8 +363,15 @@ impl CrateModules {
     }
 
     /// The file that defines what an absolute path names: the deepest module of the path
-    /// that is a file, followed through that module's re-exports.
-    fn defining_file(&self, path: &[String], depth: usize) -> Option<String> {
+    /// that is a file, followed through that module's re-exports. `via` gets each file
+    /// passed on the way that hands on a name from outside its own module (see
+    /// [`Self::hands_on`]).
+    fn defining_file(
+        &self,
+        path: &[String],
+        depth: usize,
+        via: &mut Vec<String>,
+    ) -> Option<String> {
         let mut module = Vec::new();
         let mut i = 0;
         while i < path.len() {
@@ -376,15 +386,19 @@ impl CrateModules {
         if depth < 16 {
             if let Some(name) = path.get(i) {
                 if let Some(target) = self.reexports.get(&module).and_then(|r| r.get(name)) {
+                    self.hands_on(&module, target, via);
                     let mut target = target.clone();
                     target.extend(path[i + 1..].iter().cloned());
-                    return self.defining_file(&target, depth + 1);
+                    return self.defining_file(&target, depth + 1, via);
                 }
                 for glob in self.globs.get(&module).into_iter().flatten() {
                     let mut target = glob.clone();
                     target.extend(path[i..].iter().cloned());
-                    if let Some(file) = self.defining_file(&target, depth + 1) {
+                    let mut glob_via = Vec::new();
+                    if let Some(file) = self.defining_file(&target, depth + 1, &mut glob_via) {
                         if Some(&file) != self.files.get(&module) {
+                            self.hands_on(&module, glob, via);
+                            via.extend(glob_via);
                             return Some(file);
                         }
                     }
@@ -392,6 +406,15 @@ impl CrateModules {
             }
         }
         self.files.get(&module).cloned()
+    }
+
+    /// Adds `module`'s file to `via` when the name it re-exports (`target`) lies outside
+    /// the module: a facade over its own children is layout, a file handing on a
+    /// neighbour's name is a step of the path.
+    fn hands_on(&self, module: &[String], target: &[String], via: &mut Vec<String>) {
+        if !target.starts_with(module) {
+            via.extend(self.files.get(module).cloned());
+        }
     }
 }
 
@@ -441,14 +464,16 @@ fn import_graph(files: &[SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
     for (f, paths) in files.iter().zip(named) {
         let mut targets = BTreeSet::new();
         for p in paths {
-            if p.reexport_as.is_some() {
-                // handing a name on is no dependency of this file's own code
-                continue;
-            }
             let Some(abs) = modules.absolute(&p.segments, &f.module) else {
                 continue;
             };
-            if let Some(target) = modules.defining_file(&abs, 0) {
+            if p.reexport_as.is_some() && abs.starts_with(&f.module) {
+                // a facade handing on its own children's names depends on none of them
+                continue;
+            }
+            let mut via = Vec::new();
+            let target = modules.defining_file(&abs, 0, &mut via);
+            for target in target.into_iter().chain(via) {
                 if target != f.rel {
                     targets.insert(target);
                 }
@@ -592,6 +617,49 @@ fn the_cycle_check_follows_reexports_and_child_paths() {
     assert_eq!(graph["task.rs"], BTreeSet::from(["spec.rs".to_string()]));
     assert_eq!(graph["lib.rs"], BTreeSet::from(["task.rs".to_string()]));
     assert_eq!(cycles(&graph).len(), 1, "{graph:?}");
+}
+
+#[test]
+fn the_cycle_check_sees_a_cycle_closed_by_a_reexport() {
+    // results.rs takes `GateSettings` through gate.rs, which hands it on from
+    // gate_settings.rs and itself imports baseline.rs, which imports results.rs
+    let file = |rel: &str, text: &str| SourceFile {
+        rel: rel.into(),
+        module: vec![rel.trim_end_matches(".rs").to_string()],
+        text: text.into(),
+    };
+    let mut files = vec![
+        file("gate_settings.rs", "pub struct GateSettings;"),
+        file(
+            "gate.rs",
+            "use crate::baseline::BaselineDiff;\npub use crate::gate_settings::GateSettings;",
+        ),
+        file(
+            "baseline.rs",
+            "use crate::results::Results;\npub struct BaselineDiff;",
+        ),
+        file(
+            "results.rs",
+            "pub struct Results { gate: Option<crate::gate::GateSettings> }",
+        ),
+    ];
+    let graph = import_graph(&files);
+    assert_eq!(
+        graph["gate.rs"],
+        BTreeSet::from(["baseline.rs".to_string(), "gate_settings.rs".to_string()])
+    );
+    assert_eq!(
+        cycles(&graph),
+        vec![vec![
+            "baseline.rs".to_string(),
+            "gate.rs".to_string(),
+            "results.rs".to_string()
+        ]]
+    );
+    // taken from where it is defined, the name closes no circle
+    files[3].text =
+        "pub struct Results { gate: Option<crate::gate_settings::GateSettings> }".into();
+    assert!(cycles(&import_graph(&files)).is_empty());
 }
 
 #[test]

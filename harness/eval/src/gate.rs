@@ -11,7 +11,7 @@
 use crate::baseline::BaselineDiff;
 use crate::case::Status;
 use crate::corpus::GateSpec;
-pub use crate::gate_settings::{GateSettings, Thresholds, Verdict};
+use crate::gate_settings::{Thresholds, Verdict};
 use crate::metrics::GroupMetrics;
 use crate::report::numbers::pct;
 use crate::results::{ResultsDocument, RunResults};

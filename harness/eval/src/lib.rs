@@ -16,6 +16,7 @@ pub mod error;
 pub mod gate;
 pub mod gate_settings;
 pub mod gzip_file;
+pub mod json_kind;
 pub mod merge;
 pub mod metrics;
 pub mod question;

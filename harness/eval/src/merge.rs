@@ -222,7 +222,7 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
 
 /// The gate settings of a shard as text, to compare (a shard written before they were
 /// recorded reads as gated by default).
-fn gate_of(gate: Option<&crate::gate::GateSettings>) -> String {
+fn gate_of(gate: Option<&crate::gate_settings::GateSettings>) -> String {
     serde_json::to_string(&gate.cloned().unwrap_or_default()).unwrap_or_default()
 }
 

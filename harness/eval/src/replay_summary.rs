@@ -36,7 +36,7 @@ pub struct ReplayHeader {
     /// How the replay was gated (its thresholds, `--exit-zero`): `merge` gates the joined
     /// shards the same way. Absent in results written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gate: Option<crate::gate::GateSettings>,
+    pub gate: Option<crate::gate_settings::GateSettings>,
 }
 
 /// Replayed cases of one normalised question that share their recorded and replayed

@@ -125,7 +125,7 @@ pub struct RunResults {
     /// How the run was gated (thresholds, `--exit-zero`, `--baseline`): `merge` gates the
     /// joined shards the same way. Absent in results written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gate: Option<crate::gate::GateSettings>,
+    pub gate: Option<crate::gate_settings::GateSettings>,
     pub cost_model: CostModel,
     pub corpora: Vec<CorpusInfo>,
     pub summary: GroupMetrics,

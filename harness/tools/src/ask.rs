@@ -2,15 +2,12 @@
 
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
-use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::{EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "ask",
@@ -27,28 +24,19 @@ fn default_limit() -> usize {
     AskRequest::new("").limit
 }
 
-/// `ask`: the retrieval cascade for a question (plan, find, grep, read, outcome).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct AskArgs {
-    /// A question such as "where is replay implemented".
-    pub question: String,
-    /// Candidates to show.
-    #[serde(default = "default_limit", deserialize_with = "values::limit")]
-    #[schemars(with = "usize")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
-        value_parser = WholeNumber::one_or_more()))]
-    pub limit: usize,
-    /// The source tree (walked once, honouring .gitignore); default: the server's start
-    /// root (the current directory on the command line).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
-    pub root: Option<PathBuf>,
-    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-    pub profile: Option<String>,
+fixture_tool_args! {
+    tree;
+    /// `ask`: the retrieval cascade for a question (plan, find, grep, read, outcome).
+    pub struct AskArgs {
+        /// A question such as "where is replay implemented".
+        pub question: String,
+        /// Candidates to show.
+        #[serde(default = "default_limit", deserialize_with = "values::limit")]
+        #[schemars(with = "usize")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
+            value_parser = WholeNumber::one_or_more()))]
+        pub limit: usize,
+    }
 }
 
 impl ToolArgs for AskArgs {
@@ -63,23 +51,9 @@ impl ToolArgs for AskArgs {
         }))
     }
 
-    fn fixture(&self) -> FixtureRef {
-        FixtureRef::Root(self.root.clone())
-    }
-
-    fn set_fixture_path(&mut self, path: PathBuf) {
-        self.root = Some(path);
-    }
-
-    fn profile(&self) -> Option<&str> {
-        self.profile.as_deref()
-    }
+    fixture_methods!(tree);
 
     fn query(&self) -> String {
         self.question.clone()
-    }
-
-    fn arguments(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

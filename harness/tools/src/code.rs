@@ -2,15 +2,12 @@
 
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
-use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::{EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "find_code",
@@ -27,33 +24,24 @@ fn default_limit() -> usize {
     CodeRequest::new("").limit
 }
 
-/// `find_code`: source files for a term (exact stem, symbol, words, partial stem, directory).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct FindCodeArgs {
-    /// A stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
-    pub term: String,
-    /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
-    #[serde(default, rename = "impl", deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long = "impl"))]
-    pub impl_query: bool,
-    /// Maximum results to return.
-    #[serde(default = "default_limit", deserialize_with = "values::limit")]
-    #[schemars(with = "usize")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
-        value_parser = WholeNumber::one_or_more()))]
-    pub limit: usize,
-    /// The source tree (walked once, honouring .gitignore); default: the server's start
-    /// root (the current directory on the command line).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "DIR"))]
-    pub root: Option<PathBuf>,
-    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-    pub profile: Option<String>,
+fixture_tool_args! {
+    tree;
+    /// `find_code`: source files for a term (exact stem, symbol, words, partial stem, directory).
+    pub struct FindCodeArgs {
+        /// A stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
+        pub term: String,
+        /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
+        #[serde(default, rename = "impl", deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long = "impl"))]
+        pub impl_query: bool,
+        /// Maximum results to return.
+        #[serde(default = "default_limit", deserialize_with = "values::limit")]
+        #[schemars(with = "usize")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
+            value_parser = WholeNumber::one_or_more()))]
+        pub limit: usize,
+    }
 }
 
 impl ToolArgs for FindCodeArgs {
@@ -69,23 +57,9 @@ impl ToolArgs for FindCodeArgs {
         }))
     }
 
-    fn fixture(&self) -> FixtureRef {
-        FixtureRef::Root(self.root.clone())
-    }
-
-    fn set_fixture_path(&mut self, path: PathBuf) {
-        self.root = Some(path);
-    }
-
-    fn profile(&self) -> Option<&str> {
-        self.profile.as_deref()
-    }
+    fixture_methods!(tree);
 
     fn query(&self) -> String {
         self.term.clone()
-    }
-
-    fn arguments(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

@@ -21,6 +21,10 @@ pub mod spec;
 pub mod tool_call;
 pub mod values;
 
+// the argument declarations the tool modules below share, before them
+#[macro_use]
+mod fixture_args;
+
 pub mod ask;
 pub mod code;
 pub mod get;

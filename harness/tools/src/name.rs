@@ -2,15 +2,12 @@
 
 #[cfg(feature = "clap")]
 use crate::cli_values::{domain_name, Number, WholeNumber};
-use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::name::NameRequest;
 use findbench_engine::{Domain, EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "find_name",
@@ -23,47 +20,35 @@ pub const SPEC: ToolSpec = ToolSpec {
     fields: fields_of::<FindNameArgs>,
 };
 
-/// `find_name`: the item meant by an approximate name (partial_ratio 0-100, good or weak).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct FindNameArgs {
-    /// The approximate name; omit it to list the domain's items unfiltered.
-    #[serde(default)]
-    pub query: Option<String>,
-    /// Which items: tasks (the default), goals or reading.
-    #[serde(default, deserialize_with = "values::text_opt")]
-    #[schemars(with = "Option<String>")]
-    #[cfg_attr(feature = "clap", arg(long, value_parser = domain_name))]
-    pub domain: Option<String>,
-    /// Keep finished items (tasks Done, goals Complete, reading Read) and archived ones.
-    #[serde(default, deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long, visible_aliases = ["include-complete", "include-read"]))]
-    pub include_done: bool,
-    /// Maximum results to return (default 5).
-    #[serde(default, deserialize_with = "values::limit_opt")]
-    #[schemars(with = "Option<usize>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'n', value_parser = WholeNumber::one_or_more()))]
-    pub limit: Option<usize>,
-    /// Score (0-100) a match needs for quality `good` (default 60).
-    #[serde(default, deserialize_with = "values::number_opt")]
-    #[schemars(with = "Option<f64>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 't', allow_negative_numbers = true,
-        value_parser = Number))]
-    pub threshold: Option<f64>,
-    /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
-    /// server's start store ($FINDBENCH_STORE on the command line).
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "clap",
-        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
-    )]
-    pub store: Option<PathBuf>,
-    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-    pub profile: Option<String>,
+fixture_tool_args! {
+    store;
+    /// `find_name`: the item meant by an approximate name (partial_ratio 0-100, good or weak).
+    pub struct FindNameArgs {
+        /// The approximate name; omit it to list the domain's items unfiltered.
+        #[serde(default)]
+        pub query: Option<String>,
+        /// Which items: tasks (the default), goals or reading.
+        #[serde(default, deserialize_with = "values::text_opt")]
+        #[schemars(with = "Option<String>")]
+        #[cfg_attr(feature = "clap", arg(long, value_parser = domain_name))]
+        pub domain: Option<String>,
+        /// Keep finished items (tasks Done, goals Complete, reading Read) and archived ones.
+        #[serde(default, deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long, visible_aliases = ["include-complete", "include-read"]))]
+        pub include_done: bool,
+        /// Maximum results to return (default 5).
+        #[serde(default, deserialize_with = "values::limit_opt")]
+        #[schemars(with = "Option<usize>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'n', value_parser = WholeNumber::one_or_more()))]
+        pub limit: Option<usize>,
+        /// Score (0-100) a match needs for quality `good` (default 60).
+        #[serde(default, deserialize_with = "values::number_opt")]
+        #[schemars(with = "Option<f64>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 't', allow_negative_numbers = true,
+            value_parser = Number))]
+        pub threshold: Option<f64>,
+    }
 }
 
 /// `tasks`, `goals` or `reading` (and their singular forms).
@@ -94,23 +79,9 @@ impl ToolArgs for FindNameArgs {
         }))
     }
 
-    fn fixture(&self) -> FixtureRef {
-        FixtureRef::Store(self.store.clone())
-    }
-
-    fn set_fixture_path(&mut self, path: PathBuf) {
-        self.store = Some(path);
-    }
-
-    fn profile(&self) -> Option<&str> {
-        self.profile.as_deref()
-    }
+    fixture_methods!(store);
 
     fn query(&self) -> String {
         self.query.clone().unwrap_or_default()
-    }
-
-    fn arguments(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

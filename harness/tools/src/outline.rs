@@ -2,15 +2,12 @@
 
 #[cfg(feature = "clap")]
 use crate::cli_values::WholeNumber;
-use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::outline::OutlineRequest;
 use findbench_engine::{EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "find_outline",
@@ -23,40 +20,28 @@ pub const SPEC: ToolSpec = ToolSpec {
     fields: fields_of::<FindOutlineArgs>,
 };
 
-/// `find_outline`: matches placed in their outline, with breadcrumb and indicators.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct FindOutlineArgs {
-    /// Words to look for in titles, descriptions and notes (all must match).
-    pub query: String,
-    /// Maximum matches to return (default 10).
-    #[serde(default, deserialize_with = "values::limit_opt")]
-    #[schemars(with = "Option<usize>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'n', value_parser = WholeNumber::one_or_more()))]
-    pub limit: Option<usize>,
-    /// Only items of this list (case-insensitive).
-    #[serde(default, deserialize_with = "values::text_opt")]
-    #[schemars(with = "Option<String>")]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
-    pub list: Option<String>,
-    /// Search archived items too.
-    #[serde(default, deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub include_archive: bool,
-    /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
-    /// server's start store ($FINDBENCH_STORE on the command line).
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "clap",
-        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
-    )]
-    pub store: Option<PathBuf>,
-    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-    pub profile: Option<String>,
+fixture_tool_args! {
+    store;
+    /// `find_outline`: matches placed in their outline, with breadcrumb and indicators.
+    pub struct FindOutlineArgs {
+        /// Words to look for in titles, descriptions and notes (all must match).
+        pub query: String,
+        /// Maximum matches to return (default 10).
+        #[serde(default, deserialize_with = "values::limit_opt")]
+        #[schemars(with = "Option<usize>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'n', value_parser = WholeNumber::one_or_more()))]
+        pub limit: Option<usize>,
+        /// Only items of this list (case-insensitive).
+        #[serde(default, deserialize_with = "values::text_opt")]
+        #[schemars(with = "Option<String>")]
+        #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
+        pub list: Option<String>,
+        /// Search archived items too.
+        #[serde(default, deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long))]
+        pub include_archive: bool,
+    }
 }
 
 impl ToolArgs for FindOutlineArgs {
@@ -73,23 +58,9 @@ impl ToolArgs for FindOutlineArgs {
         }))
     }
 
-    fn fixture(&self) -> FixtureRef {
-        FixtureRef::Store(self.store.clone())
-    }
-
-    fn set_fixture_path(&mut self, path: PathBuf) {
-        self.store = Some(path);
-    }
-
-    fn profile(&self) -> Option<&str> {
-        self.profile.as_deref()
-    }
+    fixture_methods!(store);
 
     fn query(&self) -> String {
         self.query.clone()
-    }
-
-    fn arguments(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

@@ -3,15 +3,12 @@
 
 #[cfg(feature = "clap")]
 use crate::cli_values::{Number, WholeNumber};
-use crate::fixture::FixtureRef;
 use crate::spec::{fields_of, input_schema_of, ToolArgs, ToolSpec};
 use crate::values;
 use findbench_engine::modes::task::{TaskField, TaskRequest};
 use findbench_engine::{EngineError, Mode, Request};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "find_task",
@@ -37,69 +34,57 @@ fn default_fields() -> String {
     fields.join(",")
 }
 
-/// `find_task`: fuzzy search of tasks by title, description, labels or notes, or by id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "clap", derive(clap::Args))]
-#[serde(deny_unknown_fields)]
-pub struct FindTaskArgs {
-    /// Search query (terms are ANDed); optional when an id pattern is given.
-    #[serde(default)]
-    pub query: Option<String>,
-    /// Id pattern: prefix by default, `*37` suffix, `*37*` contains.
-    #[serde(default, deserialize_with = "values::text_opt")]
-    #[schemars(with = "Option<String>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'i', value_name = "PATTERN"))]
-    pub id: Option<String>,
-    /// Fields to search: title, description, labels, notes, all (comma-separated).
-    #[serde(default = "default_fields", deserialize_with = "values::comma_joined")]
-    #[schemars(with = "String")]
-    #[cfg_attr(feature = "clap", arg(long, default_value_t = default_fields()))]
-    pub field: String,
-    /// Keep only items with these statuses (a list, or comma-separated).
-    #[serde(default, deserialize_with = "values::comma_list")]
-    #[schemars(with = "Vec<String>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 's', value_delimiter = ','))]
-    pub status: Vec<String>,
-    /// Maximum results to return.
-    #[serde(default = "default_limit", deserialize_with = "values::limit")]
-    #[schemars(with = "usize")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
-        value_parser = WholeNumber::one_or_more()))]
-    pub limit: usize,
-    /// Minimum match score (0-1); omitted, the profile's `task.threshold` (0.3 in the
-    /// built-in profiles).
-    #[serde(default, deserialize_with = "values::number_opt")]
-    #[schemars(with = "Option<f64>")]
-    #[cfg_attr(feature = "clap", arg(long, short = 't', allow_negative_numbers = true,
-        value_parser = Number))]
-    pub threshold: Option<f64>,
-    /// Exact title match instead of fuzzy (for duplicate checks).
-    #[serde(default, deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'e'))]
-    pub exact: bool,
-    /// Search archived tasks too.
-    #[serde(default, deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long))]
-    pub include_archive: bool,
-    /// Include labels and description in each match.
-    #[serde(default, deserialize_with = "values::flag")]
-    #[schemars(with = "bool")]
-    #[cfg_attr(feature = "clap", arg(long, short = 'v'))]
-    pub verbose: bool,
-    /// The item store: todo.json (`{"tasks": [...]}`) or JSON Lines; default: the
-    /// server's start store ($FINDBENCH_STORE on the command line).
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "clap",
-        arg(long, env = "FINDBENCH_STORE", value_name = "PATH")
-    )]
-    pub store: Option<PathBuf>,
-    /// Ranking profile: default, legacy, or a profile JSON file (default: `default`).
-    #[serde(default)]
-    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME|FILE"))]
-    pub profile: Option<String>,
+fixture_tool_args! {
+    store;
+    /// `find_task`: fuzzy search of tasks by title, description, labels or notes, or by id.
+    pub struct FindTaskArgs {
+        /// Search query (terms are ANDed); optional when an id pattern is given.
+        #[serde(default)]
+        pub query: Option<String>,
+        /// Id pattern: prefix by default, `*37` suffix, `*37*` contains.
+        #[serde(default, deserialize_with = "values::text_opt")]
+        #[schemars(with = "Option<String>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'i', value_name = "PATTERN"))]
+        pub id: Option<String>,
+        /// Fields to search: title, description, labels, notes, all (comma-separated).
+        #[serde(default = "default_fields", deserialize_with = "values::comma_joined")]
+        #[schemars(with = "String")]
+        #[cfg_attr(feature = "clap", arg(long, default_value_t = default_fields()))]
+        pub field: String,
+        /// Keep only items with these statuses (a list, or comma-separated).
+        #[serde(default, deserialize_with = "values::comma_list")]
+        #[schemars(with = "Vec<String>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 's', value_delimiter = ','))]
+        pub status: Vec<String>,
+        /// Maximum results to return.
+        #[serde(default = "default_limit", deserialize_with = "values::limit")]
+        #[schemars(with = "usize")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'n', default_value_t = default_limit(),
+            value_parser = WholeNumber::one_or_more()))]
+        pub limit: usize,
+        /// Minimum match score (0-1); omitted, the profile's `task.threshold` (0.3 in the
+        /// built-in profiles).
+        #[serde(default, deserialize_with = "values::number_opt")]
+        #[schemars(with = "Option<f64>")]
+        #[cfg_attr(feature = "clap", arg(long, short = 't', allow_negative_numbers = true,
+            value_parser = Number))]
+        pub threshold: Option<f64>,
+        /// Exact title match instead of fuzzy (for duplicate checks).
+        #[serde(default, deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'e'))]
+        pub exact: bool,
+        /// Search archived tasks too.
+        #[serde(default, deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long))]
+        pub include_archive: bool,
+        /// Include labels and description in each match.
+        #[serde(default, deserialize_with = "values::flag")]
+        #[schemars(with = "bool")]
+        #[cfg_attr(feature = "clap", arg(long, short = 'v'))]
+        pub verbose: bool,
+    }
 }
 
 impl ToolArgs for FindTaskArgs {
@@ -125,17 +110,7 @@ impl ToolArgs for FindTaskArgs {
         Ok(Request::Task(request))
     }
 
-    fn fixture(&self) -> FixtureRef {
-        FixtureRef::Store(self.store.clone())
-    }
-
-    fn set_fixture_path(&mut self, path: PathBuf) {
-        self.store = Some(path);
-    }
-
-    fn profile(&self) -> Option<&str> {
-        self.profile.as_deref()
-    }
+    fixture_methods!(store);
 
     fn query(&self) -> String {
         match (&self.query, &self.id) {
@@ -143,9 +118,5 @@ impl ToolArgs for FindTaskArgs {
             (_, Some(id)) => format!("id:{id}"),
             _ => String::new(),
         }
-    }
-
-    fn arguments(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }

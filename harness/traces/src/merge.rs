@@ -11,8 +11,8 @@
 //! (either form, findbench-eval's `case_codec`).
 
 use crate::error::{Result, TracesError};
-use crate::replay_report::{ReplayHeader, ReportWriter};
-use crate::replay_totals::ReplayTotals;
+use crate::replay::report::{ReplayHeader, ReportWriter};
+use crate::replay::totals::ReplayTotals;
 use findbench_eval::case_codec::{decode_cases, CaseWire};
 use findbench_eval::cases_file::{self, incomplete, CasesReader};
 use findbench_eval::error::{HarnessError, Origin};

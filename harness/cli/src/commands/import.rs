@@ -3,7 +3,7 @@
 //! `replay` and `clusters` (docs/traces.md). Lines go to stdout, or with `--out FILE` to a
 //! temporary name renamed into place; what could not be used is listed on stderr.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use findbench_eval::atomic_file::{write_atomic, write_atomic_with};
 use findbench_eval::error::CodedError;
 use findbench_traces::error::TracesError;
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 pub struct ImportArgs {
     /// What wrote the logs.
     #[arg(value_enum, value_name = "FORMAT")]
-    pub format: LogFormat,
+    pub format: ImportFormat,
     /// Log files, or directories searched for `*.jsonl` at any depth (in sorted order).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -37,27 +37,6 @@ pub struct ImportArgs {
     pub summary: Option<PathBuf>,
 }
 
-/// `FORMAT`: the agent log formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// Claude Code transcripts (~/.claude/projects/<dir>/<session>.jsonl).
-    ClaudeCode,
-    /// Codex CLI rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
-    Codex,
-    /// OTLP/JSON GenAI spans, as `replay --from otlp` reads them.
-    Otel,
-}
-
-impl From<LogFormat> for ImportFormat {
-    fn from(format: LogFormat) -> Self {
-        match format {
-            LogFormat::ClaudeCode => ImportFormat::ClaudeCode,
-            LogFormat::Codex => ImportFormat::Codex,
-            LogFormat::Otel => ImportFormat::Otel,
-        }
-    }
-}
-
 pub fn run(args: ImportArgs) -> i32 {
     match import(&args) {
         Ok(()) => 0,
@@ -73,7 +52,7 @@ pub fn run(args: ImportArgs) -> i32 {
 }
 
 fn import(args: &ImportArgs) -> Result<(), TracesError> {
-    let format = ImportFormat::from(args.format);
+    let format = args.format;
     let options = ImportOptions::new(args.root.as_deref(), args.redact)?;
     let files = find_logs(&args.paths)?;
     let mut summary = ImportSummary::new(format.name());

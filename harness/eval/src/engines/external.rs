@@ -9,6 +9,7 @@ use super::template::Placeholder;
 use crate::case::{Call, CaseResult};
 use crate::corpus::Case;
 use crate::envelope;
+use crate::json_kind::json_kind;
 use findbench_engine::Outcome;
 use serde_json::Value;
 use std::io::Read;
@@ -266,7 +267,7 @@ pub fn parse_answer(
                         return Err(format!(
                             "item {} of the answer is {}, not a path or id",
                             i + 1,
-                            kind_of(other)
+                            json_kind(other)
                         ))
                     }
                 });
@@ -274,7 +275,7 @@ pub fn parse_answer(
             let stated = match outcome {
                 Some(k) => match lookup(&doc, k) {
                     Some(Value::String(s)) => Some(parse_outcome(s)?),
-                    Some(other) => return Err(format!("answer's `{k}` is {}", kind_of(other))),
+                    Some(other) => return Err(format!("answer's `{k}` is {}", json_kind(other))),
                     None => None,
                 },
                 None => None,
@@ -298,17 +299,6 @@ fn parse_outcome(s: &str) -> Result<String, String> {
         other => Err(format!(
             "answer's outcome `{other}` is not success, no_match, insufficient_evidence or failure"
         )),
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }
 

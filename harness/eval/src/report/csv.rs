@@ -3,15 +3,14 @@
 //! `metric,value` summary; compare's report CSV. Timing columns end in `_ms` (plus
 //! `within_budget`).
 
-use super::exporter::{Exporter, ReportContext};
-use super::replay_document::ReplayReport;
+use super::exporter::{CaseStreamExporter, Exporter, ReportContext};
+use super::replay_document::{read_spool, rename_spool_into_place, ReplayReport};
 use crate::case::CaseResult;
 use crate::compare::Comparison;
 use crate::error::{HarnessError, Result};
 use crate::metrics::GroupMetrics;
 use crate::results::RunResults;
 use std::borrow::Cow;
-use std::fs::File;
 use std::path::Path;
 
 pub struct CasesCsv;
@@ -223,19 +222,6 @@ pub struct ReplayCasesCsv {
 }
 
 impl ReplayCasesCsv {
-    /// The spool of a replay's cases.csv, on `w`: the one CSV dialect, the header written.
-    pub fn spool<W: std::io::Write>(w: W) -> csv::Result<csv::Writer<W>> {
-        let mut spool = csv_writer(w);
-        spool.write_record(Self::COLUMNS)?;
-        Ok(spool)
-    }
-
-    /// A writer of a replay's cases.csv rows on `w`, without the header: rows written by
-    /// several of these, one after another, are the rows of one [`Self::spool`].
-    pub fn spool_rows<W: std::io::Write>(w: W) -> csv::Writer<W> {
-        csv_writer(w)
-    }
-
     /// The columns of a replay's cases.csv: the recorded beside the replayed.
     pub const COLUMNS: [&str; 18] = [
         "id",
@@ -298,17 +284,39 @@ impl Exporter<ReplayReport> for ReplayCasesCsv {
     }
 
     fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
-        let spool = &r.spools.cases_csv;
-        std::fs::read(spool).map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))
+        read_spool(&r.spools.cases_csv)
     }
 
     /// The spool already is the whole file: synced and renamed into place.
     fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
-        let spool = &r.spools.cases_csv;
-        File::open(spool)
-            .and_then(|f| f.sync_all())
-            .and_then(|()| std::fs::rename(spool, path))
-            .map_err(|e| HarnessError::file(path, format!("cannot write: {e}")))
+        rename_spool_into_place(&r.spools.cases_csv, path)
+    }
+}
+
+/// The spool is the file: the header, then the rows of each chunk, every one written in
+/// the one CSV dialect (rows written by separate writers, one after another, are the rows
+/// of one file).
+impl CaseStreamExporter for ReplayCasesCsv {
+    fn spool_head(&self) -> Result<Vec<u8>> {
+        let mut w = writer();
+        w.write_record(Self::COLUMNS).map_err(csv_err)?;
+        finish(w)
+    }
+
+    fn spool_cases(&self, cases: &[CaseResult], out: &mut Vec<u8>) -> Result<()> {
+        // about 256 bytes a row: one allocation for the chunk
+        out.reserve(cases.len() * 256);
+        let mut w = csv_writer(out);
+        for case in cases {
+            w.write_record(Self::row(case).iter().map(|f| f.as_bytes()))
+                .map_err(csv_err)?;
+        }
+        w.flush()
+            .map_err(|e| HarnessError::Internal(format!("writing csv: {e}")))
+    }
+
+    fn spool_is_the_report(&self) -> bool {
+        true
     }
 }
 

@@ -1,7 +1,10 @@
 //! The one trait every report file goes out through, for `run`, `replay` and `compare`
-//! alike, and what an exporter can draw on besides its document.
+//! alike, its streaming form for a replay's case files, and what an exporter can draw on
+//! besides its document.
 
+use super::replay_document::ReplayReport;
 use crate::baseline::BaselineDiff;
+use crate::case::CaseResult;
 use crate::error::Result;
 use crate::results::RunResults;
 use std::path::Path;
@@ -29,4 +32,24 @@ pub trait Exporter<D: ?Sized = RunResults> {
     fn publish(&self, doc: &D, context: &ReportContext<'_>, path: &Path) -> Result<()> {
         crate::atomic_file::write_atomic(path, &self.render(doc, context)?)
     }
+}
+
+/// A replay's case file (cases.jsonl, cases.csv, junit.xml), written as the cases stream
+/// by: a replay does not hold its cases, so it keeps one spool per file, begun with
+/// [`Self::spool_head`] and grown by [`Self::spool_cases`], and at the end the file is
+/// published from its spool ([`Exporter::publish`], the spools in
+/// [`super::replay_document::CaseSpools`]).
+pub trait CaseStreamExporter: Exporter<ReplayReport> + Sync {
+    /// What the spool holds before the first case (cases.csv's header).
+    fn spool_head(&self) -> Result<Vec<u8>> {
+        Ok(Vec::new())
+    }
+
+    /// Appends what `cases` add to the spool. A batch's chunks are encoded on several
+    /// threads at once; their bytes, one after another in input order, are the spool's.
+    fn spool_cases(&self, cases: &[CaseResult], out: &mut Vec<u8>) -> Result<()>;
+
+    /// Whether the spool already is the report (gzipped as the report is, synced when
+    /// closed, renamed into place) rather than the inside of a frame written at the end.
+    fn spool_is_the_report(&self) -> bool;
 }

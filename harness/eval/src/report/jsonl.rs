@@ -3,12 +3,11 @@
 //! (the primary's first, in (suite, id) order, each with its `engine`); a replay's is the
 //! spool its writer thread filled as the cases streamed by, in input order.
 
-use super::exporter::{Exporter, ReportContext};
-use super::replay_document::ReplayReport;
+use super::exporter::{CaseStreamExporter, Exporter, ReportContext};
+use super::replay_document::{read_spool, rename_spool_into_place, ReplayReport};
 use crate::case::CaseResult;
 use crate::error::{HarnessError, Result};
 use crate::results::RunResults;
-use std::fs::File;
 use std::path::Path;
 
 /// Appends `case` as one line of cases.jsonl to `out`.
@@ -46,16 +45,27 @@ impl Exporter<ReplayReport> for ReplayCasesJsonl {
     }
 
     fn render(&self, r: &ReplayReport, _: &ReportContext<'_>) -> Result<Vec<u8>> {
-        let spool = &r.spools.cases_jsonl;
-        std::fs::read(spool).map_err(|e| HarnessError::file(spool, format!("cannot read: {e}")))
+        read_spool(&r.spools.cases_jsonl)
     }
 
     /// The spool is the whole file: synced and renamed into place.
     fn publish(&self, r: &ReplayReport, _: &ReportContext<'_>, path: &Path) -> Result<()> {
-        let spool = &r.spools.cases_jsonl;
-        File::open(spool)
-            .and_then(|f| f.sync_all())
-            .and_then(|()| std::fs::rename(spool, path))
-            .map_err(|e| HarnessError::file(path, format!("cannot write: {e}")))
+        rename_spool_into_place(&r.spools.cases_jsonl, path)
+    }
+}
+
+impl CaseStreamExporter for ReplayCasesJsonl {
+    fn spool_cases(&self, cases: &[CaseResult], out: &mut Vec<u8>) -> Result<()> {
+        // about a kilobyte and a half a case: one allocation for the chunk
+        out.reserve(cases.len() * 1536);
+        for case in cases {
+            case_line(case, out)
+                .map_err(|e| HarnessError::Internal(format!("serialising a case: {e}")))?;
+        }
+        Ok(())
+    }
+
+    fn spool_is_the_report(&self) -> bool {
+        true
     }
 }

@@ -2,7 +2,7 @@
 //! corpus suite, one test case per case. A replay: one suite, its cases streamed into a
 //! frame quick-junit wrote. No timestamps, so only the `time` attributes vary between runs.
 
-use super::exporter::{Exporter, ReportContext};
+use super::exporter::{CaseStreamExporter, Exporter, ReportContext};
 use super::replay_document::ReplayReport;
 use super::shown_question::shown_question;
 use crate::atomic_file::write_atomic_with;
@@ -64,18 +64,13 @@ impl Exporter for JunitXml {
 }
 
 /// A replay's junit.xml: one suite, its test cases spooled as the cases streamed by
-/// ([`ReplayJunitXml::spool_cases`]) inside the frame quick-junit writes around them
+/// ([`CaseStreamExporter::spool_cases`]) inside the frame quick-junit writes around them
 /// ([`streamed_frame`]); gzipped as it is written with `compress`.
 pub struct ReplayJunitXml {
     pub compress: bool,
 }
 
 impl ReplayJunitXml {
-    /// The `<testcase>` elements of a batch of replayed cases, as the spool holds them.
-    pub fn spool_cases(cases: &[CaseResult]) -> Result<String> {
-        streamed_cases(cases)
-    }
-
     /// The text before and after the spooled test cases.
     fn frame(r: &ReplayReport) -> Result<(String, String)> {
         let success = r
@@ -134,6 +129,24 @@ impl Exporter<ReplayReport> for ReplayJunitXml {
                 w.write_all(tail.as_bytes())
             }
         })
+    }
+}
+
+/// The spool holds the `<testcase>` elements alone, plain: the frame, which needs the
+/// totals, goes around them when the file is published.
+impl CaseStreamExporter for ReplayJunitXml {
+    fn spool_cases(&self, cases: &[CaseResult], out: &mut Vec<u8>) -> Result<()> {
+        let elements = streamed_cases(cases)?;
+        if out.is_empty() {
+            *out = elements.into_bytes();
+        } else {
+            out.extend_from_slice(elements.as_bytes());
+        }
+        Ok(())
+    }
+
+    fn spool_is_the_report(&self) -> bool {
+        false
     }
 }
 

@@ -3,8 +3,9 @@
 //! Every report file goes out through one trait, [`Exporter`], generic over its document:
 //! a run's [`crate::results::RunResults`] ([`exporters`]: `summary.md`, `cases.csv`,
 //! `summary.csv`, `results.json`, `cases.jsonl`, `junit.xml`, `report.html`), a replay's
-//! [`replay_document::ReplayReport`] ([`replay_exporters`] and [`replay_case_exporters`],
-//! the same seven files; `--out-compress` gzips the case files, [`gzip`]) and `compare`'s [`crate::compare::Comparison`]
+//! [`replay_document::ReplayReport`] ([`replay_exporters`], [`json::ReplayResultsJson`] and
+//! the case files it streams, [`replay_case_streams`]: the same seven files;
+//! `--out-compress` gzips the case files, [`gzip`]) and `compare`'s [`crate::compare::Comparison`]
 //! ([`compare_exporters`]: the markdown, CSV and HTML release report). Nothing else in the
 //! workspace formats a report.
 //!
@@ -36,7 +37,7 @@ pub mod shown_question;
 pub mod svg;
 pub mod table;
 
-pub use exporter::{Exporter, ReportContext};
+pub use exporter::{CaseStreamExporter, Exporter, ReportContext};
 pub use numbers::{fmt_delta, fmt_value};
 
 use crate::compare::Comparison;
@@ -90,19 +91,19 @@ pub fn replay_exporters() -> Vec<Box<dyn Exporter<ReplayReport>>> {
     ]
 }
 
-/// The reports of a replay assembled from its spooled cases: results.json, cases.jsonl,
-/// cases.csv, junit.xml (the last three gzipped with `compress`).
-pub fn replay_case_exporters(compress: bool) -> [&'static (dyn Exporter<ReplayReport> + Sync); 4] {
+/// A replay's case files, each streamed through its spool: cases.jsonl, cases.csv,
+/// junit.xml (gzipped with `compress`), in the order of
+/// [`replay_document::CaseSpools::from_streams`]. results.json ([`json::ReplayResultsJson`])
+/// is assembled from the cases.jsonl spool.
+pub fn replay_case_streams(compress: bool) -> [&'static dyn CaseStreamExporter; 3] {
     if compress {
         [
-            &json::ReplayResultsJson,
             &jsonl::ReplayCasesJsonl { compress: true },
             &csv::ReplayCasesCsv { compress: true },
             &junit::ReplayJunitXml { compress: true },
         ]
     } else {
         [
-            &json::ReplayResultsJson,
             &jsonl::ReplayCasesJsonl { compress: false },
             &csv::ReplayCasesCsv { compress: false },
             &junit::ReplayJunitXml { compress: false },

@@ -30,11 +30,15 @@ use crate::error::TracesError;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-/// The agent log formats `import` reads.
+/// The agent log formats `import` reads (`FORMAT` on its command line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ImportFormat {
+    /// Claude Code transcripts (~/.claude/projects/<dir>/<session>.jsonl).
     ClaudeCode,
+    /// Codex CLI rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
     Codex,
+    /// OTLP/JSON GenAI spans, as `replay --from otlp` reads them.
     Otel,
 }
 

@@ -1,6 +1,7 @@
 //! OTLP/JSON spans as read: one export request line into spans (attributes decoded from
 //! `AnyValue`, times from fixed64 strings), and why a tool span cannot be used.
 
+use findbench_eval::json_kind::json_kind;
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone)]
@@ -101,7 +102,7 @@ fn list_at<'a>(value: Option<&'a Value>, at: &dyn Fn() -> String) -> Result<&'a 
         Some(other) => Err(format!(
             "not an OTLP ExportTraceServiceRequest: `{}` is {}, not a list",
             at(),
-            kind_of(other)
+            json_kind(other)
         )),
     }
 }
@@ -113,19 +114,8 @@ fn object_at<'a>(value: &'a Value, at: &dyn Fn() -> String) -> Result<&'a Value,
         other => Err(format!(
             "not an OTLP ExportTraceServiceRequest: `{}` is {}, not an object",
             at(),
-            kind_of(other)
+            json_kind(other)
         )),
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -1,15 +1,14 @@
 //! Replaying a trace's question through today's `ask` cascade: the replayed outcome, the
 //! calls made, and with `--explain` the plan, each step and each candidate's reason.
 
-use crate::answer_bytes::json_len;
-use crate::replay_memo::Memo;
-use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay::answer_bytes::json_len;
+use crate::replay::case::{replayed_case, settled};
+use crate::replay::memo::Memo;
+use crate::replay::options::{ReplayFixture, ReplayOptions};
 use crate::trace::{Trace, TraceOutcome};
 use findbench_engine::modes::ask::{AskRequest, AskResponse, Tool};
 use findbench_engine::{Engine, Outcome, Request, Response};
-use findbench_eval::case::{
-    Call, CaseResult, ExplainCandidate, ExplainStep, Explanation, Status, Transition,
-};
+use findbench_eval::case::{Call, CaseResult, ExplainCandidate, ExplainStep, Explanation};
 use std::time::Instant;
 
 fn outcome_of(o: Outcome) -> TraceOutcome {
@@ -115,25 +114,7 @@ pub fn replay_ask(
     };
     let mut outcome = TraceOutcome::Failure;
     let mut document = None;
-    let mut case = CaseResult {
-        id: trace.trace_id.clone(),
-        engine: "findbench".into(),
-        suite: options.suite.clone(),
-        mode: "ask".into(),
-        query: trace.query.clone(),
-        duration_ms: elapsed,
-        items: fixture.as_ref().map_or(0, |f| f.items),
-        dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
-        iterations: 0,
-        recorded_outcome: Some(trace.outcome),
-        fixture: Some(trace.fixture.clone()),
-        timestamp: Some(trace.timestamp.clone()),
-        recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
-        recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
-        recorded_iterations: Some(trace.iterations),
-        recorded_duration_ms: Some(trace.duration_ms),
-        ..CaseResult::default()
-    };
+    let mut case = replayed_case(trace, fixture, options, "ask".into(), elapsed);
     let reason = match result {
         Ok(Response::Ask(r)) => {
             outcome = outcome_of(r.outcome);
@@ -147,8 +128,8 @@ pub fn replay_ask(
                 .collect();
             case.iterations = u32::try_from(r.iterations).unwrap_or(u32::MAX);
             case.selected = r.selected.clone();
-            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
-                crate::replay_judge::measured(r, trace)
+            (case.output_bytes, document) = if crate::replay::judge::is_judged(trace) {
+                crate::replay::judge::measured(r, trace)
             } else {
                 let bytes = answered
                     .as_ref()
@@ -169,13 +150,5 @@ pub fn replay_ask(
         Err(e) => e,
     };
     case.reason = Some(reason);
-    case.outcome = outcome.as_str().to_string();
-    case.status = if outcome == TraceOutcome::Success {
-        Status::Pass
-    } else {
-        Status::Fail
-    };
-    case.transition = Some(Transition::of(trace.outcome, outcome));
-    crate::replay_judge::judge(&mut case, trace, document.as_deref());
-    case
+    settled(case, trace, outcome, document.as_deref())
 }

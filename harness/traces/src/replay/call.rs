@@ -2,13 +2,14 @@
 //! arguments against the fixture it ran on, so replay reproduces exactly what the agent
 //! asked (a `find_task` stays a `find_task`), with replay's `--profile` as the engine's.
 
-use crate::answer_bytes::json_len;
-use crate::replay_memo::Memo;
-use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay::answer_bytes::json_len;
+use crate::replay::case::{replayed_case, settled};
+use crate::replay::memo::Memo;
+use crate::replay::options::{ReplayFixture, ReplayOptions};
 use crate::trace::{RecordedCall, Trace, TraceOutcome};
 use findbench_engine::{Engine, Outcome};
 use findbench_eval::call::load_fixture;
-use findbench_eval::case::{Call, CaseResult, Status, Transition};
+use findbench_eval::case::{Call, CaseResult};
 use findbench_eval::tools::{FixtureKind, ToolCall};
 use std::time::Instant;
 
@@ -76,24 +77,9 @@ pub fn replay_call(
         Err(_) => (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
     };
     let mut case = CaseResult {
-        id: trace.trace_id.clone(),
-        engine: "findbench".into(),
-        suite: options.suite.clone(),
-        mode,
-        query: trace.query.clone(),
-        duration_ms,
-        items: fixture.as_ref().map_or(0, |f| f.items),
-        dump_bytes: fixture.as_ref().map_or(0, |f| f.dump_bytes),
         iterations: 1,
         tools: vec![call.tool.clone()],
-        recorded_outcome: Some(trace.outcome),
-        fixture: Some(trace.fixture.clone()),
-        timestamp: Some(trace.timestamp.clone()),
-        recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
-        recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
-        recorded_iterations: Some(trace.iterations),
-        recorded_duration_ms: Some(trace.duration_ms),
-        ..CaseResult::default()
+        ..replayed_case(trace, fixture, options, mode, duration_ms)
     };
     let mut document = None;
     let outcome = match &result {
@@ -105,8 +91,8 @@ pub fn replay_call(
                 .map(str::to_string)
                 .collect();
             case.calls = vec![Call::new(&call.tool, &trace.query, case.candidates)];
-            (case.output_bytes, document) = if crate::replay_judge::is_judged(trace) {
-                crate::replay_judge::measured(*response, trace)
+            (case.output_bytes, document) = if crate::replay::judge::is_judged(trace) {
+                crate::replay::judge::measured(*response, trace)
             } else {
                 let bytes = answered
                     .as_ref()
@@ -125,13 +111,5 @@ pub fn replay_call(
             TraceOutcome::Failure
         }
     };
-    case.outcome = outcome.as_str().to_string();
-    case.status = if outcome == TraceOutcome::Success {
-        Status::Pass
-    } else {
-        Status::Fail
-    };
-    case.transition = Some(Transition::of(trace.outcome, outcome));
-    crate::replay_judge::judge(&mut case, trace, document.as_deref());
-    case
+    settled(case, trace, outcome, document.as_deref())
 }

@@ -2,8 +2,8 @@
 //! shared by every trace that names it.
 
 use crate::error::TracesError;
-use crate::replay_call::{self, NO_FIXTURE};
-use crate::replay_options::{ReplayFixture, ReplayOptions};
+use crate::replay::call::{self, NO_FIXTURE};
+use crate::replay::options::{ReplayFixture, ReplayOptions};
 use crate::trace::Trace;
 use findbench_engine::{Fixture, Tree};
 use findbench_eval::tools::FixtureKind;
@@ -43,7 +43,7 @@ impl Fixtures {
             return Ok(f.clone());
         }
         if kind != FixtureKind::Root || name == NO_FIXTURE {
-            let loaded = replay_call::load(options, trace, kind);
+            let loaded = call::load(options, trace, kind);
             self.loaded.insert(key, loaded.clone());
             return Ok(loaded);
         }

@@ -31,7 +31,7 @@ pub struct ReplayOptions {
 /// A fixture loaded for replay, with the sizes every case reports (computed once).
 #[derive(Clone)]
 pub struct ReplayFixture {
-    /// This load among the replay's: answers are reused per fixture (`replay_memo.rs`).
+    /// This load among the replay's: answers are reused per fixture (`replay/memo.rs`).
     pub id: u64,
     pub fixture: Fixture,
     pub items: usize,

@@ -34,7 +34,7 @@ pub struct ReplayTotals {
     pub iterations: usize,
     pub output_bytes: u64,
     /// The judged traces' ranking, recall within a budget, and the agent's side.
-    pub rank: crate::replay_rank::RankTotals,
+    pub rank: crate::replay::rank::RankTotals,
     /// Traces recorded on a work tree with uncommitted changes (replayed against its commit).
     pub dirty: usize,
     /// Per-question groups in the order of their first trace, found by normalised question

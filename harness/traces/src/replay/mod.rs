@@ -7,18 +7,38 @@
 //! next batch read while one is replayed); each batch of replayed cases goes on to the
 //! report writer, and only aggregates stay in memory (counts, per-question transition
 //! groups, and one `f32` per trace for the latency and candidate quantiles).
+//!
+//! The parts: [`options`] and [`fixtures`] (what a replay runs with, each fixture loaded
+//! once), [`question`] and [`call`] (a trace's question through `ask`, or its recorded tool
+//! call; [`case`] what both fill alike), [`judge`], [`rank`] and [`memo`] (a trace with
+//! `expected` files judged, its totals, identical requests answered once), [`totals`]
+//! (aggregates as cases go by), [`report`] and [`spool`] (the `--out DIR` reports,
+//! streamed).
+
+mod answer_bytes;
+pub mod call;
+mod case;
+mod fixtures;
+mod judge;
+pub mod memo;
+pub mod options;
+pub mod question;
+pub mod rank;
+pub mod report;
+mod spool;
+pub mod totals;
 
 use crate::error::TracesError;
-use crate::replay_fixtures::Fixtures;
-use crate::replay_memo::Memo;
-use crate::replay_options::{ReplayFixture, ReplayOptions};
-use crate::replay_totals::ReplayTotals;
 use crate::trace::{BadLine, Trace, TraceItem, TraceStream};
 use findbench_engine::Engine;
 use findbench_eval::case::CaseResult;
 use findbench_eval::question::normalise_question;
 use findbench_eval::tools::FixtureKind;
+use fixtures::Fixtures;
+use memo::Memo;
+use options::{ReplayFixture, ReplayOptions};
 use rayon::prelude::*;
+use totals::ReplayTotals;
 
 /// Traces replayed per parallel batch: big enough to keep every core busy, small enough
 /// that a batch's results are a few hundred kilobytes.
@@ -35,8 +55,8 @@ pub fn replay_trace(
     memo: &Memo,
 ) -> CaseResult {
     match &trace.call {
-        Some(call) => crate::replay_call::replay_call(engine, fixture, trace, call, options, memo),
-        None => crate::replay_ask::replay_ask(engine, fixture, trace, options, memo),
+        Some(call) => call::replay_call(engine, fixture, trace, call, options, memo),
+        None => question::replay_ask(engine, fixture, trace, options, memo),
     }
 }
 
@@ -193,8 +213,8 @@ pub fn replay_stream(
 
 #[cfg(test)]
 mod tests {
+    use super::totals::replayed_outcome;
     use super::*;
-    use crate::replay_totals::replayed_outcome;
     use crate::trace::TraceOutcome;
     use findbench_engine::{Profile, TreeOptions};
     use findbench_eval::case::Transition;

@@ -125,10 +125,6 @@ impl SpoolWriter {
             ))),
         }
     }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 impl Drop for SpoolWriter {

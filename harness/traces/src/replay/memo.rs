@@ -12,7 +12,7 @@
 //! rayon needs to finish it. It holds at most [`CAPACITY`] answers and starts over when
 //! full, so its memory is bounded whatever the number of distinct questions.
 
-use crate::replay_options::ReplayFixture;
+use crate::replay::options::ReplayFixture;
 use findbench_engine::{Engine, Request, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -5,7 +5,7 @@
 //! returned, those up to the end of its first useful search (the first that returned
 //! anything: the recording keeps sizes, not output), and the searches before that one.
 
-use crate::answer_bytes::json_len;
+use crate::replay::answer_bytes::json_len;
 use crate::trace::Trace;
 use findbench_eval::case::CaseResult;
 use findbench_eval::metrics::recall::first_hit_bytes;

@@ -14,28 +14,22 @@
 //! report; the byte content does not depend on `--jobs`.
 
 use crate::error::{Result, TracesError};
-use crate::replay_spool::SpoolWriter;
-use crate::replay_totals::ReplayTotals;
+use crate::replay::spool::SpoolWriter;
+use crate::replay::totals::ReplayTotals;
 use crate::trace::TraceOutcome;
 use findbench_eval::atomic_file::temp_name;
 use findbench_eval::case::CaseResult;
 use findbench_eval::error::HarnessError;
 pub use findbench_eval::replay_summary::ReplayHeader;
 use findbench_eval::replay_summary::{OutcomeCounts, ReplaySummary};
-use findbench_eval::report::csv::ReplayCasesCsv;
-use findbench_eval::report::jsonl::case_line;
-use findbench_eval::report::junit::ReplayJunitXml;
+use findbench_eval::report::json::ReplayResultsJson;
 use findbench_eval::report::replay_document::{CaseSpools, ReplayReport};
-use findbench_eval::report::{self, Exporter, ReportContext};
+use findbench_eval::report::{self, CaseStreamExporter, Exporter, ReportContext};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TracesError + '_ {
     move |e| TracesError::file(path, format!("cannot write: {e}"))
-}
-
-fn csv_err(path: &Path) -> impl Fn(csv::Error) -> TracesError + '_ {
-    move |e| io_err(path)(e.into())
 }
 
 /// What the reports show of a replay besides its cases.
@@ -66,37 +60,16 @@ pub const QUEUED_BATCHES: usize = 4;
 /// is sixteen tasks, enough to keep every core busy.
 const ENCODE_CHUNK: usize = 128;
 
-/// What a chunk of cases adds to each spool: cases.jsonl lines, cases.csv rows and
-/// junit.xml test cases.
-struct Encoded {
-    jsonl: Vec<u8>,
-    csv: Vec<u8>,
-    junit: Vec<u8>,
+/// A case file's exporter and the spool its cases stream to.
+struct CaseStream {
+    exporter: &'static dyn CaseStreamExporter,
+    spool: SpoolWriter,
 }
 
-/// Encodes `cases` for the three spools, on the calling worker thread.
-fn encode(cases: &[CaseResult], spool: &Path) -> Result<Encoded> {
-    let mut jsonl = Vec::with_capacity(cases.len() * 1536);
-    for case in cases {
-        case_line(case, &mut jsonl).map_err(|e| io_err(spool)(e.into()))?;
-    }
-    let mut csv = ReplayCasesCsv::spool_rows(Vec::with_capacity(cases.len() * 256));
-    for case in cases {
-        csv.write_record(ReplayCasesCsv::row(case).iter().map(|f| f.as_bytes()))
-            .map_err(csv_err(spool))?;
-    }
-    let csv = csv
-        .into_inner()
-        .map_err(|e| io_err(spool)(e.into_error()))?;
-    let junit = ReplayJunitXml::spool_cases(cases)?.into_bytes();
-    Ok(Encoded { jsonl, csv, junit })
-}
-
-/// The spools one replay's cases go to, each written by its own thread.
+/// The spools one replay's cases go to, one per case file of
+/// [`report::replay_case_streams`] (in its order), each written by its own thread.
 struct Spools {
-    cases_jsonl: SpoolWriter,
-    cases_csv: SpoolWriter,
-    junit: SpoolWriter,
+    streams: Vec<CaseStream>,
     cases: usize,
     compress: bool,
 }
@@ -104,65 +77,83 @@ struct Spools {
 impl Spools {
     fn create(dir: &Path, compress: bool) -> Result<Spools> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let path = |name: &str| temp_name(&dir.join(format!("{name}.spool")));
-        let csv_path = path("cases.csv");
-        let csv_head = ReplayCasesCsv::spool(Vec::new())
-            .and_then(|w| w.into_inner().map_err(|e| e.into_error().into()))
-            .map_err(csv_err(&csv_path))?;
-        // cases.jsonl and cases.csv are reports as they are: synced by their threads
+        let streams = report::replay_case_streams(compress)
+            .into_iter()
+            .map(|exporter| {
+                let name = exporter.file_name().trim_end_matches(".gz");
+                let path = temp_name(&dir.join(format!("{name}.spool")));
+                // a spool that is its report is gzipped as the report is, and synced by its
+                // thread, beside the others
+                let is_report = exporter.spool_is_the_report();
+                let head = exporter.spool_head()?;
+                let spool = SpoolWriter::create(
+                    path,
+                    is_report && compress,
+                    is_report,
+                    &head,
+                    QUEUED_BATCHES,
+                )?;
+                Ok(CaseStream { exporter, spool })
+            })
+            .collect::<Result<Vec<CaseStream>>>()?;
         Ok(Spools {
-            cases_jsonl: SpoolWriter::create(
-                path("cases.jsonl"),
-                compress,
-                true,
-                b"",
-                QUEUED_BATCHES,
-            )?,
-            cases_csv: SpoolWriter::create(csv_path, compress, true, &csv_head, QUEUED_BATCHES)?,
-            junit: SpoolWriter::create(path("junit"), false, false, b"", QUEUED_BATCHES)?,
+            streams,
             cases: 0,
             compress,
         })
     }
 
-    /// Encodes a batch of cases in parallel (chunks in order; each chunk's cases dropped
-    /// by the thread that encoded them) and hands the bytes to the spools' threads.
-    /// `false` when one of them has stopped.
+    /// Encodes a batch of cases in parallel (chunks in order, each through every file's
+    /// exporter; each chunk's cases dropped by the thread that encoded them) and hands the
+    /// bytes to the spools' threads. `false` when one of them has stopped.
     fn push(&mut self, cases: Vec<CaseResult>) -> Result<bool> {
         self.cases += cases.len();
-        let spool = self.cases_jsonl.path().to_path_buf();
+        let exporters: Vec<&dyn CaseStreamExporter> =
+            self.streams.iter().map(|s| s.exporter).collect();
         let encoded = cases
             .into_par_iter()
             .chunks(ENCODE_CHUNK)
-            .map(|chunk| encode(&chunk, &spool))
-            .collect::<Result<Vec<Encoded>>>()?;
-        let (mut jsonl, mut csv, mut junit) = (
-            Vec::with_capacity(encoded.len()),
-            Vec::with_capacity(encoded.len()),
-            Vec::with_capacity(encoded.len()),
-        );
-        for e in encoded {
-            jsonl.push(e.jsonl);
-            csv.push(e.csv);
-            junit.push(e.junit);
+            .map(|chunk| {
+                exporters
+                    .iter()
+                    .map(|e| {
+                        let mut bytes = Vec::new();
+                        e.spool_cases(&chunk, &mut bytes)?;
+                        Ok(bytes)
+                    })
+                    .collect::<Result<Vec<Vec<u8>>>>()
+            })
+            .collect::<Result<Vec<Vec<Vec<u8>>>>>()?;
+        // chunk-major to file-major: each spool takes its chunks in order
+        let mut per_file: Vec<Vec<Vec<u8>>> = (0..self.streams.len())
+            .map(|_| Vec::with_capacity(encoded.len()))
+            .collect();
+        for chunk in encoded {
+            for (file, bytes) in per_file.iter_mut().zip(chunk) {
+                file.push(bytes);
+            }
         }
-        Ok(self.cases_jsonl.send(jsonl) && self.cases_csv.send(csv) && self.junit.send(junit))
+        Ok(self
+            .streams
+            .iter()
+            .zip(per_file)
+            .all(|(s, chunks)| s.spool.send(chunks)))
     }
 
     /// Waits for every spool to be written out and hands them on; the first error wins.
-    fn close(mut self) -> Result<CaseSpools> {
-        let (jsonl, csv, junit) = (
-            self.cases_jsonl.close(),
-            self.cases_csv.close(),
-            self.junit.close(),
-        );
-        Ok(CaseSpools {
-            cases_jsonl: jsonl?,
-            cases_csv: csv?,
-            junit: junit?,
-            cases: self.cases,
-            compress: self.compress,
-        })
+    fn close(self) -> Result<CaseSpools> {
+        let closed: Vec<Result<PathBuf>> = self
+            .streams
+            .into_iter()
+            .map(|mut s| s.spool.close())
+            .collect();
+        let paths = closed.into_iter().collect::<Result<Vec<PathBuf>>>()?;
+        let paths: [PathBuf; 3] = paths.try_into().map_err(|_| {
+            TracesError::Eval(HarnessError::Internal(
+                "a replay writes three case files".into(),
+            ))
+        })?;
+        Ok(CaseSpools::from_streams(paths, self.cases, self.compress))
     }
 }
 
@@ -235,8 +226,8 @@ fn write_reports(dir: &Path, report: &ReplayReport) -> Result<Vec<PathBuf>> {
         e.publish(report, &context, &path)?;
         Ok(path)
     };
-    let [results_json, cases_jsonl, cases_csv, junit_xml] =
-        report::replay_case_exporters(report.spools.compress);
+    let results_json = &ReplayResultsJson;
+    let [cases_jsonl, cases_csv, junit_xml] = report::replay_case_streams(report.spools.compress);
     let rest = || -> Result<(PathBuf, PathBuf)> {
         let junit = publish(junit_xml)?;
         Ok((publish(cases_csv)?, junit))
