@@ -1,7 +1,7 @@
 //! This crate's own source files, for tests that check a fast path against a plain one on
-//! real code (`retrieval/word_parts.rs`, `text/stem.rs`), and the source files of a real tree
-//! a test reads by hand (`first_call/scanned.rs`, `tree/symbols/tests.rs`,
-//! `tree/symbols/c_comments.rs`).
+//! real code (`retrieval/word_parts.rs`, `text/stem.rs`), and the source files of a tree the
+//! repository ships, or of a real tree named by hand (`first_call/scanned.rs`,
+//! `tree/symbols/tests.rs`, `tree/symbols/c_comments.rs`).
 
 /// Every file below this crate's `src/`, with its bytes.
 #[cfg(test)]
@@ -38,8 +38,7 @@ pub(crate) fn own_sources_by_language(
         .collect()
 }
 
-/// Every file in a language the symbol scan reads under `root` (a real tree a test reads by
-/// hand, named by an environment variable), with its language and text; symbolic links to
+/// Every file in a language the symbol scan reads under `root`, with its language and text; symbolic links to
 /// directories are not followed, and a file that is not UTF-8 is left out.
 #[cfg(test)]
 pub(crate) fn sources_under(
@@ -66,19 +65,30 @@ pub(crate) fn sources_under(
     out
 }
 
-/// [`sources_under`] the directory the environment variable `var` names, in `languages`
-/// only: what a by-hand test reads of a real tree. Panics when the variable is unset or the
-/// tree holds no such file (a test that read nothing would pass).
+/// [`sources_under`] the directory the environment variable `var` names (a real tree the
+/// test is run on by hand), or else under each of `shipped` (directories of this
+/// repository, from its root: what the test reads by default), in `languages` only.
+/// Panics when no such file is read (a test that read nothing would pass).
 #[cfg(test)]
 pub(crate) fn tree_sources(
     var: &str,
+    shipped: &[&str],
     languages: &[crate::tree::symbols::Language],
 ) -> Vec<(std::path::PathBuf, crate::tree::symbols::Language, String)> {
-    let root = std::env::var(var).unwrap_or_else(|_| panic!("{var} names no tree"));
-    let sources: Vec<_> = sources_under(std::path::Path::new(&root))
-        .into_iter()
+    let repository = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let roots: Vec<std::path::PathBuf> = match std::env::var_os(var) {
+        Some(root) => vec![root.into()],
+        None => shipped.iter().map(|dir| repository.join(dir)).collect(),
+    };
+    let mut sources: Vec<_> = roots
+        .iter()
+        .flat_map(|root| sources_under(root))
         .filter(|(_, language, _)| languages.contains(language))
         .collect();
-    assert!(!sources.is_empty(), "{root} holds no file in {languages:?}");
+    sources.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(
+        !sources.is_empty(),
+        "{roots:?} hold no file in {languages:?}"
+    );
     sources
 }

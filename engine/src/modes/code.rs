@@ -14,7 +14,7 @@ pub use crate::retrieval::kind::{is_test_file, secondary_kind, Secondary};
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
 use crate::text::term::Term;
-use crate::tree::symbols::{Language, SymbolClass, SymbolKind};
+use crate::tree::symbols::{SymbolClass, SymbolKind};
 use crate::tree::{SymbolTable, Tree, TreeFile};
 use memchr::memmem::Finder;
 use rayon::prelude::*;
@@ -342,10 +342,7 @@ fn score_file(
     let mut best = Best::default();
     // in Rust, Python and TS/JS the file is the module its stem names: it defines it; a
     // directory's module file (`path/mod.rs`) is the module its directory names
-    let module_language = matches!(
-        f.language,
-        Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
-    );
+    let module_language = f.language.is_some_and(|l| l.spec().module_files);
     let directory_module =
         module_language && matches!(f.stem.as_str(), "mod" | "index" | "__init__");
     let is_module =

@@ -1,6 +1,7 @@
 //! The section of `find code`: the cascade's step scores, symbol kinds, the implementation
 //! boost and what makes a file a test, example, bench or generated.
 
+use crate::tree::symbols::LANGUAGES;
 use serde::{Deserialize, Serialize};
 
 /// Weights and switches of `find code` (and of `grep`'s pattern handling): the spec's
@@ -124,30 +125,12 @@ impl Default for CodeWeights {
             separator_pattern: true,
             word_match: true,
             symbol_scan: true,
-            impl_extensions: [
-                "c", "cc", "cpp", "cxx", "c++", "rs", "py", "go", "ts", "tsx", "mts", "js", "jsx",
-                "mjs", "cjs", "java", "kt", "swift", "rb", "cs", "scala", "zig",
-            ]
-            .map(String::from)
-            .to_vec(),
+            impl_extensions: implementation_extensions(),
             test_penalty: 0.5,
             test_dirs: ["test", "tests", "spec", "specs", "__tests__", "testdata"]
                 .map(String::from)
                 .to_vec(),
-            test_names: [
-                "*_test.*",
-                "*_tests.*",
-                "test_*.py",
-                "*_spec.rb",
-                "*.spec.*",
-                "*.test.*",
-                "*Test.java",
-                "*Tests.java",
-                "*Test.kt",
-                "*Tests.cs",
-            ]
-            .map(String::from)
-            .to_vec(),
+            test_names: test_names(),
             example_dirs: ["example", "examples", "bench", "benches", "benchmarks"]
                 .map(String::from)
                 .to_vec(),
@@ -164,6 +147,27 @@ impl Default for CodeWeights {
             generated_header_bytes: 1024,
         }
     }
+}
+
+/// The extensions of implementation files: each scanned language's
+/// (`LanguageSpec::implementation_extensions`), and those of languages the tree does not scan.
+fn implementation_extensions() -> Vec<String> {
+    LANGUAGES
+        .iter()
+        .flat_map(|spec| spec.implementation_extensions)
+        .chain(&["zig"])
+        .map(|ext| ext.to_string())
+        .collect()
+}
+
+/// The file-name patterns of tests: those of every language, then each scanned language's
+/// own (`LanguageSpec::test_names`).
+fn test_names() -> Vec<String> {
+    ["*_test.*", "*_tests.*", "*.spec.*", "*.test.*"]
+        .iter()
+        .chain(LANGUAGES.iter().flat_map(|spec| spec.test_names))
+        .map(|name| name.to_string())
+        .collect()
 }
 
 impl CodeWeights {

@@ -8,7 +8,8 @@
 
 use crate::profile::{FieldWeight, TaskRankingWeights};
 use crate::text::byte_set::ByteSet;
-use crate::tree::{Language, TreeFile};
+use crate::tree::symbols::{LanguageSpec, SingleQuote, TripleQuotes};
+use crate::tree::TreeFile;
 
 /// A field of a file, in the order of [`FIELDS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,24 +67,7 @@ impl Syntax {
     /// it source (`source`), else prose.
     pub fn of(file: &TreeFile, source: bool) -> Syntax {
         match file.language {
-            Some(Language::Python) => Syntax::Hash {
-                triple_quotes: true,
-            },
-            Some(Language::Ruby | Language::Shell) => Syntax::Hash {
-                triple_quotes: false,
-            },
-            Some(Language::Rust) => Syntax::Slashes {
-                single_quote: false,
-                backtick: false,
-            },
-            Some(Language::Go | Language::JavaScript | Language::TypeScript) => Syntax::Slashes {
-                single_quote: true,
-                backtick: true,
-            },
-            Some(_) => Syntax::Slashes {
-                single_quote: true,
-                backtick: false,
-            },
+            Some(language) => Syntax::of_language(language.spec()),
             None if source && HASH_COMMENT_EXTENSIONS.contains(&file.ext.as_str()) => {
                 Syntax::Hash {
                     triple_quotes: false,
@@ -94,6 +78,22 @@ impl Syntax {
                 backtick: false,
             },
             None => Syntax::Prose,
+        }
+    }
+
+    /// What the split reads of a language's comments and strings. Its rules are its own,
+    /// not the symbol scanner's (`Scanner::code_of`): every `'` but Rust's opens a string,
+    /// and a `"""` spans lines only in Python; a change to them changes the fields ranked.
+    fn of_language(spec: &LanguageSpec) -> Syntax {
+        if spec.comments.line == "#" {
+            Syntax::Hash {
+                triple_quotes: spec.strings.triple_quotes != TripleQuotes::None,
+            }
+        } else {
+            Syntax::Slashes {
+                single_quote: spec.strings.single_quote != SingleQuote::CharacterOrLifetime,
+                backtick: spec.strings.backtick_spans_lines,
+            }
         }
     }
 }
@@ -395,6 +395,33 @@ mod tests {
                 ("# one\n", "prose"),
             ]
         );
+    }
+
+    /// The syntax each language's entry gives is the one the split was written for.
+    #[test]
+    fn every_language_splits_as_its_comments_and_strings_are_written() {
+        use crate::tree::symbols::LANGUAGES;
+        use crate::tree::Language;
+        for spec in LANGUAGES {
+            let want = match spec.language {
+                Language::Python => Syntax::Hash {
+                    triple_quotes: true,
+                },
+                Language::Ruby | Language::Shell => Syntax::Hash {
+                    triple_quotes: false,
+                },
+                Language::Rust => RUST,
+                Language::Go | Language::JavaScript | Language::TypeScript => Syntax::Slashes {
+                    single_quote: true,
+                    backtick: true,
+                },
+                _ => Syntax::Slashes {
+                    single_quote: true,
+                    backtick: false,
+                },
+            };
+            assert_eq!(Syntax::of_language(spec), want, "{}", spec.name);
+        }
     }
 
     #[test]

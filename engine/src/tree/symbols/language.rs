@@ -1,8 +1,11 @@
-//! The languages whose declarations are scanned, known by a file's extension.
+//! What a language is to the lexers and the scanner: the [`Language`]s, how their comments
+//! and strings are written, and what says a declaration defines its symbol. The table that
+//! gives each language these is `languages.rs`.
 
 use serde::{Deserialize, Serialize};
 
-/// Source languages whose declarations are scanned.
+/// Source languages whose declarations are scanned. The serde names are the index's and
+/// the output's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
@@ -23,60 +26,100 @@ pub enum Language {
     Shell,
 }
 
-impl Language {
-    /// The language of a file by its (folded) extension.
-    pub fn from_extension(ext: &str) -> Option<Language> {
-        Some(match ext {
-            "c" => Language::C,
-            "h" | "hh" | "hpp" | "hxx" | "cc" | "cpp" | "cxx" | "c++" | "ipp" | "inl" => {
-                Language::Cpp
-            }
-            "rs" => Language::Rust,
-            "py" | "pyi" => Language::Python,
-            "go" => Language::Go,
-            "ts" | "tsx" | "mts" | "cts" => Language::TypeScript,
-            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
-            "java" => Language::Java,
-            "kt" | "kts" => Language::Kotlin,
-            "cs" => Language::CSharp,
-            "rb" | "rake" => Language::Ruby,
-            "php" => Language::Php,
-            "swift" => Language::Swift,
-            "scala" | "sc" => Language::Scala,
-            "sh" | "bash" | "zsh" | "ksh" => Language::Shell,
-            _ => return None,
-        })
-    }
+/// How comments are written, as the engine's lexers read them (no lexer nests block
+/// comments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CommentSyntax {
+    /// Comments out the rest of its line.
+    pub(crate) line: &'static str,
+    /// Opens and closes a comment that may span lines.
+    pub(crate) block: Option<(&'static str, &'static str)>,
 }
 
-impl Language {
-    /// Its recogniser reads a line alone and changes nothing the next lines are read with
-    /// (the state a scan carries is updated before it): a line that declares no name the
-    /// caller keeps may be passed over (`super::scan_lines_keeping`).
-    pub(crate) fn declares_line_by_line(self) -> bool {
-        matches!(
-            self,
-            Language::Rust | Language::Python | Language::Ruby | Language::Shell
-        )
-    }
+/// `//` and `/* */`: C and the languages after it.
+pub(super) const SLASHES: CommentSyntax = CommentSyntax {
+    line: "//",
+    block: Some(("/*", "*/")),
+};
 
-    /// A scan given the lines that may declare a kept name reads only those in full: a
-    /// language that declares line by line passes the others over, and C and C++ keep
-    /// following their braces, comments and open statements on them
-    /// (`Scanner::passes_over_c_line`). A name is written on the line that declares it.
-    pub(crate) fn skims_lines(self) -> bool {
-        self.declares_line_by_line() || matches!(self, Language::C | Language::Cpp)
-    }
+/// `#` to the line's end.
+pub(super) const HASH: CommentSyntax = CommentSyntax {
+    line: "#",
+    block: None,
+};
 
-    pub(super) fn is_script(self) -> bool {
-        matches!(self, Language::TypeScript | Language::JavaScript)
-    }
+/// How strings are written, beyond `"..."` (in every language, ending at its line's end
+/// when not closed) as the engine's lexers read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StringSyntax {
+    pub(crate) single_quote: SingleQuote,
+    pub(crate) triple_quotes: TripleQuotes,
+    /// A backtick string (a template, a raw string) may span lines.
+    pub(crate) backtick_spans_lines: bool,
+    /// C#'s verbatim strings (`@"..."`, `$@"..."`): `\` escapes nothing, `""` is a quote,
+    /// and they may span lines.
+    pub(crate) verbatim: bool,
+}
 
-    /// `'...'` is a string (not only a one-character literal) in this language.
-    pub(super) fn single_quote_strings(self) -> bool {
-        matches!(
-            self,
-            Language::TypeScript | Language::JavaScript | Language::Java | Language::Php
-        )
-    }
+/// What `'` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SingleQuote {
+    /// A string like `"..."`.
+    String,
+    /// A character literal (`'a'`, `'\n'`); a lone `'` is passed over.
+    Character,
+    /// A character literal or a lifetime (`'a`): the field split reads no string there.
+    CharacterOrLifetime,
+}
+
+/// Strings opened by three quotes, which may span lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TripleQuotes {
+    None,
+    /// `"""` (Kotlin, Swift, Scala, C# raw strings).
+    Double,
+    /// `"""` and `'''` (Python).
+    DoubleAndSingle,
+}
+
+pub(super) const PLAIN_STRINGS: StringSyntax = StringSyntax {
+    single_quote: SingleQuote::Character,
+    triple_quotes: TripleQuotes::None,
+    backtick_spans_lines: false,
+    verbatim: false,
+};
+
+/// What follows a declaration's name says whether it defines its symbol
+/// (`Scanner::defines`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bodies {
+    /// The first `{` (a body) or `;` outside parentheses.
+    Braces {
+        /// A `,` ends a declarator list (`int a(1), b(2);`) rather than standing in
+        /// generics or a `throws` list.
+        comma_ends: bool,
+        /// A class, struct, union or enum followed by `;` is a forward declaration.
+        forward_types: bool,
+        /// What a function followed by neither is.
+        neither: Neither,
+    },
+    /// A function's body opens before its line ends (`= expr` or `{`).
+    BodyOnItsLine,
+    /// A function's, method's or property's body opens before a `;` ends it.
+    BodyBeforeSemicolon,
+    /// Rust's: a module, function or method with a body, a type or constant given a value.
+    Rust,
+    /// Every declaration defines its symbol.
+    Always,
+}
+
+/// A function whose name neither a body nor a `;` follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Neither {
+    /// No declaration after all (a call, a macro use): C, C++, Java.
+    NoDeclaration,
+    /// An arrow function's expression: it defines.
+    Defines,
+    /// A Go interface method (declares) or a function (defines).
+    InterfaceMethod,
 }

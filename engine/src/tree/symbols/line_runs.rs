@@ -2,8 +2,9 @@
 //! that may declare a kept name (in a scan given its lines, [`super::scan_lines_keeping`])
 //! or the one holding the stop (what the language says a line passed over must not hold),
 //! their ends counted once per run however many lines that may declare cut it. Rust's runs,
-//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`); Python's at a quote
-//! ([`Quotes`]).
+//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`). Where a word is next
+//! written ([`Stop`]) is also what the scan of a whole Python text looks ahead to
+//! (`python_text.rs`).
 
 use super::scanner::Scanner;
 
@@ -52,19 +53,6 @@ pub(super) fn lines_before(
     (end, number + count as u32)
 }
 
-/// Where the next quote (`"` or `'`) of a Python text is, from an offset on (searched for
-/// again only once passed), and the run before it. A line of Python holding no quote
-/// changes nothing carried to the next line: no triple-quoted string opens or closes on it
-/// (`python.rs`), and nothing else is carried; a line not given declares nothing kept. So
-/// in a scan given its lines, the lines that hold no quote and are not given (most of them)
-/// are passed over together instead of each being looked at. (A scan not given its lines
-/// follows the quotes and declaration words whole: `python_text.rs`.)
-pub(super) struct Quotes<'t> {
-    bytes: &'t [u8],
-    quote: Option<usize>,
-    run: Run,
-}
-
 /// Where a word is next written in a text, from an offset on (searched for again only once
 /// passed), and its searcher.
 pub(super) struct Stop {
@@ -88,31 +76,5 @@ impl Stop {
             self.at = self.finder.find(&bytes[from..]).map(|k| from + k);
         }
         self.at.unwrap_or(bytes.len())
-    }
-}
-
-impl<'t> Quotes<'t> {
-    /// The stops of `bytes`.
-    pub(super) fn new(bytes: &'t [u8]) -> Quotes<'t> {
-        Quotes {
-            bytes,
-            quote: memchr::memchr2(b'"', b'\'', bytes),
-            run: Run::default(),
-        }
-    }
-
-    /// [`lines_before`] the next stop from `offset` on.
-    pub(super) fn pass_over(
-        &mut self,
-        scanner: &Scanner<'_>,
-        offset: usize,
-        number: u32,
-    ) -> (usize, u32) {
-        let bytes = self.bytes;
-        if self.quote.is_some_and(|at| at < offset) {
-            self.quote = memchr::memchr2(b'"', b'\'', &bytes[offset..]).map(|k| offset + k);
-        }
-        let stop = self.quote.unwrap_or(bytes.len());
-        lines_before(scanner, &mut self.run, offset, number, stop)
     }
 }

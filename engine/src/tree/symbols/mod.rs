@@ -13,9 +13,10 @@
 //! One file per language family (`c_family.rs`, `rust.rs`, `python.rs`, `go.rs`, `js.rs`,
 //! `java.rs`, `csharp.rs`, `kotlin.rs`, `swift.rs`, `scala.rs`, `php.rs`, `ruby.rs`,
 //! `shell.rs`) on what they share (`scanner.rs`, `lexical.rs`, `c_like.rs`, `body.rs`,
-//! `heredoc.rs`); a new language is a [`Language`] with its extensions, a file, and its arm
-//! in the dispatch below. Python, Ruby and shell read their own lines (`#` comments, blocks
-//! closed by indentation or words); the others go through what brace languages share.
+//! `heredoc.rs`); what a language is (its extensions, comments, strings and recogniser) is
+//! its entry in the table of `languages.rs`. Python, Ruby and shell read their own lines
+//! (`#` comments, blocks closed by indentation or words); the others go through what brace
+//! languages share.
 
 mod body;
 mod c_comments;
@@ -28,6 +29,7 @@ mod java;
 mod js;
 mod kotlin;
 mod language;
+mod languages;
 mod lexical;
 mod line_runs;
 mod packed;
@@ -45,9 +47,12 @@ mod symbol;
 
 pub(crate) use c_comments::all_in_comments;
 pub use language::Language;
+pub(crate) use language::{SingleQuote, TripleQuotes};
+pub(crate) use languages::{LanguageSpec, LANGUAGES};
 pub(crate) use packed::{PackedSymbols, SymbolList};
 pub use symbol::{Symbol, SymbolClass, SymbolKind};
 
+use languages::{CodeLine, Recogniser};
 use scanner::{Scanner, Scope};
 
 /// Every declaration of `text`, in line order.
@@ -94,7 +99,7 @@ fn scan<'a>(
     scan_skimming(language, text, keep, lines, true)
 }
 
-/// [`scan`], the lines that change nothing but the continuation flag skimmed
+/// [`scan`], the lines of Rust that change nothing but the continuation flag skimmed
 /// ([`Scanner::passes_over_quickly`]) or, for the test that holds the two equal, read.
 fn scan_skimming<'a>(
     language: Language,
@@ -104,31 +109,21 @@ fn scan_skimming<'a>(
     skims: bool,
 ) -> Vec<Symbol> {
     let mut scanner = Scanner::new(language, text, keep, lines, skims);
-    if skims && language == Language::Python && scanner.lines.is_none() {
-        // followed from its quotes and declaration words, not line by line
-        scanner.python_text();
+    if let Recogniser::Text(read) = scanner.language.spec().recogniser {
+        read(&mut scanner);
         return scanner.out;
     }
     let bytes = text.as_bytes();
     let mut offset = 0;
     let mut number = 1;
     // Rust given its lines: the runs of lines between them passed over at once
-    let mut openers = (skims && scanner.lines.is_some() && language == Language::Rust)
+    let mut openers = (skims && scanner.lines.is_some() && scanner.language.spec().attributes)
         .then(|| rust_runs::Openers::new(bytes));
-    // Python given its lines: the runs of lines holding no quote that declare nothing
-    // passed over at once
-    let mut quotes = (skims && language == Language::Python).then(|| line_runs::Quotes::new(bytes));
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them)
     let mut line_ends = crate::text::line_ends::LineEnds::new(bytes);
     while offset < bytes.len() {
         if let Some(openers) = openers.as_mut() {
             (offset, number) = rust_runs::pass_over_run(&mut scanner, openers, offset, number);
-            if offset == bytes.len() {
-                break;
-            }
-        }
-        if let Some(quotes) = quotes.as_mut() {
-            (offset, number) = quotes.pass_over(&scanner, offset, number);
             if offset == bytes.len() {
                 break;
             }
@@ -158,15 +153,16 @@ impl<'a> Scanner<'a> {
         while line.as_bytes().starts_with(BYTE_ORDER_MARK.as_bytes()) {
             line = &line[BYTE_ORDER_MARK.len()..];
         }
-        match self.language {
-            Language::Python => return self.python_line(line, number),
-            Language::Ruby => return self.ruby_line(line, number),
-            Language::Shell => return self.shell_line(line, number),
-            Language::Rust if self.skims && self.passes_over_quickly(line, number) => {
-                self.continued = lexical::trim_end(line).ends_with('\\');
-                return;
-            }
-            _ => {}
+        let spec = self.language.spec();
+        let recognise = match spec.recogniser {
+            Recogniser::Code(recognise) => recognise,
+            Recogniser::Lines(read) => return read(self, line, number),
+            // read whole by `scan_skimming`
+            Recogniser::Text(_) => return,
+        };
+        if !spec.braces && self.skims && self.passes_over_quickly(line, number) {
+            self.continued = lexical::trim_end(line).ends_with('\\');
+            return;
         }
         let was_continued = self.continued;
         self.continued = lexical::trim_end(line).ends_with('\\');
@@ -175,7 +171,7 @@ impl<'a> Scanner<'a> {
             return;
         }
         let indented = matches!(line.as_bytes().first(), Some(b' ' | b'\t'));
-        if self.language == Language::Rust {
+        if spec.attributes {
             if let Some(attr) = code.strip_prefix("#[") {
                 let path = attr.split(['(', ']']).next().unwrap_or("");
                 self.test_attribute |= path == "test" || path.ends_with("::test");
@@ -184,24 +180,15 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        let found = match self.language {
-            Language::C | Language::Cpp if self.passes_over_c_line(code, number) => {
-                self.prev_type_line = false;
-                None
-            }
-            Language::C | Language::Cpp => self.c_family(code, indented),
-            Language::Rust if self.passes_over(number) => None,
-            Language::Rust => rust::declaration(code),
-            Language::Go => self.go(code, line),
-            Language::TypeScript | Language::JavaScript => self.script(code, indented),
-            Language::Java => self.java(code),
-            Language::CSharp => self.csharp(code),
-            Language::Kotlin => self.kotlin(code, indented),
-            Language::Swift => self.swift(code, indented),
-            Language::Scala => self.scala(code, indented),
-            Language::Php => self.php(code),
-            Language::Python | Language::Ruby | Language::Shell => None,
-        };
+        let found = recognise(
+            self,
+            &CodeLine {
+                code,
+                line,
+                indented,
+                number,
+            },
+        );
         let declared_class = matches!(
             found,
             Some((
@@ -245,7 +232,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        if matches!(self.language, Language::C | Language::Cpp) {
+        if spec.open_statements {
             // the line's last byte first: most lines end no open statement, and the macro
             // call is then not looked for
             self.open_statement = code
@@ -255,7 +242,7 @@ impl<'a> Scanner<'a> {
                 && !code.starts_with('#')
                 && !c_family::is_macro_call_line(code);
         }
-        if self.language != Language::Rust {
+        if spec.braces {
             let object_literal = std::mem::take(&mut self.opens_object);
             let scope = if declared_class || object_literal {
                 Scope::Class

@@ -1,10 +1,10 @@
-//! The state a scan carries from line to line (block comments, Python strings, `#define`
+//! The state a scan carries from line to line (block comments, strings that span lines, `#define`
 //! continuations, Go groups, the brace stack) and what every language's lines go through:
 //! the code of a line without its comments, whether a declaration defines its symbol, and
 //! the braces that open class bodies, namespaces and blocks.
 
 use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
-use super::language::Language;
+use super::language::{Bodies, Language, Neither, SingleQuote, TripleQuotes};
 use super::lexical::{comment_end, regex_end, skip_string, trim};
 use super::symbol::{Symbol, SymbolKind};
 use crate::text::byte_set::ByteSet;
@@ -32,8 +32,6 @@ pub(super) struct Scanner<'a> {
     pub(super) text: &'a str,
     pub(super) out: Vec<Symbol>,
     pub(super) block_comment: bool,
-    /// Inside a Python triple-quoted string: its delimiter.
-    pub(super) py_string: Option<&'static str>,
     /// The previous line ended with `\` (a preprocessor line going on).
     pub(super) continued: bool,
     /// Open braces, innermost last (C, C++, TypeScript/JavaScript, Java, Go).
@@ -103,7 +101,6 @@ impl<'a> Scanner<'a> {
             text,
             out: Vec::new(),
             block_comment: false,
-            py_string: None,
             continued: false,
             scopes: Vec::new(),
             pending_scope: None,
@@ -174,8 +171,8 @@ impl<'a> Scanner<'a> {
                 None => return "",
             }
         }
-        let single_quote = self.language.single_quote_strings();
-        let script = self.language.is_script();
+        let single_quote = self.language.spec().strings.single_quote == SingleQuote::String;
+        let script = self.language.spec().script;
         let mut end = bytes.len();
         let mut i = start;
         while i < bytes.len() {
@@ -242,24 +239,25 @@ impl<'a> Scanner<'a> {
         trim(&line[start..end.max(start)])
     }
 
-    /// The delimiter of a string that may span lines opening at `i`: `"""` (Kotlin, Swift,
-    /// Scala, C#), C#'s verbatim `@"`, a backtick (JavaScript and TypeScript templates, Go
-    /// raw strings).
+    /// The delimiter of a string that may span lines opening at `i`: `"""`, a verbatim
+    /// `@"` or `$@"` (C#), a backtick (JavaScript and TypeScript templates, Go raw strings).
     fn multiline_string_at(&self, bytes: &[u8], i: usize) -> Option<&'static str> {
-        match (self.language, bytes[i]) {
-            (Language::Kotlin | Language::Swift | Language::Scala | Language::CSharp, b'"')
-                if bytes[i..].starts_with(b"\"\"\"") =>
+        let strings = &self.language.spec().strings;
+        match bytes[i] {
+            b'"' if strings.triple_quotes != TripleQuotes::None
+                && bytes[i..].starts_with(b"\"\"\"") =>
             {
                 Some("\"\"\"")
             }
-            (Language::CSharp, b'@') if bytes.get(i + 1) == Some(&b'"') => Some("@\""),
-            (Language::CSharp, b'$' | b'@')
-                if bytes.get(i + 1) == Some(&b'@') || bytes.get(i + 1) == Some(&b'$') =>
+            b'@' if strings.verbatim && bytes.get(i + 1) == Some(&b'"') => Some("@\""),
+            b'$' | b'@'
+                if strings.verbatim
+                    && (bytes.get(i + 1) == Some(&b'@') || bytes.get(i + 1) == Some(&b'$')) =>
             {
                 // `$@"` and `@$"`: an interpolated verbatim string
                 (bytes.get(i + 2) == Some(&b'"')).then_some("$@\"")
             }
-            (Language::TypeScript | Language::JavaScript | Language::Go, b'`') => Some("`"),
+            b'`' if strings.backtick_spans_lines => Some("`"),
             _ => None,
         }
     }
@@ -329,8 +327,13 @@ impl<'a> Scanner<'a> {
     /// (a C, C++ or Java function whose name no body, `;` or `=` follows): only then must
     /// it look past the name before the caller is asked whether it keeps it.
     pub(super) fn may_unmake(&self, kind: SymbolKind) -> bool {
-        matches!(self.language, Language::C | Language::Cpp | Language::Java)
-            && matches!(kind, SymbolKind::Function | SymbolKind::Method)
+        matches!(
+            self.language.spec().bodies,
+            Bodies::Braces {
+                neither: Neither::NoDeclaration,
+                ..
+            }
+        ) && matches!(kind, SymbolKind::Function | SymbolKind::Method)
     }
 
     /// Makes the symbol of a declaration whose name the caller keeps.
@@ -354,25 +357,29 @@ impl<'a> Scanner<'a> {
     /// Whether the declaration whose name ends at `end` defines the symbol; `None` when it
     /// is no declaration after all.
     pub(super) fn defines(&self, kind: SymbolKind, end: usize) -> Option<bool> {
-        // a comma ends a C declarator list (`int a(1), b(2);`); elsewhere it stands in
-        // generics (`<OP, R>`) and `throws A, B`
-        let comma_ends = matches!(self.language, Language::C | Language::Cpp | Language::Go);
+        let spec = self.language.spec();
+        let (comma_ends, forward_types, neither) = match spec.bodies {
+            Bodies::Braces {
+                comma_ends,
+                forward_types,
+                neither,
+            } => (comma_ends, forward_types, Some(neither)),
+            _ => (false, false, None),
+        };
         let follows = || follows(self.text.as_bytes(), end, comma_ends);
         let text = self.text.as_bytes();
-        Some(match (self.language, kind) {
+        let function = matches!(kind, SymbolKind::Function | SymbolKind::Method);
+        Some(match (spec.bodies, kind) {
             (_, SymbolKind::Extension) => false,
-            (
-                Language::Kotlin | Language::Swift | Language::Scala,
-                SymbolKind::Function | SymbolKind::Method,
-            ) => ends_in_body(text, end, Ends::AtNewline) == Follows::Body,
-            (
-                Language::CSharp | Language::Php,
-                SymbolKind::Function | SymbolKind::Method | SymbolKind::Property,
-            ) => ends_in_body(text, end, Ends::AtSemicolon) == Follows::Body,
-            (Language::Python | Language::Ruby | Language::Shell, _)
-            | (_, SymbolKind::Macro | SymbolKind::Record) => true,
-            (Language::Rust, SymbolKind::Module) => follows() == Follows::Body,
-            (Language::Rust, SymbolKind::Type | SymbolKind::Const) => {
+            (Bodies::BodyOnItsLine, _) if function => {
+                ends_in_body(text, end, Ends::AtNewline) == Follows::Body
+            }
+            (Bodies::BodyBeforeSemicolon, _) if function || kind == SymbolKind::Property => {
+                ends_in_body(text, end, Ends::AtSemicolon) == Follows::Body
+            }
+            (Bodies::Always, _) | (_, SymbolKind::Macro | SymbolKind::Record) => true,
+            (Bodies::Rust, SymbolKind::Module) => follows() == Follows::Body,
+            (Bodies::Rust, SymbolKind::Type | SymbolKind::Const) => {
                 // an associated `type Item;` or `const N: usize;` of a trait declares
                 !self.text[end..]
                     .split(['\n', ';'])
@@ -382,28 +389,26 @@ impl<'a> Scanner<'a> {
                             && !rest.contains('=')
                     })
             }
-            (Language::Rust, SymbolKind::Function | SymbolKind::Method) => {
-                follows() == Follows::Body
-            }
-            (_, SymbolKind::Function | SymbolKind::Method) => match follows() {
-                Follows::Body => true,
+            (Bodies::Rust, _) if function => follows() == Follows::Body,
+            (Bodies::Braces { .. }, _) if function => match (follows(), neither) {
+                (Follows::Body, _) => true,
                 // an arrow function's expression ends at the `;`: `const f = (a) => a;`
-                Follows::Semicolon => self.language.is_script() && assigned_here(text, end),
+                (Follows::Semicolon, _) => spec.script && assigned_here(text, end),
                 // Go interface methods and arrow functions have no `{` or `;`
-                Follows::Other if matches!(self.language, Language::Go) => {
+                (Follows::Other, Some(Neither::InterfaceMethod)) => {
                     kind == SymbolKind::Function || self.scopes.last() != Some(&Scope::Class)
                 }
-                Follows::Other if self.language.is_script() => true,
-                Follows::Other => {
+                (Follows::Other, Some(Neither::Defines)) => true,
+                (Follows::Other, _) => {
                     // what lets a scan ask its caller first elsewhere (`Scanner::line`)
-                    debug_assert!(self.may_unmake(kind), "{:?} {kind:?}", self.language);
+                    debug_assert!(self.may_unmake(kind), "{} {kind:?}", spec.name);
                     return None;
                 }
             },
             (
-                Language::C | Language::Cpp | Language::Java | Language::TypeScript,
+                Bodies::Braces { .. },
                 SymbolKind::Class | SymbolKind::Struct | SymbolKind::Union | SymbolKind::Enum,
-            ) => follows() != Follows::Semicolon,
+            ) if forward_types => follows() != Follows::Semicolon,
             _ => true,
         })
     }
@@ -424,6 +429,10 @@ impl<'a> Scanner<'a> {
                 scope = pending;
             }
         }
+        let (verbatim, script) = {
+            let spec = self.language.spec();
+            (spec.strings.verbatim, spec.script)
+        };
         let mut i = 0;
         let mut any_brace = false;
         while i < bytes.len() {
@@ -432,13 +441,13 @@ impl<'a> Scanner<'a> {
                 None => break,
             }
             match bytes[i] {
-                b'"' if self.language == Language::CSharp && is_verbatim(bytes, i) => {
+                b'"' if verbatim && is_verbatim(bytes, i) => {
                     // a verbatim string: `\` escapes nothing, `""` is a quote
                     i = string_end(code, i + 1, "@\"").map_or(bytes.len(), |end| end - 1);
                 }
                 b'"' | b'\'' | b'`' => i = skip_string(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'/') => break,
-                b'/' if self.language.is_script() && regex_end(bytes, i).is_some() => {
+                b'/' if script && regex_end(bytes, i).is_some() => {
                     i = regex_end(bytes, i).unwrap_or(i);
                 }
                 b'{' => {

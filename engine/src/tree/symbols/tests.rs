@@ -271,14 +271,14 @@ fn skims_as_it_reads(language: Language, texts: &[String]) -> usize {
     found
 }
 
-/// A scan of Python given its lines passes over the runs of lines holding no quote
-/// (`line_runs.rs`): what it finds is what reading every line finds, on this repository's
-/// Python scripts and on a text whose docstrings open and close on lines passed over, with
-/// quotes inside strings, comments and docstrings.
+/// The scan of a whole Python text (`python_text.rs`, from its quotes and declaration
+/// words) finds what reading it a line at a time finds, on this repository's Python scripts
+/// and on a text whose docstrings open and close around declarations, with quotes inside
+/// strings, comments and docstrings.
 #[test]
-fn skimmed_lines_of_python_hide_no_declaration() {
+fn python_is_read_as_line_by_line() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut texts: Vec<String> = ["scripts", "benches", "harness/cli/tests"]
+    let mut texts: Vec<String> = ["scripts", "benches"]
         .into_iter()
         .flat_map(|dir| {
             std::fs::read_dir(root.join(dir))
@@ -292,8 +292,6 @@ fn skimmed_lines_of_python_hide_no_declaration() {
         .collect();
     let scripts = texts.len();
     assert!(scripts > 5, "{scripts}");
-    // with lines 1, 3, 5, 8 and 13 given (or 2, 6, 9 and 13): a docstring opened, closed or
-    // quoted on lines passed over changes what the lines given declare
     texts.push(
         [
             "def first(): pass",
@@ -315,30 +313,130 @@ fn skimmed_lines_of_python_hide_no_declaration() {
             "def in_string_closed(): ''' ; class AfterClose: pass",
             "\u{feff}class AfterMark:\r",
             "async def coroutine(): return 'def x():' # class Y:",
+            "u = 'open \\",
+            "def after_escaped_end(): pass",
         ]
         .join("\n"),
     );
-    let found = skims_as_it_reads(Language::Python, &texts);
+    let found = reads_python_as_line_by_line(&texts);
     assert!(found > 50, "{found}");
 }
 
-/// [`skims_as_it_reads`] on every Rust and Python file under the directory
-/// `FINDBENCH_SKIM_TREE` names (run by hand on a real tree, such as Python's library:
+/// Scans each Python text whole, keeping every name, none and some, and given lines (which
+/// a scan of Python reads all of): the symbols found and the names the caller is asked
+/// about are those of [`python_line_by_line`]. Returns how many symbols the texts hold.
+fn reads_python_as_line_by_line(texts: &[String]) -> usize {
+    let mut found = 0;
+    for text in texts {
+        let all = scan_file(Language::Python, text);
+        assert_eq!(all, python_line_by_line(text, None), "{text}");
+        found += all.len();
+        for lines in [None, Some(vec![1, 3, 5, 8, 13])] {
+            for keeps_some in [false, true] {
+                let kept = |by_lines: bool| {
+                    let mut asked = Vec::new();
+                    let mut keep = |name: &str| {
+                        asked.push(name.to_string());
+                        keeps_some && !name.contains("string")
+                    };
+                    let symbols = match (by_lines, &lines) {
+                        (true, _) => python_line_by_line(text, Some(&mut keep)),
+                        (false, Some(lines)) => {
+                            scan_lines_keeping(Language::Python, text, lines, &mut keep)
+                        }
+                        (false, None) => scan_file_keeping(Language::Python, text, &mut keep),
+                    };
+                    (symbols, asked)
+                };
+                assert_eq!(kept(false), kept(true), "{lines:?}: {text}");
+            }
+        }
+    }
+    found
+}
+
+/// Python read a line at a time, every byte of each: a line that starts outside a
+/// triple-quoted string declares what `python_declaration` finds on it.
+fn python_line_by_line<'a>(
+    text: &'a str,
+    keep: Option<&'a mut dyn FnMut(&str) -> bool>,
+) -> Vec<Symbol> {
+    let mut scanner = Scanner::new(Language::Python, text, keep, None, false);
+    let mut open = None;
+    for (number, raw) in (1..).zip(text.split_inclusive('\n')) {
+        let mut line = raw.trim_end_matches(['\n', '\r']);
+        while let Some(rest) = line.strip_prefix(BYTE_ORDER_MARK) {
+            line = rest;
+        }
+        let inside = open.is_some();
+        open = python_string_after(line, open);
+        if !inside {
+            if let Some((kind, name)) = python::python_declaration(line) {
+                scanner.push(kind, name, number, true);
+            }
+        }
+    }
+    scanner.out
+}
+
+/// The triple-quoted string a Python line leaves open (`Some(delimiter)`), given the one it
+/// starts in, a byte at a time: quotes are followed left to right, so `'''` inside `"..."`
+/// opens nothing, and `#` in code ends the line.
+fn python_string_after(line: &str, mut open: Option<&'static str>) -> Option<&'static str> {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(delimiter) = open {
+            match line[i..].find(delimiter) {
+                Some(at) => {
+                    i += at + 3;
+                    open = None;
+                    continue;
+                }
+                None => return open,
+            }
+        }
+        match bytes[i] {
+            b'#' => return None,
+            b'"' | b'\'' => {
+                let triple = if bytes[i] == b'"' { "\"\"\"" } else { "'''" };
+                if line[i..].starts_with(triple) {
+                    open = Some(triple);
+                    i += 3;
+                    continue;
+                }
+                i = lexical::skip_string(bytes, i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open
+}
+
+/// [`skims_as_it_reads`] on every Rust file, and [`reads_python_as_line_by_line`] on every
+/// Python file, of the trees this repository ships beside its engine (whose Rust
+/// [`skimmed_lines_of_rust_hide_no_declaration`] reads), or of the tree `FINDBENCH_SKIM_TREE`
+/// names (by hand on a real tree, such as Python's library:
 /// `FINDBENCH_SKIM_TREE=/usr/lib/python3.11 cargo test --release -p findbench-engine --lib
-/// -- --ignored every_file_of_a_tree`).
+/// -- every_file_of_a_tree`).
 #[test]
-#[ignore = "reads the tree FINDBENCH_SKIM_TREE names"]
 fn every_file_of_a_tree_skims_as_it_reads() {
     let sources = crate::own_sources::tree_sources(
         "FINDBENCH_SKIM_TREE",
+        &["benches", "scripts", "engines", "corpora/fixtures"],
         &[Language::Rust, Language::Python],
     );
     let files = sources.len();
-    let found: usize = sources
-        .into_iter()
-        .map(|(_, language, text)| skims_as_it_reads(language, &[text]))
-        .sum();
-    eprintln!("{files} files, {found} symbols");
+    let (mut rust, mut python) = (0, 0);
+    for (_, language, text) in sources {
+        match language {
+            Language::Python => python += reads_python_as_line_by_line(&[text]),
+            _ => rust += skims_as_it_reads(language, &[text]),
+        }
+    }
+    assert!(rust + python > 150, "{rust} {python}");
+    eprintln!("{files} files, {rust} Rust and {python} Python symbols");
 }
 
 /// The code of every line is the same whether the next byte that may open a string or a
