@@ -4,6 +4,7 @@
 //! the construct, which a reader that lost its place would miss (or a definition-looking
 //! line inside the construct, which it would find).
 
+#[allow(dead_code)]
 mod symbol_reading;
 
 use findbench_engine::tree::symbols::Language;

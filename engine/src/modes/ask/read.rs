@@ -324,10 +324,18 @@ fn without_urls(line: &str) -> std::borrow::Cow<'_, str> {
 fn import_keyword(line: &str) -> Option<&'static str> {
     let t = line.trim_start();
     let t = t.strip_prefix("pub ").unwrap_or(t);
-    if t.starts_with("import ") || t.starts_with("import{") {
+    let imports = t.starts_with("import ")
+        || t.starts_with("import{")
+        || (t.starts_with("from ") && t.contains(" import "));
+    let requires = t.starts_with("require ")
+        || t.starts_with("require_once")
+        || t.starts_with("require(")
+        || ((t.starts_with("const ") || t.starts_with("var ") || t.starts_with("let "))
+            && t.contains("= require("));
+    if imports {
         Some("import")
-    } else if t.starts_with("from ") && t.contains(" import ") {
-        Some("import")
+    } else if requires {
+        Some("require")
     } else if t.starts_with("use ") && t.trim_end().ends_with([';', '{', ',']) {
         Some("use")
     } else if t.starts_with("#include") {
@@ -336,15 +344,6 @@ fn import_keyword(line: &str) -> Option<&'static str> {
         Some("crate")
     } else if t.starts_with("using ") && t.trim_end().ends_with(';') {
         Some("using")
-    } else if t.starts_with("require ")
-        || t.starts_with("require_once")
-        || t.starts_with("require(")
-    {
-        Some("require")
-    } else if (t.starts_with("const ") || t.starts_with("var ") || t.starts_with("let "))
-        && t.contains("= require(")
-    {
-        Some("require")
     } else {
         None
     }
