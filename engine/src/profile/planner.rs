@@ -51,6 +51,15 @@ pub struct PlannerRules {
     pub exact_name_is_evidence: bool,
     /// Lines of evidence the answer quotes from the selected file.
     pub evidence_lines: usize,
+    /// The confidence a read's evidence must reach to answer `success`: the share of the
+    /// question's terms, weighed by their inverse document frequency, the file holds as
+    /// words or identifier parts (`modes/ask/confidence.rs`); a file below it is not the
+    /// answer, and when no file read reaches it the outcome is `insufficient_evidence`.
+    pub min_confidence: f64,
+    /// The fewest letters a word of the question must have to be held by a part or an
+    /// identifier it begins (`bin` of `cursor_binary`, `replayservice` of `ReplayService`)
+    /// rather than only by a part made that word.
+    pub evidence_min_prefix: usize,
     /// Distinct content words a plan keeps, in order of first appearance: a question with
     /// more (a whole issue pasted as a question) is planned from these, and its plan says
     /// so (`truncated`). 32 keeps every shipped question whole and `ask` on a 10,000-word
@@ -73,6 +82,7 @@ impl PlannerRules {
             word_fallback: false,
             optional_suffixes: Vec::new(),
             subject_from_tree: false,
+            min_confidence: 0.0,
             ..PlannerRules::default()
         }
     }
@@ -197,6 +207,8 @@ impl Default for PlannerRules {
             read_requires_mention: true,
             exact_name_is_evidence: true,
             evidence_lines: 5,
+            min_confidence: 0.5,
+            evidence_min_prefix: 3,
             max_terms: 32,
             max_question_bytes: 64 * 1024,
         }

@@ -9,6 +9,7 @@
 //! text never mentions the term, is read and rejected, not counted as an answer.
 
 mod calls;
+mod confidence;
 mod found;
 mod outcome;
 pub(crate) mod plan;
@@ -27,7 +28,7 @@ use crate::profile::Profile;
 use crate::text::term::Term;
 use crate::tree::Tree;
 use calls::{Calls, Cascade};
-use read::{read_file, Reading};
+use read::{read_file, Read, Reading};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -71,6 +72,13 @@ pub struct AskResponse {
     #[serde(default)]
     pub reads: Vec<ReadResult>,
     pub outcome: Outcome,
+    /// How sure the answer is that the selected file is about the question, in [0, 1]: the
+    /// share of the question's terms, each weighed by its inverse document frequency in the
+    /// tree, that the file holds as words or identifier parts of its lines or its path. With
+    /// no file selected, the best share a read reached (0 when none held evidence). Below
+    /// the profile's `planner.min_confidence` the outcome is `insufficient_evidence`.
+    #[serde(default)]
+    pub confidence: f64,
     pub duration_ms: f64,
     /// The ranking profile the cascade ran with.
     pub profile: String,
@@ -100,6 +108,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         budget: rules.max_iterations,
     };
     let finish = |cascade: Cascade,
+                  confidence: f64,
                   plan: Option<Plan>,
                   matches: Vec<AskMatch>,
                   candidates: usize,
@@ -117,6 +126,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         evidence: read.evidence,
         reads: read.reads,
         outcome,
+        confidence: (confidence.clamp(0.0, 1.0) * 1e3).round() / 1e3,
         duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         profile: profile.name.clone(),
         error: None,
@@ -140,6 +150,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .to_string();
         return Ok(finish(
             cascade,
+            0.0,
             None,
             Vec::new(),
             0,
@@ -182,21 +193,58 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     } else {
         Term::new(&required.join(crate::text::term::SEPARATOR))
     };
+    // the question's terms as the ranking makes them, each weighed by how rare it is in the
+    // tree: what an answer's confidence is the held share of
+    let terms = confidence::question_terms_of(&plan, profile);
+    let weights = confidence::idf_weights(tree, profile, &terms);
     let mut read = Reading::default();
+    let mut confidence = 0.0f64;
+    let mut weak = 0usize;
     for m in matches.iter().take(rules.read_attempts.max(1)) {
         if !cascade.take(Tool::Read, &m.path) {
             break;
         }
-        let (result, evidence) = read_file(tree, m, &term, profile);
-        cascade.found(usize::from(evidence.is_some()));
-        read.reads.push(result);
+        let Read {
+            mut result,
+            evidence,
+            held,
+        } = read_file(tree, m, &term, &terms, profile);
+        let held_share = confidence::held_share(&weights, &held);
+        let enough = held_share >= rules.min_confidence;
         if evidence.is_some() {
+            confidence = confidence.max(held_share);
+            if !enough {
+                weak += 1;
+                result.evidence = false;
+                result.note = format!(
+                    "{}; confidence {held_share:.2}, below {:.2}: the question's rarer words are not in it",
+                    result.note, rules.min_confidence
+                );
+            }
+        }
+        let counts = evidence.is_some() && enough;
+        cascade.found(usize::from(counts));
+        read.reads.push(result);
+        if counts {
             read.evidence = evidence;
+            confidence = held_share;
             break;
         }
     }
     let (outcome, reason) = if read.evidence.is_some() {
         (Outcome::Success, None)
+    } else if weak > 0 {
+        (
+            Outcome::InsufficientEvidence,
+            Some(format!(
+                "{} candidate{} read; the best holds the question's words with confidence \
+                 {confidence:.2}, below the profile's {:.2}: the words that tell the answer \
+                 apart are in none of them",
+                read.reads.len(),
+                if read.reads.len() == 1 { "" } else { "s" },
+                rules.min_confidence
+            )),
+        )
     } else if matches.is_empty() {
         (
             Outcome::InsufficientEvidence,
@@ -218,6 +266,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     matches.truncate(request.limit);
     Ok(finish(
         cascade,
+        confidence,
         Some(plan),
         matches,
         candidates,

@@ -5,6 +5,7 @@ use super::found::AskMatch;
 use crate::modes::code::CodeStep;
 use crate::modes::grep;
 use crate::profile::Profile;
+use crate::retrieval::tokens::{self, for_each_part, TermStarts};
 use crate::text::term::Term;
 use crate::tree::Tree;
 use memchr::memmem::Finder;
@@ -23,8 +24,8 @@ pub struct EvidenceLine {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
     pub path: String,
-    /// The tool's line first, then the first other lines that mention a word of the term,
-    /// up to the profile's `evidence_lines`.
+    /// The declaration `find` matched first, then the lines that hold the most words of the
+    /// term (as words or identifier parts), up to the profile's `evidence_lines`.
     pub lines: Vec<EvidenceLine>,
     /// Lines of the file that mention a word of the term.
     pub mentions: usize,
@@ -49,15 +50,30 @@ pub struct Reading {
     pub evidence: Option<Evidence>,
 }
 
-/// Opens a candidate as an agent would: its text, the lines that mention a word of the
-/// term, the tool's line first. Evidence when such a line exists (or, with
-/// `read_requires_mention` off, when the file has text at all).
+/// What a read of a candidate gave: the read, its evidence, and which of the question's
+/// terms ([`read_file`]'s `terms`) the file holds as a word or an identifier part, in a line
+/// or in its path (what its confidence is weighed from).
+pub struct Read {
+    pub result: ReadResult,
+    pub evidence: Option<Evidence>,
+    pub held: Vec<bool>,
+}
+
+/// Opens a candidate as an agent would: its text, the lines that hold a word of the term as
+/// a word or an identifier part (`text` in `help_text` or `TextWrapper`, not in
+/// `contextlib`; a plural as its singular), best first. Evidence when every word of the
+/// term is held by such a line or the path, when `find` matched the declaration it points
+/// at, or when the file is named for the term (or, with `read_requires_mention` off, when
+/// the file has text at all). A URL's text, and an import line unless the question names
+/// its keyword, hold no word. `terms` are the question's terms as the ranking makes them:
+/// which the file holds is returned beside.
 pub fn read_file(
     tree: &Tree,
     m: &AskMatch,
     term: &Term,
+    terms: &[String],
     profile: &Profile,
-) -> (ReadResult, Option<Evidence>) {
+) -> Read {
     let rules = &profile.planner;
     let result = |mentions: usize, evidence: bool, note: String| ReadResult {
         path: m.path.clone(),
@@ -66,11 +82,11 @@ pub fn read_file(
         note,
     };
     let Some(file) = tree.file(&m.path) else {
-        return (result(0, false, "not in the tree".into()), None);
+        return unread(result(0, false, "not in the tree".into()), terms);
     };
     let (text, folded) = match file.read() {
         Ok(read) => read,
-        Err(note) => return (result(0, false, note), None),
+        Err(note) => return unread(result(0, false, note), terms),
     };
     // the words as the text was folded (ASCII), so byte offsets agree; a plural is looked
     // for as its singular, which finds both (`symbols` ~ `symbol`)
@@ -89,42 +105,148 @@ pub fn read_file(
             _ => Finder::new(w.as_bytes()),
         })
         .collect();
-    let mut mentions = 0;
-    let mut quoted: Vec<u32> = Vec::new();
-    let cap = rules.evidence_lines.max(1);
-    let tool_line = m.line.filter(|&n| n >= 1);
-    if let Some(n) = tool_line {
-        quoted.push(n);
-    }
-    // which words some line or the path holds: a file that mentions one word of several
-    // (`pretty` of `pretty printer`) is not about the term
-    let path = m.path.to_ascii_lowercase();
-    let mut seen: Vec<bool> = finders
+    // each word as the terms it is made of (`partial_ratio`: `partial`, `ratio`), and the
+    // question's terms after them: one list the lines' parts are looked up in
+    let word_terms: Vec<Vec<String>> = words.iter().map(|w| tokens::terms(w)).collect();
+    let mut looked: Vec<String> = word_terms.iter().flatten().cloned().collect();
+    let asked = looked.len();
+    looked.extend(terms.iter().cloned());
+    let starts = TermStarts::new(&looked);
+    // a term may be both a word's and the question's: every place of it is held at once
+    let places: Vec<Vec<usize>> = looked
         .iter()
-        .map(|f| f.find(path.as_bytes()).is_some())
+        .map(|t| (0..looked.len()).filter(|&j| looked[j] == *t).collect())
         .collect();
-    for n in mentioning_lines(folded, &finders, &mut seen) {
-        mentions += 1;
-        if quoted.len() < cap && Some(n) != tool_line {
-            quoted.push(n);
+    // a term is held by a part made that term (`text` of `TextWrapper`), by a part it
+    // begins (`bin` of `cursor_binary`, at least `min_prefix` letters), or by an identifier
+    // its letters begin (`replayservice` of `ReplayService`); never inside a word
+    // (`text` of `contextlib`)
+    let min_prefix = rules.evidence_min_prefix.max(1);
+    let holds_in = |line: &str, held: &mut Vec<bool>| {
+        held.iter_mut().for_each(|h| *h = false);
+        for_each_part(line, |part| {
+            if let Some(k) = starts.place_of(part) {
+                places[k].iter().for_each(|&j| held[j] = true);
+            } else if part.len() >= min_prefix {
+                for (j, t) in looked.iter().enumerate() {
+                    if t.len() >= min_prefix
+                        && part.len() > t.len()
+                        && part.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+                    {
+                        held[j] = true;
+                    }
+                }
+            }
+        });
+        for identifier in line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+            if identifier.len() < min_prefix {
+                continue;
+            }
+            let letters: String = identifier
+                .bytes()
+                .filter(|&b| b != b'_')
+                .map(|b| b.to_ascii_lowercase() as char)
+                .collect();
+            for (j, t) in looked.iter().enumerate() {
+                if t.len() >= min_prefix && letters.starts_with(t.as_str()) {
+                    held[j] = true;
+                }
+            }
+        }
+    };
+    let mut held_anywhere = vec![false; looked.len()];
+    let mut scratch = vec![false; looked.len()];
+    holds_in(&m.path, &mut scratch);
+    for (any, h) in held_anywhere.iter_mut().zip(&scratch) {
+        *any |= *h;
+    }
+    let tool_line = m.line.filter(|&n| n >= 1);
+    // the lines a word's letters are on, then those where a word of the term is a part
+    let mut unused = vec![false; finders.len()];
+    let candidates = mentioning_lines(folded, &finders, &mut unused);
+    let mut candidates = candidates.into_iter().peekable();
+    let import_keywords_asked =
+        |keyword: &str| looked.iter().any(|t| *t == tokens::term_of(keyword));
+    // (line number, distinct words of the term it holds)
+    let mut mentioning: Vec<(u32, usize)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i as u32 + 1;
+        let on_candidate = candidates.next_if_eq(&number).is_some();
+        if !on_candidate && terms.is_empty() {
+            if candidates.peek().is_none() {
+                break;
+            }
+            continue;
+        }
+        let code = without_urls(line);
+        if import_keyword(&code).is_some_and(|k| !import_keywords_asked(k)) {
+            continue;
+        }
+        holds_in(&code, &mut scratch);
+        for (any, h) in held_anywhere.iter_mut().zip(&scratch) {
+            *any |= *h;
+        }
+        let words_held = word_terms
+            .iter()
+            .enumerate()
+            .filter(|(w, parts)| {
+                !parts.is_empty() && {
+                    let first: usize = word_terms[..*w].iter().map(Vec::len).sum();
+                    scratch[first..first + parts.len()].iter().any(|h| *h)
+                }
+            })
+            .count();
+        if words_held > 0 {
+            mentioning.push((number, words_held));
         }
     }
-    // some line mentions the term, and its other words are in the text or the path
-    let every_word = mentions > 0 && seen.iter().all(|s| *s);
+    let mentions = mentioning.len();
+    // every word of the term held somewhere: each of its terms by a line or the path
+    let every_word = mentions > 0
+        && word_terms.iter().enumerate().all(|(w, parts)| {
+            let first: usize = word_terms[..w].iter().map(Vec::len).sum();
+            parts.is_empty()
+                || parts
+                    .iter()
+                    .enumerate()
+                    .all(|(k, _)| held_anywhere[first + k])
+        });
     let shown = words
         .iter()
         .map(|w| format!("`{w}`"))
         .collect::<Vec<_>>()
         .join(", ");
     let named = rules.exact_name_is_evidence && m.step == Some(CodeStep::ExactStem);
-    let is_evidence = every_word || tool_line.is_some() || named || !rules.read_requires_mention;
+    // the declaration `find` matched is evidence; a line another tool pointed at only when
+    // it holds the term
+    let declared = m.step.is_some() && tool_line.is_some();
+    let is_evidence = every_word || declared || named || !rules.read_requires_mention;
+    let held: Vec<bool> = held_anywhere[asked..].to_vec();
     if !is_evidence {
         let note = if mentions == 0 {
             format!("no line mentions {shown}")
         } else {
             format!("{mentions} lines mention some of {shown}, none all of them")
         };
-        return (result(mentions, false, note), None);
+        return Read {
+            result: result(mentions, false, note),
+            evidence: None,
+            held,
+        };
+    }
+    // the best lines first (most words of the term), the declaration `find` matched before
+    // them
+    let cap = rules.evidence_lines.max(1);
+    let mut best = mentioning.clone();
+    best.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut quoted: Vec<u32> = Vec::new();
+    if let Some(n) = tool_line.filter(|_| declared) {
+        quoted.push(n);
+    }
+    for (n, _) in best {
+        if quoted.len() < cap && !quoted.contains(&n) {
+            quoted.push(n);
+        }
     }
     // the text's lines up to the last one quoted (a file may have thousands)
     let last = quoted.iter().max().map_or(0, |&n| n as usize);
@@ -139,7 +261,7 @@ pub fn read_file(
             })
         })
         .collect();
-    let note = match (mentions, tool_line) {
+    let note = match (mentions, tool_line.filter(|_| declared)) {
         (0, None) if named => format!("named for the term; no line mentions {shown}"),
         (0, None) => "readable text; no line mentions the term".into(),
         (k, Some(n)) => format!(
@@ -153,7 +275,78 @@ pub fn read_file(
         lines,
         mentions,
     };
-    (result(mentions, true, note), Some(evidence))
+    Read {
+        result: result(mentions, true, note),
+        evidence: Some(evidence),
+        held,
+    }
+}
+
+/// A read that could not open its file.
+fn unread(result: ReadResult, terms: &[String]) -> Read {
+    Read {
+        result,
+        evidence: None,
+        held: vec![false; terms.len()],
+    }
+}
+
+/// `line` without the URLs written in it (`scheme://` to the next space, quote or
+/// bracket): the words of an address are no evidence of what the code does.
+fn without_urls(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains("://") {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("://") {
+        // the scheme: the letters before `://`
+        let scheme = rest[..at]
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
+            .count();
+        out.push_str(&rest[..at - scheme]);
+        let after = &rest[at + 3..];
+        let end = after
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '>' | ']' | '`'))
+            .unwrap_or(after.len());
+        out.push(' ');
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The keyword of an import line (`import`, `from`, `use`, `include`, `require`, `using`,
+/// `extern crate`), as the languages the tree scans write one: such a line names what the
+/// file uses, not what it does.
+fn import_keyword(line: &str) -> Option<&'static str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("pub ").unwrap_or(t);
+    let imports = t.starts_with("import ")
+        || t.starts_with("import{")
+        || (t.starts_with("from ") && t.contains(" import "));
+    let requires = t.starts_with("require ")
+        || t.starts_with("require_once")
+        || t.starts_with("require(")
+        || ((t.starts_with("const ") || t.starts_with("var ") || t.starts_with("let "))
+            && t.contains("= require("));
+    if imports {
+        Some("import")
+    } else if requires {
+        Some("require")
+    } else if t.starts_with("use ") && t.trim_end().ends_with([';', '{', ',']) {
+        Some("use")
+    } else if t.starts_with("#include") {
+        Some("include")
+    } else if t.starts_with("extern crate ") {
+        Some("crate")
+    } else if t.starts_with("using ") && t.trim_end().ends_with(';') {
+        Some("using")
+    } else {
+        None
+    }
 }
 
 /// The numbers (from 1, ascending) of the lines of `folded` on which one of `finders`

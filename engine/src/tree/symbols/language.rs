@@ -26,26 +26,30 @@ pub enum Language {
     Shell,
 }
 
-/// How comments are written, as the engine's lexers read them (no lexer nests block
-/// comments).
+/// How comments are written, as the engine's lexers read them (the symbol scanner nests
+/// block comments where the language does: [`CommentSyntax::nested`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct CommentSyntax {
     /// Comments out the rest of its line.
     pub(crate) line: &'static str,
     /// Opens and closes a comment that may span lines.
     pub(crate) block: Option<(&'static str, &'static str)>,
+    /// A block comment opened inside a block comment needs its own close (Rust).
+    pub(crate) nested: bool,
 }
 
 /// `//` and `/* */`: C and the languages after it.
 pub(super) const SLASHES: CommentSyntax = CommentSyntax {
     line: "//",
     block: Some(("/*", "*/")),
+    nested: false,
 };
 
 /// `#` to the line's end.
 pub(super) const HASH: CommentSyntax = CommentSyntax {
     line: "#",
     block: None,
+    nested: false,
 };
 
 /// How strings are written, beyond `"..."` (in every language, ending at its line's end
@@ -59,6 +63,12 @@ pub(crate) struct StringSyntax {
     /// C#'s verbatim strings (`@"..."`, `$@"..."`): `\` escapes nothing, `""` is a quote,
     /// and they may span lines.
     pub(crate) verbatim: bool,
+    /// A `"..."` string (and a `'...'` one where `'` opens a string) goes on past its
+    /// line's end until its closing quote (Rust, PHP), rather than ending there.
+    pub(crate) quotes_span_lines: bool,
+    /// Rust's raw strings: `r"..."`, `r#"..."#` (as many `#` as opened them), `br"..."`;
+    /// `\` escapes nothing and they may span lines.
+    pub(crate) raw_strings: bool,
 }
 
 /// What `'` opens.
@@ -87,6 +97,8 @@ pub(super) const PLAIN_STRINGS: StringSyntax = StringSyntax {
     triple_quotes: TripleQuotes::None,
     backtick_spans_lines: false,
     verbatim: false,
+    quotes_span_lines: false,
+    raw_strings: false,
 };
 
 /// What follows a declaration's name says whether it defines its symbol

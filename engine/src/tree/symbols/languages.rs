@@ -163,7 +163,13 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         module_files: true,
         strings: StringSyntax {
             single_quote: SingleQuote::CharacterOrLifetime,
+            quotes_span_lines: true,
+            raw_strings: true,
             ..PLAIN_STRINGS
+        },
+        comments: CommentSyntax {
+            nested: true,
+            ..SLASHES
         },
         skims_lines: true,
         braces: false,
@@ -249,6 +255,8 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         test_names: &["*Test.java", "*Tests.java"],
         strings: StringSyntax {
             single_quote: SingleQuote::String,
+            // text blocks
+            triple_quotes: TripleQuotes::Double,
             ..PLAIN_STRINGS
         },
         bodies: Bodies::Braces {
@@ -311,6 +319,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         extensions: &["php"],
         strings: StringSyntax {
             single_quote: SingleQuote::String,
+            quotes_span_lines: true,
             ..PLAIN_STRINGS
         },
         bodies: Bodies::BodyBeforeSemicolon,
@@ -423,7 +432,8 @@ mod tests {
             match spec.recogniser {
                 // what `Scanner::code_of` cuts, and what the brace counting reads
                 Recogniser::Code(_) => {
-                    assert_eq!(spec.comments, SLASHES, "{}", spec.name);
+                    assert_eq!(spec.comments.line, SLASHES.line, "{}", spec.name);
+                    assert_eq!(spec.comments.block, SLASHES.block, "{}", spec.name);
                     assert_ne!(spec.bodies, Bodies::Always, "{}", spec.name);
                 }
                 // its lines declare alone: nothing follows braces or looks past a name

@@ -2,7 +2,7 @@
 //! that may declare a kept name (in a scan given its lines, [`super::scan_lines_keeping`])
 //! or the one holding the stop (what the language says a line passed over must not hold),
 //! their ends counted once per run however many lines that may declare cut it. Rust's runs,
-//! in a scan given its lines, stop at `/*` and `#[` (`rust_runs.rs`). Where a word is next
+//! in a scan given its lines, stop at `/*`, `"` and `#[` (`rust_runs.rs`). Where a word is next
 //! written ([`Stop`]) is also what the scan of a whole Python text looks ahead to
 //! (`python_text.rs`).
 

@@ -3,11 +3,11 @@
 //! A scan of Rust given the lines that may declare a kept name ([`super::scan_lines_keeping`])
 //! skims every other line ([`Scanner::passes_over_quickly`]): outside a block comment, with
 //! no test attribute waiting, such a line changes nothing but the continuation flag unless
-//! it opens a block comment (`/*`) or is an attribute (`#[`); Rust strings end with their
-//! line in this scanner, and no brace is counted. Read line by line, the lines of a file
+//! it opens a block comment (`/*`), a string that may span lines (`"`) or is an attribute
+//! (`#[`); no brace is counted. Read line by line, the lines of a file
 //! scanned for a common word (most of it) cost a `memchr` for their end and a look at each:
 //! most of the scan. So the lines up to the next line that may declare, or to the next line
-//! holding `/*` or `#[` anywhere, are passed over together: their ends counted, the last
+//! holding `/*`, `"` or `#[` anywhere, are passed over together: their ends counted, the last
 //! one's continuation kept. What the scan finds is the same (held by the test that compares
 //! a skimming scan with one that reads every line).
 
@@ -15,11 +15,12 @@ use super::lexical;
 use super::line_runs::{lines_before, Run, Stop};
 use super::scanner::Scanner;
 
-/// Where the next `/*` and `#[` of a text are, from an offset on, and the run of lines
-/// before the next of them.
+/// Where the next `/*`, `"` and `#[` of a text are, from an offset on, and the run of
+/// lines before the next of them.
 pub(super) struct Openers<'t> {
     bytes: &'t [u8],
     comment: Stop,
+    quote: Stop,
     attribute: Stop,
     /// The run before the next opener.
     run: Run,
@@ -30,24 +31,26 @@ impl<'t> Openers<'t> {
         Openers {
             bytes,
             comment: Stop::new(bytes, b"/*"),
+            quote: Stop::new(bytes, b"\""),
             attribute: Stop::new(bytes, b"#["),
             run: Run::default(),
         }
     }
 
-    /// The first offset from `from` on where `/*` or `#[` is written (the text's length
-    /// when neither is).
+    /// The first offset from `from` on where `/*`, `"` or `#[` is written (the text's
+    /// length when none is).
     fn next(&mut self, from: usize) -> usize {
         let bytes = self.bytes;
         self.comment
             .next(bytes, from)
+            .min(self.quote.next(bytes, from))
             .min(self.attribute.next(bytes, from))
     }
 }
 
 /// Passes over the lines from `offset` (a line's start; line `number`) that need no look
 /// ([`Scanner::passes_over_quickly`] without reading them): up to the first line that may
-/// declare a kept name, the first line holding `/*` or `#[`, or the last whole line.
+/// declare a kept name, the first line holding `/*`, `"` or `#[`, or the last whole line.
 /// Returns the offset and number of the first line not passed over (the same when none
 /// is), and sets the scanner's continuation flag from the last line passed over.
 pub(super) fn pass_over_run(
@@ -78,12 +81,12 @@ mod tests {
 
     #[test]
     fn openers_are_found_from_an_offset_on() {
-        let text = b"a /* b\n#[test]\nc /* d";
+        let text = b"a /* b\n#[test]\nc /* d \"";
         let mut openers = Openers::new(text);
         assert_eq!(openers.next(0), 2);
         assert_eq!(openers.next(3), 7);
         assert_eq!(openers.next(8), 17);
-        assert_eq!(openers.next(18), text.len());
-        assert_eq!(openers.next(18), text.len());
+        assert_eq!(openers.next(18), 22);
+        assert_eq!(openers.next(23), text.len());
     }
 }

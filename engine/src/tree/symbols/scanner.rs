@@ -32,6 +32,9 @@ pub(super) struct Scanner<'a> {
     pub(super) text: &'a str,
     pub(super) out: Vec<Symbol>,
     pub(super) block_comment: bool,
+    /// How many block comments are open, in a language that nests them (Rust): the
+    /// innermost closes first, the code resumes when the outermost does.
+    pub(super) comment_depth: u32,
     /// The previous line ended with `\` (a preprocessor line going on).
     pub(super) continued: bool,
     /// Open braces, innermost last (C, C++, TypeScript/JavaScript, Java, Go).
@@ -48,8 +51,9 @@ pub(super) struct Scanner<'a> {
     /// The previous C or C++ code line left a statement open (it ended with `,`, `(`,
     /// `)`, an operator): this line continues it and declares nothing of its own.
     pub(super) open_statement: bool,
-    /// Inside a string that spans lines (`"""`, `@"`, a backtick): its delimiter.
-    pub(super) open_string: Option<&'static str>,
+    /// Inside a string that spans lines (`"""`, `@"`, a backtick, a Rust or PHP quote, a
+    /// raw string): how it closes.
+    pub(super) open_string: Option<Close>,
     /// Inside a here-document (Ruby, shell): the line that ends it.
     pub(super) heredoc: Option<&'a str>,
     /// The recogniser found a declaration that does not define its symbol, whatever follows
@@ -101,6 +105,7 @@ impl<'a> Scanner<'a> {
             text,
             out: Vec::new(),
             block_comment: false,
+            comment_depth: 0,
             continued: false,
             scopes: Vec::new(),
             pending_scope: None,
@@ -153,11 +158,17 @@ impl<'a> Scanner<'a> {
     pub(super) fn code_of(&mut self, line: &'a str) -> &'a str {
         let bytes = line.as_bytes();
         let mut start = 0;
+        let nested = self.language.spec().comments.nested;
         if self.block_comment {
-            match comment_end(bytes) {
+            let close = if nested {
+                self.nested_comment_end(bytes, 0)
+            } else {
+                comment_end(bytes).map(|end| end + 2)
+            };
+            match close {
                 Some(end) => {
                     self.block_comment = false;
-                    start = end + 2;
+                    start = end;
                 }
                 None => return "",
             }
@@ -182,8 +193,8 @@ impl<'a> Scanner<'a> {
                 Some(k) => i += k,
                 None => break,
             }
-            if let Some(delimiter) = self.multiline_string_at(bytes, i) {
-                match string_end(line, i + delimiter.len(), delimiter) {
+            if let Some((delimiter, opener)) = self.multiline_string_at(bytes, i) {
+                match string_end(line, i + opener, delimiter) {
                     Some(close) => {
                         i = close;
                         continue;
@@ -214,16 +225,16 @@ impl<'a> Scanner<'a> {
                     end = end.min(i);
                     break;
                 }
-                b'/' if bytes.get(i + 1) == Some(&b'*') => match comment_end(&bytes[i + 2..]) {
+                b'/' if bytes.get(i + 1) == Some(&b'*') => match self.block_comment_end(bytes, i) {
                     Some(close) if line[start..i].trim().is_empty() => {
                         // a comment before the code: the code starts after it
-                        start = i + 2 + close + 2;
+                        start = close;
                         i = start;
                         continue;
                     }
                     Some(close) => {
                         end = end.min(i);
-                        i += 2 + close + 2;
+                        i = close;
                         continue;
                     }
                     None => {
@@ -239,27 +250,75 @@ impl<'a> Scanner<'a> {
         trim(&line[start..end.max(start)])
     }
 
-    /// The delimiter of a string that may span lines opening at `i`: `"""`, a verbatim
-    /// `@"` or `$@"` (C#), a backtick (JavaScript and TypeScript templates, Go raw strings).
-    fn multiline_string_at(&self, bytes: &[u8], i: usize) -> Option<&'static str> {
+    /// How a string that may span lines opening at `i` closes, and how many bytes open
+    /// it: `"""`, a verbatim `@"` or `$@"` (C#), a backtick (JavaScript and TypeScript
+    /// templates, Go raw strings), a quote where quotes span lines (Rust, PHP), a Rust raw
+    /// string (its `r` and `#`s, written before the `"` found here, already passed).
+    fn multiline_string_at(&self, bytes: &[u8], i: usize) -> Option<(Close, usize)> {
         let strings = &self.language.spec().strings;
         match bytes[i] {
             b'"' if strings.triple_quotes != TripleQuotes::None
                 && bytes[i..].starts_with(b"\"\"\"") =>
             {
-                Some("\"\"\"")
+                Some((Close::TripleQuotes, 3))
             }
-            b'@' if strings.verbatim && bytes.get(i + 1) == Some(&b'"') => Some("@\""),
+            b'@' if strings.verbatim && bytes.get(i + 1) == Some(&b'"') => {
+                Some((Close::Verbatim, 2))
+            }
             b'$' | b'@'
                 if strings.verbatim
                     && (bytes.get(i + 1) == Some(&b'@') || bytes.get(i + 1) == Some(&b'$')) =>
             {
                 // `$@"` and `@$"`: an interpolated verbatim string
-                (bytes.get(i + 2) == Some(&b'"')).then_some("$@\"")
+                (bytes.get(i + 2) == Some(&b'"')).then_some((Close::Verbatim, 3))
             }
-            b'`' if strings.backtick_spans_lines => Some("`"),
+            b'`' if strings.backtick_spans_lines => Some((Close::Backtick, 1)),
+            b'"' if strings.raw_strings && raw_hashes(bytes, i).is_some() => {
+                Some((Close::Raw(raw_hashes(bytes, i).unwrap_or(0)), 1))
+            }
+            b'"' if strings.quotes_span_lines => Some((Close::Quote(b'"'), 1)),
+            b'\'' if strings.quotes_span_lines && strings.single_quote == SingleQuote::String => {
+                Some((Close::Quote(b'\''), 1))
+            }
             _ => None,
         }
+    }
+
+    /// Where the block comment opening at `at` (its `/*`) ends: the offset just past its
+    /// `*/` (the outermost one's where comments nest); `None` when it goes on below, the
+    /// comments left open remembered.
+    fn block_comment_end(&mut self, bytes: &[u8], at: usize) -> Option<usize> {
+        if self.language.spec().comments.nested {
+            self.comment_depth = 1;
+            self.nested_comment_end(bytes, at + 2)
+        } else {
+            comment_end(&bytes[at + 2..]).map(|close| at + 2 + close + 2)
+        }
+    }
+
+    /// Where the open nested comments ([`Scanner::comment_depth`]) all close in `bytes`,
+    /// read from `from`: the offset just past the outermost `*/`; `None` when some are
+    /// still open at the end, their depth kept.
+    fn nested_comment_end(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
+        let mut i = from;
+        while let Some(k) = memchr::memchr2(b'/', b'*', &bytes[i.min(bytes.len())..]) {
+            let at = i + k;
+            match (bytes[at], bytes.get(at + 1)) {
+                (b'/', Some(b'*')) => {
+                    self.comment_depth += 1;
+                    i = at + 2;
+                }
+                (b'*', Some(b'/')) => {
+                    self.comment_depth = self.comment_depth.saturating_sub(1);
+                    i = at + 2;
+                    if self.comment_depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => i = at + 1,
+            }
+        }
+        None
     }
 
     /// Makes the symbol of a declaration, when the scan's caller keeps its name (the
@@ -282,9 +341,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Whether a line of Rust that may be passed over ([`Scanner::passes_over`]) changes
-    /// nothing but [`Scanner::continued`]: outside a block comment, with no `/` to open
-    /// one, it is no test attribute (`#[`), and it declares nothing kept (Rust's lines
-    /// change no other state: no braces are counted, and no string spans lines). Most of
+    /// nothing but [`Scanner::continued`]: outside a block comment and a string, with no
+    /// `/` to open a comment nor `"` to open a string, it is no test attribute (`#[`), and
+    /// it declares nothing kept (Rust's lines change no other state: no braces are
+    /// counted). Most of
     /// the lines of a file scanned for a common word are not read further. (Skimming every
     /// line that starts with no byte a declaration starts with was tried for whole and
     /// counting scans: no faster.)
@@ -292,7 +352,7 @@ impl<'a> Scanner<'a> {
         self.passes_over(number)
             && !self.block_comment
             && self.open_string.is_none()
-            && memchr::memchr(b'/', line.as_bytes()).is_none()
+            && memchr::memchr2(b'/', b'"', line.as_bytes()).is_none()
             && !super::lexical::trim_start(line).starts_with("#[")
     }
 
@@ -443,7 +503,7 @@ impl<'a> Scanner<'a> {
             match bytes[i] {
                 b'"' if verbatim && is_verbatim(bytes, i) => {
                     // a verbatim string: `\` escapes nothing, `""` is a quote
-                    i = string_end(code, i + 1, "@\"").map_or(bytes.len(), |end| end - 1);
+                    i = string_end(code, i + 1, Close::Verbatim).map_or(bytes.len(), |end| end - 1);
                 }
                 b'"' | b'\'' | b'`' => i = skip_string(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'/') => break,
@@ -518,28 +578,78 @@ fn is_verbatim(bytes: &[u8], i: usize) -> bool {
     (i > 0 && bytes[i - 1] == b'@') || (i > 1 && bytes[i - 1] == b'$' && bytes[i - 2] == b'@')
 }
 
-/// Where the string closed by `delimiter` ends in `line`, searching from `from`: the offset
-/// just past its closing quote. A verbatim string (`@"`, `$@"`) closes at a `"` that is not
-/// doubled; a template or raw string at its unescaped delimiter.
-fn string_end(line: &str, from: usize, delimiter: &str) -> Option<usize> {
+/// How a string that may span lines closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Close {
+    /// `"""`.
+    TripleQuotes,
+    /// A C# verbatim string's `"` that is not doubled.
+    Verbatim,
+    /// An unescaped backtick.
+    Backtick,
+    /// This quote, unescaped.
+    Quote(u8),
+    /// A `"` followed by this many `#` (a Rust raw string: `\` escapes nothing).
+    Raw(usize),
+}
+
+/// How many `#` stand between the `r` that opens a Rust raw string and its `"` at `i`
+/// (`r"`, `r#"`, `br##"`): `None` when no raw string opens there.
+fn raw_hashes(bytes: &[u8], i: usize) -> Option<usize> {
+    let hashes = bytes[..i].iter().rev().take_while(|&&b| b == b'#').count();
+    let r = i.checked_sub(hashes + 1)?;
+    if bytes[r] != b'r' {
+        return None;
+    }
+    // the `r` starts a word, or follows the `b` of a byte string that does
+    let word_starts = |at: usize| at == 0 || !is_word_byte(bytes[at - 1]);
+    (word_starts(r) || (bytes[r - 1] == b'b' && word_starts(r - 1))).then_some(hashes)
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Where the string closed by `close` ends in `line`, searching from `from`: the offset
+/// just past its closing delimiter. A verbatim string (`@"`, `$@"`) closes at a `"` that is
+/// not doubled; a template or quoted string at its unescaped delimiter; a raw string at
+/// its `"` and `#`s.
+fn string_end(line: &str, from: usize, close: Close) -> Option<usize> {
     let bytes = line.as_bytes();
     let mut i = from;
-    match delimiter {
-        "\"\"\"" => line[from.min(line.len())..]
-            .find(delimiter)
+    match close {
+        Close::TripleQuotes => line[from.min(line.len())..]
+            .find("\"\"\"")
             .map(|at| from + at + 3),
-        "`" => {
+        Close::Backtick | Close::Quote(_) => {
+            let quote = match close {
+                Close::Quote(quote) => quote,
+                _ => b'`',
+            };
             while i < bytes.len() {
                 match bytes[i] {
                     b'\\' => i += 1,
-                    b'`' => return Some(i + 1),
+                    b if b == quote => return Some(i + 1),
                     _ => {}
                 }
                 i += 1;
             }
             None
         }
-        _ => {
+        Close::Raw(hashes) => {
+            while let Some(k) = memchr::memchr(b'"', &bytes[i.min(bytes.len())..]) {
+                let at = i + k + 1;
+                if bytes
+                    .get(at..at + hashes)
+                    .is_some_and(|h| h.iter().all(|&b| b == b'#'))
+                {
+                    return Some(at + hashes);
+                }
+                i = at;
+            }
+            None
+        }
+        Close::Verbatim => {
             while i < bytes.len() {
                 if bytes[i] == b'"' {
                     if bytes.get(i + 1) == Some(&b'"') {
@@ -556,11 +666,13 @@ fn string_end(line: &str, from: usize, delimiter: &str) -> Option<usize> {
 }
 
 /// The bytes [`follows`] reads; it passes over the others.
-const FOLLOWS_READS: ByteSet = ByteSet::new(b"()[]\"/{};,");
+const FOLLOWS_READS: ByteSet = ByteSet::new(b"()[]\"/{};,:");
 
 /// What follows a declaration's name at `from`: the first `{` or `;` outside parentheses
-/// and brackets (strings and comments skipped), within a few lines.
+/// and brackets (strings and comments skipped), within a few lines. A constructor's
+/// member initializer list (`) : a_(a), b_(b) {`) is passed over: its commas end nothing.
 fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
+    let mut comma_ends = comma_ends;
     let end = text.len().min(from + LOOKAHEAD);
     let mut depth = 0i32;
     let mut i = from;
@@ -582,6 +694,12 @@ fn follows(text: &[u8], from: usize, comma_ends: bool) -> Follows {
             }
             b'{' if depth <= 0 => return Follows::Body,
             b';' if depth <= 0 => return Follows::Semicolon,
+            b':' if depth <= 0
+                && text.get(i + 1) != Some(&b':')
+                && (i == 0 || text[i - 1] != b':') =>
+            {
+                comma_ends = false;
+            }
             b',' if depth <= 0 && comma_ends => return Follows::Other,
             b'}' if depth <= 0 => return Follows::Other,
             _ => {}
