@@ -258,14 +258,26 @@ fn non_test(text: &str) -> &str {
 /// The files that are a `#[cfg(test)] mod tests;` of their own: `dir/tests.rs` beside the
 /// `dir/mod.rs`, or below the `dir.rs`, that declares it so.
 fn test_module_files(sources: &[(String, String)]) -> Vec<String> {
-    sources
+    let mut files: Vec<String> = sources
         .iter()
         .filter(|(_, text)| text.contains("#[cfg(test)]\nmod tests;"))
         .map(|(file, _)| match file.strip_suffix("mod.rs") {
             Some(dir) => format!("{dir}tests.rs"),
             None => format!("{}/tests.rs", file.trim_end_matches(".rs")),
         })
-        .collect()
+        .collect();
+    // and `#[cfg(test)] #[path = "x.rs"] mod ...;`, a test module in a file beside its own
+    const PATH: &str = "#[cfg(test)]\n#[path = \"";
+    for (file, text) in sources {
+        let dir = file.rfind('/').map_or("", |i| &file[..=i]);
+        for (at, _) in text.match_indices(PATH) {
+            let rest = &text[at + PATH.len()..];
+            if let Some(end) = rest.find('"') {
+                files.push(format!("{dir}{}", &rest[..end]));
+            }
+        }
+    }
+    files
 }
 
 #[test]
