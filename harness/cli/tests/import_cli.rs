@@ -575,7 +575,7 @@ fn empty_input_is_invalid_input_to_import_replay_and_clusters() {
         );
         assert_exit(&out, 2);
         assert!(
-            stderr(&out).contains(&format!("held no trace line")),
+            stderr(&out).contains("held no trace line"),
             "{command}: {}",
             stderr(&out)
         );

@@ -271,7 +271,7 @@ mod tests {
                 } else {
                     ImportFormat::Codex
                 };
-                let e = check_formats(other, &[f.clone()]).unwrap_err();
+                let e = check_formats(other, std::slice::from_ref(&f)).unwrap_err();
                 assert_eq!(e.exit_code(), 2);
                 assert!(
                     e.to_string().contains(&format!(

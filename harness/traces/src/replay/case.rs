@@ -55,7 +55,7 @@ pub(super) fn settled(
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
     crate::replay::judge::judge(&mut case, trace, document);
-    if !case.expected.is_empty() && !case.rank.is_some_and(|r| r <= hit_k) {
+    if !case.expected.is_empty() && case.rank.is_none_or(|r| r > hit_k) {
         case.status = Status::Fail;
     }
     case
