@@ -500,3 +500,84 @@ fn an_otel_import_replays_like_the_spans_themselves() {
         "{doc:#}"
     );
 }
+
+#[test]
+fn a_log_of_another_format_is_exit_2_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("t.jsonl");
+    let o = out_file.to_str().unwrap();
+    let out = findbench(&["import", "codex", CLAUDE, "--out", o]);
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{CLAUDE}: this is a claude-code log, not codex"))
+            && err.contains(&format!("findbench import claude-code {CLAUDE}")),
+        "{err}"
+    );
+    assert!(!err.contains("unknown_type"), "{err}");
+    assert!(!out_file.exists());
+    let out = findbench(&["import", "claude-code", CODEX_NEW]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("this is a codex log, not claude-code"),
+        "{}",
+        stderr(&out)
+    );
+    // a directory of the other format's logs: the first one is named
+    let out = findbench(&["import", "claude-code", &format!("{LOGS}/codex")]);
+    assert_exit(&out, 2);
+    let out = findbench(&["import", "codex", OTEL]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("this is a otel log"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// One rule for empty input: nothing to work on is invalid input (exit 2), naming the files,
+/// and nothing is written.
+#[test]
+fn empty_input_is_invalid_input_to_import_replay_and_clusters() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let e = empty.to_str().unwrap();
+    let out_file = dir.path().join("t.jsonl");
+    let out = findbench(&[
+        "import",
+        "claude-code",
+        e,
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains(&format!("no search to import: {e} held none")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!out_file.exists());
+    // a session that only talked: read, and still nothing to import
+    let talk = dir.path().join("talk.jsonl");
+    std::fs::write(
+        &talk,
+        r#"{"type":"user","sessionId":"s","cwd":"/tmp","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hello"}}"#,
+    )
+    .unwrap();
+    assert_exit(
+        &findbench(&["import", "claude-code", talk.to_str().unwrap()]),
+        2,
+    );
+    for command in ["replay", "clusters"] {
+        let out = findbench(
+            &[command, e, "-f", "text", "--no-progress"][..if command == "replay" { 5 } else { 4 }],
+        );
+        assert_exit(&out, 2);
+        assert!(
+            stderr(&out).contains("held no trace line"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+}

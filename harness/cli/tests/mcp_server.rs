@@ -194,6 +194,13 @@ async fn every_tool_answers_with_the_cli_document_and_bad_calls_are_tool_errors(
         .unwrap()
         .contains("find_code"));
     assert!(doc["error"]["hint"].is_string());
+    // an engine check worded for the command line names the tool's argument instead
+    let zero = document(&call(&client, "find_task", json!({"query": "x", "limit": 0})).await);
+    assert_eq!(zero["error"]["message"], "`limit` must be at least 1");
+    assert!(
+        !zero["error"]["hint"].as_str().unwrap().contains("--"),
+        "{zero}"
+    );
     let unknown = call(&client, "find_everything", json!({})).await;
     assert_eq!(unknown.is_error, Some(true));
     assert!(document(&unknown)["error"]["hint"]

@@ -73,10 +73,19 @@ fn detection_by_content_from_otlp_and_gzip() {
         );
         check_reported(&String::from_utf8_lossy(&out.stderr), gz_arg);
     }
-    // read as findbench JSONL, every line is a bad line, and none is silently dropped
+    // read as findbench JSONL, every line is a bad line, and none is silently dropped:
+    // each is listed, and with no trace left the input is invalid (as for `replay`)
     let out = findbench(&["clusters", FILE, "--from", "findbench", "-f", "json"]);
-    assert_exit(&out, 0);
-    assert_eq!(stdout_json(&out)["bad_lines"], 17, "{}", stdout_json(&out));
+    assert_exit(&out, 2);
+    let message = stdout_json(&out)["error"]["message"].to_string();
+    assert!(message.contains("held only 17 bad lines"), "{message}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.contains("field `trace_id` is missing"))
+            .count(),
+        17
+    );
 }
 
 #[test]

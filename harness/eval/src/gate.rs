@@ -23,8 +23,57 @@ impl Thresholds {
             max_ie_rate: g.max_insufficient_evidence_rate,
             max_p95_ms: g.max_p95_ms,
             max_failed: g.max_failed,
+            min_hit_at_k: g.min_hit_at_k,
+            min_mrr: g.min_mrr,
+            min_recall_at_4kb: g.min_recall_at_4kb,
         }
     }
+
+    /// These thresholds, each unset one taken from `spec` (a `gate:` section).
+    pub fn or_spec(&self, spec: &GateSpec) -> Thresholds {
+        let s = Thresholds::from_spec(spec);
+        Thresholds {
+            min_pass_rate: self.min_pass_rate.or(s.min_pass_rate),
+            max_ie_rate: self.max_ie_rate.or(s.max_ie_rate),
+            max_p95_ms: self.max_p95_ms.or(s.max_p95_ms),
+            max_failed: self.max_failed.or(s.max_failed),
+            min_hit_at_k: self.min_hit_at_k.or(s.min_hit_at_k),
+            min_mrr: self.min_mrr.or(s.min_mrr),
+            min_recall_at_4kb: self.min_recall_at_4kb.or(s.min_recall_at_4kb),
+        }
+    }
+}
+
+/// The `gate:` section of a gate file (`replay --gate FILE`): a YAML document holding the
+/// keys of a corpus's `gate:` section, so a set of traces is gated as a corpus is.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GateFile {
+    gate: GateSpec,
+}
+
+/// Reads a gate file: its errors name the file and line, in the words of a corpus's.
+pub fn read_gate_file(path: &std::path::Path) -> crate::error::Result<GateSpec> {
+    use crate::corpus::yaml_error;
+    use crate::error::{HarnessError, Origin};
+    let text = std::fs::read_to_string(path).map_err(|e| HarnessError::file(path, e))?;
+    if yaml_error::is_blank(&text) {
+        return Err(HarnessError::invalid_at(
+            Origin::file(path),
+            "the gate file is empty: it holds a `gate:` section with the keys of a corpus's",
+        ));
+    }
+    serde_saphyr::from_str_with_options::<GateFile>(&text, yaml_error::options())
+        .map(|f| f.gate)
+        .map_err(|e| {
+            let location = e.location();
+            let line = location.map(|l| l.line() as usize).unwrap_or(0);
+            let column = location.map(|l| l.column() as usize).unwrap_or(0);
+            HarnessError::invalid_at(
+                Origin::at(path, line, None),
+                yaml_error::message(&e, &text, line, column),
+            )
+        })
 }
 
 /// Judges `run` against the command-line thresholds, its corpora's gate sections and an
@@ -134,8 +183,42 @@ pub fn evaluate_document(
             ));
         }
     }
+    let judged = nested("rank", "judged").unwrap_or(0.0) as usize;
+    let rank = |name: &str| nested("rank", name).unwrap_or(0.0);
+    check_rank(&mut v, "all", cli, judged, rank);
     add_baseline(&mut v, baseline);
     v
+}
+
+/// The ranking thresholds (`min_hit_at_k`, `min_mrr`, `min_recall_at_4kb`) against the
+/// `rank` figures of `judged` cases; with none judged, a threshold fails (nothing showed
+/// the ranking holds).
+fn check_rank(
+    v: &mut Verdict,
+    scope: &str,
+    t: &Thresholds,
+    judged: usize,
+    figure: impl Fn(&str) -> f64,
+) {
+    for (name, label, min) in [
+        ("hit_at_k", "hit@k", t.min_hit_at_k),
+        ("mrr", "MRR", t.min_mrr),
+        ("recall_at_4kb", "recall within 4 KB", t.min_recall_at_4kb),
+    ] {
+        let Some(min) = min else { continue };
+        v.checks += 1;
+        let got = figure(name);
+        if judged == 0 {
+            v.fail(format!(
+                "{scope}: {label} cannot be checked: no case names expected files (minimum {min})"
+            ));
+        } else if got < min {
+            v.fail(format!(
+                "{scope}: {label} {got:.4} is below the minimum {min} ({judged} judged case{})",
+                crate::gate_settings::plural(judged)
+            ));
+        }
+    }
 }
 
 fn add_baseline(v: &mut Verdict, baseline: Option<&BaselineDiff>) {
@@ -155,6 +238,11 @@ fn add_baseline(v: &mut Verdict, baseline: Option<&BaselineDiff>) {
 }
 
 fn check(v: &mut Verdict, scope: &str, m: &GroupMetrics, t: &Thresholds, run: &RunResults) {
+    check_rank(v, scope, t, m.rank.judged, |name| match name {
+        "hit_at_k" => m.rank.hit_at_k,
+        "mrr" => m.rank.mrr,
+        _ => m.rank.recall.recall_at_4kb,
+    });
     if let Some(min) = t.min_pass_rate {
         v.checks += 1;
         if m.pass_rate < min {

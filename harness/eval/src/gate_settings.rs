@@ -6,8 +6,9 @@
 use crate::error::exit;
 use serde::{Deserialize, Serialize};
 
-/// Thresholds of the whole run (`--min-pass-rate`, `--max-ie-rate`, `--max-p95-ms`,
-/// `--max-failed`).
+/// Thresholds of the whole run (`--min-pass-rate`, `--max-insufficient-evidence-rate`,
+/// `--max-p95-ms`, `--max-failed`, and over the cases naming expected files
+/// `--min-hit-at-k`, `--min-mrr`, `--min-recall-at-4kb`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
     #[serde(default)]
@@ -18,6 +19,12 @@ pub struct Thresholds {
     pub max_p95_ms: Option<f64>,
     #[serde(default)]
     pub max_failed: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_hit_at_k: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_mrr: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_recall_at_4kb: Option<f64>,
 }
 
 impl Thresholds {
@@ -27,6 +34,9 @@ impl Thresholds {
             || self.max_ie_rate.is_some()
             || self.max_p95_ms.is_some()
             || self.max_failed.is_some()
+            || self.min_hit_at_k.is_some()
+            || self.min_mrr.is_some()
+            || self.min_recall_at_4kb.is_some()
     }
 }
 
@@ -47,6 +57,10 @@ pub struct GateSettings {
     /// not gated: `compare.rs`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub gate_latency: bool,
+    /// `replay --hit-k K`: a replayed trace naming expected files passes only with one of
+    /// them in its top K (absent: 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_k: Option<usize>,
 }
 
 fn is_false(b: &bool) -> bool {

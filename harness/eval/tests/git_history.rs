@@ -229,4 +229,16 @@ fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
     let b = git::materialize_in(cache.path(), &r.path, &r.two_files).unwrap();
     assert_eq!(a, b);
     assert!(a.ends_with(&r.two_files));
+    // an interrupted extraction's directory is removed once its process is gone; one of a
+    // running process (this one) is left
+    let area = a.parent().unwrap();
+    let stale = area.join(format!(".{}.4294967295.7.partial", r.two_files));
+    let running = area.join(format!(".{}.{}.7.partial", r.two_files, std::process::id()));
+    for d in [&stale, &running] {
+        std::fs::create_dir_all(d.join("src")).unwrap();
+    }
+    let c = git::materialize_in(cache.path(), &r.path, "HEAD").unwrap();
+    assert!(c.is_dir());
+    assert!(!stale.exists());
+    assert!(running.exists());
 }

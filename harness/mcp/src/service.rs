@@ -152,7 +152,7 @@ impl Service {
         let parsed = ToolCall::parse(tool, arguments);
         let mut fixture: Option<(FixtureKind, PathBuf)> = None;
         let mut generation = 0;
-        let answer = match &parsed {
+        let mut answer = match &parsed {
             Err(err) => refused(tool, started, clock, clone_error(err)),
             Ok(call) => match self.resolve(call) {
                 Err(err) => refused(tool, started, clock, err),
@@ -167,6 +167,13 @@ impl Service {
                 }
             },
         };
+        // the engine words its checks for the command line; a client gave arguments
+        if let Err(EngineError::InvalidInput { message, hint }) = &mut answer.result {
+            *message = findbench_tools::decode::flags_as_arguments(message);
+            if let Some(hint) = hint {
+                *hint = findbench_tools::decode::flags_as_arguments(hint);
+            }
+        }
         if let Some(recorder) = &self.recorder {
             // a fixture outside --fixtures is pinned, so the call replays anywhere
             let pin = fixture.as_ref().and_then(|(_, path)| {

@@ -36,6 +36,37 @@ impl fmt::Display for ArgsError {
     }
 }
 
+/// A message about command-line flags said of tool arguments, for a caller that gave JSON
+/// arguments (an MCP client): every `--name-part` becomes `` `name_part` ``, the argument's
+/// name. An engine check shared by both callers words its errors for the command line.
+pub fn flags_as_arguments(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("--") {
+        let after = &rest[i + 2..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            .unwrap_or(after.len());
+        let name = after[..len].trim_end_matches('-');
+        let starts_word = rest[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '-');
+        if name.is_empty() || !starts_word {
+            out.push_str(&rest[..i + 2]);
+            rest = after;
+            continue;
+        }
+        out.push_str(&rest[..i]);
+        out.push('`');
+        out.push_str(&name.replace('-', "_"));
+        out.push('`');
+        rest = &after[name.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Deserialises `T` from a JSON object. A value of the wrong kind is an [`ArgsError`] naming
 /// its argument; serde's "invalid type: X, expected Y" reads "takes Y; got X".
 pub fn from_object<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, ArgsError> {
@@ -208,6 +239,20 @@ mod tests {
         assert!(e.problem.contains("unknown field `lmit`"), "{e}");
         let ok = from_object::<Probe>(&object(json!({"term": "x", "limit": 2}))).unwrap();
         assert_eq!((ok.term.as_str(), ok.limit), ("x", Some(2)));
+    }
+
+    #[test]
+    fn flags_are_said_as_arguments() {
+        assert_eq!(
+            flags_as_arguments("--limit must be at least 1"),
+            "`limit` must be at least 1"
+        );
+        assert_eq!(
+            flags_as_arguments("omit --limit for the default of 10; --max-depth too"),
+            "omit `limit` for the default of 10; `max_depth` too"
+        );
+        // not a flag: a lone `--`, or inside a word
+        assert_eq!(flags_as_arguments("a -- b x--y"), "a -- b x--y");
     }
 
     #[test]

@@ -219,6 +219,7 @@ pub fn merge_replays(dirs: &[PathBuf], out: &Path) -> Result<MergedReplay> {
     let first = &shards[0].head;
     let mut header = first.header.clone();
     let mut totals = ReplayTotals::default();
+    totals.rank.k = header.gate.as_ref().and_then(|g| g.hit_k);
     totals.files = header.input_files;
     totals.bad_lines = first.summary["bad_lines"].as_u64().unwrap_or(0) as usize;
     totals.bad_examples = first.bad_lines.clone();

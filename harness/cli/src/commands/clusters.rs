@@ -107,6 +107,22 @@ fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), TracesEr
         eprintln!("{bad}");
         Ok(())
     })?;
+    // one rule for empty input (docs/traces.md): nothing to work on is invalid input
+    if report.traces == 0 {
+        let inputs: Vec<String> = args
+            .traces
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let read = match report.bad_lines {
+            0 => "no trace line".to_string(),
+            n => format!("only {n} bad line{}", plural(n)),
+        };
+        return Err(TracesError::invalid_with_hint(
+            format!("no trace to cluster: {} held {read}", inputs.join(", ")),
+            "pass a file of trace lines (findbench JSONL or OTLP/JSON); `findbench import` makes them from agent logs",
+        ));
+    }
     let exported = match &args.export {
         Some(dir) => export_clusters(&report, &args.fixtures, dir, !args.expect_pass)?,
         None => Vec::new(),

@@ -18,8 +18,12 @@ pub struct ThresholdArgs {
     /// Fail below this pass rate (0-1), counting known failures against it.
     #[arg(long, value_name = "RATE")]
     pub min_pass_rate: Option<f64>,
-    /// Fail above this insufficient_evidence rate (0-1).
-    #[arg(long, value_name = "RATE")]
+    /// Fail above this insufficient_evidence rate (0-1). `--max-ie-rate` is the same.
+    #[arg(
+        long = "max-insufficient-evidence-rate",
+        visible_alias = "max-ie-rate",
+        value_name = "RATE"
+    )]
     pub max_ie_rate: Option<f64>,
     /// Fail when the 95th percentile latency is above this many milliseconds.
     #[arg(long, value_name = "MS")]
@@ -27,13 +31,27 @@ pub struct ThresholdArgs {
     /// Fail when more cases than this fail unexpectedly (default 0 unless a corpus sets it).
     #[arg(long, value_name = "N")]
     pub max_failed: Option<usize>,
+    /// Fail when fewer than this share (0-1) of the cases naming expected files have one in
+    /// the top k.
+    #[arg(long, value_name = "RATE")]
+    pub min_hit_at_k: Option<f64>,
+    /// Fail below this mean reciprocal rank (0-1) of the first expected file.
+    #[arg(long, value_name = "RATE")]
+    pub min_mrr: Option<f64>,
+    /// Fail when fewer than this share (0-1) of the cases naming expected files find the
+    /// first within 4 KB of the answer.
+    #[arg(long, value_name = "RATE")]
+    pub min_recall_at_4kb: Option<f64>,
 }
 
 impl ThresholdArgs {
     pub fn thresholds(&self) -> Result<Thresholds> {
         for (name, v) in [
             ("--min-pass-rate", self.min_pass_rate),
-            ("--max-ie-rate", self.max_ie_rate),
+            ("--max-insufficient-evidence-rate", self.max_ie_rate),
+            ("--min-hit-at-k", self.min_hit_at_k),
+            ("--min-mrr", self.min_mrr),
+            ("--min-recall-at-4kb", self.min_recall_at_4kb),
         ] {
             if let Some(v) = v {
                 if !(0.0..=1.0).contains(&v) {
@@ -55,6 +73,9 @@ impl ThresholdArgs {
             max_ie_rate: self.max_ie_rate,
             max_p95_ms: self.max_p95_ms,
             max_failed: self.max_failed,
+            min_hit_at_k: self.min_hit_at_k,
+            min_mrr: self.min_mrr,
+            min_recall_at_4kb: self.min_recall_at_4kb,
         })
     }
 }

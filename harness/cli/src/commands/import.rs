@@ -8,7 +8,7 @@ use findbench_eval::atomic_file::{write_atomic, write_atomic_with};
 use findbench_eval::error::CodedError;
 use findbench_traces::error::TracesError;
 use findbench_traces::import::{
-    find_logs, import_file, FileImport, ImportFormat, ImportOptions, ImportSummary,
+    check_formats, find_logs, import_file, FileImport, ImportFormat, ImportOptions, ImportSummary,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,12 +55,40 @@ fn import(args: &ImportArgs) -> Result<(), TracesError> {
     let format = args.format;
     let options = ImportOptions::new(args.root.as_deref(), args.redact)?;
     let files = find_logs(&args.paths)?;
+    check_formats(format, &files)?;
     let mut summary = ImportSummary::new(format.name());
+    let mut imports: Vec<FileImport> = Vec::with_capacity(files.len());
+    let mut traces = 0;
+    // every file is read before anything is written: logs with no search write nothing
+    for file in &files {
+        let imported = import_file(format, file, &options);
+        traces += imported.traces.len();
+        imports.push(imported);
+    }
+    if traces == 0 {
+        for imported in &mut imports {
+            summary.add(imported);
+        }
+        eprint!("{}", summary.render());
+        return Err(TracesError::invalid_with_hint(
+            format!(
+                "no search to import: {} held none",
+                files
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "a trace is a search the agent ran ({} logs: docs/traces.md); check FORMAT and the paths",
+                format.name()
+            ),
+        ));
+    }
     let mut each_file = |write: &mut dyn FnMut(&str) -> std::io::Result<()>| {
-        for file in &files {
-            let mut imported = import_file(format, file, &options);
-            write(&lines(&imported))?;
-            summary.add(&mut imported);
+        for imported in &mut imports {
+            write(&lines(imported))?;
+            summary.add(imported);
         }
         std::io::Result::Ok(())
     };

@@ -70,6 +70,15 @@ pub struct ReplayArgs {
     pub from: super::shared_args::TraceFrom,
     #[command(flatten)]
     pub thresholds: super::gate::ThresholdArgs,
+    /// Thresholds from a YAML file's `gate:` section (the keys of a corpus's `gate:`);
+    /// a threshold given on the command line wins.
+    #[arg(long = "gate", value_name = "FILE")]
+    pub gate_file: Option<PathBuf>,
+    /// A trace naming expected files passes only when one of them is within the first K
+    /// files of findbench's answer (and hit@k counts the same K).
+    #[arg(long, default_value_t = findbench_eval::metrics::rank::RANK_K, value_name = "K",
+          value_parser = parse_hit_k)]
+    pub hit_k: usize,
     /// Report, and exit 0 even when a threshold above is not met.
     #[arg(long)]
     pub exit_zero: bool,
@@ -84,6 +93,16 @@ pub struct ReplayArgs {
     pub no_progress: bool,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// `--hit-k`: a whole number from 1.
+fn parse_hit_k(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if k >= 1 => Ok(k),
+        _ => Err(format!(
+            "`{s}` is not a whole number from 1 (the files counted from the top)"
+        )),
+    }
 }
 
 pub fn run(args: ReplayArgs, cache: &super::shared_args::CacheArgs) -> i32 {
@@ -101,10 +120,13 @@ fn replay(
     started: SystemTime,
     clock: Instant,
 ) -> Result<i32, TracesError> {
-    let thresholds = args
+    let mut thresholds = args
         .thresholds
         .thresholds()
         .map_err(|e| TracesError::invalid(e.to_string()))?;
+    if let Some(file) = &args.gate_file {
+        thresholds = thresholds.or_spec(&findbench_eval::gate::read_gate_file(file)?);
+    }
     let profile = Profile::resolve(&args.profile)?;
     if let Some(root) = &args.root {
         if !root.is_dir() {
@@ -130,6 +152,7 @@ fn replay(
         suite: "replay".into(),
         shard: args.shard,
         tree: cache.tree_options(),
+        hit_k: args.hit_k,
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the reports are one unit: staged beside --out, swapped in when complete
@@ -223,6 +246,7 @@ fn replay(
             exit_zero: args.exit_zero,
             baseline: None,
             gate_latency: false,
+            hit_k: (args.hit_k != findbench_eval::metrics::rank::RANK_K).then_some(args.hit_k),
         }),
     };
     let written = match (writer, set) {

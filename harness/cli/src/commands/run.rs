@@ -180,6 +180,7 @@ fn run_command(
         exit_zero: args.exit_zero,
         baseline: args.baseline.as_ref().map(|p| p.display().to_string()),
         gate_latency: args.gate_latency,
+        hit_k: None,
     });
     let output = RunOutput {
         out: &args.out,

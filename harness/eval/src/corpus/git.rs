@@ -107,10 +107,12 @@ pub fn materialize_in(cache: &Path, dir: &Path, rev: &str) -> Result<PathBuf, St
     let target = cache
         .join(format!("{repo}-{:016x}", h.finish()))
         .join(&commit);
+    let parent = target.parent().unwrap_or(cache);
+    // what an interrupted run left is cleared whether or not this tree is there
+    remove_stale_partials(parent);
     if target.is_dir() {
         return Ok(target);
     }
-    let parent = target.parent().unwrap_or(cache);
     std::fs::create_dir_all(parent)
         .map_err(|e| format!("cannot create cache directory `{}`: {e}", parent.display()))?;
     let nanos = std::time::SystemTime::now()
@@ -133,6 +135,34 @@ pub fn materialize_in(cache: &Path, dir: &Path, rev: &str) -> Result<PathBuf, St
         }
     }
     Ok(target)
+}
+
+/// Removes the `.<commit>.<pid>.<nanos>.partial` directories in `dir` whose process is gone:
+/// what an interrupted extraction left. A directory whose process still runs (or a pid
+/// reused since) is left alone; without `/proc` nothing is removed.
+pub fn remove_stale_partials(dir: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(inner) = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".partial"))
+        else {
+            continue;
+        };
+        let pid = inner.split('.').nth(1).and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if !proc.join(pid.to_string()).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
 }
 
 /// `git archive COMMIT | tar -x -C into`.

@@ -58,19 +58,33 @@ impl Default for Budget {
     }
 }
 
-/// Thresholds a suite must meet under `run --gate`.
+/// Thresholds a suite must meet (a corpus's `gate:` section), or a replay (`replay --gate
+/// FILE`). `max_ie_rate` is read as `max_insufficient_evidence_rate`, the name documented.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GateSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_pass_rate: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "max_ie_rate",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max_insufficient_evidence_rate: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_p95_ms: Option<f64>,
     /// Most cases allowed to fail unexpectedly (known failures aside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_failed: Option<usize>,
+    /// Least share of judged cases (those naming expected files) with one in the top k.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_hit_at_k: Option<f64>,
+    /// Least mean reciprocal rank of the first expected file over judged cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_mrr: Option<f64>,
+    /// Least share of judged cases whose first expected file is within 4 KB of the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_recall_at_4kb: Option<f64>,
 }
 
 /// One query and what a correct engine returns for it.

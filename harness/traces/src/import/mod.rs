@@ -130,6 +130,75 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), TracesError> {
     Ok(())
 }
 
+/// Lines of a log [`sniff`] looks at for the format it is in.
+const SNIFF_LINES: usize = 50;
+
+/// The format a log's first lines show it is in, when one of them says: an OTLP request
+/// (`resourceSpans`), a Claude Code entry (`sessionId`, a `user` or `assistant` entry with a
+/// `message`, a `summary` with a `leafUuid`) or a Codex rollout entry (`session_meta`,
+/// `response_item`, `turn_context`, `event_msg` with a `payload`; an older rollout's
+/// `record_type` or first line with `instructions`). None for a log that shows nothing.
+pub fn sniff(reader: &mut dyn BufRead) -> Option<ImportFormat> {
+    let mut line = String::new();
+    for _ in 0..SNIFF_LINES {
+        line.clear();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let Ok(serde_json::Value::Object(entry)) = serde_json::from_str(line.trim()) else {
+            continue;
+        };
+        let kind = entry.get("type").and_then(|t| t.as_str()).unwrap_or("");
+        if entry.contains_key("resourceSpans") {
+            return Some(ImportFormat::Otel);
+        }
+        if entry.contains_key("sessionId")
+            || (matches!(kind, "user" | "assistant") && entry.contains_key("message"))
+            || (kind == "summary" && entry.contains_key("leafUuid"))
+        {
+            return Some(ImportFormat::ClaudeCode);
+        }
+        if (matches!(
+            kind,
+            "session_meta" | "response_item" | "turn_context" | "event_msg"
+        ) && entry.contains_key("payload"))
+            || entry.contains_key("record_type")
+            || (entry.contains_key("instructions") && entry.contains_key("id"))
+        {
+            return Some(ImportFormat::Codex);
+        }
+    }
+    None
+}
+
+/// Checks that no log of `files` shows another format than `format` ([`sniff`]): a
+/// Claude Code log imported as `codex` (or the reverse) would only give `unknown_type`
+/// lines. Invalid input (exit 2) naming the file and the format it is in.
+pub fn check_formats(format: ImportFormat, files: &[PathBuf]) -> Result<(), TracesError> {
+    for file in files {
+        let Ok(f) = std::fs::File::open(file) else {
+            continue; // counted as unreadable by the import itself
+        };
+        let found = sniff(&mut std::io::BufReader::new(f));
+        if let Some(found) = found.filter(|f| *f != format) {
+            return Err(TracesError::invalid_with_hint(
+                format!(
+                    "{}: this is a {} log, not {}",
+                    file.display(),
+                    found.name(),
+                    format.name()
+                ),
+                format!(
+                    "import it as `findbench import {} {}`",
+                    found.name(),
+                    file.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Imports one log file. Never fails: a file that cannot be read is a problem of kind
 /// `unreadable`, and the other files go on.
 pub fn import_file(format: ImportFormat, path: &Path, options: &ImportOptions) -> FileImport {
@@ -180,6 +249,42 @@ mod tests {
             findbench_eval::error::CodedError::hint(&e).as_deref(),
             Some("one of: claude-code, codex, otel")
         );
+    }
+
+    #[test]
+    fn a_log_shows_its_format_in_its_first_lines() {
+        let sniffed = |text: &str| sniff(&mut text.as_bytes());
+        let logs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/fixtures/agent-logs");
+        for (format, dir) in [
+            (ImportFormat::ClaudeCode, "claude-code"),
+            (ImportFormat::Codex, "codex"),
+            (ImportFormat::Otel, "otel"),
+        ] {
+            let files = find_logs(&[logs.join(dir)]).unwrap();
+            assert!(!files.is_empty());
+            for f in files {
+                let text = std::fs::read_to_string(&f).unwrap();
+                assert_eq!(sniffed(&text), Some(format), "{}", f.display());
+                check_formats(format, std::slice::from_ref(&f)).unwrap();
+                let other = if format == ImportFormat::Codex {
+                    ImportFormat::ClaudeCode
+                } else {
+                    ImportFormat::Codex
+                };
+                let e = check_formats(other, std::slice::from_ref(&f)).unwrap_err();
+                assert_eq!(e.exit_code(), 2);
+                assert!(
+                    e.to_string().contains(&format!(
+                        "this is a {} log, not {}",
+                        format.name(),
+                        other.name()
+                    )),
+                    "{e}"
+                );
+            }
+        }
+        assert_eq!(sniffed(""), None);
+        assert_eq!(sniffed("not json\n{\"type\":\"other\"}\n"), None);
     }
 
     #[test]

@@ -111,5 +111,5 @@ pub fn replay_call(
             TraceOutcome::Failure
         }
     };
-    settled(case, trace, outcome, document.as_deref())
+    settled(case, trace, outcome, document.as_deref(), options.hit_k)
 }

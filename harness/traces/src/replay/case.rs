@@ -36,14 +36,16 @@ pub(super) fn replayed_case(
     }
 }
 
-/// `case` with its replayed `outcome`: passing on a success, the transition from the
-/// recorded outcome, and judged ([`crate::replay::judge`]: the recorded tool sizes, and
-/// with `expected` files `document`, findbench's answer).
+/// `case` with its replayed `outcome`: the transition from the recorded outcome, judged
+/// ([`crate::replay::judge`]: the recorded tool sizes, and with `expected` files
+/// `document`, findbench's answer), and passing on a success that, when the trace names
+/// expected files, has one of them within the first `hit_k` of its answer.
 pub(super) fn settled(
     mut case: CaseResult,
     trace: &Trace,
     outcome: TraceOutcome,
     document: Option<&[u8]>,
+    hit_k: usize,
 ) -> CaseResult {
     case.outcome = outcome.as_str().to_string();
     case.status = if outcome == TraceOutcome::Success {
@@ -53,5 +55,8 @@ pub(super) fn settled(
     };
     case.transition = Some(Transition::of(trace.outcome, outcome));
     crate::replay::judge::judge(&mut case, trace, document);
+    if !case.expected.is_empty() && case.rank.is_none_or(|r| r > hit_k) {
+        case.status = Status::Fail;
+    }
     case
 }

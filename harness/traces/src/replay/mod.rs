@@ -162,6 +162,7 @@ pub fn replay_stream(
         read: 0,
     };
     let mut totals = ReplayTotals::default();
+    totals.rank.k = Some(options.hit_k);
     let mut batch = reader.next_batch()?;
     // replayed, not yet counted nor handed on
     let mut replayed: Option<Vec<CaseResult>> = None;
@@ -297,6 +298,7 @@ mod tests {
             suite: "replay".into(),
             shard: None,
             tree: TreeOptions::default(),
+            hit_k: 5,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();
@@ -385,6 +387,7 @@ mod tests {
             suite: "replay".into(),
             shard: None,
             tree: TreeOptions::default(),
+            hit_k: 5,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();

@@ -26,6 +26,9 @@ pub struct ReplayOptions {
     /// How fixture trees are walked, and whether trees and stores go through the cache
     /// (`--no-cache`).
     pub tree: TreeOptions,
+    /// A trace naming expected files passes only with one of them in findbench's top
+    /// `hit_k` (`--hit-k`, 5 by default).
+    pub hit_k: usize,
 }
 
 /// A fixture loaded for replay, with the sizes every case reports (computed once).

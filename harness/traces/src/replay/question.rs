@@ -150,5 +150,5 @@ pub fn replay_ask(
         Err(e) => e,
     };
     case.reason = Some(reason);
-    settled(case, trace, outcome, document.as_deref())
+    settled(case, trace, outcome, document.as_deref(), options.hit_k)
 }

@@ -13,6 +13,8 @@ use serde_json::{json, Value};
 /// Judged traces counted so far.
 #[derive(Debug, Default, Clone)]
 pub struct RankTotals {
+    /// The k of hit@k (`replay --hit-k`; absent: [`RANK_K`]).
+    pub k: Option<usize>,
     hit_1: usize,
     hit_k: usize,
     reciprocal: f64,
@@ -41,7 +43,8 @@ impl RankTotals {
             return;
         }
         self.hit_1 += usize::from(case.rank == Some(1));
-        self.hit_k += usize::from(case.rank.is_some_and(|r| r <= RANK_K));
+        let k = self.k.unwrap_or(RANK_K);
+        self.hit_k += usize::from(case.rank.is_some_and(|r| r <= k));
         self.reciprocal += case.rank.map_or(0.0, |r| 1.0 / r as f64);
         self.findbench.add(case.first_hit_bytes);
         self.findbench_bytes += case.output_bytes;
@@ -74,7 +77,7 @@ impl RankTotals {
         };
         let mut findbench = json!({
             "judged": n,
-            "k": RANK_K,
+            "k": self.k.unwrap_or(RANK_K),
             "hit_at_1": rate(self.hit_1, n),
             "hit_at_k": rate(self.hit_k, n),
             "mrr": mean(self.reciprocal, n),

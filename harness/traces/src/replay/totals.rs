@@ -21,6 +21,9 @@ pub struct ReplayTotals {
     pub lines: usize,
     pub traces: usize,
     pub replayed: usize,
+    /// Replayed cases that pass: a success, and for a trace naming expected files, one of
+    /// them within the first k of the answer.
+    pub passed: usize,
     pub bad_lines: usize,
     /// The first bad lines, as `file:line: reason`.
     pub bad_examples: Vec<String>,
@@ -81,6 +84,7 @@ impl ReplayTotals {
         let recorded = case.recorded_outcome.unwrap_or(outcome);
         let transition = Transition::of(recorded, outcome);
         self.replayed += 1;
+        self.passed += usize::from(case.status == findbench_eval::case::Status::Pass);
         self.recorded[idx(recorded)] += 1;
         self.outcomes[idx(outcome)] += 1;
         self.transitions[tidx(transition)] += 1;
@@ -190,11 +194,11 @@ impl ReplayTotals {
         let mut summary = serde_json::json!({
             "profile": profile,
             "total": n,
-            "passed": success,
-            "failed": n - success,
+            "passed": self.passed,
+            "failed": n - self.passed,
             "xfail": 0,
             "xpass": 0,
-            "pass_rate": Self::rate(success, n),
+            "pass_rate": Self::rate(self.passed, n),
             "success_rate": Self::rate(success, n),
             "insufficient_evidence_rate": Self::rate(self.outcome_count(TraceOutcome::InsufficientEvidence), n),
             "failure_rate": Self::rate(self.outcome_count(TraceOutcome::Failure), n),
