@@ -1,7 +1,8 @@
 //! Coordinate ascent with random restarts, as RankLib searches the weights of a linear
-//! ranker: from a point, each parameter in turn is moved up and down by a step (a share of
-//! its range); the best move that raises the objective is kept and followed in its
-//! direction with doubled steps while it keeps raising it; a pass that moves nothing
+//! ranker: from a point, each parameter in turn is moved up and down by one, two and four
+//! steps (a step is a share of its range), evaluated as one batch; the best move that
+//! raises the objective is kept and followed in its direction with doubled steps while it
+//! keeps raising it; a pass that moves nothing
 //! halves the step, down to `min_step`. Then the search restarts from a random point of
 //! the ranges, until the budget of evaluations (or the time) runs out. The best point met
 //! is the answer: the start when nothing beat it.
@@ -12,6 +13,11 @@
 use findbench_engine::profile::tunable::Param;
 use findbench_eval::stats::SplitMix64;
 use std::time::Instant;
+
+/// The moves tried at once along a parameter, each way, in steps: a ranking's objective is
+/// flat between the points where two results swap, so one step alone rarely crosses to
+/// the next swap.
+const REACHES: [f64; 3] = [1.0, 2.0, 4.0];
 
 /// A move must raise the objective by more than this to be kept.
 const EPSILON: f64 = 1e-9;
@@ -153,13 +159,15 @@ fn climb<E: FnMut(&[Vec<f64>]) -> Vec<f64>>(
         let mut moved = false;
         for (d, p) in params.iter().enumerate() {
             let range = p.max - p.min;
-            let mut candidates: Vec<Vec<f64>> = Vec::with_capacity(2);
+            let mut candidates: Vec<Vec<f64>> = Vec::with_capacity(2 * REACHES.len());
             for dir in [1.0, -1.0] {
-                let v = p.clamp(point[d] + dir * step * range);
-                if v != point[d] && !candidates.iter().any(|c| c[d] == v) {
-                    let mut c = point.clone();
-                    c[d] = v;
-                    candidates.push(c);
+                for reach in REACHES {
+                    let v = p.clamp(point[d] + dir * reach * step * range);
+                    if v != point[d] && !candidates.iter().any(|c| c[d] == v) {
+                        let mut c = point.clone();
+                        c[d] = v;
+                        candidates.push(c);
+                    }
                 }
             }
             if candidates.is_empty() {
@@ -182,13 +190,14 @@ fn climb<E: FnMut(&[Vec<f64>]) -> Vec<f64>>(
             if best <= *score + EPSILON {
                 continue;
             }
-            let dir = (candidates[i][d] - point[d]).signum();
+            let distance = candidates[i][d] - point[d];
+            let dir = distance.signum();
             *point = candidates.swap_remove(i);
             *score = best;
             moved = true;
             keep_best(result, point, *score);
             // follow the direction with doubled steps while it keeps raising the score
-            let mut reach = 2.0 * step;
+            let mut reach = 2.0 * distance.abs() / range;
             loop {
                 let v = p.clamp(point[d] + dir * reach * range);
                 if v == point[d] {

@@ -17,7 +17,7 @@ pub const DEFAULT_HOLDOUT: f64 = 0.3;
 pub enum Holdout {
     /// This share of the projects, the first by the hash of their names.
     Fraction(f64),
-    /// These projects (a project's name, or the last part of it).
+    /// These projects (a project's path, or its last or first part).
     Projects(Vec<String>),
 }
 
@@ -61,6 +61,17 @@ fn lexical(path: &Path) -> String {
     }
 }
 
+/// Whether `--holdout-project NAME` names `project`: its whole path, its last part, or its
+/// first part (`east` for a store `east/todo.json`).
+fn names_project(name: &str, project: &str) -> bool {
+    let name = name.trim_end_matches('/');
+    project == name
+        || Path::new(project).file_name() == Some(name.as_ref())
+        || project
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// The split of `projects` `how` says.
 pub fn split(projects: &BTreeSet<String>, how: &Holdout) -> Result<Split, String> {
     let held: BTreeSet<String> = match how {
@@ -85,12 +96,8 @@ pub fn split(projects: &BTreeSet<String>, how: &Holdout) -> Result<Split, String
         Holdout::Projects(names) => {
             let mut held = BTreeSet::new();
             for name in names {
-                let found: Vec<&String> = projects
-                    .iter()
-                    .filter(|p| {
-                        *p == name || Path::new(p.as_str()).file_name() == Some(name.as_ref())
-                    })
-                    .collect();
+                let found: Vec<&String> =
+                    projects.iter().filter(|p| names_project(name, p)).collect();
                 if found.is_empty() {
                     return Err(format!(
                         "--holdout-project `{name}`: no case's project is named so; the projects \
@@ -160,6 +167,8 @@ mod tests {
         let s = split(&all, &Holdout::Projects(vec!["todo.json".into()])).unwrap();
         assert_eq!(s.held_out, ["corpora/fixtures/todo.json"]);
         assert_eq!(s.train, [".", "corpora/fixtures/agent-cpp"]);
+        let s = split(&all, &Holdout::Projects(vec!["corpora/fixtures".into()])).unwrap();
+        assert_eq!(s.train, ["."]);
         let err = split(&all, &Holdout::Projects(vec!["nope".into()])).unwrap_err();
         assert!(err.contains("`nope`") && err.contains("agent-cpp"), "{err}");
         let every = vec!["agent-cpp".into(), "todo.json".into(), ".".into()];

@@ -45,8 +45,8 @@ pub struct TuneArgs {
     /// and never all when there are two or more).
     #[arg(long, value_name = "FRACTION", conflicts_with = "holdout_project")]
     pub holdout: Option<f64>,
-    /// Hold out this project (its fixture path as the corpus resolves it, or the last
-    /// part of it); repeat for more.
+    /// Hold out this project: its fixture path as the corpus resolves it, or the first or
+    /// last part of that path; repeat for more.
     #[arg(long, value_name = "NAME")]
     pub holdout_project: Vec<String>,
     /// Write the tuned profile (with its provenance) to this JSON file, which --profile
