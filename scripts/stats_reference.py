@@ -6,7 +6,9 @@ Prints the numbers its `reference_*` tests assert:
   first draws of `below(10)` (Lemire's multiply-shift);
 - exact McNemar p-values as exact fractions (2 * P[X <= min(b, c)], X ~ Binomial(b + c, 1/2));
 - the paired percentile bootstrap of a quantile difference on a fixed data set, with the
-  generator, resample count and seed the reports use (Hyndman-Fan type 7 quantiles).
+  generator, resample count and seed the reports use (Hyndman-Fan type 7 quantiles);
+- the paired percentile bootstrap of a mean difference (the held-out gain `tune` reports),
+  every resample's pairs drawn with the same generator.
 
     python3 scripts/stats_reference.py
 """
@@ -59,6 +61,21 @@ def bootstrap(pairs, q, resamples, seed):
     return after - before, quantile_sorted(diffs, 0.025), quantile_sorted(diffs, 0.975)
 
 
+def bootstrap_mean(pairs, resamples, seed):
+    gen = splitmix64(seed)
+    n = len(pairs)
+    diffs = []
+    for _ in range(resamples):
+        total = 0.0
+        for _ in range(n):
+            b, a = pairs[below(gen, n)]
+            total += a - b
+        diffs.append(total / n)
+    diffs.sort()
+    mean = sum(a - b for b, a in pairs) / n
+    return mean, quantile_sorted(diffs, 0.025), quantile_sorted(diffs, 0.975)
+
+
 if __name__ == "__main__":
     g = splitmix64(1234567)
     print("splitmix64(1234567):", [next(g) for _ in range(5)])
@@ -72,3 +89,8 @@ if __name__ == "__main__":
     for q in (0.5, 0.95):
         diff, low, high = bootstrap(pairs, q, 2000, 0x05EEDF1DBE4C)
         print(f"bootstrap q={q}: diff={diff!r} low={low!r} high={high!r}")
+    # reciprocal ranks of 10 cases before and after a tuned profile
+    rr = [(1.0, 1.0), (0.5, 1.0), (0.0, 0.5), (1.0, 0.5), (0.25, 1.0),
+          (0.0, 0.0), (1.0, 1.0), (0.5, 0.5), (0.2, 1.0), (0.0, 1.0)]
+    mean, low, high = bootstrap_mean(rr, 2000, 0x05EEDF1DBE4C)
+    print(f"bootstrap mean: diff={mean!r} low={low!r} high={high!r}")

@@ -1,6 +1,7 @@
 //! The section of `find code`: the cascade's step scores, symbol kinds, the implementation
 //! boost and what makes a file a test, example, bench or generated.
 
+use super::range::{fixed, real, NotTunable, Tunable};
 use crate::tree::symbols::LANGUAGES;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,34 @@ pub struct CodeWeights {
     /// generated (`@generated`, `do not edit`).
     pub generated_markers: Vec<String>,
     pub generated_header_bytes: usize,
+}
+
+impl CodeWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        real("exact_stem", 0.0, 64.0),
+        real("module_file", 0.0, 64.0),
+        real("module_file_normalised", 0.0, 64.0),
+        real("symbol_type", 0.0, 64.0),
+        real("symbol_function", 0.0, 64.0),
+        real("symbol_other", 0.0, 64.0),
+        real("symbol_namespace", 0.0, 64.0),
+        real("symbol_declaration_penalty", 0.0, 16.0),
+        real("symbol_member", 0.0, 64.0),
+        real("symbol_inflected", 0.0, 64.0),
+        real("symbol_partial", 0.0, 64.0),
+        real("all_words", 0.0, 64.0),
+        real("partial_stem", 0.0, 64.0),
+        real("directory", 0.0, 64.0),
+        real("impl_boost", 0.0, 32.0),
+        real("impl_boost_weak", 0.0, 16.0),
+        real("test_penalty", 0.0, 8.0),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[fixed(
+        "generated_header_bytes",
+        "how much of a file is read for generated markers: what a file is, not a weight",
+    )];
 }
 
 impl Default for CodeWeights {

@@ -1,5 +1,6 @@
 //! The section of `grep`: how the term matched, what the file is, and its extensions.
 
+use super::range::{real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// Weights of `grep`: files are ranked by the evidence their matches give.
@@ -50,6 +51,27 @@ pub struct GrepWeights {
     pub source_extensions: Vec<String>,
     pub docs_extensions: Vec<String>,
     pub data_extensions: Vec<String>,
+}
+
+impl GrepWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        real("phrase", 0.0, 8.0),
+        real("same_line", 0.0, 8.0),
+        real("same_file", 0.0, 8.0),
+        real("source", 0.0, 8.0),
+        real("docs", 0.0, 8.0),
+        real("data", 0.0, 8.0),
+        real("other", 0.0, 8.0),
+        real("declaration", 0.0, 8.0),
+        real("definition", 0.0, 4.0),
+        real("exact_name", 0.0, 4.0),
+        real("stem_word", 0.0, 8.0),
+        real("directory_word", 0.0, 4.0),
+        real("density", 0.0, 2.0),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[];
 }
 
 impl Default for GrepWeights {

@@ -4,8 +4,9 @@
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 //!
 //! One file per section (`task.rs`, `name.rs`, `outline.rs`, `code.rs`, `path.rs`, `grep.rs`,
-//! `planner.rs`, `task_ranking.rs`), the whole (`sections.rs`), the built-ins (`builtin.rs`) and
-//! reading one from a file (`load.rs`).
+//! `planner.rs`, `task_ranking.rs`), the whole (`sections.rs`), the built-ins (`builtin.rs`),
+//! reading one from a file (`load.rs`), and the ranges `findbench tune` searches (`range.rs`,
+//! `tunable.rs`).
 
 mod builtin;
 mod code;
@@ -15,9 +16,11 @@ mod name;
 mod outline;
 mod path;
 mod planner;
+mod range;
 mod sections;
 mod task;
 mod task_ranking;
+pub mod tunable;
 
 pub use code::CodeWeights;
 pub use grep::GrepWeights;
@@ -25,6 +28,7 @@ pub use name::NameWeights;
 pub use outline::OutlineWeights;
 pub use path::PathWeights;
 pub use planner::PlannerRules;
+pub use range::{NotTunable, Tunable};
 pub use sections::Profile;
 pub use task::TaskWeights;
 pub use task_ranking::{FieldWeight, TaskRankingWeights};

@@ -1,5 +1,6 @@
 //! The section of `find name`: `partial_ratio` thresholds.
 
+use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// Rules of `find name` (name-filter.md): rapidfuzz `partial_ratio` of the normalised query
@@ -14,6 +15,19 @@ pub struct NameWeights {
     /// Query tokens shorter than this many characters are dropped (`the`, `a`, `to`),
     /// unless no token is this long.
     pub min_token_chars: usize,
+}
+
+impl NameWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        real("threshold", 30.0, 90.0),
+        integer("min_token_chars", 1.0, 5.0),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[fixed(
+        "limit",
+        "the size of an answer, not its order: a longer one buys hit@k with bytes",
+    )];
 }
 
 impl Default for NameWeights {

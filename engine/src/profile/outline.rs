@@ -1,5 +1,6 @@
 //! The section of `find outline` and `get`: term weights, fields and the zoom's rules.
 
+use super::range::{fixed, real, NotTunable, Tunable};
 use super::task::TaskWeights;
 use crate::store::TaskField;
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,31 @@ pub struct OutlineWeights {
     pub max_children: usize,
     /// Closest ids suggested when `get` finds no item with the id asked for.
     pub suggestions: usize,
+}
+
+impl OutlineWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[real("threshold", 0.0, 0.9)];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[
+        fixed(
+            "limit",
+            "the size of an answer, not its order: a longer one buys hit@k with bytes",
+        ),
+        fixed("depth", "how much of a subtree `get` shows, not a ranking"),
+        fixed(
+            "max_depth",
+            "a bound on the nesting of `get`'s answer, not a ranking",
+        ),
+        fixed(
+            "max_children",
+            "a bound on the size of `get`'s answer, not a ranking",
+        ),
+        fixed(
+            "suggestions",
+            "how many ids an unknown id suggests, not a ranking",
+        ),
+    ];
 }
 
 impl Default for OutlineWeights {

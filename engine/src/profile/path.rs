@@ -1,5 +1,6 @@
 //! The section of `find path`: subsequence alignment scores.
 
+use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// Weights of `find path`: subsequence alignment scores.
@@ -35,6 +36,34 @@ pub struct PathWeights {
     /// order, so a path is skipped unaligned only when it certainly scores below. It changes
     /// no result; too small a value could skip a path that ties.
     pub bound_slack: f64,
+}
+
+impl PathWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        real("match_char", 0.0, 4.0),
+        real("consecutive", 0.0, 6.0),
+        real("boundary", 0.0, 8.0),
+        real("camel_hump", 0.0, 8.0),
+        real("filename", 0.0, 4.0),
+        real("gap_open", 0.0, 4.0),
+        real("gap", 0.0, 1.0),
+        real("gap_max", 0.0, 10.0),
+        real("depth", 0.0, 2.0),
+        integer("min_typo_len", 3.0, 10.0),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[
+        fixed(
+            "max_path_len",
+            "how much of a long path is aligned: a bound on the work, not a weight",
+        ),
+        fixed(
+            "typo_ceiling",
+            "keeps every typo match below every true subsequence match (0.5): a rule",
+        ),
+        fixed("bound_slack", "covers f32 rounding; it changes no result"),
+    ];
 }
 
 impl Default for PathWeights {

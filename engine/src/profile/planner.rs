@@ -1,6 +1,7 @@
 //! The section of `ask`'s planner: the word lists a question's term is planned with, and
 //! the budget of its cascade.
 
+use super::range::{fixed, integer, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// The rules `ask` plans a term with, and the budget of its cascade.
@@ -87,6 +88,32 @@ impl PlannerRules {
         }
     }
 }
+
+impl PlannerRules {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[integer("subject_widen", 0.0, 6.0)];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[
+        fixed("max_iterations", BUDGET),
+        fixed("read_attempts", BUDGET),
+        fixed(
+            "evidence_lines",
+            "how many lines an answer quotes: its size, not its order",
+        ),
+        fixed(
+            "max_terms",
+            "a bound on the planning of a pasted issue, not a weight",
+        ),
+        fixed(
+            "max_question_bytes",
+            "a bound on the bytes of a question read, not a weight",
+        ),
+    ];
+}
+
+const BUDGET: &str =
+    "the cascade's budget of calls: more finds as much or more, at a cost in time \
+                      the objectives do not see";
 
 impl Default for PlannerRules {
     fn default() -> Self {

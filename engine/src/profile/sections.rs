@@ -26,6 +26,11 @@ pub struct Profile {
     pub planner: PlannerRules,
     /// `ask` for a task rather than a symbol: ranking files by every word.
     pub task_ranking: TaskRankingWeights,
+    /// Where a profile written by `findbench tune` came from (its inputs, objective, seed,
+    /// split and scores; `schemas/tune.schema.json`, `provenance`): kept as read, never
+    /// ranked with. Absent from the built-ins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<serde_json::Value>,
 }
 
 impl Default for Profile {
@@ -40,6 +45,7 @@ impl Default for Profile {
             grep: GrepWeights::default(),
             planner: PlannerRules::default(),
             task_ranking: TaskRankingWeights::default(),
+            provenance: None,
         }
     }
 }

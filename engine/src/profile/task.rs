@@ -1,5 +1,6 @@
 //! The section of `find task`: field and match-kind weights, tiers and id scores.
 
+use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// Weights of `find task`.
@@ -47,6 +48,42 @@ pub struct TaskWeights {
     /// `find task`'s default `--threshold` (outline has its own, `OutlineWeights::threshold`).
     pub threshold: f64,
 }
+
+impl TaskWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        real("title", 0.0, 2.0),
+        real("description", 0.0, 2.0),
+        real("labels", 0.0, 2.0),
+        real("notes", 0.0, 2.0),
+        real("whole_word", 0.0, 2.0),
+        real("word_prefix", 0.0, 2.0),
+        real("mid_word", 0.0, 2.0),
+        real("typo_word", 0.0, 2.0),
+        real("typo_prefix", 0.0, 2.0),
+        integer("min_typo_len", 3.0, 8.0),
+        real("phrase_bonus", 0.0, 0.2),
+        real("threshold", 0.0, 0.9),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[
+        fixed("exact_floor", TIER),
+        fixed("exact_span", TIER),
+        fixed("typo_floor", TIER),
+        fixed("typo_span", TIER),
+        fixed("exact_ceiling", TIER),
+        fixed("exact_title", TIER),
+        fixed("id_whole", ID),
+        fixed("id_number", ID),
+        fixed("id_part_floor", ID),
+        fixed("id_part_span", ID),
+    ];
+}
+
+const TIER: &str = "a bound of the score tiers: keeps every typo match below every exact one and \
+                    an exact title on top, an order by rule, not a weight";
+const ID: &str = "a score of an --id pattern: the whole id above its number above a part, an \
+                  order by rule, not a weight";
 
 impl Default for TaskWeights {
     fn default() -> Self {

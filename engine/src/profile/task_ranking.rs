@@ -1,6 +1,7 @@
 //! The section of ranking files by every word of a task: BM25F field weights, kind
 //! priors, coverage and proximity.
 
+use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// Weight and length normalisation (`b`, 0 none to 1 full) of one BM25F field.
@@ -81,6 +82,39 @@ impl TaskRankingWeights {
             ..TaskRankingWeights::default()
         }
     }
+}
+
+impl TaskRankingWeights {
+    /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
+    pub const TUNABLE: &'static [Tunable] = &[
+        integer("min_task_terms", 2.0, 6.0),
+        real("k1", 0.1, 3.0),
+        real("path.weight", 0.0, 8.0),
+        real("path.b", 0.0, 1.0),
+        real("symbols.weight", 0.0, 8.0),
+        real("symbols.b", 0.0, 1.0),
+        real("prose.weight", 0.0, 8.0),
+        real("prose.b", 0.0, 1.0),
+        real("code.weight", 0.0, 8.0),
+        real("code.b", 0.0, 1.0),
+        real("source_prior", 0.0, 2.0),
+        real("test_prior", 0.0, 2.0),
+        real("docs_prior", 0.0, 2.0),
+        real("data_prior", 0.0, 2.0),
+        real("other_prior", 0.0, 2.0),
+        real("coverage", 0.0, 4.0),
+        real("min_coverage", 0.0, 1.0),
+        real("min_joint_coverage", 0.0, 1.0),
+        real("subject_joint_coverage", 0.0, 1.0),
+        real("proximity", 0.0, 3.0),
+        integer("rerank_depth", 5.0, 200.0),
+    ];
+    /// The numbers it leaves as they are, and why.
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[fixed(
+        "length_sample",
+        "how precisely the average field lengths are measured; a tree keeps the \
+             statistics of the first profile that asks, so a change is not seen by a run",
+    )];
 }
 
 impl Default for TaskRankingWeights {

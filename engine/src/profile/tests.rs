@@ -33,3 +33,21 @@ fn the_bound_slack_is_a_path_weight_with_its_old_value() {
     let back: Profile = serde_json::from_value(json).unwrap();
     assert_eq!(back, p);
 }
+
+#[test]
+fn a_profile_keeps_its_provenance_and_ranks_as_without_it() {
+    let p: Profile = serde_json::from_str(
+        r#"{"name":"tuned","code":{"test_penalty":1.5},"provenance":{"objective":"mrr","seed":7}}"#,
+    )
+    .unwrap();
+    assert_eq!(p.provenance.as_ref().unwrap()["seed"], 7);
+    let json = serde_json::to_value(&p).unwrap();
+    assert_eq!(json["provenance"]["objective"], "mrr");
+    // the built-ins carry none, and write none
+    assert!(serde_json::to_value(Profile::default())
+        .unwrap()
+        .get("provenance")
+        .is_none());
+    // any other unknown key is still refused
+    assert!(serde_json::from_str::<Profile>(r#"{"provenanse":{}}"#).is_err());
+}

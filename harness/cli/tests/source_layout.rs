@@ -22,6 +22,7 @@ const CRATE_SOURCES: &[&str] = &[
     "harness/eval/src",
     "harness/traces/src",
     "harness/mcp/src",
+    "harness/tune/src",
     "harness/cli/src",
     "benches/src",
 ];

@@ -14,6 +14,7 @@ mod report_error;
 pub mod run;
 mod serve;
 mod shared_args;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use findbench_eval::error::exit;
@@ -70,6 +71,10 @@ pub enum Command {
     /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
     /// into the reports one machine would have written.
     Merge(merge::MergeArgs),
+    /// Search the profile's weights on corpora: coordinate ascent on the train projects,
+    /// the objective before and after on train and held-out projects, `--out` the tuned
+    /// profile with its provenance.
+    Tune(tune::TuneArgs),
     /// Serve the find modes to agents as Model Context Protocol tools on stdio, reading only
     /// inside the given roots and stores; `--record DIR` writes every call as a trace line.
     Serve(serve::ServeArgs),
@@ -165,6 +170,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Replay(args) => replay::run(args, cache),
         Command::Import(args) => import::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Tune(args) => tune::run(args, cache),
         Command::Serve(args) => serve::run(args, cache),
         Command::Corpus(cmd) => corpus::run(cmd, cache),
     }

@@ -106,7 +106,9 @@ pub fn run(args: RunArgs, cache: &super::shared_args::CacheArgs) -> i32 {
     }
 }
 
-fn load_profile(name: &str) -> Result<Profile> {
+/// The profile `--profile` names: a built-in, or a JSON file (exit 2 for an unknown name or a
+/// bad file, 3 for one that cannot be read).
+pub fn load_profile(name: &str) -> Result<Profile> {
     Profile::resolve(name).map_err(|e| {
         let message = format!("profile `{name}`: {e}");
         match e.exit_code() {

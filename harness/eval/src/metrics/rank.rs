@@ -42,21 +42,7 @@ impl RankMetrics {
         if judged.is_empty() {
             return empty;
         }
-        // the 1-based rank of the first expected key among the distinct returned keys
-        let first_hit: Vec<Option<usize>> = judged
-            .iter()
-            .map(|c| {
-                let mut seen: Vec<&str> = Vec::new();
-                for key in &c.ranked {
-                    if !seen.contains(&key.as_str()) {
-                        seen.push(key);
-                    }
-                }
-                seen.iter()
-                    .position(|k| c.expected.iter().any(|e| e == k))
-                    .map(|i| i + 1)
-            })
-            .collect();
+        let first_hit: Vec<Option<usize>> = judged.iter().map(|c| first_relevant_rank(c)).collect();
         let n = judged.len() as f64;
         let mean = |score: &dyn Fn(Option<usize>) -> f64| -> f64 {
             super::arithmetic::round(first_hit.iter().map(|r| score(*r)).sum::<f64>() / n, 4)
@@ -70,6 +56,20 @@ impl RankMetrics {
             recall: super::recall::of_cases(cases),
         }
     }
+}
+
+/// The 1-based rank of the first expected key among the distinct keys a case returned
+/// (`None`: none returned): what hit@k and MRR are computed from.
+pub fn first_relevant_rank(case: &CaseResult) -> Option<usize> {
+    let mut seen: Vec<&str> = Vec::new();
+    for key in &case.ranked {
+        if !seen.contains(&key.as_str()) {
+            seen.push(key);
+        }
+    }
+    seen.iter()
+        .position(|k| case.expected.iter().any(|e| e == k))
+        .map(|i| i + 1)
 }
 
 #[cfg(test)]

@@ -1,0 +1,187 @@
+//! Train and held-out cases by project: a project is a corpus's fixture (its root or store,
+//! as the corpus names it) and every case of a project falls on one side. By default the
+//! projects are ordered by a hash of their names and the first `--holdout` share of them
+//! (rounded, at least one and never all when there are two or more) is held out;
+//! `--holdout-project NAME` names them instead.
+
+use findbench_eval::corpus::Case;
+use findbench_eval::shard::fnv1a64;
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+/// The share of projects held out when none is named.
+pub const DEFAULT_HOLDOUT: f64 = 0.3;
+
+/// How the held-out projects are chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Holdout {
+    /// This share of the projects, the first by the hash of their names.
+    Fraction(f64),
+    /// These projects (a project's path, or its last or first part).
+    Projects(Vec<String>),
+}
+
+/// The projects on each side, each list sorted by name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    pub train: Vec<String>,
+    pub held_out: Vec<String>,
+}
+
+impl Split {
+    pub fn is_held_out(&self, project: &str) -> bool {
+        self.held_out.iter().any(|p| p == project)
+    }
+}
+
+/// A case's project: its fixture's path with `.` and `..` resolved as written
+/// (`corpora/../` is `.`), so every corpus on one fixture names it alike.
+pub fn project_of(case: &Case) -> String {
+    lexical(&case.fixture.path)
+}
+
+fn lexical(path: &Path) -> String {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    let s = out.display().to_string();
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}
+
+/// Whether `--holdout-project NAME` names `project`: its whole path, its last part, or its
+/// first part (`east` for a store `east/todo.json`).
+fn names_project(name: &str, project: &str) -> bool {
+    let name = name.trim_end_matches('/');
+    project == name
+        || Path::new(project).file_name() == Some(name.as_ref())
+        || project
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The split of `projects` `how` says.
+pub fn split(projects: &BTreeSet<String>, how: &Holdout) -> Result<Split, String> {
+    let held: BTreeSet<String> = match how {
+        Holdout::Fraction(f) => {
+            if !(0.0..1.0).contains(f) {
+                return Err(format!(
+                    "--holdout {f}: the share of projects held out must be at least 0 and below 1"
+                ));
+            }
+            let n = projects.len();
+            let mut k = (f * n as f64).round() as usize;
+            if *f > 0.0 && n >= 2 {
+                k = k.clamp(1, n - 1);
+            }
+            if n < 2 {
+                k = 0;
+            }
+            let mut by_hash: Vec<&String> = projects.iter().collect();
+            by_hash.sort_by_key(|p| (fnv1a64(p.as_bytes()), p.as_str()));
+            by_hash.into_iter().take(k).cloned().collect()
+        }
+        Holdout::Projects(names) => {
+            let mut held = BTreeSet::new();
+            for name in names {
+                let found: Vec<&String> =
+                    projects.iter().filter(|p| names_project(name, p)).collect();
+                if found.is_empty() {
+                    return Err(format!(
+                        "--holdout-project `{name}`: no case's project is named so; the projects \
+                         are {}",
+                        projects.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                held.extend(found.into_iter().cloned());
+            }
+            if held.len() == projects.len() {
+                return Err(
+                    "--holdout-project holds out every project: no case is left to tune on".into(),
+                );
+            }
+            held
+        }
+    };
+    Ok(Split {
+        train: projects.difference(&held).cloned().collect(),
+        held_out: held.into_iter().collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn projects(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn no_project_is_on_both_sides_and_none_is_lost() {
+        for n in 0..12 {
+            let all: BTreeSet<String> = (0..n).map(|i| format!("fixtures/p{i}")).collect();
+            for f in [0.0, 0.1, 0.3, 0.5, 0.9] {
+                let s = split(&all, &Holdout::Fraction(f)).unwrap();
+                let train: BTreeSet<_> = s.train.iter().cloned().collect();
+                let held: BTreeSet<_> = s.held_out.iter().cloned().collect();
+                assert!(train.is_disjoint(&held), "{s:?}");
+                assert_eq!(&train | &held, all);
+                if n >= 2 && f > 0.0 {
+                    assert!(!held.is_empty() && !train.is_empty(), "n={n} f={f}: {s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_hash_split_depends_on_the_names_only() {
+        let all = projects(&["a", "b", "c", "d", "e"]);
+        let s = split(&all, &Holdout::Fraction(0.3)).unwrap();
+        assert_eq!(s.held_out.len(), 2);
+        // the same names in another order of insertion: the same split
+        let again = projects(&["e", "d", "c", "b", "a"]);
+        assert_eq!(split(&again, &Holdout::Fraction(0.3)).unwrap(), s);
+        assert!(split(&all, &Holdout::Fraction(1.0)).is_err());
+    }
+
+    #[test]
+    fn named_projects_are_held_out_by_name_or_last_part() {
+        let all = projects(&[
+            "corpora/fixtures/agent-cpp",
+            "corpora/fixtures/todo.json",
+            ".",
+        ]);
+        let s = split(&all, &Holdout::Projects(vec!["todo.json".into()])).unwrap();
+        assert_eq!(s.held_out, ["corpora/fixtures/todo.json"]);
+        assert_eq!(s.train, [".", "corpora/fixtures/agent-cpp"]);
+        let s = split(&all, &Holdout::Projects(vec!["corpora/fixtures".into()])).unwrap();
+        assert_eq!(s.train, ["."]);
+        let err = split(&all, &Holdout::Projects(vec!["nope".into()])).unwrap_err();
+        assert!(err.contains("`nope`") && err.contains("agent-cpp"), "{err}");
+        let every = vec!["agent-cpp".into(), "todo.json".into(), ".".into()];
+        assert!(split(&all, &Holdout::Projects(every)).is_err());
+    }
+
+    #[test]
+    fn a_fixture_path_is_resolved_as_written() {
+        assert_eq!(lexical(Path::new("corpora/../")), ".");
+        assert_eq!(
+            lexical(Path::new("corpora/./fixtures/x")),
+            "corpora/fixtures/x"
+        );
+        assert_eq!(lexical(Path::new("../up")), "../up");
+    }
+}
