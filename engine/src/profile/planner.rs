@@ -1,7 +1,7 @@
 //! The section of `ask`'s planner: the word lists a question's term is planned with, and
 //! the budget of its cascade.
 
-use super::range::{fixed, integer, NotTunable, Tunable};
+use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
 /// The rules `ask` plans a term with, and the budget of its cascade.
@@ -91,7 +91,11 @@ impl PlannerRules {
 
 impl PlannerRules {
     /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
-    pub const TUNABLE: &'static [Tunable] = &[integer("subject_widen", 0.0, 6.0)];
+    pub const TUNABLE: &'static [Tunable] = &[
+        integer("subject_widen", 0.0, 6.0),
+        real("min_confidence", 0.0, 1.0),
+        integer("evidence_min_prefix", 1.0, 8.0),
+    ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
         fixed("max_iterations", BUDGET),
