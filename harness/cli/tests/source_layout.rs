@@ -822,7 +822,8 @@ fn holds_a_date(line: &str) -> bool {
     })
 }
 
-/// Whether a line tells the history of the work ("the tenth session", "session of 2026")
+/// Whether a line tells the history of the work (an ordinal or "this" or "last" before the
+/// word session, or "session of" and a year)
 /// rather than what the software does.
 fn narrates_history(line: &str) -> bool {
     const WHICH: &str = "first second third fourth fifth sixth seventh eighth ninth tenth \
@@ -891,14 +892,18 @@ fn the_docs_describe_the_software_and_leave_dated_figures_to_the_results() {
 
 #[test]
 fn the_history_check_sees_dates_and_sessions() {
+    // the samples are put together here, so that this file holds no such line itself
+    let session = "session";
     let docs = vec![(
         "x.md".to_string(),
-        "measured on 2026-11-29 at load 2\n\
-         the seventeenth session's figures\n\
-         Session of 2026-11-26 (fifth).\n\
-         an agent session log, findbench-YYYY-MM-DD.jsonl, build 2026-11-29T10:00\n\
-         the sessions ran in a work tree; v20261129-01\n"
-            .to_string(),
+        format!(
+            "measured on 2026-11-29 at load 2\n\
+             the seventeenth {session}'s figures\n\
+             {} of 2026-11-26 (fifth).\n\
+             an agent {session} log, findbench-YYYY-MM-DD.jsonl, build 2026-11-29T10:00\n\
+             the {session}s ran in a work tree; v20261129-01\n",
+            "Session"
+        ),
     )];
     let found = history_lines(&docs);
     assert_eq!(found.len(), 3, "{found:?}");
