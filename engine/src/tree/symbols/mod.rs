@@ -42,6 +42,7 @@ mod rust_runs;
 mod scala;
 mod scanner;
 mod shell;
+mod string_end;
 mod swift;
 mod symbol;
 
