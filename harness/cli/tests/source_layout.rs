@@ -721,10 +721,14 @@ fn the_code_map_names_every_source_file_in_its_crate_section() {
 
 #[test]
 fn every_source_file_the_docs_name_exists() {
-    // a path ending in .rs, in backticks, in ARCHITECTURE.md or docs/*.md: it must exist,
+    // a path ending in .rs, in backticks, in ARCHITECTURE.md, docs/*.md or benches/RESULTS.md:
+    // it must exist,
     // either from the repository root or under one crate's src
     let root = common::repo_root();
-    let mut docs = vec![root.join("ARCHITECTURE.md")];
+    let mut docs = vec![
+        root.join("ARCHITECTURE.md"),
+        root.join("benches/RESULTS.md"),
+    ];
     for e in std::fs::read_dir(root.join("docs")).unwrap() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "md") {
@@ -910,4 +914,50 @@ fn the_history_check_sees_dates_and_sessions() {
     assert!(found[0].starts_with("x.md:1:"));
     assert!(found[1].starts_with("x.md:2:"));
     assert!(found[2].starts_with("x.md:3:"));
+}
+
+/// Every command `benches/RESULTS.md`, the README and `docs/*.md` give to reproduce a
+/// figure names a script of this repository that exists (`benches/peer_ask.sh 3 3`,
+/// `python3 scripts/stats_reference.py`): a figure whose command is gone can no longer be
+/// checked.
+#[test]
+fn every_script_the_results_and_docs_name_exists() {
+    let root = common::repo_root();
+    let mut pages = vec![root.join("benches/RESULTS.md"), root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let mut gone = Vec::new();
+    let mut named = 0;
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, quoted) in text.split('`').enumerate() {
+            if i % 2 == 0 {
+                continue;
+            }
+            for word in quoted.split_whitespace() {
+                let script = word.trim_matches(|c: char| c == '(' || c == ')' || c == ';');
+                let ours = script.starts_with("benches/") || script.starts_with("scripts/");
+                if !(ours && (script.ends_with(".sh") || script.ends_with(".py"))) {
+                    continue;
+                }
+                named += 1;
+                if !root.join(script).is_file() {
+                    gone.push(format!("{}: `{script}`", page.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        named > 10,
+        "only {named} scripts named: the check reads nothing"
+    );
+    assert!(
+        gone.is_empty(),
+        "commands name scripts that do not exist:\n{}",
+        gone.join("\n")
+    );
 }
