@@ -11,6 +11,7 @@
 //! is planned from its first `max_terms` distinct ones; the plan's `truncated` says so.
 
 use crate::profile::PlannerRules;
+use crate::text::camel::snake;
 use crate::text::fold::fold;
 use crate::text::stem::{is_plain_word, stem};
 use crate::text::term::SEPARATOR;
@@ -27,7 +28,9 @@ pub struct Plan {
     /// `replay`); identifiers are kept as written. Empty when the profile has no fallback.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub words: Vec<String>,
-    /// Those of `words` that rank candidates but are not required of them.
+    /// Those of `words` that rank candidates but are not required of them: a last word
+    /// that only describes the subject (`replayed`), and the prose words of a question
+    /// that names an identifier.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional: Vec<String>,
     /// Every word of the question as read (punctuation trimmed), and the positions of
@@ -216,8 +219,12 @@ pub fn plan_counted(question: &str, rules: &PlannerRules, steps: &mut usize) -> 
         for (i, word) in words.iter().enumerate() {
             *steps += 1;
             let folded = fold(word);
+            // an identifier keeps its case: `cJSON_New_Item` is cut into `c_json_new_item`
+            // by its humps, `cjson_new_item` is another name
             let s = if rules.stemming && is_plain_word(word) {
                 stem(&folded)
+            } else if snake(word) != snake(&folded) {
+                word.to_string()
             } else {
                 folded.clone()
             };
@@ -237,6 +244,16 @@ pub fn plan_counted(question: &str, rules: &PlannerRules, steps: &mut usize) -> 
                 stems.push(s);
             }
         }
+        // a word written as an identifier (`cJSON_New_Item`, `parse_value`: its case or its
+        // `_`s cut it into parts) names a declaration: when the question names one, the
+        // candidates must hold those, and its prose words (`reformatting`) only rank them
+        if stems.iter().any(|w| names_identifier(w)) {
+            for w in &stems {
+                if !names_identifier(w) && !optional.contains(w) {
+                    optional.push(w.clone());
+                }
+            }
+        }
     }
     Some(Plan {
         term: words.join(SEPARATOR),
@@ -247,6 +264,12 @@ pub fn plan_counted(question: &str, rules: &PlannerRules, steps: &mut usize) -> 
         term_tokens: word_at,
         truncated,
     })
+}
+
+/// True for a word the planner kept as an identifier: one its case or its `_`s cut into
+/// several parts.
+fn names_identifier(word: &str) -> bool {
+    snake(word).contains('_')
 }
 
 /// When a question has more than `max` content words, keeps the first `max` distinct ones
@@ -364,11 +387,22 @@ mod tests {
         let pl = full("where is goal classification");
         assert_eq!(pl.words, ["goal", "classif"]);
         assert!(pl.optional.is_empty());
-        // identifiers are kept as written (folded)
+        // identifiers are kept as written: their humps cut their words
         assert_eq!(
             full("where is CommandRouter implemented").words,
-            ["commandrouter"]
+            ["CommandRouter"]
         );
+        assert_eq!(
+            full("reformatting: cJSON_New_Item").words,
+            ["reformat", "cJSON_New_Item"]
+        );
+        // ... and the identifier is what its candidates must hold
+        assert_eq!(
+            full("reformatting: cJSON_New_Item").required(),
+            ["cJSON_New_Item"]
+        );
+        // a capital that cuts no word is folded
+        assert_eq!(full("Define a boolean type").words[0], "define");
         // a single word is never optional
         assert!(full("where is it loaded").optional.is_empty());
         // legacy plans carry no fallback

@@ -87,11 +87,8 @@ impl Scanned {
             snake_letters(name, &mut name_letters);
             finders.iter().any(|f| f.find(&name_letters).is_some())
         };
-        // letters of a key of `_`s alone are in every name: no line is passed over. A
-        // whole Python text is followed from its quotes and declaration words alone
-        // (`symbols/python_text.rs`): that costs less than finding the lines that hold a key
-        let by_lines = language.skims_lines() && language != Language::Python;
-        let symbols = if by_lines && letters.iter().all(|l| !l.is_empty()) {
+        // letters of a key of `_`s alone are in every name: no line is passed over
+        let symbols = if language.skims_lines() && letters.iter().all(|l| !l.is_empty()) {
             // a name is written on its line, so its letters are the line's: the other
             // lines are passed over, or in C and C++ only followed for what they leave
             // open (most of a file holding a common word)
@@ -103,7 +100,7 @@ impl Scanned {
                     &made
                 }
             };
-            let lines = if matches!(language, Language::C | Language::Cpp) && text.is_ascii() {
+            let lines = if language.leaves_statements_open() && text.is_ascii() {
                 c_lines_holding(text, folded, &keys)
             } else {
                 lines_holding(text, folded, &keys, &finders)

@@ -94,10 +94,11 @@ impl Default for GrepWeights {
             stem_word: 2.0,
             directory_word: 0.5,
             density: 0.25,
+            // the scanned languages' own extensions are in their table entries
+            // (`tree/symbols/languages.rs`), never here
             source_extensions: list(&[
-                "sh", "bash", "zsh", "fish", "ps1", "rb", "kt", "kts", "swift", "cs", "scala",
-                "zig", "lua", "php", "pl", "pm", "r", "jl", "ex", "exs", "erl", "hs", "ml", "clj",
-                "dart", "m", "mm", "sql", "cmake", "vue", "svelte",
+                "fish", "ps1", "zig", "lua", "pl", "pm", "r", "jl", "ex", "exs", "erl", "hs", "ml",
+                "clj", "dart", "m", "mm", "sql", "cmake", "vue", "svelte",
             ]),
             docs_extensions: list(&["md", "markdown", "rst", "txt", "adoc", "org", "tex", "html"]),
             data_extensions: list(&[
@@ -117,5 +118,27 @@ impl GrepWeights {
             word_continuation: false,
             ..GrepWeights::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::symbols::LANGUAGES;
+
+    #[test]
+    fn source_extensions_name_no_scanned_language() {
+        // a scanned language's extension listed here would be a second place its facts live
+        let source = GrepWeights::default().source_extensions;
+        for spec in LANGUAGES.iter() {
+            for ext in spec.extensions {
+                assert!(
+                    !source.iter().any(|s| s == ext),
+                    "`{ext}` of {} is in grep.source_extensions",
+                    spec.name
+                );
+            }
+        }
+        assert!(source.iter().any(|s| s == "lua"));
     }
 }

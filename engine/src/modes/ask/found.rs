@@ -18,6 +18,11 @@ pub struct AskMatch {
     /// The `find` step the candidate reached (none for a `grep` candidate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<CodeStep>,
+    /// Ranked by every word of a task (the `rank` tool): its read needs one line that holds
+    /// a word, and the answer's confidence (how much of the question's rarer words the
+    /// file holds) decides, since a task's sentence is not one term a file must hold whole.
+    #[serde(skip)]
+    pub ranked: bool,
 }
 
 /// What the search found: ranked candidates, and how many the last search tool found.
@@ -39,6 +44,7 @@ impl Found {
                     reason: format!("find: {}", m.reason),
                     line: m.line,
                     step: Some(m.step),
+                    ranked: false,
                 })
                 .collect(),
         }
@@ -55,6 +61,7 @@ impl Found {
                     reason: format!("grep: {}", m.reason),
                     line: Some(m.first.number),
                     step: None,
+                    ranked: false,
                 })
                 .collect(),
         }

@@ -62,8 +62,8 @@ pub struct Read {
 /// Opens a candidate as an agent would: its text, the lines that hold a word of the term as
 /// a word or an identifier part (`text` in `help_text` or `TextWrapper`, not in
 /// `contextlib`; a plural as its singular), best first. Evidence when every word of the
-/// term is held by such a line or the path, when `find` matched the declaration it points
-/// at, or when the file is named for the term (or, with `read_requires_mention` off, when
+/// term is held by such a line or the path, when a task's ranked file has such a line
+/// (its confidence then decides), when `find` matched the declaration it points at, or when the file is named for the term (or, with `read_requires_mention` off, when
 /// the file has text at all). A URL's text, and an import line unless the question names
 /// its keyword, hold no word. `terms` are the question's terms as the ranking makes them:
 /// which the file holds is returned beside.
@@ -220,7 +220,10 @@ pub fn read_file(
     // the declaration `find` matched is evidence; a line another tool pointed at only when
     // it holds the term
     let declared = m.step.is_some() && tool_line.is_some();
-    let is_evidence = every_word || declared || named || !rules.read_requires_mention;
+    // a task's ranked file needs a line that holds one of its words; the confidence the
+    // caller weighs from `held` decides whether those words tell the file apart
+    let ranked = m.ranked && mentions > 0;
+    let is_evidence = every_word || ranked || declared || named || !rules.read_requires_mention;
     let held: Vec<bool> = held_anywhere[asked..].to_vec();
     if !is_evidence {
         let note = if mentions == 0 {

@@ -75,7 +75,9 @@ fn fallbacks(
     let fallback = profile.planner.word_fallback && !plan.words.is_empty();
     if fallback && plan.words.len() == 1 {
         // the stem of a single word: `loaded` -> `load`
-        if plan.words[0] != fold(&plan.term) && calls.take(Tool::Find, find_input(&plan.words[0])) {
+        if fold(&plan.words[0]) != fold(&plan.term)
+            && calls.take(Tool::Find, find_input(&plan.words[0]))
+        {
             let (total, stemmed) = find_top(&plan.words[0]);
             calls.found(total);
             if !stemmed.is_empty() {
@@ -163,7 +165,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                     let path = m.path.to_ascii_lowercase();
                     plan.words
                         .iter()
-                        .filter(|w| path.contains(w.as_str()))
+                        .filter(|w| path.contains(fold(w).as_str()))
                         .count()
                 },
                 score: 0.0,
@@ -207,6 +209,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 ),
                 line: None,
                 step: None,
+                ranked: false,
             })
             .collect(),
     }

@@ -106,6 +106,7 @@ fn rank(tree: &Tree, plan: &Plan, profile: &Profile, calls: &mut Calls, wanted: 
                 score: r.score,
                 reason: format!("rank: {}", r.reason),
                 step: None,
+                ranked: true,
             })
             .collect(),
     }

@@ -387,6 +387,12 @@ impl Language {
     pub(crate) fn skims_lines(self) -> bool {
         self.spec().skims_lines
     }
+
+    /// [`LanguageSpec::open_statements`]: its passed-over lines are still followed for
+    /// what they leave open (C, C++).
+    pub(crate) fn leaves_statements_open(self) -> bool {
+        self.spec().open_statements
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Honest answers on real trees: questions about concepts a tree does not hold, phrased as
+# real tasks, asked with `findbench ask`; each should be `insufficient_evidence`. A
+# question is asked of a tree only when its distinctive word is in none of the tree's
+# files (`rg -i -w -l`), so what is counted is absent; the others are listed as skipped.
+#
+# Prints, per tree and pooled: questions asked, skipped, and how many `ask` answered
+# `success` (the goal: at most 5 %), with the file it selected.
+#
+# Usage: benches/absent_concepts.sh [--findbench BIN] TREE_OR_GIT_DIR...
+#   a git directory (a clone's .git or a bare mirror) is read at its HEAD through
+#   `git archive`; any other directory is read as it is.
+# Environment: WORK=dir to keep the trees (default: a temporary dir).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FB=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --findbench) FB="$2"; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] || { echo "usage: $0 [--findbench BIN] TREE_OR_GIT_DIR..." >&2; exit 2; }
+if ! command -v rg >/dev/null; then
+  apt-get install -y ripgrep >/dev/null || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
+fi
+if [ -z "$FB" ]; then
+  cargo build --release -q -p findbench
+  FB="$PWD/target/release/findbench"
+fi
+WORK="${WORK:-$(mktemp -d -t findbench-absent.XXXXXX)}"
+export FINDBENCH_CACHE="$WORK/cache" FINDBENCH_NO_BACKGROUND_INDEX=1
+
+# question | its distinctive word (absent from the tree for the question to be asked)
+QUESTIONS='where is the database connection pool created|database
+where is the retry backoff for http requests configured|backoff
+how does the oauth token refresh work|oauth
+where is the image thumbnail resized|thumbnail
+where are email notifications sent|email
+how is the shopping cart total computed|cart
+where is the user password hashed|password
+how are video frames decoded|video
+where is the payment invoice generated|invoice
+how does the kubernetes pod autoscaling work|kubernetes
+where is the gpu shader compiled|shader
+where is the audio volume normalised|audio
+how is the map tile cache evicted|tile
+where is the captcha verified|captcha
+where are the leaderboard scores ranked|leaderboard'
+
+total_asked=0; total_success=0; total_skipped=0
+printf '| tree | asked | skipped (word present) | success | success rate | selected on success |\n|---|---|---|---|---|---|\n' > "$WORK/table.md"
+for src in "$@"; do
+  name=$(basename "$(dirname "$src")")
+  [ "$(basename "$src")" = "repo" ] || [ "$(basename "$src")" = ".git" ] || name=$(basename "$src")
+  if git --git-dir="$src" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+    tree="$WORK/trees/$name"
+    rm -rf "$tree" && mkdir -p "$tree"
+    git --git-dir="$src" archive HEAD | tar -x -C "$tree"
+  else
+    tree="$src"
+  fi
+  asked=0; success=0; skipped=0; selected=""
+  while IFS='|' read -r question word; do
+    if rg -q -i -w -l -- "$word" "$tree" 2>/dev/null; then
+      skipped=$((skipped + 1))
+      continue
+    fi
+    asked=$((asked + 1))
+    answer=$("$FB" ask "$question" --root "$tree" 2>/dev/null || true)
+    outcome=$(printf '%s' "$answer" | python3 -c 'import json,sys
+try:
+    d = json.load(sys.stdin)
+    print(d.get("outcome", "error"), d.get("selected") or "-")
+except Exception:
+    print("error -")')
+    if [ "${outcome%% *}" = "success" ]; then
+      success=$((success + 1))
+      selected="$selected \`${outcome#* }\` (${question})"
+    fi
+  done <<< "$QUESTIONS"
+  rate=$(python3 -c "print(f'{100 * $success / $asked:.0f} %' if $asked else '-')")
+  printf '| %s | %d | %d | %d | %s |%s |\n' "$name" "$asked" "$skipped" "$success" "$rate" "$selected" >> "$WORK/table.md"
+  total_asked=$((total_asked + asked)); total_success=$((total_success + success)); total_skipped=$((total_skipped + skipped))
+done
+rate=$(python3 -c "print(f'{100 * $total_success / $total_asked:.0f} %' if $total_asked else '-')")
+printf '| **pooled** | %d | %d | %d | **%s** | |\n' "$total_asked" "$total_skipped" "$total_success" "$rate" >> "$WORK/table.md"
+cat "$WORK/table.md"
+echo
+echo "work directory: $WORK"

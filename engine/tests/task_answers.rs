@@ -1,0 +1,79 @@
+//! The outcome of `ask` for a task (a sentence of several words, ranked by every word):
+//! a file that holds the task's rarer words answers it even when a word the change is
+//! about to add is in no file yet; a file that shares only its common words does not; an
+//! identifier named in the task is looked up as written.
+
+use findbench_engine::modes::ask::{ask, AskRequest, AskResponse};
+use findbench_engine::{Outcome, Profile, Tree};
+
+fn tree() -> Tree {
+    Tree::from_memory(
+        "t",
+        [
+            (
+                "src/parser.c",
+                "/* the value parser */\n\
+                 static int parse_value(const char *text, size_t depth)\n\
+                 {\n\
+                 \tif (depth > NESTING_LIMIT) { return 0; }\n\
+                 \treturn parse_array(text, depth + 1);\n\
+                 }\n",
+            ),
+            (
+                "src/printer.c",
+                "/* prints a value */\n\
+                 static int print_value(const char *text)\n\
+                 {\n\
+                 \treturn print_string(text);\n\
+                 }\n",
+            ),
+            (
+                "src/hooks.c",
+                "/* Internal constructor. */\n\
+                 static cJSON *cJSON_New_Item(void)\n\
+                 {\n\
+                 \treturn 0;\n\
+                 }\n",
+            ),
+            (
+                "README.md",
+                "The library is small and configurable.\nA progress bar is created per run.\n",
+            ),
+            ("docs/usage.md", "Call the printer on a value.\n"),
+        ],
+    )
+}
+
+fn run(question: &str) -> AskResponse {
+    ask(&tree(), &AskRequest::new(question), &Profile::default()).unwrap()
+}
+
+#[test]
+fn a_task_is_answered_by_the_file_holding_its_rarer_words() {
+    // `configurable` is what the change adds: no source file holds it yet
+    let r = run("limit the parser nesting depth and make it configurable");
+    assert_eq!(r.outcome, Outcome::Success, "{:?}", r.reason);
+    assert_eq!(r.selected.as_deref(), Some("src/parser.c"));
+    assert!(r.confidence >= 0.5, "{}", r.confidence);
+    let evidence = r.evidence.expect("evidence");
+    assert!(evidence
+        .lines
+        .iter()
+        .any(|l| l.text.contains("NESTING_LIMIT")));
+}
+
+#[test]
+fn a_task_whose_rarer_words_no_file_holds_is_not_answered() {
+    let r = run("where is the database connection pool created");
+    assert_eq!(r.outcome, Outcome::InsufficientEvidence, "{:?}", r.selected);
+    assert_eq!(r.selected, None);
+    assert!(r.confidence < 0.5, "{}", r.confidence);
+}
+
+#[test]
+fn an_identifier_of_the_task_is_looked_up_as_written() {
+    // `cJSON_New_Item` cut by its humps is `c_json_new_item`; folded it would name nothing
+    let r = run("reformatting: cJSON_New_Item");
+    assert_eq!(r.selected.as_deref(), Some("src/hooks.c"), "{:?}", r.reason);
+    assert_eq!(r.outcome, Outcome::Success);
+}
