@@ -128,3 +128,40 @@ fn here_documents_are_passed_over() {
     let src = "x = <<~SQL\n  def not_a_method\nSQL\ndef after_heredoc\nend\n";
     assert_names(Language::Ruby, src, &["after_heredoc"]);
 }
+
+#[test]
+fn script_templates_nest_in_their_expressions() {
+    // the inner template's backticks do not close the outer one
+    let src = "const a = `outer ${ `inner ${x} /* no` } end`;\nfunction afterNested() {}\n";
+    assert_names(Language::JavaScript, src, &["a", "afterNested"]);
+    // a nested template over several lines, an expression's braces counted
+    let src = "const b = `line ${ f({ k: `deep\n/* not a comment\n${y}` }) }\n/* still text\n`;\n\
+               function afterDeep() {}\n";
+    assert_names(Language::JavaScript, src, &["b", "afterDeep"]);
+    assert_names(Language::TypeScript, src, &["b", "afterDeep"]);
+}
+
+#[test]
+fn cpp_raw_strings_close_at_their_delimiter() {
+    let src = "const char *s = R\"x(\n/* not a comment\nint lost_in_raw() {\n)\" still )x\";\n\
+               int after_raw(void) { return 0; }\n";
+    assert_names(Language::Cpp, src, &["after_raw"]);
+    // an encoding prefix; `\` escapes nothing, `"` inside is text
+    let src = "auto p = u8R\"(C:\\ \"quoted\" /*)\";\nint after_prefixed(void) { return 0; }\n";
+    assert_names(Language::Cpp, src, &["after_prefixed"]);
+    // `R` ending another word opens no raw string
+    let src = "const char *t = OR\"/*(\";\nint after_word(void) { return 0; }\n";
+    assert_names(Language::Cpp, src, &["after_word"]);
+}
+
+#[test]
+fn php_heredocs_and_nowdocs_are_passed_over() {
+    let src = "<?php\n$s = <<<EOT\nfunction lost_in_heredoc() {\n/* not a comment\nEOT;\n\
+               function after_heredoc() {}\n$t = <<<'NOW'\n*/ class Lost {}\n  NOW;\n\
+               class AfterNowdoc {}\n$u = <<<\"Q\"\nQUERY line\nQ;\nfunction after_quoted() {}\n";
+    assert_names(
+        Language::Php,
+        src,
+        &["after_heredoc", "AfterNowdoc", "after_quoted"],
+    );
+}

@@ -101,7 +101,7 @@ impl Scanned {
                 }
             };
             let lines = if language.leaves_statements_open() && text.is_ascii() {
-                c_lines_holding(text, folded, &keys)
+                c_lines_holding(language, text, folded, &keys)
             } else {
                 lines_holding(text, folded, &keys, &finders)
             };
@@ -176,13 +176,13 @@ fn ascii_lines_holding(folded: &[u8], keys: &[String]) -> Vec<u32> {
 /// name holding a key holds one): none when every place is inside a comment
 /// ([`all_in_comments`], which reads the text only up to the first place in code), as a
 /// name is written in code.
-fn c_lines_holding(text: &str, folded: &[u8], keys: &[String]) -> Vec<u32> {
+fn c_lines_holding(language: Language, text: &str, folded: &[u8], keys: &[String]) -> Vec<u32> {
     let mut places: Vec<usize> = Vec::new();
     for key in keys.iter().filter_map(|k| SnakeKey::new(k)) {
         places.extend(key.find_each(folded, true));
     }
     places.sort_unstable();
-    if all_in_comments(text.as_bytes(), &places) {
+    if all_in_comments(language, text.as_bytes(), &places) {
         return Vec::new();
     }
     line_numbers(folded, places)
@@ -524,7 +524,7 @@ mod tests {
                 // a C text's lines come from every place a key is written: the same lines,
                 // unless every place is in a comment
                 if text.is_ascii() {
-                    let c_lines = c_lines_holding(text, &folded, &keys);
+                    let c_lines = c_lines_holding(Language::Cpp, text, &folded, &keys);
                     assert!(c_lines.is_empty() || c_lines == lines, "{keys:?}: {text}");
                     from_places += c_lines.len();
                 }

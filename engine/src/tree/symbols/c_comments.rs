@@ -10,13 +10,16 @@
 //! backtick the scanner follows in every brace language) ends at its quote or at its
 //! line's end; a `'` is a character literal when a `'` stands two bytes on or when a `\`
 //! follows it, and is passed over otherwise; `//` comments out the rest of its line; `/*`
-//! comments out everything to the next `*/`, across lines. So a place inside a comment
+//! comments out everything to the next `*/`, across lines; in C++ a raw string
+//! (`R"x(...)x"`) goes on to its delimiter, across lines. So a place inside a comment
 //! found here is outside every line's code, and no name the scanner reads is there
 //! (`every_comment_found_is_outside_the_code_the_scanner_reads`).
 //!
 //! [`Scanner::code_of`]: super::scanner::Scanner::code_of
 
+use super::language::Language;
 use super::lexical::skip_string;
+use super::string_end::{cpp_raw_delimiter, cpp_raw_end};
 use crate::text::byte_set::ByteSet;
 use memchr::memmem;
 
@@ -25,8 +28,12 @@ const OPENERS: ByteSet = ByteSet::new(b"\"`'/");
 
 /// Whether every one of `places` (offsets into `text`, ascending) is inside a comment. The
 /// text is read only as far as the first place outside one.
-pub(crate) fn all_in_comments(text: &[u8], places: &[usize]) -> bool {
-    let mut comments = Comments { text, at: 0 };
+pub(crate) fn all_in_comments(language: Language, text: &[u8], places: &[usize]) -> bool {
+    let mut comments = Comments {
+        text,
+        at: 0,
+        raw_strings: language.spec().strings.cpp_raw_strings,
+    };
     let mut comment = comments.next();
     for &place in places {
         while comment.is_some_and(|(_, end)| end <= place) {
@@ -46,6 +53,8 @@ pub(crate) fn all_in_comments(text: &[u8], places: &[usize]) -> bool {
 pub(super) struct Comments<'t> {
     pub(super) text: &'t [u8],
     pub(super) at: usize,
+    /// C++'s raw strings are followed.
+    pub(super) raw_strings: bool,
 }
 
 impl Iterator for Comments<'_> {
@@ -58,7 +67,15 @@ impl Iterator for Comments<'_> {
             // the line the opener stands on: strings and literals end with it
             let line_end = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |k| i + k);
             let line = &text[..line_end];
+            let raw = match text[i] {
+                b'"' if self.raw_strings => cpp_raw_delimiter(text, i),
+                _ => None,
+            };
             self.at = match text[i] {
+                b'"' if raw.is_some() => raw.map_or(text.len(), |delimiter| {
+                    cpp_raw_end(text, i + delimiter.byte_len() + 2, &delimiter)
+                        .unwrap_or(text.len())
+                }),
                 // `skip_string` stops at the closing quote, or at the line's end
                 b'"' | b'`' => skip_string(line, i) + 1,
                 b'\'' if line.get(i + 2) == Some(&b'\'') => i + 3,
@@ -90,7 +107,6 @@ impl Iterator for Comments<'_> {
 mod tests {
     use super::*;
     use crate::tree::symbols::scanner::Scanner;
-    use crate::tree::symbols::Language;
 
     /// The code `Scanner::code_of` reads on each line of `text`, as ranges of the text.
     fn code_ranges(language: Language, text: &str) -> Vec<(usize, usize)> {
@@ -126,6 +142,12 @@ mod tests {
         "'\\\n/* after an escape left open */ int n;\n'\n'/' // x\n",
     ];
 
+    /// C++ raw strings holding comment openers and quotes, over lines.
+    const TRICKY_CPP: [&str; 2] = [
+        "auto s = R\"x(\n/* not a comment \" )\" \n)x\"; int after; /* c */\n",
+        "auto t = u8R\"(//)\"; int k; OR\"/*\"; int m; // end\n",
+    ];
+
     /// Over texts made to trip the lexers and every C and C++ file the repository ships
     /// (or of the tree `FINDBENCH_C_TREE` names, by hand on a real one:
     /// `FINDBENCH_C_TREE=/usr/include cargo test --release -p findbench-engine --lib --
@@ -135,6 +157,7 @@ mod tests {
         let mut texts: Vec<(Language, String)> = TRICKY
             .iter()
             .map(|t| (Language::C, t.to_string()))
+            .chain(TRICKY_CPP.iter().map(|t| (Language::Cpp, t.to_string())))
             .collect();
         let sources = crate::own_sources::tree_sources(
             "FINDBENCH_C_TREE",
@@ -165,6 +188,7 @@ mod tests {
         for (start, end) in (Comments {
             text: text.as_bytes(),
             at: 0,
+            raw_strings: language.spec().strings.cpp_raw_strings,
         }) {
             assert!(start < end && end <= text.len(), "{start}..{end}: {text}");
             // the code ranges are in order: those ending before the comment pass
@@ -190,12 +214,20 @@ mod tests {
         let text = "/* cursor */ int a;\n// cursor\nint cursor; /* cursor\n */\nchar *s = \"/* cursor */\";\n";
         let at = |nth: usize| text.match_indices("cursor").nth(nth).unwrap().0;
         let bytes = text.as_bytes();
-        assert!(all_in_comments(bytes, &[at(0), at(1), at(3)]));
-        assert!(!all_in_comments(bytes, &[at(0), at(2)]));
+        assert!(all_in_comments(Language::C, bytes, &[at(0), at(1), at(3)]));
+        assert!(!all_in_comments(Language::C, bytes, &[at(0), at(2)]));
         // in a string: no comment
-        assert!(!all_in_comments(bytes, &[at(4)]));
-        assert!(all_in_comments(bytes, &[]));
+        assert!(!all_in_comments(Language::C, bytes, &[at(4)]));
+        assert!(all_in_comments(Language::C, bytes, &[]));
         // a place past the last comment
-        assert!(!all_in_comments(bytes, &[at(0), text.len() - 1]));
+        assert!(!all_in_comments(
+            Language::C,
+            bytes,
+            &[at(0), text.len() - 1]
+        ));
+        // after a C++ raw string that holds `/*`: no comment
+        let text = "auto s = R\"x(/* )x\";\nint cursor;\n";
+        let place = text.find("cursor").unwrap();
+        assert!(!all_in_comments(Language::Cpp, text.as_bytes(), &[place]));
     }
 }

@@ -69,6 +69,12 @@ pub(crate) struct StringSyntax {
     /// Rust's raw strings: `r"..."`, `r#"..."#` (as many `#` as opened them), `br"..."`;
     /// `\` escapes nothing and they may span lines.
     pub(crate) raw_strings: bool,
+    /// C++'s raw strings: `R"delim(...)delim"` (with an encoding prefix or none); `\`
+    /// escapes nothing and they may span lines.
+    pub(crate) cpp_raw_strings: bool,
+    /// PHP's heredocs and nowdocs: `<<<EOT` ends a line, and the string goes on to the line
+    /// that starts with `EOT`.
+    pub(crate) heredocs: bool,
 }
 
 /// What `'` opens.
@@ -99,6 +105,8 @@ pub(super) const PLAIN_STRINGS: StringSyntax = StringSyntax {
     verbatim: false,
     quotes_span_lines: false,
     raw_strings: false,
+    cpp_raw_strings: false,
+    heredocs: false,
 };
 
 /// What follows a declaration's name says whether it defines its symbol

@@ -149,6 +149,10 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
             "h", "hh", "hpp", "hxx", "cc", "cpp", "cxx", "c++", "ipp", "inl",
         ],
         implementation_extensions: &["cc", "cpp", "cxx", "c++"],
+        strings: StringSyntax {
+            cpp_raw_strings: true,
+            ..PLAIN_STRINGS
+        },
         skims_lines: true,
         open_statements: true,
         bodies: C_BODIES,
@@ -320,6 +324,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         strings: StringSyntax {
             single_quote: SingleQuote::String,
             quotes_span_lines: true,
+            heredocs: true,
             ..PLAIN_STRINGS
         },
         bodies: Bodies::BodyBeforeSemicolon,

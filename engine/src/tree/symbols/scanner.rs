@@ -6,7 +6,10 @@
 use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
 use super::language::{Bodies, Language, Neither, SingleQuote, TripleQuotes};
 use super::lexical::{comment_end, regex_end, skip_string, trim};
-use super::string_end::{is_verbatim, raw_hashes, string_end, Close};
+use super::string_end::{
+    cpp_raw_delimiter, heredoc_at, is_verbatim, raw_hashes, string_end, template_end, Close,
+    Template,
+};
 use super::symbol::{Symbol, SymbolKind};
 use crate::text::byte_set::ByteSet;
 use crate::text::camel::snake;
@@ -176,11 +179,14 @@ impl<'a> Scanner<'a> {
         }
         if let Some(delimiter) = self.open_string {
             match string_end(line, 0, delimiter) {
-                Some(end) => {
+                Ok(end) => {
                     self.open_string = None;
                     start = end;
                 }
-                None => return "",
+                Err(open) => {
+                    self.open_string = Some(open);
+                    return "";
+                }
             }
         }
         let single_quote = self.language.spec().strings.single_quote == SingleQuote::String;
@@ -196,13 +202,13 @@ impl<'a> Scanner<'a> {
             }
             if let Some((delimiter, opener)) = self.multiline_string_at(bytes, i) {
                 match string_end(line, i + opener, delimiter) {
-                    Some(close) => {
+                    Ok(close) => {
                         i = close;
                         continue;
                     }
-                    None => {
+                    Err(open) => {
                         // the string goes on below: its lines are no code
-                        self.open_string = Some(delimiter);
+                        self.open_string = Some(open);
                         end = i;
                         break;
                     }
@@ -248,7 +254,15 @@ impl<'a> Scanner<'a> {
             }
             i += 1;
         }
-        trim(&line[start..end.max(start)])
+        let mut end = end.max(start);
+        if self.language.spec().strings.heredocs && self.open_string.is_none() {
+            // `<<<EOT` ends its line: the lines below are the string's up to `EOT`
+            if let Some((at, label)) = heredoc_at(&line[start..end]) {
+                self.open_string = Some(Close::Heredoc(label));
+                end = start + at;
+            }
+        }
+        trim(&line[start..end])
     }
 
     /// How a string that may span lines opening at `i` closes, and how many bytes open
@@ -273,7 +287,12 @@ impl<'a> Scanner<'a> {
                 // `$@"` and `@$"`: an interpolated verbatim string
                 (bytes.get(i + 2) == Some(&b'"')).then_some((Close::Verbatim, 3))
             }
+            b'`' if strings.backtick_spans_lines && self.language.spec().script => {
+                Some((Close::Template(Template::default()), 1))
+            }
             b'`' if strings.backtick_spans_lines => Some((Close::Backtick, 1)),
+            b'"' if strings.cpp_raw_strings => cpp_raw_delimiter(bytes, i)
+                .map(|delimiter| (Close::CppRaw(delimiter), delimiter.byte_len() + 2)),
             b'"' if strings.raw_strings && raw_hashes(bytes, i).is_some() => {
                 Some((Close::Raw(raw_hashes(bytes, i).unwrap_or(0)), 1))
             }
@@ -505,6 +524,10 @@ impl<'a> Scanner<'a> {
                 b'"' if verbatim && is_verbatim(bytes, i) => {
                     // a verbatim string: `\` escapes nothing, `""` is a quote
                     i = string_end(code, i + 1, Close::Verbatim).map_or(bytes.len(), |end| end - 1);
+                }
+                b'`' if script => {
+                    i = template_end(bytes, i + 1, Template::default())
+                        .map_or(bytes.len(), |end| end - 1);
                 }
                 b'"' | b'\'' | b'`' => i = skip_string(bytes, i),
                 b'/' if bytes.get(i + 1) == Some(&b'/') => break,
