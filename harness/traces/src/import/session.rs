@@ -15,6 +15,9 @@ pub struct Session {
     pub cwd: Option<String>,
     /// The commit the working tree was at, when the log names it.
     pub commit: Option<String>,
+    /// A fixture by name (`replay --fixtures`), for a log that names no directory (OTLP's
+    /// `service.name`); `--root` and a directory come first.
+    pub fixture_name: Option<String>,
     /// When the session started, for calls the log gives no time of their own.
     pub started: Option<String>,
     pub turns: Vec<Turn>,
@@ -34,6 +37,7 @@ impl Session {
             id: None,
             cwd: None,
             commit: None,
+            fixture_name: None,
             started: None,
             turns: Vec::new(),
             problems: Vec::new(),

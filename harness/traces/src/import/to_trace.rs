@@ -7,7 +7,7 @@
 //! | `trace_id` | session id `/` the search's call id |
 //! | `timestamp` | the search call's time (else its turn's, else the session's) |
 //! | `query` | the person's message that started the turn (`sha256:` of it with `--redact`) |
-//! | `fixture` | `{root: --root}`, else `{git: cwd, rev: commit}` when the log names the commit, else `{root: cwd}` |
+//! | `fixture` | `{root: --root}`, else `{git: cwd, rev: commit}` when the log names the commit, else `{root: cwd}`, else the fixture name the log gives (OTLP) |
 //! | `tools` | the one search: the agent tool's name, its pattern or command, the lines or paths it returned, the bytes it returned, its duration |
 //! | `outcome` | `success` when the search returned something, `insufficient_evidence` when it did not |
 //! | `iterations` | how many searches the turn had run, this one included |
@@ -47,6 +47,10 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
         (None, Some(cwd), None) => Some(FixtureSource::Root(cwd.clone())),
         (None, None, _) => None,
     };
+    // (label, source): a fixture by name has no source of its own
+    let fixture = fixture
+        .map(|f| (f.label(), Some(f)))
+        .or_else(|| session.fixture_name.clone().map(|name| (name, None)));
     let roots = Roots {
         session: session.cwd.as_ref().map(PathBuf::from),
         replacement: options.root.clone(),
@@ -165,7 +169,7 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
 /// What every trace of a session shares.
 struct Made<'a> {
     session_id: &'a str,
-    fixture: &'a FixtureSource,
+    fixture: &'a (String, Option<FixtureSource>),
     options: &'a ImportOptions,
 }
 
@@ -193,8 +197,8 @@ impl Made<'_> {
             trace_id: format!("{session_id}/{}", search.call_id),
             timestamp,
             query,
-            fixture: fixture.label(),
-            fixture_source: Some(fixture.clone()),
+            fixture: fixture.0.clone(),
+            fixture_source: fixture.1.clone(),
             tools: vec![ToolCall {
                 name: search.tool.clone(),
                 input: search.input.clone(),
