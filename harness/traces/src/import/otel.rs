@@ -173,6 +173,7 @@ fn steps(tool: &ToolSpan) -> Vec<Step> {
             tool: tool.name.clone(),
             input: input.to_string(),
             line: tool.line,
+            source: 0,
             timestamp: timestamp.clone(),
             result: None,
         })
@@ -183,6 +184,7 @@ fn steps(tool: &ToolSpan) -> Vec<Step> {
             path: path.to_string(),
             base,
             line: tool.line,
+            source: 0,
             result: None,
         })
     };

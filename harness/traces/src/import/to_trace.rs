@@ -85,7 +85,8 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
             };
             ordinal += 1;
             if search.result.is_none() {
-                session.problem(
+                session.problem_in(
+                    search.source,
                     search.line,
                     ProblemKind::NoResult,
                     format!(
@@ -103,12 +104,22 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
                 .cloned()
             else {
                 let detail = format!("search `{}` has no time in the log", search.call_id);
-                session.problem(search.line, ProblemKind::BadTimestamp, detail);
+                session.problem_in(
+                    search.source,
+                    search.line,
+                    ProblemKind::BadTimestamp,
+                    detail,
+                );
                 continue;
             };
             if let Err(e) = humantime::parse_rfc3339_weak(&timestamp) {
                 let detail = format!("`{timestamp}` is not RFC 3339 ({e})");
-                session.problem(search.line, ProblemKind::BadTimestamp, detail);
+                session.problem_in(
+                    search.source,
+                    search.line,
+                    ProblemKind::BadTimestamp,
+                    detail,
+                );
                 continue;
             }
             let after: Vec<String> = expected
@@ -132,7 +143,9 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
     }
     out.problems = session.problems;
     // file order, whichever pass found them
-    out.problems.sort_by_key(|p| p.line);
+    let order: Vec<PathBuf> = session.sources.clone();
+    out.problems
+        .sort_by_key(|p| (order.iter().position(|f| *f == p.file), p.line));
     out
 }
 
@@ -144,7 +157,8 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
     for (i, step) in turn.steps.iter().enumerate() {
         let Step::Touch(touch) = step else { continue };
         match &touch.result {
-            None => session.problem(
+            None => session.problem_in(
+                touch.source,
                 touch.line,
                 ProblemKind::NoResult,
                 format!(
@@ -155,7 +169,8 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
             Some(r) if r.is_error => {}
             Some(_) => match roots.relative(&touch.path, touch.base.as_deref()) {
                 Some(path) => out.push((i, path)),
-                None => session.problem(
+                None => session.problem_in(
+                    touch.source,
                     touch.line,
                     ProblemKind::OutsideRoot,
                     format!("`{}` is outside the root: left out of expected", touch.path),
@@ -257,6 +272,7 @@ mod tests {
             tool: "Grep".into(),
             input: "cursor_binary".into(),
             line,
+            source: 0,
             timestamp: Some("2026-01-05T10:00:01Z".into()),
             result,
         })
@@ -268,6 +284,7 @@ mod tests {
             path: path.into(),
             base: None,
             line,
+            source: 0,
             result,
         })
     }
