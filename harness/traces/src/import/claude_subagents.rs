@@ -119,3 +119,43 @@ fn entries(source: usize, reader: &mut dyn BufRead) -> std::io::Result<Vec<Entry
     })?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(t: &str, n: usize) -> String {
+        format!("{{\"type\":\"x\",\"n\":{n},\"timestamp\":\"2025-10-02T14:00:{t}Z\"}}\n")
+    }
+
+    #[test]
+    fn files_merge_by_time_each_keeping_its_order_and_subagents_are_read_with_their_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = dir.path().join("s1.jsonl");
+        let agents = dir.path().join("s1/subagents");
+        std::fs::create_dir_all(agents.join("workflows/w1")).unwrap();
+        let main = [line("00", 1), line("10", 2), line("05", 3)].concat();
+        std::fs::write(&session, &main).unwrap();
+        std::fs::write(
+            agents.join("agent-a.jsonl"),
+            line("03", 10) + &line("06", 11),
+        )
+        .unwrap();
+        std::fs::write(agents.join("workflows/w1/agent-b.jsonl"), line("10", 20)).unwrap();
+        let mut order = Vec::new();
+        let s = read_merged(&session, &mut main.as_bytes(), |s, _, v| {
+            order.push((s.source, v.unwrap()["n"].as_u64().unwrap()));
+        })
+        .unwrap();
+        // the session's line 3 (05) stays after its line 2 (10); a tie goes to the session
+        assert_eq!(order, [(0, 1), (1, 10), (1, 11), (0, 2), (0, 3), (2, 20)]);
+        assert_eq!(s.sources.len(), 3);
+        assert_eq!(s.lines, 6);
+        assert!(is_read_with_its_session(
+            &agents.join("workflows/w1/agent-b.jsonl")
+        ));
+        assert!(!is_read_with_its_session(&session));
+        std::fs::remove_file(&session).unwrap();
+        assert!(!is_read_with_its_session(&agents.join("agent-a.jsonl")));
+    }
+}
