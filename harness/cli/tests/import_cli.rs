@@ -436,15 +436,16 @@ fn a_codex_import_with_root_replays_over_the_code_fixture() {
 }
 
 #[test]
-fn otel_spans_come_out_as_the_same_trace_lines() {
+fn otel_spans_come_out_as_one_trace_line_per_search_judged_by_the_later_reads() {
     let out = findbench(&["import", "otel", &format!("{LOGS}/otel")]);
     assert_exit(&out, 0);
     let traces = traces(&out);
     assert_eq!(traces.len(), 2);
     let t = &traces[0];
+    // the invocation's key, then the search's span
     assert_eq!(
         t["trace_id"],
-        "5b8efff798038103d269b633813fc60c/eee19b7ec3c1b174"
+        "5b8efff798038103d269b633813fc60c/eee19b7ec3c1b174/a1b2c3d4e5f60001"
     );
     assert_eq!(t["query"], "cursor binary");
     assert_eq!(t["fixture"], "agent-cpp");
@@ -452,18 +453,17 @@ fn otel_spans_come_out_as_the_same_trace_lines() {
         t["tools"],
         json!([
             {"name": "find_code", "input": "cursor binary", "candidates": 2, "duration_ms": 32.0,
-             "output_bytes": 113},
-            {"name": "read_file", "input": "{\"path\":\"src/cursor/cursor_binary.cpp\"}",
-             "candidates": 0, "duration_ms": 5.0, "output_bytes": 18}
+             "output_bytes": 113}
         ])
     );
     assert_eq!(
         (t["outcome"].as_str(), t["duration_ms"].as_f64()),
-        (Some("success"), Some(120.0))
+        (Some("success"), Some(32.0))
     );
-    // the spans name no files read after a search
-    assert!(t.get("expected").is_none());
+    // the read_file span after the search (on the next line of the file) is what it needed
+    assert_eq!(t["expected"], json!(["src/cursor/cursor_binary.cpp"]));
     assert_eq!(traces[1]["outcome"], "insufficient_evidence");
+    assert_eq!(traces[1]["expected"], json!([]));
     assert_eq!(
         listed(&out),
         [
@@ -580,4 +580,68 @@ fn empty_input_is_invalid_input_to_import_replay_and_clusters() {
             stderr(&out)
         );
     }
+}
+
+/// Written by the OpenTelemetry Python SDK (`scripts/gen_otlp_agent_session.py`).
+const OTEL_SDK: &str = "corpora/fixtures/agent-logs/otel-sdk/agent-session.jsonl";
+
+#[test]
+fn otel_sdk_spans_give_each_search_the_files_read_or_edited_after_it() {
+    let out = findbench(&[
+        "import",
+        "otel",
+        OTEL_SDK,
+        "--root",
+        "corpora/fixtures/agent-cpp",
+    ]);
+    assert_exit(&out, 0);
+    let got: Vec<(String, String, String, Value)> = traces(&out)
+        .iter()
+        .map(|t| {
+            (
+                t["query"].as_str().unwrap().to_string(),
+                t["tools"][0]["name"].as_str().unwrap().to_string(),
+                t["tools"][0]["input"].as_str().unwrap().to_string(),
+                t["expected"].clone(),
+            )
+        })
+        .collect();
+    let want = |q: &str, tool: &str, input: &str, expected: Value| {
+        (q.to_string(), tool.to_string(), input.to_string(), expected)
+    };
+    assert_eq!(
+        got,
+        [
+            // the Read and Edit after the Grep, on the next export line
+            want(
+                "where is the replay service implemented?",
+                "Grep",
+                "replay",
+                json!(["src/services/replay_service.cpp"])
+            ),
+            // findbench itself through MCP is a search; the failed Read is not expected
+            want(
+                "where are trace lines written?",
+                "mcp__findbench__ask",
+                "where are trace lines written",
+                json!(["src/telemetry/trace_writer.cpp"])
+            ),
+            want(
+                "where are trace lines written?",
+                "Bash",
+                "rg -n trace_writer src",
+                json!(["src/telemetry/trace_writer.cpp"])
+            ),
+            want(
+                "is there a kubernetes autoscaler?",
+                "Glob",
+                "**/kubernetes*",
+                json!([])
+            ),
+        ]
+    );
+    assert_eq!(listed(&out), [format!("{OTEL_SDK}:4: bad_span")]);
+    // the judged searches replay over the fixture the session ran in
+    let doc = import_and_replay("otel", OTEL_SDK, 4);
+    assert_eq!(doc["summary"]["rank"]["judged"], 3, "{doc:#}");
 }

@@ -4,6 +4,7 @@ mod background_index;
 mod clusters;
 mod compare;
 mod corpus;
+mod export;
 mod find;
 pub mod gate;
 mod import;
@@ -71,6 +72,10 @@ pub enum Command {
     /// Join the results of `run --shard K/N` (or `replay --shard K/N --out`) directories
     /// into the reports one machine would have written.
     Merge(merge::MergeArgs),
+    /// A results.json in other tools' formats: `trec` (run and qrels files for trec_eval,
+    /// ir_measures and ranx).
+    #[command(subcommand)]
+    Export(export::ExportCommand),
     /// Search the profile's weights on corpora: coordinate ascent on the train projects,
     /// the objective before and after on train and held-out projects, `--out` the tuned
     /// profile with its provenance.
@@ -170,6 +175,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Replay(args) => replay::run(args, cache),
         Command::Import(args) => import::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Export(cmd) => export::run(cmd),
         Command::Tune(args) => tune::run(args, cache),
         Command::Serve(args) => serve::run(args, cache),
         Command::Corpus(cmd) => corpus::run(cmd, cache),

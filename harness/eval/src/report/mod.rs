@@ -6,8 +6,9 @@
 //! [`replay_document::ReplayReport`] ([`replay_exporters`], [`json::ReplayResultsJson`] and
 //! the case files it streams, [`replay_case_streams`]: the same seven files;
 //! `--out-compress` gzips the case files, [`gzip`]) and `compare`'s [`crate::compare::Comparison`]
-//! ([`compare_exporters`]: the markdown, CSV and HTML release report). Nothing else in the
-//! workspace formats a report.
+//! ([`compare_exporters`]: the markdown, CSV and HTML release report), and any results
+//! document as TREC run and qrels files ([`trec`], `findbench export trec`). Nothing else in
+//! the workspace formats a report.
 //!
 //! Every file is written through [`crate::atomic_file`] (a temporary name beside it, fsync,
 //! rename), so a reader never sees a half-written report. A run's and compare's files, and
@@ -36,6 +37,7 @@ pub mod rows;
 pub mod shown_question;
 pub mod svg;
 pub mod table;
+pub mod trec;
 
 pub use exporter::{CaseStreamExporter, Exporter, ReportContext};
 pub use numbers::{fmt_delta, fmt_value};

@@ -10,11 +10,12 @@
 //! | `assistant` `tool_use` `Bash` | a search when the command runs `rg`, `grep`, `git grep`, `find` or `fd`; files it prints (`cat`, `sed -n`, ...) are reads |
 //! | `assistant` `tool_use` `Read`, `Edit`, `MultiEdit`, `Write`, `NotebookEdit` | a file read or edited (`file_path`, `notebook_path`) |
 //! | `isSidechain` lines | a subagent's: its searches and reads belong to the turn of the person's question being worked on (a subagent's own prompt starts a turn only in a file with no question before it) |
+//! | `<session-id>/subagents/**/*.jsonl` | a subagent's own transcript, read with the session, merged by time ([`super::claude_subagents`]): its searches belong to the parent's question and are judged against the files the parent read or edited after them; its own reads are not |
+//! | `assistant` `tool_use` `mcp__<server>__<tool>` of a findbench tool (`ask`, `find_code`, ...) | a search, the tool's query field the input |
 //! | `summary`, `system`, `file-history-snapshot`, `queue-operation`, `progress`, `permission-mode` | counted, nothing else |
 //!
 //! Any other `type` is counted as `unknown_type`; a line that is not JSON as `not_json`.
 
-use super::log_lines::for_each_line;
 use super::search_call::{classify, result_lines};
 use super::session::Session;
 use super::summary::ProblemKind;
@@ -33,18 +34,14 @@ const IGNORED: &[&str] = &[
     "permission-mode",
 ];
 
-/// Reads one transcript.
+/// Reads one transcript, with its subagents' transcripts beside it
+/// ([`super::claude_subagents`]).
 pub fn read(path: &Path, reader: &mut dyn BufRead) -> std::io::Result<Session> {
-    let mut session = Session::new(path);
-    for_each_line(reader, |line, parsed| {
-        session.lines += 1;
-        match parsed {
-            Ok(Value::Object(entry)) => read_entry(&mut session, line, &entry),
-            Ok(_) => session.problem(line, ProblemKind::NotJson, "not a JSON object"),
-            Err(reason) => session.problem(line, ProblemKind::NotJson, reason),
-        }
-    })?;
-    Ok(session)
+    super::claude_subagents::read_merged(path, reader, |session, line, parsed| match parsed {
+        Ok(Value::Object(entry)) => read_entry(session, line, &entry),
+        Ok(_) => session.problem(line, ProblemKind::NotJson, "not a JSON object"),
+        Err(reason) => session.problem(line, ProblemKind::NotJson, reason),
+    })
 }
 
 fn text<'a>(v: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
@@ -190,12 +187,14 @@ fn assistant(session: &mut Session, line: usize, entry: &Map<String, Value>) {
         };
         let input = block.get("input").and_then(Value::as_object);
         let arg = |key: &str| input.and_then(|i| text(i, key));
+        let source = session.source;
         let search = |input: &str| {
             Step::Search(Search {
                 call_id: id.to_string(),
                 tool: name.to_string(),
                 input: input.to_string(),
                 line,
+                source,
                 timestamp: timestamp.clone(),
                 result: None,
             })
@@ -206,9 +205,13 @@ fn assistant(session: &mut Session, line: usize, entry: &Map<String, Value>) {
                 path: path.to_string(),
                 base,
                 line,
+                source,
                 result: None,
             })
         };
+        // a subagent's reads are its exploration: its searches are judged against what the
+        // parent went on to read or edit
+        let touch = |path: &str, base: Option<String>| (source == 0).then(|| touch(path, base));
         let missing = |key: &str| format!("`{name}` call `{id}` has no `{key}`");
         match name {
             "Grep" | "Glob" => match arg("pattern") {
@@ -217,7 +220,7 @@ fn assistant(session: &mut Session, line: usize, entry: &Map<String, Value>) {
             },
             "Read" | "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
                 match arg("file_path").or_else(|| arg("notebook_path")) {
-                    Some(p) => session.add(touch(p, cwd.clone())),
+                    Some(p) => session.add_some(touch(p, cwd.clone())),
                     None => session.problem(line, ProblemKind::BadEntry, missing("file_path")),
                 }
             }
@@ -232,7 +235,15 @@ fn assistant(session: &mut Session, line: usize, entry: &Map<String, Value>) {
                 }
                 for read in call.reads {
                     let base = join_dir(cwd.as_deref(), &read.dir);
-                    session.add(touch(&read.path, base));
+                    session.add_some(touch(&read.path, base));
+                }
+            }
+            mcp if mcp.starts_with("mcp__") => {
+                // findbench itself through MCP (`mcp__<server>__ask`): its query field
+                let tool = mcp["mcp__".len()..].split_once("__").map_or("", |(_, t)| t);
+                let spec = findbench_eval::tools::ToolSpec::named(tool);
+                if let Some(query) = spec.and_then(|s| arg(s.query_field)) {
+                    session.add(search(query));
                 }
             }
             _ => {}

@@ -276,6 +276,7 @@ impl Rollout {
                 tool: tool.to_string(),
                 input: search,
                 line,
+                source: 0,
                 timestamp,
                 result: None,
             }));
@@ -292,6 +293,7 @@ impl Rollout {
             path: path.to_string(),
             base,
             line,
+            source: 0,
             result: None,
         }));
     }

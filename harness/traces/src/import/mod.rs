@@ -11,6 +11,7 @@
 //! with its `file:line`, counted by kind, and the rest of the file goes on.
 
 pub mod claude_code;
+pub mod claude_subagents;
 pub mod codex;
 mod log_lines;
 pub mod options;
@@ -98,6 +99,10 @@ pub fn find_logs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TracesError> {
             ));
         }
         for f in found {
+            // a subagent's transcript is read with its session's
+            if path.is_dir() && claude_subagents::is_read_with_its_session(&f) {
+                continue;
+            }
             if !out.contains(&f) {
                 out.push(f);
             }

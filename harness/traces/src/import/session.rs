@@ -10,11 +10,18 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct Session {
     pub file: PathBuf,
+    /// The files the session is read from: its own (`file`), then its subagents'.
+    pub sources: Vec<PathBuf>,
+    /// The file being read: an index into `sources`.
+    pub source: usize,
     pub id: Option<String>,
     /// The directory the session ran in (its first one, when it moves).
     pub cwd: Option<String>,
     /// The commit the working tree was at, when the log names it.
     pub commit: Option<String>,
+    /// A fixture by name (`replay --fixtures`), for a log that names no directory (OTLP's
+    /// `service.name`); `--root` and a directory come first.
+    pub fixture_name: Option<String>,
     /// When the session started, for calls the log gives no time of their own.
     pub started: Option<String>,
     pub turns: Vec<Turn>,
@@ -31,9 +38,12 @@ impl Session {
     pub fn new(file: &Path) -> Session {
         Session {
             file: file.to_path_buf(),
+            sources: vec![file.to_path_buf()],
+            source: 0,
             id: None,
             cwd: None,
             commit: None,
+            fixture_name: None,
             started: None,
             turns: Vec::new(),
             problems: Vec::new(),
@@ -43,9 +53,21 @@ impl Session {
         }
     }
 
+    /// A problem at `line` of the file being read.
     pub fn problem(&mut self, line: usize, kind: ProblemKind, detail: impl Into<String>) {
+        self.problem_in(self.source, line, kind, detail);
+    }
+
+    /// A problem at `line` of the session's file `source`.
+    pub fn problem_in(
+        &mut self,
+        source: usize,
+        line: usize,
+        kind: ProblemKind,
+        detail: impl Into<String>,
+    ) {
         self.problems.push(Problem {
-            file: self.file.clone(),
+            file: self.sources.get(source).unwrap_or(&self.file).clone(),
             line,
             kind,
             detail: detail.into(),
@@ -92,7 +114,7 @@ impl Session {
                     "search `{}` ({}) comes before any question of the person's",
                     s.call_id, s.tool
                 );
-                self.problem(s.line, ProblemKind::NoQuestion, detail);
+                self.problem_in(s.source, s.line, ProblemKind::NoQuestion, detail);
             }
             return;
         };
@@ -102,6 +124,13 @@ impl Session {
             .or_default()
             .push((turn, steps.len()));
         steps.push(step);
+    }
+
+    /// [`Self::add`] of a step, when there is one.
+    pub fn add_some(&mut self, step: Option<Step>) {
+        if let Some(step) = step {
+            self.add(step);
+        }
     }
 
     /// The result of call `call_id`; false when no search, read or edit made that call

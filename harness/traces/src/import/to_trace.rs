@@ -7,7 +7,7 @@
 //! | `trace_id` | session id `/` the search's call id |
 //! | `timestamp` | the search call's time (else its turn's, else the session's) |
 //! | `query` | the person's message that started the turn (`sha256:` of it with `--redact`) |
-//! | `fixture` | `{root: --root}`, else `{git: cwd, rev: commit}` when the log names the commit, else `{root: cwd}` |
+//! | `fixture` | `{root: --root}`, else `{git: cwd, rev: commit}` when the log names the commit, else `{root: cwd}`, else the fixture name the log gives (OTLP) |
 //! | `tools` | the one search: the agent tool's name, its pattern or command, the lines or paths it returned, the bytes it returned, its duration |
 //! | `outcome` | `success` when the search returned something, `insufficient_evidence` when it did not |
 //! | `iterations` | how many searches the turn had run, this one included |
@@ -47,6 +47,10 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
         (None, Some(cwd), None) => Some(FixtureSource::Root(cwd.clone())),
         (None, None, _) => None,
     };
+    // (label, source): a fixture by name has no source of its own
+    let fixture = fixture
+        .map(|f| (f.label(), Some(f)))
+        .or_else(|| session.fixture_name.clone().map(|name| (name, None)));
     let roots = Roots {
         session: session.cwd.as_ref().map(PathBuf::from),
         replacement: options.root.clone(),
@@ -81,7 +85,8 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
             };
             ordinal += 1;
             if search.result.is_none() {
-                session.problem(
+                session.problem_in(
+                    search.source,
                     search.line,
                     ProblemKind::NoResult,
                     format!(
@@ -99,12 +104,22 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
                 .cloned()
             else {
                 let detail = format!("search `{}` has no time in the log", search.call_id);
-                session.problem(search.line, ProblemKind::BadTimestamp, detail);
+                session.problem_in(
+                    search.source,
+                    search.line,
+                    ProblemKind::BadTimestamp,
+                    detail,
+                );
                 continue;
             };
             if let Err(e) = humantime::parse_rfc3339_weak(&timestamp) {
                 let detail = format!("`{timestamp}` is not RFC 3339 ({e})");
-                session.problem(search.line, ProblemKind::BadTimestamp, detail);
+                session.problem_in(
+                    search.source,
+                    search.line,
+                    ProblemKind::BadTimestamp,
+                    detail,
+                );
                 continue;
             }
             let after: Vec<String> = expected
@@ -128,7 +143,9 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
     }
     out.problems = session.problems;
     // file order, whichever pass found them
-    out.problems.sort_by_key(|p| p.line);
+    let order: Vec<PathBuf> = session.sources.clone();
+    out.problems
+        .sort_by_key(|p| (order.iter().position(|f| *f == p.file), p.line));
     out
 }
 
@@ -140,7 +157,8 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
     for (i, step) in turn.steps.iter().enumerate() {
         let Step::Touch(touch) = step else { continue };
         match &touch.result {
-            None => session.problem(
+            None => session.problem_in(
+                touch.source,
                 touch.line,
                 ProblemKind::NoResult,
                 format!(
@@ -151,7 +169,8 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
             Some(r) if r.is_error => {}
             Some(_) => match roots.relative(&touch.path, touch.base.as_deref()) {
                 Some(path) => out.push((i, path)),
-                None => session.problem(
+                None => session.problem_in(
+                    touch.source,
                     touch.line,
                     ProblemKind::OutsideRoot,
                     format!("`{}` is outside the root: left out of expected", touch.path),
@@ -165,7 +184,7 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
 /// What every trace of a session shares.
 struct Made<'a> {
     session_id: &'a str,
-    fixture: &'a FixtureSource,
+    fixture: &'a (String, Option<FixtureSource>),
     options: &'a ImportOptions,
 }
 
@@ -193,8 +212,8 @@ impl Made<'_> {
             trace_id: format!("{session_id}/{}", search.call_id),
             timestamp,
             query,
-            fixture: fixture.label(),
-            fixture_source: Some(fixture.clone()),
+            fixture: fixture.0.clone(),
+            fixture_source: fixture.1.clone(),
             tools: vec![ToolCall {
                 name: search.tool.clone(),
                 input: search.input.clone(),
@@ -253,6 +272,7 @@ mod tests {
             tool: "Grep".into(),
             input: "cursor_binary".into(),
             line,
+            source: 0,
             timestamp: Some("2026-01-05T10:00:01Z".into()),
             result,
         })
@@ -264,6 +284,7 @@ mod tests {
             path: path.into(),
             base: None,
             line,
+            source: 0,
             result,
         })
     }

@@ -26,6 +26,13 @@ impl Step {
         }
     }
 
+    pub fn source(&self) -> usize {
+        match self {
+            Step::Search(s) => s.source,
+            Step::Touch(t) => t.source,
+        }
+    }
+
     pub fn line(&self) -> usize {
         match self {
             Step::Search(s) => s.line,
@@ -57,6 +64,9 @@ pub struct Search {
     /// The pattern, or the search command as written.
     pub input: String,
     pub line: usize,
+    /// The file the call is in: 0 the session's own, else one of its subagents'
+    /// ([`super::session::Session::sources`]).
+    pub source: usize,
     pub timestamp: Option<String>,
     pub result: Option<CallResult>,
 }
@@ -71,6 +81,8 @@ pub struct Touch {
     /// the session's when not given.
     pub base: Option<String>,
     pub line: usize,
+    /// As [`Search::source`].
+    pub source: usize,
     pub result: Option<CallResult>,
 }
 

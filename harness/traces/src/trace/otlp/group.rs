@@ -8,8 +8,38 @@ use crate::trace::record::Trace;
 use std::collections::HashMap;
 use std::path::Path;
 
+/// One agent invocation's spans: its `invoke_agent` span when there is one, and its tool
+/// spans by start time (never empty).
+pub(super) struct Group<'a> {
+    pub(super) key: String,
+    pub(super) agent: Option<&'a Span>,
+    pub(super) tools: Vec<&'a Span>,
+}
+
 /// Groups spans into traces (each with the line of its first span) and bad spans.
 pub(super) fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<BadLine>) {
+    let (groups, mut bads) = groups(path, spans);
+    let mut traces = Vec::new();
+    for g in groups {
+        let first = g.tools[0];
+        match build(&g.key, g.agent, &g.tools) {
+            Ok(trace) => traces.push((
+                g.agent.map_or(first.line, |a| a.line.min(first.line)),
+                trace,
+            )),
+            Err(reason) => bads.push(BadLine {
+                file: path.to_path_buf(),
+                line: first.line,
+                reason,
+            }),
+        }
+    }
+    (traces, bads)
+}
+
+/// Spans grouped per invocation, in the order each group first appears, and the bad spans
+/// (a tool span that cannot be used, an invocation with no usable tool span).
+pub(super) fn groups<'a>(path: &Path, spans: &'a [Span]) -> (Vec<Group<'a>>, Vec<BadLine>) {
     let by_id: HashMap<(&str, &str), &Span> = spans
         .iter()
         .map(|s| ((s.trace_id.as_str(), s.span_id.as_str()), s))
@@ -65,11 +95,11 @@ pub(super) fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<Ba
             _ => {}
         }
     }
-    let mut traces = Vec::new();
+    let mut out = Vec::new();
     for key in order {
         let (agent, mut tools) = groups.remove(&key).unwrap_or_default();
         tools.sort_by_key(|s| (s.start, s.line));
-        let Some(first) = tools.first() else {
+        if tools.is_empty() {
             if let Some(agent) = agent.filter(|_| !had_bad.contains(&key)) {
                 bads.push(bad_at(
                     agent,
@@ -80,11 +110,8 @@ pub(super) fn group(path: &Path, spans: &[Span]) -> (Vec<(usize, Trace)>, Vec<Ba
                 ));
             }
             continue;
-        };
-        match build(&key, agent, &tools) {
-            Ok(trace) => traces.push((agent.map_or(first.line, |a| a.line.min(first.line)), trace)),
-            Err(reason) => bads.push(bad_at(first, reason)),
         }
+        out.push(Group { key, agent, tools });
     }
-    (traces, bads)
+    (out, bads)
 }

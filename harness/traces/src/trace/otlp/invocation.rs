@@ -35,7 +35,7 @@ fn result(span: &Span) -> Option<Value> {
 
 /// Candidates a tool result reports: `candidates`, `summary.total_matches`, or the length
 /// of `matches` / `results` (or of the result itself when it is a list).
-fn candidates(result: &Value) -> u64 {
+pub fn candidates(result: &Value) -> u64 {
     if let Some(n) = result.get("candidates").and_then(Value::as_u64) {
         return n;
     }

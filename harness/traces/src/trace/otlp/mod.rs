@@ -24,14 +24,17 @@
 //! spread over several export batches (lines).
 //!
 //! One file per job: `span` reads a line's spans, `group` groups them per invocation,
-//! `invocation` makes each group a trace; this module detects the format and reads a
-//! file.
+//! `invocation` makes each group a trace (what `replay --from otlp` reads), `tool_spans`
+//! gives each group's tool spans as they are (what `import otel` reads); this module
+//! detects the format and reads a file.
 
 mod group;
 mod invocation;
 mod span;
+mod tool_spans;
 
-pub use invocation::QUERY_KEYS;
+pub use invocation::{candidates as result_candidates, QUERY_KEYS};
+pub use tool_spans::{read_invocations, InvocationSpans, OtlpSpans, ToolSpan};
 
 use super::item::{BadLine, TraceItem};
 use group::group;
@@ -69,7 +72,35 @@ pub struct OtlpFile {
 
 /// Reads a whole OTLP/JSON file into traces and bad spans, in file order.
 pub fn read_file(path: &Path, reader: &mut dyn BufRead) -> std::io::Result<OtlpFile> {
-    let mut file = OtlpFile::default();
+    let (spans, bad, lines) = read_spans(path, reader)?;
+    let mut file = OtlpFile {
+        lines,
+        spans: spans.len(),
+        ..OtlpFile::default()
+    };
+    let (traces, bad_spans) = group(path, &spans);
+    // file order: by the line each item comes from
+    let mut items: Vec<(usize, TraceItem)> = bad
+        .into_iter()
+        .chain(bad_spans)
+        .map(|b| (b.line, TraceItem::Bad(b)))
+        .chain(
+            traces
+                .into_iter()
+                .map(|(l, t)| (l, TraceItem::Trace(Box::new(t)))),
+        )
+        .collect();
+    items.sort_by_key(|(l, _)| *l);
+    file.items = items.into_iter().map(|(_, i)| i).collect();
+    Ok(file)
+}
+
+/// Every span of a file, the lines that could not be read, and the non-blank lines.
+fn read_spans(
+    path: &Path,
+    reader: &mut dyn BufRead,
+) -> std::io::Result<(Vec<Span>, Vec<BadLine>, usize)> {
+    let mut lines = 0usize;
     let mut spans: Vec<Span> = Vec::new();
     let mut bad: Vec<BadLine> = Vec::new();
     let mut buf = Vec::new();
@@ -83,7 +114,7 @@ pub fn read_file(path: &Path, reader: &mut dyn BufRead) -> std::io::Result<OtlpF
         if buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        file.lines += 1;
+        lines += 1;
         let parsed = std::str::from_utf8(&buf)
             .map_err(|e| format!("not UTF-8 ({e})"))
             .and_then(|t| {
@@ -101,22 +132,7 @@ pub fn read_file(path: &Path, reader: &mut dyn BufRead) -> std::io::Result<OtlpF
             });
         }
     }
-    file.spans = spans.len();
-    let (traces, bad_spans) = group(path, &spans);
-    // file order: by the line each item comes from
-    let mut items: Vec<(usize, TraceItem)> = bad
-        .into_iter()
-        .chain(bad_spans)
-        .map(|b| (b.line, TraceItem::Bad(b)))
-        .chain(
-            traces
-                .into_iter()
-                .map(|(l, t)| (l, TraceItem::Trace(Box::new(t)))),
-        )
-        .collect();
-    items.sort_by_key(|(l, _)| *l);
-    file.items = items.into_iter().map(|(_, i)| i).collect();
-    Ok(file)
+    Ok((spans, bad, lines))
 }
 
 #[cfg(test)]
