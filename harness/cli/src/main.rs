@@ -15,19 +15,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// constructor):
 ///
 /// - mimalloc asks for transparent huge pages for its arenas: then every 2 MiB region a
-///   call touches counts whole in its resident memory (a `grep` on a large tree peaked
-///   50 MiB higher, for no speed a short-lived process notices), and the kernel zeroes each
+///   call touches counts whole in its resident memory (a `grep` on a large tree peaks
+///   higher, for no speed a short-lived process notices), and the kernel zeroes each
 ///   one whole on first touch (milliseconds of a `find path` on a busy machine). Turned off
 ///   for this process.
 /// - mimalloc gives freed pages back to the system a second after they are freed (its
 ///   `purge_delay` option, 1000 ms in the version built here), longer than a whole cold
 ///   `ask`: the walk's threads free what they allocated (directory entries, ignore rules)
-///   and the pass then takes fresh pages, so the walk's memory stayed in the call's peak.
-///   After 10 ms instead (mimalloc 2's default), the peaks of the four cold questions of
-///   `benches/cold_ab.sh` on a cargo registry of 17,193 files fell from 65-74, 131-139,
-///   66-67, 65-76 MiB to 55-56, 106-109, 39-41, 44 MiB, for 1-17 ms more (3-5%: pages
-///   given back are faulted in again when reused); after 1 ms, 36-53 MiB and 101 MiB for
-///   10-24 ms more.
+///   and the pass then takes fresh pages, so the walk's memory would stay in the call's peak.
+///   After 10 ms instead (mimalloc 2's default) the peaks of the first calls fall by tens
+///   of MiB for a few ms more (`benches/RESULTS.md`, Fast-path A/Bs).
 extern "C" fn allocator_settings() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes integer arguments only and changes no memory.

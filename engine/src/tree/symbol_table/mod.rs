@@ -203,8 +203,8 @@ impl Default for SymbolTable {
 /// name that is not qualified). A snake is borrowed from its symbol, a qualifier made once
 /// (most names recur: `new`, `fmt`, `len`). The strings are split among shards by their
 /// hash, one shard per worker, each interned by its own map in parallel (one map of the
-/// half a million names of a first `find cursor binary` on a cargo registry took 40 ms); the
-/// numbers are the same whatever the shards.
+/// half a million names a first call on a large tree may scan is a visible share of the
+/// call); the numbers are the same whatever the shards.
 fn interned<'a, L: SymbolList + Sync + ?Sized + 'a>(
     files: &[&'a L],
     count: usize,

@@ -1,10 +1,8 @@
 //! The comments of a C or C++ text as the scanner reads them ([`Scanner::code_of`]), found
 //! without reading its lines: a first call that scans a header for a key the header holds
-//! only in comments (a licence's "source and binary forms") has nothing to scan. Over the
-//! 1,138 headers under `/usr/include` that hold `cursor` or `binary`, the first call's scan
-//! for those keys took 57 ms before and 41 ms with this (`cargo run --release -p
-//! findbench-benches --example key_scan_speed -- /usr/include cursor binary
-//! cursor_binary`, one thread, the same 1,322 symbols kept).
+//! only in comments (a licence's "source and binary forms") has nothing to scan. What it
+//! saves on `/usr/include` is in `benches/RESULTS.md` (Fast-path A/Bs), measured with
+//! `cargo run --release -p findbench-benches --example key_scan_speed -- ROOT KEY...`.
 //!
 //! The rules are `code_of`'s for these languages, byte for byte: a string (`"`, and the
 //! backtick the scanner follows in every brace language) ends at its quote or at its
