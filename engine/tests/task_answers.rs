@@ -77,3 +77,33 @@ fn an_identifier_of_the_task_is_looked_up_as_written() {
     assert_eq!(r.selected.as_deref(), Some("src/hooks.c"), "{:?}", r.reason);
     assert_eq!(r.outcome, Outcome::Success);
 }
+
+#[test]
+fn a_licence_header_is_no_evidence_unless_the_licence_is_asked() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "src/gauge.c",
+                "/*\n * Copyright (c) the authors. Licensed under the MIT license.\n * The software is provided as is, without warranty of any kind.\n */\n\
+                 #include <gauge.h>\nint gauge_read(void) { return 0; }\n",
+            ),
+            ("src/dial.c", "int dial_turn(void) { return 1; }\n"),
+        ],
+    );
+    let r = ask(
+        &tree,
+        &AskRequest::new("where is the warranty of the software decided"),
+        &Profile::default(),
+    )
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::InsufficientEvidence, "{:?}", r.evidence);
+    let r = ask(
+        &tree,
+        &AskRequest::new("which license is the software under"),
+        &Profile::default(),
+    )
+    .unwrap();
+    assert_eq!(r.outcome, Outcome::Success, "{:?}", r.reason);
+    assert_eq!(r.selected.as_deref(), Some("src/gauge.c"));
+}

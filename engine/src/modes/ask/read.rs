@@ -167,10 +167,24 @@ pub fn read_file(
     let mut candidates = candidates.into_iter().peekable();
     let import_keywords_asked =
         |keyword: &str| looked.iter().any(|t| *t == tokens::term_of(keyword));
+    // a licence header's words ("copyright", "warranty", "software") say what the file's
+    // licence is, not what it does: they count when the question is about the licence
+    let licence_asked = looked
+        .iter()
+        .any(|t| t.starts_with("licen") || t.starts_with("copyright"));
+    let licence_end = if licence_asked {
+        0
+    } else {
+        licence_header_end(text)
+    };
     // (line number, distinct words of the term it holds)
     let mut mentioning: Vec<(u32, usize)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let number = i as u32 + 1;
+        if number <= licence_end {
+            candidates.next_if(|&n| n <= licence_end);
+            continue;
+        }
         let on_candidate = candidates.next_if_eq(&number).is_some();
         if !on_candidate && terms.is_empty() {
             if candidates.peek().is_none() {
@@ -321,6 +335,54 @@ fn without_urls(line: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The last line of the licence header `text` opens with (0 when it opens with none): its
+/// first block of comment lines (after a `#!` line and blank lines), when one of them names
+/// a copyright or a licence.
+pub(super) fn licence_header_end(text: &str) -> u32 {
+    let mut last = 0u32;
+    let mut names_licence = false;
+    let mut in_block = false;
+    for (i, line) in text.lines().enumerate().take(200) {
+        let t = line.trim();
+        let comment = in_block
+            || t.starts_with("//")
+            || hash_comment(t)
+            || t.starts_with("/*")
+            || t.starts_with('*')
+            || t.starts_with("--")
+            || t.starts_with("<!--")
+            || t.starts_with(';');
+        if t.is_empty() || (i == 0 && t.starts_with("#!")) {
+            continue;
+        }
+        if !comment {
+            break;
+        }
+        if t.starts_with("/*") || t.starts_with("<!--") {
+            in_block = true;
+        }
+        if t.contains("*/") || t.contains("-->") {
+            in_block = false;
+        }
+        let folded = t.to_ascii_lowercase();
+        names_licence |= folded.contains("copyright") || folded.contains("licen");
+        last = i as u32 + 1;
+    }
+    if names_licence {
+        last
+    } else {
+        0
+    }
+}
+
+/// A `#` comment (`# text`, `##`), not a C directive (`#include`) or a Rust attribute
+/// (`#[test]`).
+fn hash_comment(t: &str) -> bool {
+    t.strip_prefix('#').is_some_and(|rest| {
+        !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '[' || c == '!')
+    })
+}
+
 /// The keyword of an import line (`import`, `from`, `use`, `include`, `require`, `using`,
 /// `extern crate`), as the languages the tree scans write one: such a line names what the
 /// file uses, not what it does.
@@ -382,6 +444,22 @@ fn mentioning_lines(folded: &str, finders: &[Finder<'_>], seen: &mut [bool]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_licence_header_is_the_first_comment_block_naming_a_licence() {
+        let c = "/*\n * Copyright (c) 2009 Someone\n * the software is provided as is\n */\n\n#include <x.h>\nint f(void);\n";
+        assert_eq!(licence_header_end(c), 4);
+        let py = "#!/usr/bin/env python\n# Licensed under the MIT license.\n#\n# more\nimport os\n";
+        assert_eq!(licence_header_end(py), 4);
+        let rust = "// SPDX-License-Identifier: MIT\n#[cfg(test)]\nmod t {}\n";
+        assert_eq!(licence_header_end(rust), 1);
+        // a first comment that names no licence is the file's own description
+        assert_eq!(
+            licence_header_end("// parses the header\nfn parse() {}\n"),
+            0
+        );
+        assert_eq!(licence_header_end("fn f() {}\n// copyright\n"), 0);
+    }
 
     /// [`mentioning_lines`] as the read searched before: every line for every word.
     fn line_by_line(folded: &str, finders: &[Finder<'_>], seen: &mut [bool]) -> Vec<u32> {
