@@ -6,6 +6,7 @@
 //! [`Comparison::baseline_failures`].
 
 use crate::case::CaseResult;
+use crate::compare_rank::{rank_moves, rank_tests, RankMove, RankTest};
 use crate::error::HarnessError;
 use crate::question::normalise_question;
 use crate::results::ResultsDocument;
@@ -186,6 +187,10 @@ pub struct Comparison {
     pub latency: Vec<LatencyRow>,
     pub changes: Vec<CaseChange>,
     pub clusters: Vec<ClusterChange>,
+    /// Paired tests of hit@1, hit@k, MRR and recall at each budget (judged cases).
+    pub rank_tests: Vec<RankTest>,
+    /// Judged cases whose first expected file moved, the largest fall first.
+    pub rank_moves: Vec<RankMove>,
     pub alpha: f64,
     /// Set when the two runs' timings are not comparable (machine or build differ, or
     /// are unrecorded): latency is still reported, but never fails a baseline gate.
@@ -322,6 +327,8 @@ pub fn compare(
         }
     }
 
+    let rank_tests = rank_tests(&pairs, crate::compare_rank::hit_k([&before.summary, &after.summary]));
+
     // every summary metric, before order first
     let (mut bm, mut am) = (Vec::new(), Vec::new());
     flatten_numbers("", &before.summary, &mut bm);
@@ -341,7 +348,10 @@ pub fn compare(
             let a = after_map.get(name).copied();
             let delta = b.zip(a).map(|(b, a)| a - b);
             let leaf = name.rsplit('.').next().unwrap_or(name);
-            let (test, verdict) = metric_test(leaf, &pass, &outcome_tests, &latency_tests);
+            let (test, verdict) = match rank_tests.iter().find(|t| t.metric == name) {
+                Some(t) => (Some(t.test.clone()), Some(t.verdict.clone())),
+                None => metric_test(leaf, &pass, &outcome_tests, &latency_tests),
+            };
             let verdict = match (delta, verdict) {
                 (Some(0.0), _) => "no change".to_string(),
                 (_, Some(v)) => v,
@@ -405,6 +415,8 @@ pub fn compare(
         latency,
         changes,
         clusters,
+        rank_moves: rank_moves(&pairs),
+        rank_tests,
         alpha: ALPHA,
         latency_note: latency_incomparable(before, after),
     }

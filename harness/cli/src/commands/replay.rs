@@ -235,10 +235,10 @@ fn replay(
             .map(|p| p.display().to_string())
             .collect(),
         input_files: totals.files,
-        fixtures: match &args.root {
+        fixtures: totals.against_text(&match &args.root {
             Some(r) => r.display().to_string(),
             None => args.fixtures.display().to_string(),
-        },
+        }),
         query: args.query.clone(),
         shard: args.shard,
         gate: Some(GateSettings {
@@ -356,12 +356,13 @@ pub fn text(
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "replayed {} traces ({} file{}, {} bad line{}) with profile {} on {} threads in {:.0} ms\n",
+        "replayed {} traces ({} file{}, {} bad line{}) against {} with profile {} on {} threads in {:.0} ms\n",
         totals.replayed,
         totals.files,
         if totals.files == 1 { "" } else { "s" },
         totals.bad_lines,
         if totals.bad_lines == 1 { "" } else { "s" },
+        header.fixtures,
         header.profile,
         header.threads,
         header.duration_ms
@@ -385,6 +386,7 @@ pub fn text(
     if let Some(line) = totals.dirty_note() {
         let _ = writeln!(t, "{line}");
     }
+    t.push_str(&ranking_text(&totals.summary(&header.profile)));
     let shown: Vec<&TransitionGroup> = groups
         .iter()
         .filter(|g| {
@@ -414,6 +416,21 @@ pub fn text(
         }
     }
     t
+}
+
+/// The ranking of the traces that name expected files, findbench beside the agent's own
+/// searches, as summary.md draws it; empty when no trace is judged.
+fn ranking_text(summary: &serde_json::Value) -> String {
+    use findbench_eval::report::ranking;
+    let rows = ranking::replay_rows(summary);
+    if rows.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nranking of the traces naming expected files (≤ N KB: the first expected file \
+         within the first N KB returned):\n{}",
+        ranking::markdown(&ranking::replay_header(summary), &rows)
+    )
 }
 
 fn explain_text(t: &mut String, e: &Explanation) {

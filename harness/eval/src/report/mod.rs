@@ -18,6 +18,7 @@
 //! `threads`) aside.
 
 pub mod case_line;
+pub mod compare_ranking;
 pub mod console;
 pub mod csv;
 pub mod engines;

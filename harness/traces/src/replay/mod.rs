@@ -205,6 +205,7 @@ pub fn replay_stream(
     }
     let counts = reader.stream.counts();
     totals.bad_examples = reader.bad_examples;
+    totals.against = reader.fixtures.against.into_iter().collect();
     totals.files = counts.files;
     totals.lines = counts.lines;
     totals.traces = counts.traces;
