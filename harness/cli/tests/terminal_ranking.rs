@@ -50,7 +50,9 @@ fn replay_prints_the_ranking_table_and_what_it_replayed_against() {
         .lines()
         .find(|l| l.starts_with("| answered by"))
         .unwrap_or_else(|| panic!("no ranking table:\n{text}"));
-    for column in ["hit@1", "hit@3", "MRR", "≤ 1 KB", "≤ 2 KB", "≤ 4 KB", "≤ 8 KB"] {
+    for column in [
+        "hit@1", "hit@3", "MRR", "≤ 1 KB", "≤ 2 KB", "≤ 4 KB", "≤ 8 KB",
+    ] {
         assert!(header.contains(column), "{header}");
     }
     let row = |label: &str| {
@@ -87,7 +89,10 @@ fn replay_prints_the_ranking_table_and_what_it_replayed_against() {
         .lines()
         .find(|l| l.starts_with("| recorded_latency_p50_ms"))
         .unwrap();
-    assert!(recorded.contains('–') && !recorded.contains("0.000"), "{recorded}");
+    assert!(
+        recorded.contains('–') && !recorded.contains("0.000"),
+        "{recorded}"
+    );
 }
 
 /// A results.json of a replay whose judged cases found their expected file at `ranks`.
@@ -142,7 +147,10 @@ fn compare_judges_the_ranking_and_lists_the_moved_cases() {
         report.contains("| rank.hit_at_k      | McNemar        |    12 | 1 lost, 0 gained"),
         "{report}"
     );
-    assert!(report.contains("| replay/t11 | where is x | 1 -> none |"), "{report}");
+    assert!(
+        report.contains("| replay/t11 | where is x | 1 -> none |"),
+        "{report}"
+    );
 
     let out = findbench(&["compare", b, a, "-f", "json"]);
     let v = stdout_json(&out);

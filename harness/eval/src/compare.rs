@@ -10,6 +10,7 @@ use crate::compare_rank::{rank_moves, rank_tests, RankMove, RankTest};
 use crate::error::HarnessError;
 use crate::question::normalise_question;
 use crate::results::ResultsDocument;
+pub use crate::stats::fmt_p;
 use crate::stats::{
     bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
 };
@@ -211,14 +212,6 @@ fn p_verdict(t: &McNemar) -> String {
     }
 }
 
-pub fn fmt_p(p: f64) -> String {
-    if p < 0.0001 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
-    }
-}
-
 fn q_verdict(d: &QuantileDiff) -> String {
     if d.diff == 0.0 && d.ci_low == 0.0 && d.ci_high == 0.0 {
         "no change".into()
@@ -327,7 +320,10 @@ pub fn compare(
         }
     }
 
-    let rank_tests = rank_tests(&pairs, crate::compare_rank::hit_k([&before.summary, &after.summary]));
+    let rank_tests = rank_tests(
+        &pairs,
+        crate::compare_rank::hit_k([&before.summary, &after.summary]),
+    );
 
     // every summary metric, before order first
     let (mut bm, mut am) = (Vec::new(), Vec::new());

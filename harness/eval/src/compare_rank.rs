@@ -88,7 +88,7 @@ pub fn rank_tests(pairs: &[(&CaseResult, &CaseResult)], k: usize) -> Vec<RankTes
         let verdict = if worsened + improved == 0 {
             "no change".to_string()
         } else {
-            let p = crate::compare::fmt_p(t.p_value);
+            let p = crate::stats::fmt_p(t.p_value);
             match (t.significant(), worsened > improved) {
                 (true, true) => format!("worse, larger than noise (p = {p})"),
                 (true, false) => format!("better, larger than noise (p = {p})"),
@@ -110,7 +110,9 @@ pub fn rank_tests(pairs: &[(&CaseResult, &CaseResult)], k: usize) -> Vec<RankTes
         }
     };
     tests.push(hit("rank.hit_at_1", &|c| rank_of(c) == Some(1)));
-    tests.push(hit("rank.hit_at_k", &|c| rank_of(c).is_some_and(|r| r <= k)));
+    tests.push(hit("rank.hit_at_k", &|c| {
+        rank_of(c).is_some_and(|r| r <= k)
+    }));
     let score = |metric: &str, of: &dyn Fn(&CaseResult) -> f64| {
         let scores: Vec<(f64, f64)> = judged.iter().map(|(b, a)| (of(b), of(a))).collect();
         let d = bootstrap_mean_diff(&scores, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);
@@ -137,7 +139,9 @@ pub fn rank_tests(pairs: &[(&CaseResult, &CaseResult)], k: usize) -> Vec<RankTes
             verdict,
         }
     };
-    tests.push(score("rank.mrr", &|c| rank_of(c).map_or(0.0, |r| 1.0 / r as f64)));
+    tests.push(score("rank.mrr", &|c| {
+        rank_of(c).map_or(0.0, |r| 1.0 / r as f64)
+    }));
     for (name, bytes) in BUDGETS {
         tests.push(score(&format!("rank.recall_at_{name}"), &|c| {
             f64::from(u8::from(c.first_hit_bytes.is_some_and(|h| h <= bytes)))
@@ -213,7 +217,9 @@ mod tests {
         let h1 = by("rank.hit_at_1");
         assert_eq!((h1.worsened, h1.improved), (Some(12), Some(0)));
         assert!(h1.significant, "{h1:?}");
-        assert!(h1.verdict.starts_with("worse, larger than noise (p = 0.0005)"));
+        assert!(h1
+            .verdict
+            .starts_with("worse, larger than noise (p = 0.0005)"));
         assert_eq!(by("rank.hit_at_k").verdict, "no change");
         let mrr = by("rank.mrr");
         assert_eq!(mrr.diff, -0.6667);
@@ -247,8 +253,7 @@ mod tests {
         ];
         let pairs: Vec<_> = before.iter().zip(&after).collect();
         let moves = rank_moves(&pairs);
-        let shown: Vec<(&str, String)> =
-            moves.iter().map(|m| (m.id.as_str(), m.shown())).collect();
+        let shown: Vec<(&str, String)> = moves.iter().map(|m| (m.id.as_str(), m.shown())).collect();
         assert_eq!(
             shown,
             [

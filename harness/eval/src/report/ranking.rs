@@ -136,7 +136,9 @@ fn series(i: usize, row: Row) -> RecallSeries {
 /// The columns of a replay's table: who answered, then [`replay_rows`]' cells (`summary`'s
 /// `rank.k` names the hit@k column).
 pub fn replay_header(summary: &Value) -> Vec<String> {
-    let k = summary["rank"]["k"].as_u64().unwrap_or(crate::metrics::rank::RANK_K as u64);
+    let k = summary["rank"]["k"]
+        .as_u64()
+        .unwrap_or(crate::metrics::rank::RANK_K as u64);
     let mut h = vec![
         "answered by".to_string(),
         "traces judged".into(),
