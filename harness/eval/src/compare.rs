@@ -8,7 +8,7 @@
 use crate::case::CaseResult;
 use crate::compare_rank::{rank_moves, rank_tests, RankMove, RankTest};
 use crate::error::HarnessError;
-use crate::question::normalise_question;
+use crate::question::{normalise_question, turn_key};
 use crate::results::ResultsDocument;
 pub use crate::stats::fmt_p;
 use crate::stats::{
@@ -268,7 +268,14 @@ pub fn compare(
         let _ = property;
         McNemar::new(worsened, improved)
     };
-    let pass = flip("pass", &|c: &CaseResult| c.passing());
+    // a replay counts a question searched three times once (unless it counted searches)
+    let by_question = after.kind.as_deref() == Some("replay")
+        && after.summary.get("counted_by").and_then(Value::as_str) != Some("search");
+    let pass = if by_question {
+        question_flips(&pairs)
+    } else {
+        flip("pass", &|c: &CaseResult| c.passing())
+    };
     flips.push(FlipTest {
         property: "pass/fail".into(),
         worsened: pass.worsened,
@@ -416,6 +423,20 @@ pub fn compare(
         alpha: ALPHA,
         latency_note: latency_incomparable(before, after),
     }
+}
+
+/// The pass/fail flips of the user questions of `pairs` ([`turn_key`]): a question passes
+/// when one of its searches does.
+fn question_flips(pairs: &[(&CaseResult, &CaseResult)]) -> McNemar {
+    let mut questions: HashMap<u64, (bool, bool)> = HashMap::new();
+    for (b, a) in pairs {
+        let q = questions.entry(turn_key(&a.id, &a.query)).or_default();
+        q.0 |= b.passing();
+        q.1 |= a.passing();
+    }
+    let worsened = questions.values().filter(|(b, a)| *b && !*a).count() as u64;
+    let improved = questions.values().filter(|(b, a)| !*b && *a).count() as u64;
+    McNemar::new(worsened, improved)
 }
 
 /// Which test decides a summary metric, by its name.

@@ -79,6 +79,10 @@ pub struct ReplayArgs {
     #[arg(long, default_value_t = findbench_eval::metrics::rank::RANK_K, value_name = "K",
           value_parser = parse_hit_k)]
     pub hit_k: usize,
+    /// Count every search as a case of its own in the pass rate (by default the searches of
+    /// one user question, an imported turn, count once).
+    #[arg(long)]
+    pub per_search: bool,
     /// Report, and exit 0 even when a threshold above is not met.
     #[arg(long)]
     pub exit_zero: bool,
@@ -153,6 +157,7 @@ fn replay(
         shard: args.shard,
         tree: cache.tree_options(),
         hit_k: args.hit_k,
+        per_search: args.per_search,
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the reports are one unit: staged beside --out, swapped in when complete

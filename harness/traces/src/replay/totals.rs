@@ -4,7 +4,7 @@
 
 use crate::trace::{FixtureSource, TraceOutcome};
 use findbench_eval::case::{CaseResult, Transition};
-use findbench_eval::question::normalise_question;
+use findbench_eval::question::{normalise_question, turn_key};
 use findbench_eval::replay_summary::TransitionGroup;
 use std::collections::HashMap;
 
@@ -41,6 +41,11 @@ pub struct ReplayTotals {
     pub rank: crate::replay::rank::RankTotals,
     /// Traces recorded on a work tree with uncommitted changes (replayed against its commit).
     pub dirty: usize,
+    /// Each user question ([`turn_key`]) and whether one of its searches passed: a turn's
+    /// searches count once in the pass rate unless `per_search`.
+    turns: HashMap<u64, bool>,
+    /// Count every search as a case of its own (`replay --per-search`).
+    pub per_search: bool,
     /// The trees replayed against (a directory, or `repository@commit` for traces pinned
     /// to one), sorted.
     pub against: Vec<String>,
@@ -88,7 +93,12 @@ impl ReplayTotals {
         let recorded = case.recorded_outcome.unwrap_or(outcome);
         let transition = Transition::of(recorded, outcome);
         self.replayed += 1;
-        self.passed += usize::from(case.status == findbench_eval::case::Status::Pass);
+        let passed = case.status == findbench_eval::case::Status::Pass;
+        self.passed += usize::from(passed);
+        *self
+            .turns
+            .entry(turn_key(&case.id, &case.query))
+            .or_default() |= passed;
         self.recorded[idx(recorded)] += 1;
         self.outcomes[idx(outcome)] += 1;
         self.transitions[tidx(transition)] += 1;
@@ -213,14 +223,25 @@ impl ReplayTotals {
         let mean = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
         let candidates_total: f64 = self.candidates.iter().map(|c| *c as f64).sum();
         let success = self.outcome_count(TraceOutcome::Success);
+        // a question searched three times is one case, unless each search is asked for
+        let questions = self.turns.len();
+        let questions_passed = self.turns.values().filter(|p| **p).count();
+        let (cases, passed) = if self.per_search {
+            (n, self.passed)
+        } else {
+            (questions, questions_passed)
+        };
         let mut summary = serde_json::json!({
             "profile": profile,
             "total": n,
-            "passed": self.passed,
-            "failed": n - self.passed,
+            "counted_by": if self.per_search { "search" } else { "question" },
+            "questions": questions,
+            "passed": passed,
+            "failed": cases - passed,
             "xfail": 0,
             "xpass": 0,
-            "pass_rate": Self::rate(self.passed, n),
+            "pass_rate": Self::rate(passed, cases),
+            "search_pass_rate": Self::rate(self.passed, n),
             "success_rate": Self::rate(success, n),
             "insufficient_evidence_rate": Self::rate(self.outcome_count(TraceOutcome::InsufficientEvidence), n),
             "failure_rate": Self::rate(self.outcome_count(TraceOutcome::Failure), n),
