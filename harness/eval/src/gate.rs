@@ -65,17 +65,15 @@ pub fn read_gate_file(path: &std::path::Path) -> crate::error::Result<GateSpec> 
             "the gate file is empty: it holds a `gate:` section with the keys of a corpus's",
         ));
     }
-    serde_saphyr::from_str_with_options::<GateFile>(&text, yaml_error::options())
+    let gate = serde_saphyr::from_str_with_options::<GateFile>(&text, yaml_error::options())
         .map(|f| f.gate)
         .map_err(|e| {
-            let location = e.location();
-            let line = location.map(|l| l.line() as usize).unwrap_or(0);
-            let column = location.map(|l| l.column() as usize).unwrap_or(0);
-            HarnessError::invalid_at(
-                Origin::at(path, line, None),
-                yaml_error::message(&e, &text, line, column),
-            )
-        })
+            let (line, _, message) = yaml_error::located(&e, &text);
+            HarnessError::invalid_at(Origin::at(path, line, None), message)
+        })?;
+    gate.check(&text)
+        .map_err(|(line, m)| HarnessError::invalid_at(Origin::at(path, line, None), m))?;
+    Ok(gate)
 }
 
 /// Judges `run` against the command-line thresholds, its corpora's gate sections and an
