@@ -57,6 +57,12 @@ fn a_question_searched_three_times_counts_once() {
     );
     assert_eq!(s["pass_rate"], 0.5);
     assert_eq!(s["search_pass_rate"], 0.75);
+    let text = findbench(&["replay", "--no-progress", "-f", "text", &found]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("passed: 1 of 2 questions (50.0%; 3 of 4 searches)"),
+        "{text}"
+    );
     let per = replay(&found, &["--per-search"], &dir.path().join("a-per"));
     assert_eq!(per["counted_by"], "search");
     assert_eq!(

@@ -391,6 +391,25 @@ pub fn text(
     if let Some(line) = totals.dirty_note() {
         let _ = writeln!(t, "{line}");
     }
+    let summary = totals.summary(&header.profile);
+    let count = |k: &str| summary[k].as_u64().unwrap_or(0);
+    let pass_rate = summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0;
+    let _ = if totals.per_search {
+        writeln!(
+            t,
+            "passed: {} of {} searches ({pass_rate:.1}%)",
+            totals.passed, totals.replayed
+        )
+    } else {
+        writeln!(
+            t,
+            "passed: {} of {} questions ({pass_rate:.1}%; {} of {} searches)",
+            count("passed"),
+            count("passed") + count("failed"),
+            totals.passed,
+            totals.replayed
+        )
+    };
     t.push_str(&ranking_text(&totals.summary(&header.profile)));
     let shown: Vec<&TransitionGroup> = groups
         .iter()
