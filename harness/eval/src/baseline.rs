@@ -30,6 +30,10 @@ pub struct BaselineDiff {
     pub failures: Vec<String>,
     /// What the gate says without failing (timings of another machine or build).
     pub notes: Vec<String>,
+    /// Cases (suite, id) that failed in the baseline: recording a run as the baseline
+    /// accepts its failures, so they are not unexpected while they fail the same way.
+    #[serde(skip)]
+    pub accepted_failures: std::collections::BTreeSet<(String, String)>,
 }
 
 /// Compares `current` with `baseline` (read from `path`). Latency is gated only when both
@@ -65,6 +69,12 @@ pub fn diff(
         removed: cmp.before_cases - cmp.paired_cases,
         failures: cmp.baseline_failures(),
         notes: cmp.baseline_notes(),
+        accepted_failures: baseline
+            .cases
+            .iter()
+            .filter(|c| c.status == crate::case::Status::Fail)
+            .map(|c| c.key())
+            .collect(),
     }
 }
 

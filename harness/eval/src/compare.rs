@@ -6,9 +6,11 @@
 //! [`Comparison::baseline_failures`].
 
 use crate::case::CaseResult;
+use crate::compare_rank::{rank_moves, rank_tests, RankMove, RankTest};
 use crate::error::HarnessError;
-use crate::question::normalise_question;
+use crate::question::{normalise_question, turn_key};
 use crate::results::ResultsDocument;
+pub use crate::stats::fmt_p;
 use crate::stats::{
     bootstrap_quantile_diff, McNemar, QuantileDiff, ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
 };
@@ -186,6 +188,10 @@ pub struct Comparison {
     pub latency: Vec<LatencyRow>,
     pub changes: Vec<CaseChange>,
     pub clusters: Vec<ClusterChange>,
+    /// Paired tests of hit@1, hit@k, MRR and recall at each budget (judged cases).
+    pub rank_tests: Vec<RankTest>,
+    /// Judged cases whose first expected file moved, the largest fall first.
+    pub rank_moves: Vec<RankMove>,
     pub alpha: f64,
     /// Set when the two runs' timings are not comparable (machine or build differ, or
     /// are unrecorded): latency is still reported, but never fails a baseline gate.
@@ -203,14 +209,6 @@ fn p_verdict(t: &McNemar) -> String {
         format!("larger than noise (p = {})", fmt_p(t.p_value))
     } else {
         format!("within noise (p = {})", fmt_p(t.p_value))
-    }
-}
-
-pub fn fmt_p(p: f64) -> String {
-    if p < 0.0001 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.4}")
     }
 }
 
@@ -270,7 +268,14 @@ pub fn compare(
         let _ = property;
         McNemar::new(worsened, improved)
     };
-    let pass = flip("pass", &|c: &CaseResult| c.passing());
+    // a replay counts a question searched three times once (unless it counted searches)
+    let by_question = after.kind.as_deref() == Some("replay")
+        && after.summary.get("counted_by").and_then(Value::as_str) != Some("search");
+    let pass = if by_question {
+        question_flips(&pairs)
+    } else {
+        flip("pass", &|c: &CaseResult| c.passing())
+    };
     flips.push(FlipTest {
         property: "pass/fail".into(),
         worsened: pass.worsened,
@@ -322,6 +327,11 @@ pub fn compare(
         }
     }
 
+    let rank_tests = rank_tests(
+        &pairs,
+        crate::compare_rank::hit_k([&before.summary, &after.summary]),
+    );
+
     // every summary metric, before order first
     let (mut bm, mut am) = (Vec::new(), Vec::new());
     flatten_numbers("", &before.summary, &mut bm);
@@ -341,7 +351,10 @@ pub fn compare(
             let a = after_map.get(name).copied();
             let delta = b.zip(a).map(|(b, a)| a - b);
             let leaf = name.rsplit('.').next().unwrap_or(name);
-            let (test, verdict) = metric_test(leaf, &pass, &outcome_tests, &latency_tests);
+            let (test, verdict) = match rank_tests.iter().find(|t| t.metric == name) {
+                Some(t) => (Some(t.test.clone()), Some(t.verdict.clone())),
+                None => metric_test(leaf, &pass, &outcome_tests, &latency_tests),
+            };
             let verdict = match (delta, verdict) {
                 (Some(0.0), _) => "no change".to_string(),
                 (_, Some(v)) => v,
@@ -405,9 +418,25 @@ pub fn compare(
         latency,
         changes,
         clusters,
+        rank_moves: rank_moves(&pairs),
+        rank_tests,
         alpha: ALPHA,
         latency_note: latency_incomparable(before, after),
     }
+}
+
+/// The pass/fail flips of the user questions of `pairs` ([`turn_key`]): a question passes
+/// when one of its searches does.
+fn question_flips(pairs: &[(&CaseResult, &CaseResult)]) -> McNemar {
+    let mut questions: HashMap<u64, (bool, bool)> = HashMap::new();
+    for (b, a) in pairs {
+        let q = questions.entry(turn_key(&a.id, &a.query)).or_default();
+        q.0 |= b.passing();
+        q.1 |= a.passing();
+    }
+    let worsened = questions.values().filter(|(b, a)| *b && !*a).count() as u64;
+    let improved = questions.values().filter(|(b, a)| !*b && *a).count() as u64;
+    McNemar::new(worsened, improved)
 }
 
 /// Which test decides a summary metric, by its name.

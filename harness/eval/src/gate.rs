@@ -3,7 +3,8 @@
 //!
 //! - Command-line thresholds apply to the whole run; a corpus's `gate` section to its suite.
 //! - Unexpected failures: at most `max_failed` (default 0 when no threshold anywhere sets
-//!   one), so a case broken on purpose fails the gate.
+//!   one), so a case broken on purpose fails the gate. A case that failed in the baseline
+//!   too is not unexpected: recording a run as the baseline accepts its failures.
 //! - With a baseline, what [`crate::baseline`] (that is, `compare`) finds: every newly
 //!   failing case, and pass/fail, outcome or latency regressions larger than the noise.
 //! - An xpass (a known failure that now passes) is reported as a note, never a failure.
@@ -15,6 +16,7 @@ use crate::gate_settings::{Thresholds, Verdict};
 use crate::metrics::GroupMetrics;
 use crate::report::numbers::pct;
 use crate::results::{ResultsDocument, RunResults};
+use std::collections::BTreeSet;
 
 impl Thresholds {
     pub(crate) fn from_spec(g: &GateSpec) -> Thresholds {
@@ -63,17 +65,15 @@ pub fn read_gate_file(path: &std::path::Path) -> crate::error::Result<GateSpec> 
             "the gate file is empty: it holds a `gate:` section with the keys of a corpus's",
         ));
     }
-    serde_saphyr::from_str_with_options::<GateFile>(&text, yaml_error::options())
+    let gate = serde_saphyr::from_str_with_options::<GateFile>(&text, yaml_error::options())
         .map(|f| f.gate)
         .map_err(|e| {
-            let location = e.location();
-            let line = location.map(|l| l.line() as usize).unwrap_or(0);
-            let column = location.map(|l| l.column() as usize).unwrap_or(0);
-            HarnessError::invalid_at(
-                Origin::at(path, line, None),
-                yaml_error::message(&e, &text, line, column),
-            )
-        })
+            let (line, _, message) = yaml_error::located(&e, &text);
+            HarnessError::invalid_at(Origin::at(path, line, None), message)
+        })?;
+    gate.check(&text)
+        .map_err(|(line, m)| HarnessError::invalid_at(Origin::at(path, line, None), m))?;
+    Ok(gate)
 }
 
 /// Judges `run` against the command-line thresholds, its corpora's gate sections and an
@@ -91,7 +91,9 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
             .or(if any_max_failed { None } else { Some(0) }),
         ..cli.clone()
     };
-    check(&mut v, "all", &run.summary, &overall, run);
+    let none = Default::default();
+    let accepted = baseline.map_or(&none, |b| &b.accepted_failures);
+    check(&mut v, "all", &run.summary, &overall, run, accepted);
     let mut seen = Vec::new();
     for corpus in &run.corpora {
         let Some(gate) = &corpus.gate else { continue };
@@ -100,7 +102,14 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
         }
         seen.push(corpus.suite.clone());
         if let Some(m) = run.suites.get(&corpus.suite) {
-            check(&mut v, &corpus.suite, m, &Thresholds::from_spec(gate), run);
+            check(
+                &mut v,
+                &corpus.suite,
+                m,
+                &Thresholds::from_spec(gate),
+                run,
+                accepted,
+            );
         }
     }
     add_baseline(&mut v, baseline);
@@ -237,7 +246,37 @@ fn add_baseline(v: &mut Verdict, baseline: Option<&BaselineDiff>) {
     }
 }
 
-fn check(v: &mut Verdict, scope: &str, m: &GroupMetrics, t: &Thresholds, run: &RunResults) {
+/// Failed cases of `scope` in `run`: those not `accepted` (failing in the baseline too),
+/// and how many were.
+fn failed_cases(
+    run: &RunResults,
+    scope: &str,
+    accepted: &BTreeSet<(String, String)>,
+) -> (Vec<String>, usize) {
+    let mut unexpected = Vec::new();
+    let mut known = 0;
+    for c in run
+        .cases
+        .iter()
+        .filter(|c| c.status == Status::Fail && (scope == "all" || c.suite == scope))
+    {
+        if accepted.contains(&c.key()) {
+            known += 1;
+        } else {
+            unexpected.push(format!("{}/{}", c.suite, c.id));
+        }
+    }
+    (unexpected, known)
+}
+
+fn check(
+    v: &mut Verdict,
+    scope: &str,
+    m: &GroupMetrics,
+    t: &Thresholds,
+    run: &RunResults,
+    accepted: &BTreeSet<(String, String)>,
+) {
     check_rank(v, scope, t, m.rank.judged, |name| match name {
         "hit_at_k" => m.rank.hit_at_k,
         "mrr" => m.rank.mrr,
@@ -277,18 +316,24 @@ fn check(v: &mut Verdict, scope: &str, m: &GroupMetrics, t: &Thresholds, run: &R
     }
     if let Some(max) = t.max_failed {
         v.checks += 1;
-        if m.failed > max {
-            let ids: Vec<String> = run
-                .cases
-                .iter()
-                .filter(|c| c.status == Status::Fail && (scope == "all" || c.suite == scope))
-                .map(|c| format!("{}/{}", c.suite, c.id))
-                .collect();
+        // the cases themselves when the run holds them (a merged run's summary alone: none)
+        let (ids, known) = failed_cases(run, scope, accepted);
+        let failed = if run.cases.is_empty() {
+            m.failed
+        } else {
+            ids.len()
+        };
+        if known > 0 && scope == "all" {
+            v.notes.push(format!(
+                "{known} failing case{} accepted: failed in the baseline too",
+                if known == 1 { "" } else { "s" }
+            ));
+        }
+        if failed > max {
             let shown: Vec<&str> = ids.iter().take(10).map(String::as_str).collect();
             v.fail(format!(
-                "{scope}: {} unexpected failure{} (at most {max} allowed): {}{}",
-                m.failed,
-                if m.failed == 1 { "" } else { "s" },
+                "{scope}: {failed} unexpected failure{} (at most {max} allowed): {}{}",
+                if failed == 1 { "" } else { "s" },
                 shown.join(", "),
                 if ids.len() > shown.len() { ", ..." } else { "" }
             ));

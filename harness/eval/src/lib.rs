@@ -10,6 +10,7 @@ pub mod case_codec;
 pub mod case_json;
 pub mod cases_file;
 pub mod compare;
+pub mod compare_rank;
 pub mod corpus;
 pub mod engines;
 pub mod error;

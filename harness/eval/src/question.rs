@@ -31,6 +31,27 @@ pub fn normalise_question(query: &str) -> String {
     out
 }
 
+/// The user question a trace (or its replayed case) belongs to, as a hash: an imported
+/// trace's id is `SESSION/CALL` and every search of one turn asks that turn's question, so
+/// the session and the normalised question key it; an id without `/` is a question of its
+/// own. Searches of one question count once in pass rates, flip tests and clusters.
+pub fn turn_key(id: &str, query: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: deterministic within a process, which is all grouping needs
+    let mut h = std::hash::DefaultHasher::new();
+    match id.rsplit_once('/') {
+        Some((session, _)) => {
+            session.hash(&mut h);
+            normalise_question(query).hash(&mut h);
+        }
+        None => {
+            0u8.hash(&mut h);
+            id.hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

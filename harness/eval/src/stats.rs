@@ -33,6 +33,15 @@ impl McNemar {
     }
 }
 
+/// A p-value as the reports print it: four decimals, or scientific below 0.0001.
+pub fn fmt_p(p: f64) -> String {
+    if p < 0.0001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 /// Significance level of every verdict in the reports.
 pub const ALPHA: f64 = 0.05;
 

@@ -100,7 +100,7 @@ fn commits_that_changed_one_or_two_modified_source_files_become_cases() {
         .map(|c| {
             (
                 c.commit.as_str(),
-                c.subject.as_str(),
+                c.question.as_str(),
                 c.files.iter().map(String::as_str).collect(),
             )
         })
@@ -157,7 +157,11 @@ fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
     let cache = tempfile::tempdir().unwrap();
     std::env::set_var("FINDBENCH_CACHE", cache.path());
     let s = sample(&CommitsOptions::new(&r.path), &Profile::default()).unwrap();
-    let yaml = to_yaml(&s, "findbench corpus commits --git-dir X");
+    let yaml = to_yaml(
+        &s,
+        "findbench corpus commits --git-dir X",
+        &s.git_dir.display().to_string(),
+    );
     let out = tempfile::tempdir().unwrap();
     let file = out.path().join("commits.yaml");
     std::fs::write(&file, &yaml).unwrap();

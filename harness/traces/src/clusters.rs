@@ -15,8 +15,11 @@ use std::time::SystemTime;
 pub struct ClusterOptions {
     /// Keep traces with one of these outcomes; empty keeps all.
     pub outcomes: Vec<TraceOutcome>,
-    /// Clusters with fewer traces than this are counted but not listed.
+    /// Clusters seen fewer times than this are counted but not listed.
     pub min: usize,
+    /// Count every search as an occurrence (by default the searches of one user question,
+    /// an imported turn, are one occurrence).
+    pub per_search: bool,
 }
 
 impl Default for ClusterOptions {
@@ -24,6 +27,7 @@ impl Default for ClusterOptions {
         ClusterOptions {
             outcomes: vec![TraceOutcome::InsufficientEvidence, TraceOutcome::Failure],
             min: 3,
+            per_search: false,
         }
     }
 }
@@ -74,7 +78,9 @@ const EXAMPLE_IDS: usize = 5;
 /// Accumulates one cluster; memory grows with distinct questions, not with traces.
 #[derive(Default)]
 struct Acc {
+    /// User questions (turns) seen, or with `per_search` traces.
     occurrences: usize,
+    turns: std::collections::HashSet<u64>,
     /// In order of first appearance, so ties rank the earliest wording first.
     variants: Vec<(String, usize)>,
     outcomes: BTreeMap<String, usize>,
@@ -87,8 +93,11 @@ struct Acc {
 }
 
 impl Acc {
-    fn add(&mut self, trace: &Trace) {
-        self.occurrences += 1;
+    fn add(&mut self, trace: &Trace, per_search: bool) {
+        let key = findbench_eval::question::turn_key(&trace.trace_id, &trace.query);
+        if per_search || self.turns.insert(key) {
+            self.occurrences += 1;
+        }
         bump(&mut self.variants, &trace.query);
         *self
             .outcomes
@@ -157,7 +166,7 @@ pub fn cluster_traces(
             order: next_order,
             ..Acc::default()
         });
-        acc.add(&trace);
+        acc.add(&trace, options.per_search);
     }
     let counts = stream.counts();
     let min = options.min.max(1);

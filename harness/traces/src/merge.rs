@@ -223,6 +223,7 @@ pub fn merge_replays(dirs: &[PathBuf], out: &Path) -> Result<MergedReplay> {
     totals.files = header.input_files;
     totals.bad_lines = first.summary["bad_lines"].as_u64().unwrap_or(0) as usize;
     totals.bad_examples = first.bad_lines.clone();
+    totals.per_search = first.summary["counted_by"] == "search";
     let compress = first
         .cases_file
         .as_deref()

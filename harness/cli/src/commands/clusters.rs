@@ -33,6 +33,10 @@ pub struct ClustersArgs {
     /// Where trace fixtures live (`fixture: agent-cpp` is DIR/agent-cpp).
     #[arg(long, default_value = "corpora/fixtures", value_name = "DIR")]
     pub fixtures: PathBuf,
+    /// Count every search as an occurrence (by default the searches of one user question,
+    /// an imported turn, are seen once).
+    #[arg(long)]
+    pub per_search: bool,
     /// Exported cases expect success with no `known_failure` marker (they fail until fixed).
     #[arg(long)]
     pub expect_pass: bool,
@@ -97,6 +101,7 @@ fn clusters(args: &ClustersArgs) -> Result<(String, serde_json::Value), TracesEr
     let options = ClusterOptions {
         outcomes: parse_outcomes(&args.outcome)?,
         min: args.min,
+        per_search: args.per_search,
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     let strict = args.strict;

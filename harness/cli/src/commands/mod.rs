@@ -60,8 +60,12 @@ pub enum Command {
     /// The before/after release report of two results.json: metrics with deltas, changed
     /// cases (regressions first), and which changes are larger than noise.
     Compare(compare::CompareArgs),
-    /// Generate corpora from your own code: `commits` (tasks from a repository's history).
-    #[command(subcommand)]
+    /// Generate corpora from your own code: `commits` (tasks from a repository's history)
+    /// and `symbols` (the definitions ctags finds), ready to commit beside it.
+    #[command(
+        subcommand,
+        after_long_help = super::commands::corpus::AFTER_HELP
+    )]
     Corpus(corpus::CorpusCommand),
     /// Replay production traces through today's `ask`: recorded against replayed outcome,
     /// fixed / regressed / unchanged, and the reports of `run` with `--out DIR`.

@@ -79,6 +79,10 @@ pub struct ReplayArgs {
     #[arg(long, default_value_t = findbench_eval::metrics::rank::RANK_K, value_name = "K",
           value_parser = parse_hit_k)]
     pub hit_k: usize,
+    /// Count every search as a case of its own in the pass rate (by default the searches of
+    /// one user question, an imported turn, count once).
+    #[arg(long)]
+    pub per_search: bool,
     /// Report, and exit 0 even when a threshold above is not met.
     #[arg(long)]
     pub exit_zero: bool,
@@ -153,6 +157,7 @@ fn replay(
         shard: args.shard,
         tree: cache.tree_options(),
         hit_k: args.hit_k,
+        per_search: args.per_search,
     };
     let mut stream = TraceStream::open(&args.traces)?.with_format(args.from.into());
     // the reports are one unit: staged beside --out, swapped in when complete
@@ -235,10 +240,10 @@ fn replay(
             .map(|p| p.display().to_string())
             .collect(),
         input_files: totals.files,
-        fixtures: match &args.root {
+        fixtures: totals.against_text(&match &args.root {
             Some(r) => r.display().to_string(),
             None => args.fixtures.display().to_string(),
-        },
+        }),
         query: args.query.clone(),
         shard: args.shard,
         gate: Some(GateSettings {
@@ -356,12 +361,13 @@ pub fn text(
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "replayed {} traces ({} file{}, {} bad line{}) with profile {} on {} threads in {:.0} ms\n",
+        "replayed {} traces ({} file{}, {} bad line{}) against {} with profile {} on {} threads in {:.0} ms\n",
         totals.replayed,
         totals.files,
         if totals.files == 1 { "" } else { "s" },
         totals.bad_lines,
         if totals.bad_lines == 1 { "" } else { "s" },
+        header.fixtures,
         header.profile,
         header.threads,
         header.duration_ms
@@ -385,6 +391,26 @@ pub fn text(
     if let Some(line) = totals.dirty_note() {
         let _ = writeln!(t, "{line}");
     }
+    let summary = totals.summary(&header.profile);
+    let count = |k: &str| summary[k].as_u64().unwrap_or(0);
+    let pass_rate = summary["pass_rate"].as_f64().unwrap_or(0.0) * 100.0;
+    let _ = if totals.per_search {
+        writeln!(
+            t,
+            "passed: {} of {} searches ({pass_rate:.1}%)",
+            totals.passed, totals.replayed
+        )
+    } else {
+        writeln!(
+            t,
+            "passed: {} of {} questions ({pass_rate:.1}%; {} of {} searches)",
+            count("passed"),
+            count("passed") + count("failed"),
+            totals.passed,
+            totals.replayed
+        )
+    };
+    t.push_str(&ranking_text(&totals.summary(&header.profile)));
     let shown: Vec<&TransitionGroup> = groups
         .iter()
         .filter(|g| {
@@ -414,6 +440,21 @@ pub fn text(
         }
     }
     t
+}
+
+/// The ranking of the traces that name expected files, findbench beside the agent's own
+/// searches, as summary.md draws it; empty when no trace is judged.
+fn ranking_text(summary: &serde_json::Value) -> String {
+    use findbench_eval::report::ranking;
+    let rows = ranking::replay_rows(summary);
+    if rows.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nranking of the traces naming expected files (≤ N KB: the first expected file \
+         within the first N KB returned):\n{}",
+        ranking::markdown(&ranking::replay_header(summary), &rows)
+    )
 }
 
 fn explain_text(t: &mut String, e: &Explanation) {

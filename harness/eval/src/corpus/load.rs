@@ -361,11 +361,8 @@ pub fn parse_corpus_str(path: &Path, text: &str) -> Result<ParsedCorpus> {
     }
     let file: CorpusFile = serde_saphyr::from_str_with_options(text, yaml_error::options())
         .map_err(|e| {
-            let location = e.location();
-            let line = location.map(|l| l.line() as usize).unwrap_or(0);
-            let column = location.map(|l| l.column() as usize).unwrap_or(0);
+            let (line, column, mut message) = yaml_error::located(&e, text);
             let case = case_at_line(text, line);
-            let mut message = yaml_error::message(&e, text, line, column);
             if column > 0 {
                 message.push_str(&format!(" (column {column})"));
             }
@@ -400,6 +397,10 @@ pub fn parse_corpus_str(path: &Path, text: &str) -> Result<ParsedCorpus> {
         }
         lines.insert(case.id.clone(), case.line);
         cases.push(case);
+    }
+    if let Some(gate) = &file.gate {
+        gate.check(text)
+            .map_err(|(line, m)| HarnessError::invalid_at(Origin::at(path, line, None), m))?;
     }
     Ok(ParsedCorpus {
         suite,

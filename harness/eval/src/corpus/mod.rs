@@ -5,12 +5,15 @@
 //! - [`load`]: files, directories and globs to validated [`Corpus`] values;
 //! - [`args`]: a case's `mode`, `query` and `args` to an engine request;
 //! - [`git`]: fixtures pinned to a commit of a repository (`{git: DIR, rev: REV}`);
-//! - [`commits`]: a localization corpus from a repository's history.
+//! - [`commits`]: a localization corpus from a repository's history;
+//! - [`symbols`]: a corpus of the definitions ctags finds;
+//! - [`relative`]: the fixture paths they write, relative to the corpus file.
 
 pub mod args;
 pub mod commits;
 pub mod git;
 pub mod load;
+pub mod relative;
 pub mod schema;
 pub mod symbols;
 pub mod yaml_error;

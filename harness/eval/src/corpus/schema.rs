@@ -87,6 +87,49 @@ pub struct GateSpec {
     pub min_recall_at_4kb: Option<f64>,
 }
 
+impl GateSpec {
+    /// Each value within its range: a rate from 0 to 1, milliseconds 0 or more. The error
+    /// is the line of the key in `text` (0 when not found) and the message naming it.
+    pub fn check(&self, text: &str) -> Result<(), (usize, String)> {
+        let line_of = |keys: &[&str]| {
+            text.lines()
+                .position(|l| keys.iter().any(|k| l.contains(&format!("{k}:"))))
+                .map_or(0, |i| i + 1)
+        };
+        let rates = [
+            (&["min_pass_rate"][..], self.min_pass_rate),
+            (
+                &["max_insufficient_evidence_rate", "max_ie_rate"][..],
+                self.max_insufficient_evidence_rate,
+            ),
+            (&["min_hit_at_k"][..], self.min_hit_at_k),
+            (&["min_mrr"][..], self.min_mrr),
+            (&["min_recall_at_4kb"][..], self.min_recall_at_4kb),
+        ];
+        for (keys, value) in rates {
+            if let Some(v) = value.filter(|v| !(0.0..=1.0).contains(v)) {
+                let line = line_of(keys);
+                return Err((
+                    line,
+                    format!(
+                        "gate: `{}` is {v}: a rate from 0 to 1 (0.95 is 95%)",
+                        keys.iter()
+                            .find(|k| text.contains(&format!("{k}:")))
+                            .unwrap_or(&keys[0])
+                    ),
+                ));
+            }
+        }
+        if let Some(v) = self.max_p95_ms.filter(|v| !(*v >= 0.0 && v.is_finite())) {
+            return Err((
+                line_of(&["max_p95_ms"]),
+                format!("gate: `max_p95_ms` is {v}: milliseconds, 0 or more"),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// One query and what a correct engine returns for it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

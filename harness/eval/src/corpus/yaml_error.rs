@@ -29,6 +29,85 @@ pub fn is_blank(text: &str) -> bool {
         .all(|l| l.is_empty() || l.starts_with('#') || l == "---" || l == "...")
 }
 
+/// Where `e` is in `text` (1-based line and column) and what it says in an author's
+/// words. Two mistakes the parser reports on another line are placed where they are: an
+/// indent with a tab (reported on the line before) and a quote left open (reported where
+/// the quoted value runs into the next key).
+pub fn located(e: &Error, text: &str) -> (usize, usize, String) {
+    let location = e.location();
+    let line = location.map(|l| l.line() as usize).unwrap_or(0);
+    let column = location.map(|l| l.column() as usize).unwrap_or(0);
+    let raw = e.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    // the reported line, and the one after it, bound where the mistake can be
+    let upto = (line + 1).min(lines.len());
+    if raw.contains("tab") {
+        let tabbed = lines[..upto].iter().position(|l| {
+            l.chars()
+                .take_while(|c| c.is_whitespace())
+                .any(|c| c == '\t')
+        });
+        if let Some(i) = tabbed {
+            return (
+                i + 1,
+                0,
+                "this line is indented with a tab: YAML indents with spaces only".into(),
+            );
+        }
+    }
+    if raw.contains("quoted scalar") {
+        let open = (0..upto.max(1).min(lines.len()))
+            .rev()
+            .find_map(|i| open_quote(lines[i]).map(|q| (i, q)));
+        if let Some((i, q)) = open {
+            return (
+                i + 1,
+                0,
+                format!("a value opened with {q} on this line is never closed: end it with {q}"),
+            );
+        }
+    }
+    (line, column, message(e, text, line, column))
+}
+
+/// The quote a value on `line` opens and never closes (`query: "x`), if it does: a value
+/// starts after `: `, `- `, `[`, `{` or `, `; `\"` escapes in double quotes, `''` in single.
+fn open_quote(line: &str) -> Option<char> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    let mut prev = ' ';
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '#' && (i == 0 || prev == ' ') {
+            return None;
+        }
+        let starts_value = matches!(prev, ' ' | '[' | '{' | ',') || i == 0;
+        if (c == '"' || c == '\'') && starts_value {
+            let q = c;
+            i += 1;
+            let mut closed = false;
+            while i < chars.len() {
+                match chars[i] {
+                    '\\' if q == '"' => i += 1,
+                    x if x == q && q == '\'' && chars.get(i + 1) == Some(&'\'') => i += 1,
+                    x if x == q => {
+                        closed = true;
+                        break;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            if !closed {
+                return Some(q);
+            }
+        }
+        prev = chars.get(i).copied().unwrap_or(' ');
+        i += 1;
+    }
+    None
+}
+
 /// The message for `e`, met at 1-based `line` and `column` of `text`.
 pub fn message(e: &Error, text: &str, line: usize, column: usize) -> String {
     let field = || key_before(text, line, column);

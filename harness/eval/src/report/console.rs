@@ -183,6 +183,7 @@ pub fn compare_headline(c: &Comparison) -> String {
             l.quantile, l.before_ms, l.after_ms, l.diff_ms, l.ci_low_ms, l.ci_high_ms, l.verdict
         );
     }
+    t.push_str(&super::compare_ranking::headline(c));
     for k in &c.clusters {
         let _ = writeln!(
             t,

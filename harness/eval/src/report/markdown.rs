@@ -483,18 +483,18 @@ fn replay(r: &ReplaySummary) -> String {
              returned anything).\n"
         );
         m.push_str(&super::ranking::markdown(
-            &super::ranking::replay_header(),
+            &super::ranking::replay_header(s),
             &rows,
         ));
     }
     let _ = writeln!(m, "\n## Retrieval\n");
     let mut t = Table::new(&[("metric", L), ("value", R)]);
     for k in REPLAY_RETRIEVAL_METRICS {
-        let v = r.number(k);
-        let shown = if k.ends_with("rate") {
-            format!("{:.1}%", v * 100.0)
-        } else {
-            format!("{v:.3}")
+        // null: not recorded (an imported log times no retrieval)
+        let shown = match r.summary[k].as_f64() {
+            None => "–".to_string(),
+            Some(v) if k.ends_with("rate") => format!("{:.1}%", v * 100.0),
+            Some(v) => format!("{v:.3}"),
         };
         t.row([k.to_string(), shown]);
     }
@@ -628,6 +628,7 @@ fn compare(c: &Comparison) -> String {
         m.push_str(&t.markdown());
     }
 
+    m.push_str(&super::compare_ranking::markdown(c));
     if !c.clusters.is_empty() {
         let _ = writeln!(m, "\n## Clusters\n");
         let mut t = Table::new(&[

@@ -19,6 +19,7 @@
 //! `threads`) aside.
 
 pub mod case_line;
+pub mod compare_ranking;
 pub mod console;
 pub mod csv;
 pub mod engines;

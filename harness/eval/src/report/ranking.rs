@@ -133,13 +133,17 @@ fn series(i: usize, row: Row) -> RecallSeries {
     }
 }
 
-/// The columns of a replay's table: who answered, then [`replay_rows`]' cells.
-pub fn replay_header() -> Vec<String> {
+/// The columns of a replay's table: who answered, then [`replay_rows`]' cells (`summary`'s
+/// `rank.k` names the hit@k column).
+pub fn replay_header(summary: &Value) -> Vec<String> {
+    let k = summary["rank"]["k"]
+        .as_u64()
+        .unwrap_or(crate::metrics::rank::RANK_K as u64);
     let mut h = vec![
         "answered by".to_string(),
         "traces judged".into(),
         "hit@1".into(),
-        "hit@5".into(),
+        format!("hit@{k}"),
         "MRR".into(),
     ];
     h.extend(budget_titles());

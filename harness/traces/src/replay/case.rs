@@ -31,7 +31,8 @@ pub(super) fn replayed_case(
         recorded_candidates: Some(trace.tools.last().map_or(0, |t| t.candidates)),
         recorded_tools: Some(trace.tools.iter().map(|t| t.name.clone()).collect()),
         recorded_iterations: Some(trace.iterations),
-        recorded_duration_ms: Some(trace.duration_ms),
+        // an imported agent log times no retrieval and says 0: unknown, not instant
+        recorded_duration_ms: (trace.duration_ms > 0.0).then_some(trace.duration_ms),
         ..CaseResult::default()
     }
 }

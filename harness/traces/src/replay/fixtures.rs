@@ -13,12 +13,16 @@ use std::sync::Arc;
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
 pub(crate) struct Fixtures {
     loaded: HashMap<String, Result<ReplayFixture, String>>,
+    /// What the traces were replayed against: each tree (a directory, or a repository's
+    /// commit for a trace pinned to one) and the directory of recorded stores, in order.
+    pub(crate) against: std::collections::BTreeSet<String>,
 }
 
 impl Fixtures {
     pub(crate) fn new() -> Fixtures {
         Fixtures {
             loaded: HashMap::new(),
+            against: Default::default(),
         }
     }
 
@@ -43,10 +47,20 @@ impl Fixtures {
             return Ok(f.clone());
         }
         if kind != FixtureKind::Root || name == NO_FIXTURE {
+            if name != NO_FIXTURE {
+                self.against
+                    .insert(options.fixtures_dir.display().to_string());
+            }
             let loaded = call::load(options, trace, kind);
             self.loaded.insert(key, loaded.clone());
             return Ok(loaded);
         }
+        let against = match (&options.root, &trace.fixture_source) {
+            (Some(root), _) => root.display().to_string(),
+            (None, Some(source)) => source.mapped(&options.map).label(),
+            (None, None) => options.fixtures_dir.display().to_string(),
+        };
+        self.against.insert(against);
         let dir = match (&options.root, &trace.fixture_source) {
             (Some(root), _) => root.clone(),
             // a line that names its tree (`findbench import`, `serve --record`): the root, or

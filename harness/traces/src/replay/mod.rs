@@ -162,6 +162,7 @@ pub fn replay_stream(
         read: 0,
     };
     let mut totals = ReplayTotals::default();
+    totals.per_search = options.per_search;
     totals.rank.k = Some(options.hit_k);
     let mut batch = reader.next_batch()?;
     // replayed, not yet counted nor handed on
@@ -205,6 +206,7 @@ pub fn replay_stream(
     }
     let counts = reader.stream.counts();
     totals.bad_examples = reader.bad_examples;
+    totals.against = reader.fixtures.against.into_iter().collect();
     totals.files = counts.files;
     totals.lines = counts.lines;
     totals.traces = counts.traces;
@@ -299,6 +301,7 @@ mod tests {
             shard: None,
             tree: TreeOptions::default(),
             hit_k: 5,
+            per_search: false,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();
@@ -388,6 +391,7 @@ mod tests {
             shard: None,
             tree: TreeOptions::default(),
             hit_k: 5,
+            per_search: false,
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();

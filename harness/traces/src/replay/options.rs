@@ -29,6 +29,9 @@ pub struct ReplayOptions {
     /// A trace naming expected files passes only with one of them in findbench's top
     /// `hit_k` (`--hit-k`, 5 by default).
     pub hit_k: usize,
+    /// Count each search as a case in the pass rate (`--per-search`); by default the
+    /// searches of one user question count once.
+    pub per_search: bool,
 }
 
 /// A fixture loaded for replay, with the sizes every case reports (computed once).

@@ -4,7 +4,7 @@
 
 use crate::trace::{FixtureSource, TraceOutcome};
 use findbench_eval::case::{CaseResult, Transition};
-use findbench_eval::question::normalise_question;
+use findbench_eval::question::{normalise_question, turn_key};
 use findbench_eval::replay_summary::TransitionGroup;
 use std::collections::HashMap;
 
@@ -31,6 +31,7 @@ pub struct ReplayTotals {
     pub outcomes: [usize; 3],
     pub transitions: [usize; 3],
     pub durations_ms: Vec<f32>,
+    /// The recorded times that are known (an imported log's are not).
     pub recorded_durations_ms: Vec<f32>,
     pub candidates: Vec<f32>,
     pub tools: usize,
@@ -40,6 +41,14 @@ pub struct ReplayTotals {
     pub rank: crate::replay::rank::RankTotals,
     /// Traces recorded on a work tree with uncommitted changes (replayed against its commit).
     pub dirty: usize,
+    /// Each user question ([`turn_key`]) and whether one of its searches passed: a turn's
+    /// searches count once in the pass rate unless `per_search`.
+    turns: HashMap<u64, bool>,
+    /// Count every search as a case of its own (`replay --per-search`).
+    pub per_search: bool,
+    /// The trees replayed against (a directory, or `repository@commit` for traces pinned
+    /// to one), sorted.
+    pub against: Vec<String>,
     /// Per-question groups in the order of their first trace, found by normalised question
     /// and outcomes ...
     groups: Vec<TransitionGroup>,
@@ -84,13 +93,19 @@ impl ReplayTotals {
         let recorded = case.recorded_outcome.unwrap_or(outcome);
         let transition = Transition::of(recorded, outcome);
         self.replayed += 1;
-        self.passed += usize::from(case.status == findbench_eval::case::Status::Pass);
+        let passed = case.status == findbench_eval::case::Status::Pass;
+        self.passed += usize::from(passed);
+        *self
+            .turns
+            .entry(turn_key(&case.id, &case.query))
+            .or_default() |= passed;
         self.recorded[idx(recorded)] += 1;
         self.outcomes[idx(outcome)] += 1;
         self.transitions[tidx(transition)] += 1;
         self.durations_ms.push(case.duration_ms as f32);
-        self.recorded_durations_ms
-            .push(case.recorded_duration_ms.unwrap_or(0.0) as f32);
+        if let Some(ms) = case.recorded_duration_ms {
+            self.recorded_durations_ms.push(ms as f32);
+        }
         self.candidates.push(case.candidates as f32);
         self.tools += case.tools.len();
         self.iterations += case.iterations as usize;
@@ -173,6 +188,22 @@ impl ReplayTotals {
         v.into_iter().map(|(_, g)| g.clone()).collect()
     }
 
+    /// What the traces were replayed against, in words: the tree, or how many and the
+    /// first few (`fallback` when none loaded).
+    pub fn against_text(&self, fallback: &str) -> String {
+        const SHOWN: usize = 3;
+        match self.against.as_slice() {
+            [] => fallback.to_string(),
+            [one] => one.clone(),
+            many => format!(
+                "{} trees ({}{})",
+                many.len(),
+                many[..many.len().min(SHOWN)].join(", "),
+                if many.len() > SHOWN { ", ..." } else { "" }
+            ),
+        }
+    }
+
     /// The line a replay's text and markdown reports print when some traces were recorded
     /// on a work tree with uncommitted changes.
     pub fn dirty_note(&self) -> Option<String> {
@@ -187,18 +218,30 @@ impl ReplayTotals {
             let r = findbench_eval::stats::quantile(&v, p).unwrap_or(0.0);
             (r * 1e3).round() / 1e3
         };
+        let known = |v: f64| (!self.recorded_durations_ms.is_empty()).then_some(v);
         let zero = self.candidates.iter().filter(|c| **c == 0.0).count();
         let mean = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
         let candidates_total: f64 = self.candidates.iter().map(|c| *c as f64).sum();
         let success = self.outcome_count(TraceOutcome::Success);
+        // a question searched three times is one case, unless each search is asked for
+        let questions = self.turns.len();
+        let questions_passed = self.turns.values().filter(|p| **p).count();
+        let (cases, passed) = if self.per_search {
+            (n, self.passed)
+        } else {
+            (questions, questions_passed)
+        };
         let mut summary = serde_json::json!({
             "profile": profile,
             "total": n,
-            "passed": self.passed,
-            "failed": n - self.passed,
+            "counted_by": if self.per_search { "search" } else { "question" },
+            "questions": questions,
+            "passed": passed,
+            "failed": cases - passed,
             "xfail": 0,
             "xpass": 0,
-            "pass_rate": Self::rate(self.passed, n),
+            "pass_rate": Self::rate(passed, cases),
+            "search_pass_rate": Self::rate(self.passed, n),
             "success_rate": Self::rate(success, n),
             "insufficient_evidence_rate": Self::rate(self.outcome_count(TraceOutcome::InsufficientEvidence), n),
             "failure_rate": Self::rate(self.outcome_count(TraceOutcome::Failure), n),
@@ -231,8 +274,9 @@ impl ReplayTotals {
             "latency_p95_ms": q(&self.durations_ms, 0.95),
             "latency_p99_ms": q(&self.durations_ms, 0.99),
             "latency_max_ms": q(&self.durations_ms, 1.0),
-            "recorded_latency_p50_ms": q(&self.recorded_durations_ms, 0.5),
-            "recorded_latency_p95_ms": q(&self.recorded_durations_ms, 0.95),
+            // null when no trace recorded its time (imported agent logs)
+            "recorded_latency_p50_ms": known(q(&self.recorded_durations_ms, 0.5)),
+            "recorded_latency_p95_ms": known(q(&self.recorded_durations_ms, 0.95)),
             "rank": self.rank.summary(),
         });
         // only when there are some: the summary of every other replay stays as it was

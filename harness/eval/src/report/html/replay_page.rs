@@ -130,7 +130,7 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
     let ranked = ranking::replay_rows(&r.summary);
     if !ranked.is_empty() {
         b.push_str(&ranking_section(
-            &ranking::replay_header(),
+            &ranking::replay_header(&r.summary),
             &ranked,
             &ranking::replay_series(&r.summary),
             "Traces that name the files the agent went on to read or edit. ≤ N KB: the share \
@@ -181,13 +181,18 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
         None,
         "replayed latency histogram with the p95 budget",
     ));
+    // null when no trace recorded its time (an imported log): shown as unknown
+    let recorded_ms = |k: &str| match r.summary[k].as_f64() {
+        Some(v) => num(&format!("summary.{k}"), v, &format!("{v:.3}")),
+        None => "–".to_string(),
+    };
     let _ = writeln!(
         b,
         "<p>replayed p50 {} ms · p95 {} ms; recorded p50 {} ms · p95 {} ms (the production agent's whole retrieval).</p>",
         num("summary.latency_p50_ms", rate("latency_p50_ms"), &format!("{:.3}", rate("latency_p50_ms"))),
         num("summary.latency_p95_ms", rate("latency_p95_ms"), &format!("{:.3}", rate("latency_p95_ms"))),
-        num("summary.recorded_latency_p50_ms", rate("recorded_latency_p50_ms"), &format!("{:.3}", rate("recorded_latency_p50_ms"))),
-        num("summary.recorded_latency_p95_ms", rate("recorded_latency_p95_ms"), &format!("{:.3}", rate("recorded_latency_p95_ms"))),
+        recorded_ms("recorded_latency_p50_ms"),
+        recorded_ms("recorded_latency_p95_ms"),
     );
     b.push_str("</section>\n");
     let h = &r.header;
