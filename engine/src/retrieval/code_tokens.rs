@@ -94,14 +94,15 @@ fn is_code(raw: &str) -> bool {
             .any(|w| w[1] == c && word(w[0]) && (word(w[2]) || w[2] == c))
     };
     // `parseArgs`, `ISO8601Utils`, `HTTPServer` (not `URLs`, `IDs`)
-    let hump = b.windows(2).any(|w| {
-        (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase()
-    }) || b.windows(4).any(|w| {
-        w[0].is_ascii_uppercase()
-            && w[1].is_ascii_uppercase()
-            && w[2].is_ascii_lowercase()
-            && w[3].is_ascii_lowercase()
-    });
+    let hump = b
+        .windows(2)
+        .any(|w| (w[0].is_ascii_lowercase() || w[0].is_ascii_digit()) && w[1].is_ascii_uppercase())
+        || b.windows(4).any(|w| {
+            w[0].is_ascii_uppercase()
+                && w[1].is_ascii_uppercase()
+                && w[2].is_ascii_lowercase()
+                && w[3].is_ascii_lowercase()
+        });
     let snake = b.iter().any(|&c| c == b'_') && b.iter().any(|&c| c.is_ascii_alphabetic());
     let joined = token.contains("::") || token.contains("->");
     let path = inner(b'/') || inner(b'\\');
@@ -155,7 +156,10 @@ mod tests {
             shaped("Raise \"unknown encoding\" from GzipHeader.read"),
             ["unknown", "encod", "gzip", "head", "read"]
         );
-        assert_eq!(shaped("Support key=value in setup.cfg"), ["key", "value", "setup", "cfg"]);
+        assert_eq!(
+            shaped("Support key=value in setup.cfg"),
+            ["key", "value", "setup", "cfg"]
+        );
         assert_eq!(
             shaped("Removed unused code in ISO8601Utils and HTTPServer, not in URLs or APIs"),
             ["iso8601", "util", "http", "serv"]

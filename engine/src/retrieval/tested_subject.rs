@@ -44,7 +44,8 @@ pub fn subjects(tree: &Tree, profile: &Profile, tests: &[u32]) -> HashMap<u32, u
         .iter()
         .map(|&t| (t, subject_name(&file_name(t), &profile.code.test_names)))
         .collect();
-    let mut named: HashMap<&str, Vec<u32>> = wanted.values().map(|n| (n.as_str(), vec![])).collect();
+    let mut named: HashMap<&str, Vec<u32>> =
+        wanted.values().map(|n| (n.as_str(), vec![])).collect();
     for (i, f) in files.iter().enumerate() {
         let name = f.path.rsplit('/').next().unwrap_or(&f.path);
         if let Some(list) = named.get_mut(name) {
@@ -54,7 +55,10 @@ pub fn subjects(tree: &Tree, profile: &Profile, tests: &[u32]) -> HashMap<u32, u
         }
     }
     let shared = |a: &str, b: &str| {
-        let (da, db) = (a.rsplit_once('/').map_or("", |d| d.0), b.rsplit_once('/').map_or("", |d| d.0));
+        let (da, db) = (
+            a.rsplit_once('/').map_or("", |d| d.0),
+            b.rsplit_once('/').map_or("", |d| d.0),
+        );
         da.split('/')
             .zip(db.split('/'))
             .take_while(|(x, y)| x == y && !x.is_empty())
@@ -173,9 +177,18 @@ mod tests {
         let tree = Tree::from_memory(
             "t",
             [
-                ("gson/src/main/java/com/google/gson/JsonReader.java", "class JsonReader {}\n"),
-                ("gson/src/test/java/com/google/gson/JsonReaderTest.java", "class JsonReaderTest {}\n"),
-                ("extras/src/main/java/JsonReader.java", "class JsonReader {}\n"),
+                (
+                    "gson/src/main/java/com/google/gson/JsonReader.java",
+                    "class JsonReader {}\n",
+                ),
+                (
+                    "gson/src/test/java/com/google/gson/JsonReaderTest.java",
+                    "class JsonReaderTest {}\n",
+                ),
+                (
+                    "extras/src/main/java/JsonReader.java",
+                    "class JsonReader {}\n",
+                ),
                 ("tests/test_parser.py", "def test_parse(): pass\n"),
                 ("src/click/parser.py", "def parse(): pass\n"),
                 ("docs/parser.py", "x = 1\n"),
@@ -190,7 +203,11 @@ mod tests {
             index("tests/test_orphan.py"),
         ];
         let found = subjects(&tree, &profile, &tests);
-        let path = |t: u32| found.get(&t).map(|&s| tree.files()[s as usize].path.as_str());
+        let path = |t: u32| {
+            found
+                .get(&t)
+                .map(|&s| tree.files()[s as usize].path.as_str())
+        };
         assert_eq!(
             path(tests[0]),
             Some("gson/src/main/java/com/google/gson/JsonReader.java")
