@@ -127,7 +127,7 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // only, as the candidates' texts together may be large; each file on a worker of its own
     // and a built copy (a bundle, a minified file, a source map) is known
     let weigh_copies = w.built_copy != 1.0;
-    let best_of: Vec<(Vec<(u32, usize)>, Option<String>)> = ranked
+    let best_of: Vec<(Lines, Option<String>)> = ranked
         .par_iter_mut()
         .with_max_len(1)
         .take(depth)
@@ -159,10 +159,10 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // a test among the best points at the file it tests
     let tested_by = tested_subject::lift_subjects(tree, profile, &mut ranked, depth);
     for &subject in tested_by.keys() {
-        if !lines.contains_key(&subject) {
+        lines.entry(subject).or_insert_with(|| {
             let text = files[subject as usize].text_once();
-            lines.insert(subject, best_lines(text.as_deref(), &terms));
-        }
+            best_lines(text.as_deref(), &terms)
+        });
     }
     ranked.sort_by(order);
     ranked
@@ -225,6 +225,9 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
         )
         .collect()
 }
+
+/// A file's best lines (1-based) with how many distinct terms each holds.
+type Lines = Vec<(u32, usize)>;
 
 /// Every line of `text` that holds a term of `terms`, with how many distinct terms it
 /// holds: most first, then by line number.
