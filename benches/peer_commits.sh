@@ -14,7 +14,9 @@
 # `rg -n` of the top file, the lines it would read to confirm).
 #
 # Usage: benches/peer_commits.sh [--count N] [--seed S] GIT_DIR...
-# Environment: WORK=dir to keep corpora, trees and reports (default: a temporary dir).
+# Environment: WORK=dir to keep corpora, trees and reports (default: a temporary dir);
+# PROFILE=name or JSON file, the profile `ask` ranks with (default: the built-in default),
+# to measure a signal with its weight set apart (docs/tuning.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=40
@@ -43,7 +45,7 @@ for dir in "$@"; do
   [ "$name" = repo ] || [ "$name" = .git ] && name="$(basename "$(cd "$dir/.." && pwd)")"
   "$FB" corpus commits --git-dir "$dir" --out "$WORK/corpora/$name.yaml" --count "$COUNT" --seed "$SEED"
 done
-"$FB" run "$WORK/corpora" --out "$WORK/run" -q >/dev/null || true
+"$FB" run "$WORK/corpora" --out "$WORK/run" --profile "${PROFILE:-default}" -q >/dev/null || true
 
 python3 - "$WORK" <<'PY'
 import json, os, re, subprocess, sys

@@ -62,6 +62,20 @@ pub struct TaskRankingWeights {
     pub proximity: f64,
     /// How many of the best files are read line by line for proximity and evidence.
     pub rerank_depth: usize,
+    /// Weight of a term that comes from a code-shaped token of the question (an identifier
+    /// in any case style, backticked code, a path or file name, `file.py:123`, a flag, a
+    /// quoted message, a `scope:` prefix) relative to a prose word: its idf is multiplied
+    /// by it (`retrieval/code_tokens.rs`). 1.0 weighs both alike.
+    pub code_tokens: f64,
+    /// Factor of a built copy among the best files: a file with a source map beside it, a
+    /// source map of a file of the tree, or a minified file (`retrieval/built_copy.rs`).
+    /// 1.0 ranks a copy as its sources.
+    pub built_copy: f64,
+    /// Mean bytes per line of a file's first bytes from which it is minified.
+    pub minified_line_bytes: usize,
+    /// Share of a test file's score given to the file it tests (the source file its name
+    /// names, nearest to it in the tree; `retrieval/tested_subject.rs`). 0 gives none.
+    pub tested_subject: f64,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -108,13 +122,22 @@ impl TaskRankingWeights {
         real("subject_joint_coverage", 0.0, 1.0),
         real("proximity", 0.0, 3.0),
         integer("rerank_depth", 5.0, 200.0),
+        real("code_tokens", 0.5, 6.0),
+        real("built_copy", 0.0, 1.0),
+        real("tested_subject", 0.0, 2.0),
     ];
     /// The numbers it leaves as they are, and why.
-    pub const NOT_TUNABLE: &'static [NotTunable] = &[fixed(
-        "length_sample",
-        "how precisely the average field lengths are measured; a tree keeps the \
+    pub const NOT_TUNABLE: &'static [NotTunable] = &[
+        fixed(
+            "length_sample",
+            "how precisely the average field lengths are measured; a tree keeps the \
              statistics of the first profile that asks, so a change is not seen by a run",
-    )];
+        ),
+        fixed(
+            "minified_line_bytes",
+            "what a minified file is, measured on its text: not a weight",
+        ),
+    ];
 }
 
 impl Default for TaskRankingWeights {
@@ -150,6 +173,10 @@ impl Default for TaskRankingWeights {
             subject_joint_coverage: 1.0,
             proximity: 0.5,
             rerank_depth: 50,
+            code_tokens: 2.0,
+            built_copy: 0.2,
+            minified_line_bytes: 250,
+            tested_subject: 0.5,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

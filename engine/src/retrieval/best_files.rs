@@ -34,6 +34,14 @@ pub(super) struct Scored {
     pub kind: FileKind,
 }
 
+/// The terms each candidate file holds (by their places in the question's terms,
+/// ascending), and each term's weight: its idf is multiplied by it.
+#[derive(Clone, Copy)]
+pub(super) struct Held<'a> {
+    pub by_file: &'a HashMap<u32, Vec<usize>>,
+    pub term_weights: &'a [f64],
+}
+
 /// A bound is raised by this share, so that the rounding of a score's arithmetic (which
 /// could in principle land a last bit above its bound's) never lets a bound fall below it.
 const SLACK: f64 = 1e-9;
@@ -55,9 +63,13 @@ pub(super) fn best_scored(
     index: &FieldIndex,
     terms: &[String],
     lists: &[Holding<'_>],
-    by_file: &HashMap<u32, Vec<usize>>,
+    held: Held<'_>,
     depth: usize,
 ) -> Vec<Scored> {
+    let Held {
+        by_file,
+        term_weights,
+    } = held;
     let w = &profile.task_ranking;
     // what each candidate is (its kind's prior weighs its score): only they are asked
     let files = tree.files();
@@ -65,7 +77,12 @@ pub(super) fn best_scored(
         .par_iter()
         .map(|(&f, _)| (f, FileKind::of(&files[f as usize], profile)))
         .collect();
-    let idf: Vec<f64> = lists.iter().map(|l| index.idf(l.len())).collect();
+    // a term's weight (its code shape's) weighs its idf, in the bound as in the score
+    let idf: Vec<f64> = lists
+        .iter()
+        .zip(term_weights)
+        .map(|(l, w)| index.idf(l.len()) * w)
+        .collect();
     let factor = |file: u32, held: usize| {
         let coverage = held as f64 / terms.len() as f64;
         kinds[&file].prior(w) * coverage.powf(w.coverage)
@@ -184,6 +201,7 @@ impl BestScores {
 fn bounds_hold(w: &TaskRankingWeights) -> bool {
     let fields = [&w.path, &w.symbols, &w.prose, &w.code];
     w.k1 >= 0.0
+        && w.code_tokens >= 0.0
         && fields.iter().all(|f| f.weight >= 0.0)
         && [
             w.source_prior,
@@ -251,7 +269,18 @@ mod tests {
                 }
             }
             let best = |depth: usize| {
-                let mut s = best_scored(&tree, &profile, &index, &terms, &lists, &by_file, depth);
+                let mut s = best_scored(
+                    &tree,
+                    &profile,
+                    &index,
+                    &terms,
+                    &lists,
+                    Held {
+                        by_file: &by_file,
+                        term_weights: &vec![1.0; terms.len()],
+                    },
+                    depth,
+                );
                 let n = s.len();
                 s.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
                 (n, s)

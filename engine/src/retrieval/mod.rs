@@ -15,6 +15,8 @@
 
 mod best_files;
 pub mod bm25f;
+pub mod built_copy;
+pub mod code_tokens;
 pub(crate) mod field_index;
 pub mod fields;
 mod file_counts;
@@ -22,6 +24,7 @@ pub mod kept;
 pub mod kind;
 mod length_sample;
 pub mod posting;
+pub mod tested_subject;
 pub mod tokens;
 mod word_parts;
 
@@ -100,7 +103,17 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     }
     let files = tree.files();
     let depth = w.rerank_depth.max(limit);
-    let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, &by_file, depth);
+    // the terms of the question's code-shaped tokens weigh `code_tokens` times a word's
+    let shaped = code_tokens::code_shaped(question, &terms);
+    let term_weights: Vec<f64> = shaped
+        .iter()
+        .map(|&s| if s { w.code_tokens } else { 1.0 })
+        .collect();
+    let held = best_files::Held {
+        by_file: &by_file,
+        term_weights: &term_weights,
+    };
+    let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, held, depth);
     let order = |a: &Scored, b: &Scored| {
         b.score.total_cmp(&a.score).then_with(|| {
             let (pa, pb) = (&files[a.file as usize].path, &files[b.file as usize].path);
@@ -112,22 +125,44 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     let mut lines: HashMap<u32, Vec<(u32, usize)>> = HashMap::new();
     // found when the file was counted to be scored (a first call), else read for this pass
     // only, as the candidates' texts together may be large; each file on a worker of its own
-    let best_of: Vec<Vec<(u32, usize)>> = ranked
+    // and a built copy (a bundle, a minified file, a source map) is known
+    let weigh_copies = w.built_copy != 1.0;
+    let best_of: Vec<(Lines, Option<String>)> = ranked
         .par_iter_mut()
         .with_max_len(1)
         .take(depth)
-        .map(|entry| match entry.lines.take() {
-            Some(lines) => lines,
-            None => best_lines(files[entry.file as usize].text_once().as_deref(), &terms),
+        .map(|entry| {
+            let f = &files[entry.file as usize];
+            let best = match entry.lines.take() {
+                Some(lines) => lines,
+                None => best_lines(f.text_once().as_deref(), &terms),
+            };
+            let copy = weigh_copies
+                .then(|| built_copy::built_copy(tree, f, w.minified_line_bytes))
+                .flatten();
+            (best, copy)
         })
         .collect();
-    for (entry, best) in ranked.iter_mut().zip(best_of) {
+    let mut copies: HashMap<u32, String> = HashMap::new();
+    for (entry, (best, copy)) in ranked.iter_mut().zip(best_of) {
         let top = best.first().map_or(0, |l| l.1);
         if terms.len() > 1 && top > 1 {
             let share = (top - 1) as f64 / (terms.len() - 1) as f64;
             entry.score *= 1.0 + w.proximity * share;
         }
+        if let Some(copy) = copy {
+            entry.score *= w.built_copy.max(0.0);
+            copies.insert(entry.file, copy);
+        }
         lines.insert(entry.file, best);
+    }
+    // a test among the best points at the file it tests
+    let tested_by = tested_subject::lift_subjects(tree, profile, &mut ranked, depth);
+    for &subject in tested_by.keys() {
+        lines.entry(subject).or_insert_with(|| {
+            let text = files[subject as usize].text_once();
+            best_lines(text.as_deref(), &terms)
+        });
     }
     ranked.sort_by(order);
     ranked
@@ -162,6 +197,21 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                     words.join(", "),
                     kind.as_str()
                 );
+                let code: Vec<String> = found
+                    .iter()
+                    .filter(|(t, _)| shaped[*t] && w.code_tokens != 1.0)
+                    .map(|(t, _)| format!("`{}`", terms[*t]))
+                    .collect();
+                if !code.is_empty() {
+                    reason.push_str(&format!("; code-shaped: {}", code.join(", ")));
+                }
+                if let Some(copy) = copies.get(&file) {
+                    reason.push_str(&format!("; built copy: {copy}"));
+                }
+                if let Some(&test) = tested_by.get(&file) {
+                    let test = &files[test as usize].path;
+                    reason.push_str(&format!("; tested by `{test}`"));
+                }
                 if let Some((n, k)) = evidence.first() {
                     reason.push_str(&format!("; line {n} holds {k}"));
                 }
@@ -175,6 +225,9 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
         )
         .collect()
 }
+
+/// A file's best lines (1-based) with how many distinct terms each holds.
+type Lines = Vec<(u32, usize)>;
 
 /// Every line of `text` that holds a term of `terms`, with how many distinct terms it
 /// holds: most first, then by line number.

@@ -1,0 +1,159 @@
+//! Which terms of a question come from its code-shaped tokens: the names, paths and
+//! messages a task quotes from the code are what an engineer greps for first, before the
+//! prose around them.
+//!
+//! A token (a run without white space, its surrounding punctuation cut) is code-shaped when
+//! it is:
+//! - inside backticks, or inside double quotes (a quoted message);
+//! - an identifier with an inner `_` or a lower-to-upper hump (`num_threads`, `parseArgs`,
+//!   `GzipHeader`), or joined by `::` or `->`;
+//! - a path or file name (`src/walk.rs`, `walk.rs:120`, `os.path.join`): a `/` or `\`
+//!   between names, or a `.` between two names of two characters or more;
+//! - a call (`parse()`), a flag (`--no-ignore`, `-L`) or an assignment (`key=value`);
+//! - the scope that opens a subject (`printer: fix ...`, `fix(parser): ...`): the part of
+//!   the tree the change is in.
+//!
+//! The terms are those [`super::tokens::question_terms`] makes of the token; a term met in
+//! prose and in a code-shaped token is code-shaped.
+
+use super::tokens::{for_each_part, term_of};
+
+/// For each term of `terms` (the question's terms, in their order), whether a code-shaped
+/// token of `question` makes it.
+pub fn code_shaped(question: &str, terms: &[String]) -> Vec<bool> {
+    let mut shaped = vec![false; terms.len()];
+    let mut mark = |token: &str| {
+        for_each_part(token, |part| {
+            let term = term_of(part);
+            if let Some(k) = terms.iter().position(|t| *t == term) {
+                shaped[k] = true;
+            }
+        })
+    };
+    // backticked and double-quoted spans, whatever they hold
+    let mut rest = String::with_capacity(question.len());
+    let mut open: Option<char> = None;
+    let mut span = String::new();
+    for c in question.chars() {
+        match open {
+            Some(q) if c == q => {
+                mark(&span);
+                span.clear();
+                open = None;
+                rest.push(' ');
+            }
+            Some(_) => span.push(c),
+            None if c == '`' || c == '"' => open = Some(c),
+            None => rest.push(c),
+        }
+    }
+    // an unclosed quote quotes nothing
+    rest.push_str(&span);
+    for (i, raw) in rest.split_whitespace().enumerate() {
+        if (i == 0 && is_scope(raw)) || is_code(raw) {
+            mark(scope_of(raw).unwrap_or(raw));
+        }
+    }
+    shaped
+}
+
+/// `printer:` or `fix(parser):`, a subject's first token naming where the change is.
+fn is_scope(raw: &str) -> bool {
+    let Some(name) = raw.strip_suffix(':') else {
+        return false;
+    };
+    let name = name.trim_end_matches('!');
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-/.()*,".contains(&b))
+}
+
+/// The scope inside `type(scope):`; `None` for any other token.
+fn scope_of(raw: &str) -> Option<&str> {
+    let inner = raw.strip_suffix(':')?.trim_end_matches('!');
+    let open = inner.find('(')?;
+    inner[open + 1..].strip_suffix(')')
+}
+
+fn is_code(raw: &str) -> bool {
+    let token = raw
+        .trim_start_matches(['(', '[', '{', '<', '\''])
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '\'']);
+    let b = token.as_bytes();
+    if b.len() < 2 {
+        return false;
+    }
+    let word = |c: u8| c.is_ascii_alphanumeric();
+    // a flag: `--name`, `-L`
+    if b[0] == b'-' && b.len() >= 2 && (b[1] == b'-' || b[1].is_ascii_alphabetic()) {
+        return b.iter().skip(1).any(|c| c.is_ascii_alphabetic());
+    }
+    let inner = |c: u8| {
+        b.windows(3)
+            .any(|w| w[1] == c && word(w[0]) && (word(w[2]) || w[2] == c))
+    };
+    let hump = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let snake = b.contains(&b'_') && b.iter().any(|&c| c.is_ascii_alphabetic());
+    let joined = token.contains("::") || token.contains("->");
+    let path = inner(b'/') || inner(b'\\');
+    let call = token.contains("()") || (token.contains('(') && token.ends_with(')'));
+    let assignment = inner(b'=');
+    // a `.` between names of two characters or more (`walk.rs`, `os.path`), not `e.g`
+    let dotted = token.split('.').filter(|s| !s.is_empty()).count() >= 2
+        && token
+            .split('.')
+            .all(|s| s.len() >= 2 && s.bytes().next().is_some_and(word));
+    let located = token
+        .rsplit_once(':')
+        .is_some_and(|(file, line)| file.contains('.') && line.bytes().all(|c| c.is_ascii_digit()));
+    hump || snake || joined || path || call || assignment || dotted || located
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+    use crate::retrieval::tokens::question_terms;
+
+    fn shaped(question: &str) -> Vec<String> {
+        let terms = question_terms(question, &Profile::default().task_ranking.stop_words);
+        let marks = code_shaped(question, &terms);
+        terms
+            .into_iter()
+            .zip(marks)
+            .filter(|(_, m)| *m)
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    #[test]
+    fn identifiers_paths_flags_and_messages_are_code_and_prose_is_not() {
+        assert!(shaped("Exit immediately when Ctrl-C has been pressed twice").is_empty());
+        assert!(shaped("Fix the build, e.g. on Windows.").is_empty());
+        assert_eq!(
+            shaped("printer: fix --vimgrep for multi-line mode"),
+            ["print", "vimgrep"]
+        );
+        assert_eq!(
+            shaped("fix(parser): handle NaN in parseNumber()"),
+            ["pars", "na", "parse", "numb"]
+        );
+        assert_eq!(
+            shaped("Crash in src/walk.rs:120 when `max_depth` is zero"),
+            ["src", "walk", "rs", "max", "depth"]
+        );
+        assert_eq!(
+            shaped("Raise \"unknown encoding\" from GzipHeader.read"),
+            ["unknown", "encod", "gzip", "head", "read"]
+        );
+        assert_eq!(
+            shaped("Support key=value in setup.cfg"),
+            ["key", "value", "setup", "cfg"]
+        );
+        // an unclosed quote quotes nothing, and a capital at the start is not a hump
+        assert!(shaped("Don\"t panic on Empty input").is_empty());
+    }
+}
