@@ -28,8 +28,9 @@ fn scores_round_to_three_decimals() {
     assert_eq!(round3(0.123_456), 0.123);
     assert_eq!(round3(2.718_6), 2.719);
     assert_eq!(round3(-1.234_56), -1.235);
-    // 1.2345 * 1000 = 1234.4999…: below the half
-    assert_eq!(round3(1.2345), 1.234);
+    // 1.2345 * 1000 is 1234.5 in floating point: half rounds away from zero
+    assert_eq!(round3(1.2345), 1.235);
+    assert_eq!(round3(-0.0125), -0.013);
     assert_eq!(round3(12.0), 12.0);
     assert_eq!(round3(0.0004), 0.0);
 }
