@@ -214,3 +214,24 @@ fn kept_statistics_are_the_built_ones_for_their_key_only() {
     );
     assert!(some.counts_by_reading());
 }
+
+/// Statistics of some terms name each other term looked up to the caller once, in the
+/// order they were first looked up.
+#[test]
+fn each_term_outside_the_statistics_is_named_once() {
+    let tree = tree();
+    let missed = Arc::new(Mutex::new(Vec::new()));
+    let some = FieldIndex::for_terms(
+        &tree,
+        &Profile::default(),
+        &["gamma".to_string()],
+        missed.clone(),
+        None,
+        Counted::default(),
+    );
+    assert_eq!(some.holding("gamma").unwrap().files(), [1, 2]);
+    for term in ["delta", "alpha", "delta", "gamma", "alpha", "zeta"] {
+        let _ = some.holding(term).unwrap();
+    }
+    assert_eq!(*missed.lock().unwrap(), ["delta", "alpha", "zeta"]);
+}
