@@ -92,7 +92,10 @@ fn the_means_are_trec_evals_rounded_to_four_decimals() {
     );
     // the figures themselves, so a reference file rewritten wrongly is noticed too
     assert_eq!((m.hit_at_1, m.hit_at_k, m.mrr), (0.3125, 0.5625, 0.4432));
-    assert_eq!((m.several.recall_at_5, m.several.ndcg_at_10), (0.4833, 0.5407));
+    assert_eq!(
+        (m.several.recall_at_5, m.several.ndcg_at_10),
+        (0.4833, 0.5407)
+    );
     // cases naming one key, and unjudged ones, take no part in the several-key means
     let one: Vec<&CaseResult> = refs
         .iter()
