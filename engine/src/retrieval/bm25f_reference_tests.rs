@@ -256,7 +256,10 @@ fn a_first_ask_holds_a_term_found_in_a_files_text_only() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     for (path, text) in [
-        ("docs/guide.md", "How the gamma reader decodes delta frames.\n"),
+        (
+            "docs/guide.md",
+            "How the gamma reader decodes delta frames.\n",
+        ),
         ("docs/other.md", "Nothing about it here.\n"),
         ("notes/gamma.txt", "gamma\n"),
         ("src/frames.rs", "/// Delta frames.\npub fn decode() {}\n"),
