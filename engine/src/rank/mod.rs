@@ -13,3 +13,6 @@ pub use natural::natural_cmp;
 pub use score::round3;
 pub use summary::Summary;
 pub(crate) use term_query::TermQuery;
+
+#[cfg(test)]
+mod reference_tests;

@@ -214,3 +214,87 @@ fn kept_statistics_are_the_built_ones_for_their_key_only() {
     );
     assert!(some.counts_by_reading());
 }
+
+/// Statistics of some terms name each other term looked up to the caller once, in the
+/// order they were first looked up.
+#[test]
+fn each_term_outside_the_statistics_is_named_once() {
+    let tree = tree();
+    let missed = Arc::new(Mutex::new(Vec::new()));
+    let some = FieldIndex::for_terms(
+        &tree,
+        &Profile::default(),
+        &["gamma".to_string()],
+        missed.clone(),
+        None,
+        Counted::default(),
+    );
+    assert_eq!(some.holding("gamma").unwrap().files(), [1, 2]);
+    for term in ["delta", "alpha", "delta", "gamma", "alpha", "zeta"] {
+        let _ = some.holding(term).unwrap();
+    }
+    assert_eq!(*missed.lock().unwrap(), ["delta", "alpha", "zeta"]);
+}
+
+fn without_durations(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            map.remove("duration_ms");
+            map.values_mut().for_each(without_durations);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_durations),
+        _ => {}
+    }
+}
+
+/// The first `ask` on a root ranks with the statistics of the question's terms alone,
+/// knowing a term's holders from their paths and from the words the first pass found in
+/// their text: a file that holds a term in its text only is among them, and the answer is
+/// the one every file's statistics give.
+#[test]
+fn a_first_ask_holds_a_term_found_in_a_files_text_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        (
+            "docs/guide.md",
+            "How the gamma reader decodes delta frames.\n",
+        ),
+        ("docs/other.md", "Nothing about it here.\n"),
+        ("notes/gamma.txt", "gamma\n"),
+        ("src/frames.rs", "/// Delta frames.\npub fn decode() {}\n"),
+    ] {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+    }
+    let options = TreeOptions {
+        cache_dir: Some(cache.path().to_path_buf()),
+        ..TreeOptions::default()
+    };
+    let first_tree = Tree::load(dir.path(), &options).unwrap();
+    assert!(first_tree.is_unindexed());
+    let memory = Tree::load(
+        dir.path(),
+        &TreeOptions {
+            no_cache: true,
+            ..options
+        },
+    )
+    .unwrap();
+    let profile = Profile::default();
+    let request = crate::modes::ask::AskRequest::new("how does the reader decode gamma frames");
+    let answer = |a: crate::modes::ask::AskResponse| {
+        let mut v = serde_json::to_value(a).unwrap();
+        without_durations(&mut v);
+        v
+    };
+    let first = answer(crate::first_call::ask(&first_tree, &request, &profile).unwrap());
+    let every = answer(crate::modes::ask::ask(&memory, &request, &profile).unwrap());
+    assert_eq!(first, every);
+    // the files holding the words in their text alone are in the answer
+    let text = first.to_string();
+    for path in ["docs/guide.md", "src/frames.rs"] {
+        assert!(text.contains(path), "{path} not in {text}");
+    }
+}

@@ -139,9 +139,14 @@ fn a_runs_page_parses_and_its_numbers_are_results_json() {
         "summary.rank.recall_at_1kb",
         "summary.rank.recall_at_8kb",
         "suites.benchmark.rank.recall_at_4kb",
+        // recall@5 and nDCG@10 of the cases naming several expected keys
+        "summary.rank.several_judged",
+        "summary.rank.recall_at_5",
+        "suites.benchmark.rank.ndcg_at_10",
     ] {
         assert!(numbers.iter().any(|(x, _, _)| x == m), "{m} drawn");
     }
+    assert!(results["suites"]["benchmark"]["rank"]["several_judged"].as_u64() > Some(0));
     assert!(numbers.len() > 30, "{}", numbers.len());
     assert_numbers_are(&numbers, &results);
 }

@@ -54,4 +54,22 @@ mod tests {
         assert_eq!(rate(1, 3), 0.3333);
         assert_eq!(rate(0, 0), 0.0);
     }
+
+    /// Values worked by hand: the middle of five unsorted values, the mean of the middle
+    /// two of six, rounding half away from zero.
+    #[test]
+    fn worked_values() {
+        assert_eq!(median(vec![9.0, -1.0, 4.0, 7.0, 2.0]), 4.0);
+        assert_eq!(median(vec![6.0, 1.0, 5.0, 2.0, 4.0, 3.0]), 3.5);
+        assert_eq!(median(vec![-3.0]), -3.0);
+        assert_eq!(mean([]), 0.0);
+        assert_eq!(mean([-2.0, 5.0]), 1.5);
+        assert_eq!(rate(2, 3), 0.6667);
+        assert_eq!(rate(3, 3), 1.0);
+        assert_eq!(rate(5, 8), 0.625);
+        assert_eq!(round(2.345_67, 2), 2.35);
+        assert_eq!(round(-2.345_67, 3), -2.346);
+        assert_eq!(round(1234.5, 0), 1235.0);
+        assert_eq!(round(0.000_04, 4), 0.0);
+    }
 }

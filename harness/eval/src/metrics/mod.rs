@@ -7,6 +7,7 @@
 //! - [`bytes`]: output bytes against the whole-fixture dump, tokens and daily cost;
 //! - [`rank`]: hit@1, hit@k and MRR of cases that name their expected items, and
 //!   [`recall`]: the share of them whose first expected key is within 1, 2, 4 or 8 KB;
+//!   [`several`]: recall@5 and nDCG@10 of those naming several expected keys;
 //! - `arithmetic`: the rates, means, medians and rounding they share.
 
 mod arithmetic;
@@ -15,6 +16,7 @@ pub mod latency;
 pub mod outcome;
 pub mod rank;
 pub mod recall;
+pub mod several;
 
 pub use arithmetic::{mean, median, rate, round};
 pub use bytes::{ContextMetrics, CostModel};
@@ -140,6 +142,9 @@ pub fn compute(
         }),
     }
 }
+
+#[cfg(test)]
+mod reference_tests;
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -26,6 +26,10 @@ pub struct RankMetrics {
     /// answer ([`super::recall`]); 0 in results written before it was measured.
     #[serde(flatten)]
     pub recall: super::recall::RecallAtBudget,
+    /// Recall@5 and nDCG@10 of the judged cases naming several expected keys
+    /// ([`super::several`]); 0 in results written before they were measured.
+    #[serde(flatten)]
+    pub several: super::several::SeveralMetrics,
 }
 
 impl RankMetrics {
@@ -38,6 +42,7 @@ impl RankMetrics {
             hit_at_k: 0.0,
             mrr: 0.0,
             recall: Default::default(),
+            several: Default::default(),
         };
         if judged.is_empty() {
             return empty;
@@ -54,6 +59,7 @@ impl RankMetrics {
             hit_at_k: mean(&|r| f64::from(u8::from(r.is_some_and(|r| r <= RANK_K)))),
             mrr: mean(&|r| r.map_or(0.0, |r| 1.0 / r as f64)),
             recall: super::recall::of_cases(cases),
+            several: super::several::SeveralMetrics::of(cases),
         }
     }
 }

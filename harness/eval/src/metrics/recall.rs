@@ -161,6 +161,67 @@ mod tests {
         );
     }
 
+    /// A key's bytes are letters, digits and `_ - . / \`: bounded by one of them, a match
+    /// is part of a longer key; bounded by anything else (or the document's ends), the key.
+    #[test]
+    fn a_key_bounded_by_a_key_byte_is_part_of_a_longer_key() {
+        let ab = keys(&["ab"]);
+        let at = |doc: &str| first_hit_bytes(doc.as_bytes(), &ab, None);
+        for doc in [
+            "xab", "abx", "Xab", "abZ", "1ab", "ab9", "_ab", "ab_", "-ab", "ab-", ".ab", "ab.",
+            "/ab", "ab/", "\\ab", "ab\\",
+        ] {
+            assert_eq!(at(doc), None, "{doc}");
+        }
+        for (doc, end) in [
+            ("ab", 2),
+            (" ab", 3),
+            ("ab ", 2),
+            ("\"ab\"", 3),
+            ("(ab)", 3),
+            ("ab:3", 2),
+            ("é ab", 5),
+            // a later whole occurrence after a part of a longer key
+            ("xab ab", 6),
+            ("abab ab", 7),
+            ("ab_x ab", 7),
+        ] {
+            assert_eq!(at(doc), Some(end), "{doc}");
+        }
+        // the first to end of several keys, whichever is named first
+        let two = keys(&["cd", "ab"]);
+        assert_eq!(first_hit_bytes(b"ab cd", &two, None), Some(2));
+        assert_eq!(first_hit_bytes(b"cd ab", &two, None), Some(2));
+        assert_eq!(first_hit_bytes(b"xcd ab cd", &two, None), Some(6));
+        // an empty key matches nothing
+        assert_eq!(first_hit_bytes(b"ab", &keys(&["", "zz"]), None), None);
+        // a rooted path under a root written with its trailing slash
+        assert_eq!(
+            first_hit_bytes(b"/r/ab\n", &keys(&["ab"]), Some("/r/")),
+            Some(5)
+        );
+    }
+
+    /// Only judged cases count, each within every budget at or above its first hit.
+    #[test]
+    fn recall_of_cases_counts_the_judged_ones() {
+        let mut a = crate::metrics::tests::case("a", crate::case::Status::Pass, "success", 1.0);
+        a.expected = keys(&["x"]);
+        a.first_hit_bytes = Some(2048);
+        let mut b = a.clone();
+        b.first_hit_bytes = None;
+        let unjudged = crate::metrics::tests::case("u", crate::case::Status::Pass, "success", 1.0);
+        let r = of_cases(&[&a, &b, &unjudged]);
+        assert_eq!(r.values(), [0.0, 0.5, 0.5, 0.5]);
+        let mut counts = BudgetCounts::default();
+        counts.add(Some(0));
+        counts.add(Some(8192));
+        counts.add(Some(8193));
+        assert_eq!(counts.judged, 3);
+        assert_eq!(counts.within, [1, 1, 1, 2]);
+        assert_eq!(counts.recall().values(), [0.3333, 0.3333, 0.3333, 0.6667]);
+    }
+
     #[test]
     fn recall_counts_a_hit_within_the_budget_and_a_miss_nowhere() {
         let r = RecallAtBudget::of([Some(100), Some(1024), Some(1025), Some(5000), None]);

@@ -1,5 +1,6 @@
 //! Ranking within a context budget as rows both summary.md and report.html draw: hit@1,
-//! hit@k, MRR and recall at 1, 2, 4 and 8 KB of the judged cases, per suite and pooled for
+//! hit@k, MRR and recall at 1, 2, 4 and 8 KB of the judged cases (for a run, recall@5 and
+//! nDCG@10 of those naming several expected keys too), per suite and pooled for
 //! a run (and per engine when engines ran side by side), findbench beside the agent's own
 //! searches for a replay. Each cell keeps its results.json path, so the page can carry it.
 
@@ -54,6 +55,9 @@ pub fn run_header(k: usize) -> Vec<String> {
         "MRR".into(),
     ];
     h.extend(budget_titles());
+    h.push("several: judged".into());
+    h.push("recall@5".into());
+    h.push("nDCG@10".into());
     h
 }
 
@@ -73,6 +77,24 @@ fn group_row(label: String, path: String, g: &GroupMetrics) -> Row {
     for ((name, _), v) in BUDGETS.iter().zip(r.recall.values()) {
         cells.push(Cell::of(Some(v), at(&format!("recall_at_{name}")), pct));
     }
+    // recall@5 and nDCG@10 of the cases naming several expected keys, when there are some
+    let several = r.several.several_judged;
+    let measured = |v: f64| Some(v).filter(|_| several > 0);
+    cells.push(Cell::of(
+        Some(several as f64),
+        at("several_judged"),
+        count(several),
+    ));
+    cells.push(Cell::of(
+        measured(r.several.recall_at_5),
+        at("recall_at_5"),
+        pct,
+    ));
+    cells.push(Cell::of(
+        measured(r.several.ndcg_at_10),
+        at("ndcg_at_10"),
+        |v| format!("{v:.3}"),
+    ));
     Row {
         label,
         path: format!("{path}.rank"),
