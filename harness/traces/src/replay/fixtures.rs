@@ -11,12 +11,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
-pub(crate) struct Fixtures {
+#[derive(Default)]
+pub struct Fixtures {
     loaded: HashMap<String, Result<ReplayFixture, String>>,
 }
 
 impl Fixtures {
-    pub(crate) fn new() -> Fixtures {
+    pub fn new() -> Fixtures {
         Fixtures {
             loaded: HashMap::new(),
         }
@@ -27,7 +28,7 @@ impl Fixtures {
     /// or does not load is a file error (exit 3) naming the directory: replaying every trace
     /// as a `failure` would read as a ranking regression. A recorded call's store or path
     /// list that does not load fails that call alone, as the server refused it.
-    pub(crate) fn resolve(
+    pub fn resolve(
         &mut self,
         options: &ReplayOptions,
         trace: &Trace,
