@@ -32,7 +32,11 @@ fn traces(dir: &Path) -> PathBuf {
         ),
         line("b", "find the cursor binary", Some("tools/cursor/main.cpp")),
         line("c", "where is the config loaded", Some("src/config.cpp")),
-        line("d", "replay service", Some("src/services/replay_service.cpp")),
+        line(
+            "d",
+            "replay service",
+            Some("src/services/replay_service.cpp"),
+        ),
         line("e", "absent thing", Some("src/click/termui.py")),
         line("f", "where is replay implemented", None),
     ];
@@ -63,8 +67,14 @@ fn a_trace_file_scores_the_base_profile_as_replay_judges_it() {
         let v = tune_json(&[t, "--objective", objective, "--holdout", "0"]);
         let p = &v["provenance"];
         assert_eq!(p["inputs"][0]["kind"], "traces");
-        assert_eq!(p["split"]["train_cases"], 5, "the trace without expected files");
-        assert_eq!(p["split"]["train_projects"], json!(["corpora/fixtures/agent-cpp"]));
+        assert_eq!(
+            p["split"]["train_cases"], 5,
+            "the trace without expected files"
+        );
+        assert_eq!(
+            p["split"]["train_projects"],
+            json!(["corpora/fixtures/agent-cpp"])
+        );
         let before = p["train"]["before"].as_f64().unwrap();
         let replay = rank[key].as_f64().unwrap();
         // replay rounds to four places
@@ -103,6 +113,12 @@ fn a_held_out_input_sharing_a_traces_repository_is_refused_naming_both() {
     let v = tune_json(&[t, "--holdout-input", "corpora/names.yaml"]);
     let split = &v["provenance"]["split"];
     assert_eq!(split["rule"], "inputs");
-    assert_eq!(split["train_projects"], json!(["corpora/fixtures/agent-cpp"]));
-    assert_eq!(split["held_out_projects"], json!(["corpora/fixtures/life.json"]));
+    assert_eq!(
+        split["train_projects"],
+        json!(["corpora/fixtures/agent-cpp"])
+    );
+    assert_eq!(
+        split["held_out_projects"],
+        json!(["corpora/fixtures/life.json"])
+    );
 }

@@ -239,7 +239,10 @@ mod tests {
     fn a_project_in_a_train_and_a_held_out_input_is_refused_naming_both() {
         let m = |p: &str, i: &str, h: bool| (p.to_string(), i.to_string(), h);
         let ok = split_by_inputs(&[m("a", "t.jsonl", false), m("b", "c.yaml", true)]).unwrap();
-        assert_eq!((ok.train, ok.held_out), (vec!["a".into()], vec!["b".into()]));
+        assert_eq!(
+            (ok.train, ok.held_out),
+            (vec!["a".into()], vec!["b".into()])
+        );
         let err = split_by_inputs(&[
             m("a", "t.jsonl", false),
             m("b", "x.yaml", true),

@@ -6,13 +6,13 @@
 //! repository (with the path inside it), or `--fixtures DIR/NAME`.
 
 use crate::split::project_name;
-use sha2::Digest;
 use findbench_eval::error::{HarnessError, Result};
 use findbench_eval::tools::FixtureKind;
 use findbench_traces::error::TracesError;
 use findbench_traces::replay::fixtures::Fixtures;
 use findbench_traces::replay::options::{ReplayFixture, ReplayOptions};
 use findbench_traces::trace::{FixtureSource, Trace, TraceItem, TraceStream};
+use sha2::Digest;
 use std::path::{Path, PathBuf};
 
 /// One trace file read: its judged traces, in the order of the file.
@@ -116,9 +116,7 @@ pub fn load_traces(files: &[PathBuf], options: ReplayOptions) -> Result<TraceInp
                             .as_ref()
                             .and_then(|c| c.fixture_kind)
                             .unwrap_or(FixtureKind::Root);
-                        let fixture = fixtures
-                            .resolve(&options, &trace, kind)
-                            .map_err(harness)?;
+                        let fixture = fixtures.resolve(&options, &trace, kind).map_err(harness)?;
                         cases.push(TraceCase {
                             project: project_of_trace(&trace, &options),
                             trace: *trace,
@@ -141,7 +139,11 @@ pub fn load_traces(files: &[PathBuf], options: ReplayOptions) -> Result<TraceInp
 /// A trace's project: the root it names, its repository (and the path inside it), or
 /// the fixtures directory's entry of its name; moved by `--map`.
 pub fn project_of_trace(trace: &Trace, options: &ReplayOptions) -> String {
-    let path = match trace.fixture_source.as_ref().map(|s| s.mapped(&options.map)) {
+    let path = match trace
+        .fixture_source
+        .as_ref()
+        .map(|s| s.mapped(&options.map))
+    {
         Some(FixtureSource::Root(root)) => PathBuf::from(root),
         Some(FixtureSource::Git { git, path, .. }) => {
             let repo = Path::new(&git);

@@ -130,11 +130,12 @@ fn run_command(
     for warning in corpora.iter().flat_map(|c| &c.warnings) {
         eprintln!("warning: {warning}");
     }
-    let trace_files: Vec<PathBuf> = trace_paths
-        .into_iter()
-        .chain(held_traces)
-        .collect();
-    let replay = replay_options(args.fixtures.clone(), args.map.clone(), cache.tree_options());
+    let trace_files: Vec<PathBuf> = trace_paths.into_iter().chain(held_traces).collect();
+    let replay = replay_options(
+        args.fixtures.clone(),
+        args.map.clone(),
+        cache.tree_options(),
+    );
     let traces = load_traces(&trace_files, replay)?;
     let options = TuneOptions {
         base,
