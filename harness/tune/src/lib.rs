@@ -11,8 +11,9 @@ pub mod report;
 pub mod search;
 pub mod space;
 pub mod split;
+pub mod traces;
 pub mod tuning;
 
 pub use objective::Objective;
 pub use report::TuneReport;
-pub use tuning::{tune, TuneOptions, Tuned};
+pub use tuning::{tune, tune_inputs, Inputs, TuneOptions, Tuned};

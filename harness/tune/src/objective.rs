@@ -65,7 +65,16 @@ impl Objective {
 
     /// The score of one case's result, in `[0, 1]`.
     pub fn score(self, result: &CaseResult) -> f64 {
-        let rank = || first_relevant_rank(result);
+        self.score_ranked(result, || first_relevant_rank(result))
+    }
+
+    /// The score of a replayed trace's result: its rank as replay judged it (the first
+    /// expected file's position in the answer, as replay's `rank` totals count it).
+    pub fn score_trace(self, result: &CaseResult) -> f64 {
+        self.score_ranked(result, || result.rank)
+    }
+
+    fn score_ranked(self, result: &CaseResult, rank: impl Fn() -> Option<usize>) -> f64 {
         let flag = |b: bool| f64::from(u8::from(b));
         match self {
             Objective::Mrr => rank().map_or(0.0, |r| 1.0 / r as f64),

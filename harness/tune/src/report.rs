@@ -42,7 +42,8 @@ pub struct Input {
 /// How the cases were split.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SplitInfo {
-    /// `hash` (a share of the projects by the hash of their names) or `named`.
+    /// `hash` (a share of the projects by the hash of their names), `named`
+    /// (`--holdout-project`) or `inputs` (`--holdout-input`).
     pub rule: String,
     /// The share held out, for `hash`.
     pub holdout: Option<f64>,
@@ -210,7 +211,7 @@ impl TuneReport {
             "split ({}): train {} cases of {}; held out {} cases of {}",
             match s.holdout {
                 Some(f) => format!("hash, --holdout {f}"),
-                None => "named".to_string(),
+                None => s.rule.clone(),
             },
             s.train_cases,
             s.train_projects.join(", "),

@@ -19,6 +19,8 @@ pub enum Holdout {
     Fraction(f64),
     /// These projects (a project's path, or its last or first part).
     Projects(Vec<String>),
+    /// The projects of the inputs given as held out (`--holdout-input`).
+    Inputs,
 }
 
 /// The projects on each side, each list sorted by name.
@@ -34,10 +36,65 @@ impl Split {
     }
 }
 
-/// A case's project: its fixture's path with `.` and `..` resolved as written
-/// (`corpora/../` is `.`), so every corpus on one fixture names it alike.
+/// A case's project: its fixture's path named by [`project_name`].
 pub fn project_of(case: &Case) -> String {
-    lexical(&case.fixture.path)
+    project_name(&case.fixture.path)
+}
+
+/// A project's name: its path with `.` and `..` resolved as written (`corpora/../` is
+/// `.`), and an absolute path inside the working directory made relative to it, so a
+/// corpus and a trace on one tree name it alike.
+pub fn project_name(path: &Path) -> String {
+    if path.is_absolute() {
+        let inside = std::env::current_dir()
+            .and_then(|cwd| cwd.canonicalize())
+            .ok()
+            .zip(path.canonicalize().ok())
+            .and_then(|(cwd, p)| p.strip_prefix(&cwd).ok().map(Path::to_path_buf));
+        if let Some(relative) = inside {
+            return lexical(&relative);
+        }
+    }
+    lexical(path)
+}
+
+/// The split of `members` (each case's project, its input, and whether that input is held
+/// out) by their inputs: refused when a project has cases in a train input and in a held-out
+/// one, naming both inputs.
+pub fn split_by_inputs(members: &[(String, String, bool)]) -> Result<Split, String> {
+    let mut train = BTreeSet::new();
+    let mut held = BTreeSet::new();
+    for (project, input, is_held) in members {
+        let other = members
+            .iter()
+            .find(|(p, _, h)| p == project && h != is_held);
+        if let Some((_, other_input, _)) = other {
+            let (t, h) = if *is_held {
+                (other_input, input)
+            } else {
+                (input, other_input)
+            };
+            return Err(format!(
+                "the train input `{t}` and the held-out input `{h}` share the project \
+                 `{project}`: a project is never on both sides of the split"
+            ));
+        }
+        if *is_held {
+            held.insert(project.clone());
+        } else {
+            train.insert(project.clone());
+        }
+    }
+    if held.is_empty() {
+        return Err("--holdout-input: the held-out inputs have no case to score".into());
+    }
+    if train.is_empty() {
+        return Err("the train inputs have no case to tune on".into());
+    }
+    Ok(Split {
+        train: train.into_iter().collect(),
+        held_out: held.into_iter().collect(),
+    })
 }
 
 fn lexical(path: &Path) -> String {
@@ -114,6 +171,9 @@ pub fn split(projects: &BTreeSet<String>, how: &Holdout) -> Result<Split, String
             }
             held
         }
+        Holdout::Inputs => {
+            return Err("the split by inputs is made by `split_by_inputs`".into());
+        }
     };
     Ok(Split {
         train: projects.difference(&held).cloned().collect(),
@@ -173,6 +233,28 @@ mod tests {
         assert!(err.contains("`nope`") && err.contains("agent-cpp"), "{err}");
         let every = vec!["agent-cpp".into(), "todo.json".into(), ".".into()];
         assert!(split(&all, &Holdout::Projects(every)).is_err());
+    }
+
+    #[test]
+    fn a_project_in_a_train_and_a_held_out_input_is_refused_naming_both() {
+        let m = |p: &str, i: &str, h: bool| (p.to_string(), i.to_string(), h);
+        let ok = split_by_inputs(&[m("a", "t.jsonl", false), m("b", "c.yaml", true)]).unwrap();
+        assert_eq!(
+            (ok.train, ok.held_out),
+            (vec!["a".into()], vec!["b".into()])
+        );
+        let err = split_by_inputs(&[
+            m("a", "t.jsonl", false),
+            m("b", "x.yaml", true),
+            m("a", "c.yaml", true),
+        ])
+        .unwrap_err();
+        assert!(
+            err.contains("train input `t.jsonl`")
+                && err.contains("held-out input `c.yaml`")
+                && err.contains("project `a`"),
+            "{err}"
+        );
     }
 
     #[test]

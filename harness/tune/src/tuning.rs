@@ -2,20 +2,22 @@
 //! train cases; the base and the tuned profile scored on both sides; the held-out gain's
 //! paired bootstrap interval; the tuned profile with its provenance.
 
-use crate::evaluate::Evaluator;
+use crate::evaluate::{Evaluator, Item};
 use crate::objective::{mean, Objective};
 use crate::report::{
     self, Change, HeldOut, Input, Provenance, Scores, Speed, SplitInfo, TuneReport,
 };
 use crate::search::{coordinate_ascent, SearchSettings};
 use crate::space::Space;
-use crate::split::{project_of, split, Holdout};
+use crate::split::{split, split_by_inputs, Holdout};
+use crate::traces::TraceInputs;
 use findbench_engine::Profile;
 use findbench_eval::corpus::{Case, Corpus};
 use findbench_eval::error::{HarnessError, Result};
 use findbench_eval::runner::progress_bar;
 use findbench_eval::stats::{bootstrap_mean_diff, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED};
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Everything a run is given besides the corpora.
@@ -45,9 +47,31 @@ pub struct Tuned {
     pub report: TuneReport,
 }
 
-/// Tunes `options.base` on the cases of `corpora`. Errors (exit 2) for a bad option, an
-/// unknown parameter, or no case the objective scores.
+/// What a run reads: corpora and trace files, and which of them (by path as loaded) are
+/// held out (`--holdout-input`; none: the split of `options.holdout`).
+pub struct Inputs<'a> {
+    pub corpora: &'a [Corpus],
+    pub traces: &'a TraceInputs,
+    pub held_out: &'a [PathBuf],
+}
+
+/// Tunes `options.base` on the cases of `corpora`.
 pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
+    let none = TraceInputs::none();
+    tune_inputs(
+        &Inputs {
+            corpora,
+            traces: &none,
+            held_out: &[],
+        },
+        options,
+    )
+}
+
+/// Tunes `options.base` on the cases of `inputs`. Errors (exit 2) for a bad option, an
+/// unknown parameter, no case the objective scores, or a project on both sides of a split
+/// by inputs.
+pub fn tune_inputs(inputs: &Inputs, options: &TuneOptions) -> Result<Tuned> {
     if options.budget.is_none() && options.time.is_none() {
         return Err(HarnessError::invalid("give --budget N or --time SECS"));
     }
@@ -57,27 +81,61 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
         ));
     }
     let space = Space::new(&options.base, &options.params).map_err(HarnessError::invalid)?;
-    let mut cases: Vec<&Case> = corpora
+    // each case with its input's path; corpus cases by suite and id, then the traces in
+    // the order of their files
+    let mut corpus_cases: Vec<(&Case, &PathBuf)> = inputs
+        .corpora
         .iter()
-        .flat_map(|c| &c.cases)
-        .filter(|c| options.objective.scores(c))
+        .flat_map(|c| c.cases.iter().map(move |case| (case, &c.path)))
+        .filter(|(c, _)| options.objective.scores(c))
         .collect();
+    corpus_cases.sort_by(|(a, _), (b, _)| (&a.suite, &a.id).cmp(&(&b.suite, &b.id)));
+    let mut cases: Vec<(Item, &PathBuf)> = corpus_cases
+        .into_iter()
+        .map(|(c, p)| (Item::Corpus(c), p))
+        .collect();
+    for set in &inputs.traces.sets {
+        cases.extend(set.cases.iter().map(|t| (Item::Trace(t), &set.path)));
+    }
     if cases.is_empty() {
         return Err(HarnessError::invalid(format!(
             "no case has an expectation the objective {} scores{}",
             options.objective.as_str(),
             match options.objective {
-                Objective::PassRate => "",
-                _ => " (a `top` or `contains` of a corpus case)",
+                Objective::PassRate => " (a trace scores when it names `expected` files)",
+                _ => " (a `top` or `contains` of a corpus case, a trace's `expected` files)",
             }
         )));
     }
-    cases.sort_by(|a, b| (&a.suite, &a.id).cmp(&(&b.suite, &b.id)));
-    let projects: BTreeSet<String> = cases.iter().map(|c| project_of(c)).collect();
-    let sides = split(&projects, &options.holdout).map_err(HarnessError::invalid)?;
-    let (held, train): (Vec<&Case>, Vec<&Case>) = cases
+    let holdout = if inputs.held_out.is_empty() {
+        options.holdout.clone()
+    } else {
+        Holdout::Inputs
+    };
+    let sides = match &holdout {
+        Holdout::Inputs => {
+            let members: Vec<(String, String, bool)> = cases
+                .iter()
+                .map(|(c, p)| {
+                    (
+                        c.project(),
+                        p.display().to_string(),
+                        inputs.held_out.contains(p),
+                    )
+                })
+                .collect();
+            split_by_inputs(&members)
+        }
+        how => {
+            let projects: BTreeSet<String> = cases.iter().map(|(c, _)| c.project()).collect();
+            split(&projects, how)
+        }
+    }
+    .map_err(HarnessError::invalid)?;
+    let (held, train): (Vec<Item>, Vec<Item>) = cases
         .iter()
-        .partition(|c| sides.is_held_out(&project_of(c)));
+        .map(|(c, _)| *c)
+        .partition(|c| sides.is_held_out(&c.project()));
     let threads = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -86,8 +144,9 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
         .num_threads(threads)
         .build()
         .map_err(|e| HarnessError::Internal(format!("cannot start {threads} threads: {e}")))?;
-    let train_eval = Evaluator::new(train, options.objective, &pool);
-    let held_eval = Evaluator::new(held, options.objective, &pool);
+    let replay = &inputs.traces.options;
+    let train_eval = Evaluator::new(train, options.objective, &pool, replay);
+    let held_eval = Evaluator::new(held, options.objective, &pool, replay);
 
     let bar = progress_bar(
         options.progress,
@@ -131,7 +190,7 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
     let pair = [base, tuned.clone()];
     let train_scores = train_eval.batch_case_scores(&pair);
     let held_scores = held_eval.batch_case_scores(&pair);
-    let held_out = (!held_eval.cases().is_empty()).then(|| {
+    let held_out = (!held_eval.is_empty()).then(|| {
         let pairs: Vec<(f64, f64)> = held_scores[0]
             .iter()
             .copied()
@@ -168,13 +227,19 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
         findbench_version: env!("CARGO_PKG_VERSION").into(),
         engine_version: findbench_engine::VERSION.into(),
         base_profile: options.base_name.clone(),
-        inputs: corpora
+        inputs: inputs
+            .corpora
             .iter()
             .map(|c| Input {
                 kind: "corpus".into(),
                 path: c.path.display().to_string(),
                 sha256: c.sha256.clone(),
             })
+            .chain(inputs.traces.sets.iter().map(|t| Input {
+                kind: "traces".into(),
+                path: t.path.display().to_string(),
+                sha256: t.sha256.clone(),
+            }))
             .collect(),
         objective: options.objective.as_str().into(),
         seed: options.seed,
@@ -183,19 +248,20 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
         evaluations: found.evaluations,
         params: space.params.iter().map(|p| p.path.clone()).collect(),
         split: SplitInfo {
-            rule: match options.holdout {
+            rule: match holdout {
                 Holdout::Fraction(_) => "hash",
                 Holdout::Projects(_) => "named",
+                Holdout::Inputs => "inputs",
             }
             .into(),
-            holdout: match options.holdout {
+            holdout: match holdout {
                 Holdout::Fraction(f) => Some(f),
-                Holdout::Projects(_) => None,
+                Holdout::Projects(_) | Holdout::Inputs => None,
             },
             train_projects: sides.train.clone(),
             held_out_projects: sides.held_out.clone(),
-            train_cases: train_eval.cases().len(),
-            held_out_cases: held_eval.cases().len(),
+            train_cases: train_eval.len(),
+            held_out_cases: held_eval.len(),
         },
         train: Scores {
             before: mean(&train_scores[0]),
@@ -213,7 +279,7 @@ pub fn tune(corpora: &[Corpus], options: &TuneOptions) -> Result<Tuned> {
             } else {
                 0.0
             },
-            cases_per_evaluation: train_eval.cases().len(),
+            cases_per_evaluation: train_eval.len(),
             restarts: found.restarts,
         },
         changes,

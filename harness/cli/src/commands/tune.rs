@@ -10,16 +10,29 @@ use findbench_eval::corpus;
 use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::{HarnessError, Result};
 use findbench_tune::split::{Holdout, DEFAULT_HOLDOUT};
-use findbench_tune::{tune, Objective, TuneOptions};
+use findbench_tune::traces::{load_traces, replay_options};
+use findbench_tune::{tune_inputs, Inputs, Objective, TuneOptions};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
-    /// Corpus files, directories (every *.yaml / *.yml inside) or glob patterns.
+    /// Corpus files, directories (every *.yaml / *.yml inside) or glob patterns; trace
+    /// files (`*.jsonl`, `*.jsonl.gz`, as `findbench import` writes them), whose traces
+    /// naming `expected` files are cases.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Hold out this input (a corpus or trace file, as PATH takes them) and tune on the
+    /// others; repeat for more. A project with cases on both sides is refused (exit 2).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["holdout", "holdout_project"])]
+    pub holdout_input: Vec<PathBuf>,
+    /// Where trace fixtures live (`fixture: agent-cpp` is DIR/agent-cpp), as for replay.
+    #[arg(long, default_value = "corpora/fixtures", value_name = "DIR")]
+    pub fixtures: PathBuf,
+    /// A tree or repository a trace names under OLD is read under NEW, as for replay.
+    #[arg(long, value_name = "OLD=NEW")]
+    pub map: Vec<findbench_traces::trace::PathMap>,
     /// The profile to start from: a built-in name, or a JSON file of one.
     #[arg(long, default_value = "default", value_name = "NAME")]
     pub profile: String,
@@ -105,11 +118,25 @@ fn run_command(
         || format!("{}-tuned", base.name),
         |s| s.to_string_lossy().into_owned(),
     );
-    let paths = corpus::expand_paths(&args.paths)?;
-    let corpora = corpus::load_corpora_with(&paths, &cache.tree_options())?;
+    let (corpus_paths, trace_paths) = inputs(&args.paths)?;
+    let (held_corpora, held_traces) = inputs(&args.holdout_input)?;
+    let held_out: Vec<PathBuf> = held_traces.iter().chain(&held_corpora).cloned().collect();
+    let corpus_files: Vec<PathBuf> = corpus_paths.into_iter().chain(held_corpora).collect();
+    let corpora = if corpus_files.is_empty() {
+        Vec::new()
+    } else {
+        corpus::load_corpora_with(&corpus_files, &cache.tree_options())?
+    };
     for warning in corpora.iter().flat_map(|c| &c.warnings) {
         eprintln!("warning: {warning}");
     }
+    let trace_files: Vec<PathBuf> = trace_paths.into_iter().chain(held_traces).collect();
+    let replay = replay_options(
+        args.fixtures.clone(),
+        args.map.clone(),
+        cache.tree_options(),
+    );
+    let traces = load_traces(&trace_files, replay)?;
     let options = TuneOptions {
         base,
         base_name: args.profile.clone(),
@@ -123,7 +150,14 @@ fn run_command(
         holdout,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
     };
-    let tuned = tune(&corpora, &options)?;
+    let tuned = tune_inputs(
+        &Inputs {
+            corpora: &corpora,
+            traces: &traces,
+            held_out: &held_out,
+        },
+        &options,
+    )?;
     if let Some(out) = &args.out {
         let mut bytes = serde_json::to_vec_pretty(&tuned.profile)
             .map_err(|e| HarnessError::Internal(format!("cannot encode the profile: {e}")))?;
@@ -150,4 +184,23 @@ fn run_command(
         }
     }
     Ok(0)
+}
+
+/// Whether `path` names a trace file rather than a corpus.
+fn is_trace_file(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")
+}
+
+/// `paths` as corpus files (directories and globs expanded to their YAML files) and trace
+/// files (as given).
+fn inputs(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let (traces, corpora): (Vec<PathBuf>, Vec<PathBuf>) =
+        paths.iter().cloned().partition(|p| is_trace_file(p));
+    let corpora = if corpora.is_empty() {
+        Vec::new()
+    } else {
+        corpus::expand_paths(&corpora)?
+    };
+    Ok((corpora, traces))
 }

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Loaded fixtures, each loaded once and shared by every trace that names it.
-pub(crate) struct Fixtures {
+#[derive(Default)]
+pub struct Fixtures {
     loaded: HashMap<String, Result<ReplayFixture, String>>,
     /// What the traces were replayed against: each tree (a directory, or a repository's
     /// commit for a trace pinned to one) and the directory of recorded stores, in order.
@@ -19,7 +20,7 @@ pub(crate) struct Fixtures {
 }
 
 impl Fixtures {
-    pub(crate) fn new() -> Fixtures {
+    pub fn new() -> Fixtures {
         Fixtures {
             loaded: HashMap::new(),
             against: Default::default(),
@@ -31,7 +32,7 @@ impl Fixtures {
     /// or does not load is a file error (exit 3) naming the directory: replaying every trace
     /// as a `failure` would read as a ranking regression. A recorded call's store or path
     /// list that does not load fails that call alone, as the server refused it.
-    pub(crate) fn resolve(
+    pub fn resolve(
         &mut self,
         options: &ReplayOptions,
         trace: &Trace,

@@ -18,7 +18,7 @@
 mod answer_bytes;
 pub mod call;
 mod case;
-mod fixtures;
+pub mod fixtures;
 mod judge;
 pub mod memo;
 pub mod options;
