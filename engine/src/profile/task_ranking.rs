@@ -65,7 +65,9 @@ pub struct TaskRankingWeights {
     /// Weight of a term that comes from a code-shaped token of the question (an identifier
     /// in any case style, backticked code, a path or file name, `file.py:123`, a flag, a
     /// quoted message, a `scope:` prefix) relative to a prose word: its idf is multiplied
-    /// by it (`retrieval/code_tokens.rs`). 1.0 weighs both alike.
+    /// by it (`retrieval/code_tokens.rs`). 1.0 weighs both alike: the default, since on
+    /// projects held out of its making a higher weight alone gained nothing
+    /// (`benches/RESULTS.md`, the signals of task localisation).
     pub code_tokens: f64,
     /// Factor of a built copy among the best files: a file with a source map beside it, a
     /// source map of a file of the tree, or a minified file (`retrieval/built_copy.rs`).
@@ -173,7 +175,7 @@ impl Default for TaskRankingWeights {
             subject_joint_coverage: 1.0,
             proximity: 0.5,
             rerank_depth: 50,
-            code_tokens: 2.0,
+            code_tokens: 1.0,
             built_copy: 0.2,
             minified_line_bytes: 250,
             tested_subject: 0.5,

@@ -68,6 +68,8 @@ pub fn replay_options(
         shard: None,
         tree,
         hit_k: 5,
+        // each trace is a case of the objective: the per-question counts are replay's
+        per_search: false,
     }
 }
 
