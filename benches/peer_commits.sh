@@ -16,7 +16,8 @@
 # Usage: benches/peer_commits.sh [--count N] [--seed S] GIT_DIR...
 # Environment: WORK=dir to keep corpora, trees and reports (default: a temporary dir);
 # PROFILE=name or JSON file, the profile `ask` ranks with (default: the built-in default),
-# to measure a signal with its weight set apart (docs/tuning.md).
+# to measure a signal with its weight set apart (docs/tuning.md); TEXT=message to ask each
+# commit's whole message instead of its subject (`corpus commits --text`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=40
@@ -43,7 +44,8 @@ export FINDBENCH_CACHE="${FINDBENCH_CACHE:-$WORK/cache}"
 for dir in "$@"; do
   name="$(basename "$(cd "$dir" && pwd)")"
   [ "$name" = repo ] || [ "$name" = .git ] && name="$(basename "$(cd "$dir/.." && pwd)")"
-  "$FB" corpus commits --git-dir "$dir" --out "$WORK/corpora/$name.yaml" --count "$COUNT" --seed "$SEED"
+  "$FB" corpus commits --git-dir "$dir" --out "$WORK/corpora/$name.yaml" --count "$COUNT" --seed "$SEED" \
+    --text "${TEXT:-subject}"
 done
 "$FB" run "$WORK/corpora" --out "$WORK/run" --profile "${PROFILE:-default}" -q >/dev/null || true
 

@@ -58,18 +58,9 @@ pub fn replay_options(
     tree: findbench_engine::TreeOptions,
 ) -> ReplayOptions {
     ReplayOptions {
-        fixtures_dir,
-        root: None,
         map,
-        profile: findbench_engine::Profile::default(),
-        explain: false,
-        query: None,
-        suite: "replay".into(),
-        shard: None,
         tree,
-        hit_k: 5,
-        // each trace is a case of the objective: the per-question counts are replay's
-        per_search: false,
+        ..ReplayOptions::new(fixtures_dir)
     }
 }
 

@@ -219,7 +219,6 @@ mod tests {
     use super::totals::replayed_outcome;
     use super::*;
     use crate::trace::TraceOutcome;
-    use findbench_engine::{Profile, TreeOptions};
     use findbench_eval::case::Transition;
 
     #[test]
@@ -291,17 +290,8 @@ mod tests {
         ];
         std::fs::write(&file, lines.join("\n")).unwrap();
         let options = ReplayOptions {
-            fixtures_dir: dir.path().to_path_buf(),
-            root: None,
-            map: Vec::new(),
-            profile: Profile::default(),
             explain: true,
-            query: None,
-            suite: "replay".into(),
-            shard: None,
-            tree: TreeOptions::default(),
-            hit_k: 5,
-            per_search: false,
+            ..ReplayOptions::new(dir.path().to_path_buf())
         };
         let mut stream = TraceStream::open(&[file]).unwrap();
         let mut cases = Vec::new();
@@ -380,19 +370,7 @@ mod tests {
             trace("d", "find replay", TraceOutcome::Success, "absent"),
         )
         .unwrap();
-        let options = ReplayOptions {
-            fixtures_dir: dir.path().to_path_buf(),
-            root: None,
-            map: Vec::new(),
-            profile: Profile::default(),
-            explain: false,
-            query: None,
-            suite: "replay".into(),
-            shard: None,
-            tree: TreeOptions::default(),
-            hit_k: 5,
-            per_search: false,
-        };
+        let options = ReplayOptions::new(dir.path().to_path_buf());
         let mut stream = TraceStream::open(&[file]).unwrap();
         let err = replay_stream(&mut stream, &options, |_| Ok(()), |_, _| Ok(())).unwrap_err();
         assert_eq!(err.exit_code(), findbench_eval::error::exit::FILE);

@@ -34,6 +34,26 @@ pub struct ReplayOptions {
     pub per_search: bool,
 }
 
+impl ReplayOptions {
+    /// `replay`'s defaults: fixtures under `fixtures_dir`, the default profile, hit@5, the
+    /// searches of a question counted once, suite `replay`.
+    pub fn new(fixtures_dir: PathBuf) -> ReplayOptions {
+        ReplayOptions {
+            fixtures_dir,
+            root: None,
+            map: Vec::new(),
+            profile: Profile::default(),
+            explain: false,
+            query: None,
+            shard: None,
+            suite: "replay".into(),
+            tree: TreeOptions::default(),
+            hit_k: 5,
+            per_search: false,
+        }
+    }
+}
+
 /// A fixture loaded for replay, with the sizes every case reports (computed once).
 #[derive(Clone)]
 pub struct ReplayFixture {
