@@ -154,6 +154,8 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
         .map(|w| !plan.optional.contains(w))
         .collect();
     let needed = required.iter().filter(|r| **r).count();
+    // the words as a folded path holds them (an identifier is kept as written)
+    let folded: Vec<String> = plan.words.iter().map(|w| fold(w)).collect();
     let mut by_path: HashMap<&str, Hit> = HashMap::new();
     for (i, matches) in per_word.iter().enumerate() {
         for m in matches {
@@ -163,10 +165,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 best: 0.0,
                 path_words: {
                     let path = m.path.to_ascii_lowercase();
-                    plan.words
-                        .iter()
-                        .filter(|w| path.contains(fold(w).as_str()))
-                        .count()
+                    folded.iter().filter(|w| path.contains(w.as_str())).count()
                 },
                 score: 0.0,
                 reasons: Vec::new(),
