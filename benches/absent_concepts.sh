@@ -59,6 +59,10 @@ for src in "$@"; do
     tree="$WORK/trees/$name"
     rm -rf "$tree" && mkdir -p "$tree"
     git --git-dir="$src" archive HEAD | tar -x -C "$tree"
+  elif [ -f "$src/HEAD" ] && [ -d "$src/objects" ]; then
+    # a git directory whose HEAD cannot be read: its objects are no tree to ask
+    echo "$src: a git directory whose HEAD git cannot read" >&2
+    exit 1
   else
     tree="$src"
   fi
