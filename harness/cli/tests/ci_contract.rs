@@ -994,3 +994,46 @@ fn latency_against_a_baseline_from_another_machine_is_noted_not_gated() {
         );
     }
 }
+
+/// The README's CI command as a fresh machine runs it: an empty cache, no kept index of
+/// any fixture, and the committed baseline, recorded on another machine (it names no
+/// machine instance). It passes: the baseline's timings are noted, not gated. (The test
+/// runs the build under test, a debug build, slower than the release build the README
+/// builds.)
+#[test]
+fn the_readme_ci_command_passes_on_a_fresh_machine_against_a_baseline_from_elsewhere() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let command = readme
+        .lines()
+        .find(|l| l.starts_with("findbench run corpora/ --baseline "))
+        .expect("the README's CI command");
+    let baseline: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("reports/baseline/results.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        baseline["machine"]["instance"].is_null(),
+        "the committed baseline names no machine instance: {}",
+        baseline["machine"]
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = command
+        .split_whitespace()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let at = args.iter().position(|a| a == "--out").expect("--out");
+    args[at + 1] = out.path().join("ci-reports").to_string_lossy().into_owned();
+    args.push("--no-progress".into());
+    let run = bin()
+        .args(&args)
+        .env("FINDBENCH_CACHE", cache.path())
+        .env("FINDBENCH_NO_BACKGROUND_INDEX", "1")
+        .output()
+        .unwrap();
+    let stdout = text(&run.stdout);
+    assert_exit(&run, 0);
+    assert!(stdout.contains("timings not gated"), "{stdout}");
+    assert!(stdout.contains("gate: passed"), "{stdout}");
+}

@@ -256,3 +256,19 @@ fn corpus_symbols_leaves_tests_and_excluded_paths_out_and_names_its_root_relativ
     assert!(yaml.contains("helper_for_tests"), "{yaml}");
     assert!(!yaml.contains("VendoredParser"), "{yaml}");
 }
+
+/// `corpus --help` names both generators and the accept step.
+#[test]
+fn corpus_help_names_both_generators_and_the_accept_step() {
+    let out = common::findbench(&["corpus", "--help"]);
+    assert_exit(&out, 0);
+    let help = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "  commits ",
+        "  symbols ",
+        "--exit-zero   # accept",
+        "--baseline ",
+    ] {
+        assert!(help.contains(line), "no `{line}` in:\n{help}");
+    }
+}

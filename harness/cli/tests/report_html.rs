@@ -151,6 +151,116 @@ fn a_runs_page_parses_and_its_numbers_are_results_json() {
     assert_numbers_are(&numbers, &results);
 }
 
+/// The rows of the page's "Summary per suite" table: each suite's cells as text.
+fn suite_rows(html: &str) -> Vec<Vec<String>> {
+    let doc = parse(html);
+    let section = doc
+        .descendants()
+        .find(|n| {
+            n.has_tag_name("section")
+                && n.children()
+                    .any(|h| h.has_tag_name("h2") && h.text() == Some("Summary per suite"))
+        })
+        .expect("a summary per suite");
+    section
+        .descendants()
+        .filter(|n| n.has_tag_name("tr"))
+        .map(|tr| {
+            tr.children()
+                .filter(|c| c.has_tag_name("td"))
+                .map(|td| {
+                    td.descendants()
+                        .filter(|d| d.is_text())
+                        .filter_map(|d| d.text())
+                        .collect::<String>()
+                })
+                .collect::<Vec<String>>()
+        })
+        .filter(|cells| !cells.is_empty())
+        .collect()
+}
+
+/// A suite is over budget only when its corpus states a budget it exceeds, and the page
+/// and summary.md say which; a suite that states none is neither within nor over. A
+/// budget is reported, not gated (the latency gate is `max_p95_ms`).
+#[test]
+fn a_suite_is_over_budget_only_against_a_stated_budget_and_says_which() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/fixtures/todo.json"),
+        tmp.path().join("todo.json"),
+    )
+    .unwrap();
+    let corpus = |suite: &str, budget: &str| {
+        let path = tmp.path().join(format!("{suite}.yaml"));
+        std::fs::write(
+            &path,
+            format!(
+                "suite: {suite}\nfixture: {{store: todo.json}}\n{budget}cases:\n  - id: a\n    \
+                 query: auth middleware\n    mode: task\n    expect: {{outcome: success}}\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    // no case of a task store answers in 0 ms per 1000 items; every one within a minute
+    let over = corpus("over", "budget: {per_1000_items_ms: 0}\n");
+    let within = corpus("within", "budget: {p95_ms: 60000}\n");
+    let unstated = corpus("unstated", "");
+    let out = tmp.path().join("run");
+    let run = findbench(&[
+        "run",
+        &over,
+        &within,
+        &unstated,
+        "--no-progress",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_exit(&run, 0);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    check_page(&html);
+    let rows = suite_rows(&html);
+    let budget_of = |suite: &str| {
+        rows.iter()
+            .find(|r| r[0] == suite)
+            .unwrap_or_else(|| panic!("no row {suite}: {rows:?}"))
+            .last()
+            .unwrap()
+            .clone()
+    };
+    assert!(
+        budget_of("over").starts_with("over: ")
+            && budget_of("over").ends_with("> budget.per_1000_items_ms 0 ms"),
+        "{rows:?}"
+    );
+    assert_eq!(budget_of("within"), "within");
+    assert_eq!(budget_of("unstated"), "–");
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    // the latency table's verdict: the last cell of the suite's last row
+    let verdict = |suite: &str| {
+        let row = md
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {suite} ")))
+            .next_back()
+            .unwrap_or_else(|| panic!("no latency row {suite}:\n{md}"));
+        row.trim_end_matches('|')
+            .rsplit('|')
+            .next()
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert!(
+        verdict("over").starts_with("**no**: ")
+            && verdict("over").ends_with("> budget.per_1000_items_ms 0 ms"),
+        "{}",
+        verdict("over")
+    );
+    assert_eq!(verdict("within"), "yes");
+    assert_eq!(verdict("unstated"), "–");
+}
+
 /// Imported agent traces name the files the agent went on to read: the replay's page and
 /// summary.md show findbench's ranking and recall within a budget beside the agent's own.
 #[test]

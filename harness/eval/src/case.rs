@@ -146,12 +146,15 @@ pub struct CaseResult {
     pub recorded_iterations: Option<u32>,
     #[serde(default)]
     pub recorded_duration_ms: Option<f64>,
-    /// Replay: the bytes the agent's own tools returned (an imported trace records them).
+    /// Replay: the bytes the agent's own calls returned (an imported trace records them):
+    /// its tools, and the later calls the trace lists.
     #[serde(default)]
     pub recorded_output_bytes: Option<u64>,
-    /// Replay, a trace that names `expected` files: the bytes the agent read up to the end
-    /// of its first useful search (the first of its calls that returned anything); null
-    /// when none did or their sizes are not recorded.
+    /// Replay, a trace that names `expected` files: the bytes the agent read to reach one.
+    /// With the trace's later calls (an imported trace's), its search and every later search
+    /// and file read up to and including the first read of an expected file; without, its
+    /// tools up to the end of the first that returned anything. Null when it never reached
+    /// one or the sizes are not recorded.
     #[serde(default)]
     pub recorded_first_hit_bytes: Option<u64>,
     /// Replay, a trace that names `expected` files: the searches the agent ran before its

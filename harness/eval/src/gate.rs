@@ -11,51 +11,22 @@
 
 use crate::baseline::BaselineDiff;
 use crate::case::Status;
-use crate::corpus::GateSpec;
 use crate::gate_settings::{Thresholds, Verdict};
 use crate::metrics::GroupMetrics;
 use crate::report::numbers::pct;
 use crate::results::{ResultsDocument, RunResults};
 use std::collections::BTreeSet;
 
-impl Thresholds {
-    pub(crate) fn from_spec(g: &GateSpec) -> Thresholds {
-        Thresholds {
-            min_pass_rate: g.min_pass_rate,
-            max_ie_rate: g.max_insufficient_evidence_rate,
-            max_p95_ms: g.max_p95_ms,
-            max_failed: g.max_failed,
-            min_hit_at_k: g.min_hit_at_k,
-            min_mrr: g.min_mrr,
-            min_recall_at_4kb: g.min_recall_at_4kb,
-        }
-    }
-
-    /// These thresholds, each unset one taken from `spec` (a `gate:` section).
-    pub fn or_spec(&self, spec: &GateSpec) -> Thresholds {
-        let s = Thresholds::from_spec(spec);
-        Thresholds {
-            min_pass_rate: self.min_pass_rate.or(s.min_pass_rate),
-            max_ie_rate: self.max_ie_rate.or(s.max_ie_rate),
-            max_p95_ms: self.max_p95_ms.or(s.max_p95_ms),
-            max_failed: self.max_failed.or(s.max_failed),
-            min_hit_at_k: self.min_hit_at_k.or(s.min_hit_at_k),
-            min_mrr: self.min_mrr.or(s.min_mrr),
-            min_recall_at_4kb: self.min_recall_at_4kb.or(s.min_recall_at_4kb),
-        }
-    }
-}
-
 /// The `gate:` section of a gate file (`replay --gate FILE`): a YAML document holding the
 /// keys of a corpus's `gate:` section, so a set of traces is gated as a corpus is.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GateFile {
-    gate: GateSpec,
+    gate: Thresholds,
 }
 
 /// Reads a gate file: its errors name the file and line, in the words of a corpus's.
-pub fn read_gate_file(path: &std::path::Path) -> crate::error::Result<GateSpec> {
+pub fn read_gate_file(path: &std::path::Path) -> crate::error::Result<Thresholds> {
     use crate::corpus::yaml_error;
     use crate::error::{HarnessError, Origin};
     let text = std::fs::read_to_string(path).map_err(|e| HarnessError::file(path, e))?;
@@ -102,14 +73,7 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
         }
         seen.push(corpus.suite.clone());
         if let Some(m) = run.suites.get(&corpus.suite) {
-            check(
-                &mut v,
-                &corpus.suite,
-                m,
-                &Thresholds::from_spec(gate),
-                run,
-                accepted,
-            );
+            check(&mut v, &corpus.suite, m, gate, run, accepted);
         }
     }
     add_baseline(&mut v, baseline);
@@ -153,7 +117,7 @@ pub fn evaluate_document(
             ));
         }
     }
-    if let Some(max) = cli.max_ie_rate {
+    if let Some(max) = cli.max_insufficient_evidence_rate {
         v.checks += 1;
         let rate = number(&["insufficient_evidence_rate"]).unwrap_or(0.0);
         if rate > max {
@@ -294,7 +258,7 @@ fn check(
             ));
         }
     }
-    if let Some(max) = t.max_ie_rate {
+    if let Some(max) = t.max_insufficient_evidence_rate {
         v.checks += 1;
         if m.insufficient_evidence_rate > max {
             v.fail(format!(

@@ -9,8 +9,9 @@
 pub use crate::case::{
     Call, CaseResult, ExplainCandidate, ExplainStep, Explanation, Status, TraceOutcome, Transition,
 };
-use crate::corpus::{Budget, GateSpec};
+use crate::corpus::Budget;
 use crate::error::{HarnessError, Origin};
+use crate::gate_settings::Thresholds;
 use crate::metrics::{CostModel, GroupMetrics};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -93,7 +94,7 @@ pub struct CorpusInfo {
     pub fixture: FixtureInfo,
     pub budget: Budget,
     #[serde(default)]
-    pub gate: Option<GateSpec>,
+    pub gate: Option<Thresholds>,
 }
 
 /// The whole results.json document.
@@ -152,7 +153,7 @@ impl RunResults {
             .chain(self.engines.iter().flat_map(|e| e.cases.iter()))
     }
 
-    /// The budget of a suite (the default budget when the suite is unknown).
+    /// The budget a suite states (none when the suite is unknown).
     pub fn budget_of(&self, suite: &str) -> Budget {
         self.corpora
             .iter()

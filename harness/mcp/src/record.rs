@@ -201,6 +201,7 @@ impl Recorder {
             iterations,
             duration_ms,
             expected: None,
+            later_calls: None,
             call: Some(RecordedCall {
                 tool: rec.tool.to_string(),
                 arguments: rec.arguments.clone(),

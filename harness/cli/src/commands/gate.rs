@@ -24,7 +24,7 @@ pub struct ThresholdArgs {
         visible_alias = "max-ie-rate",
         value_name = "RATE"
     )]
-    pub max_ie_rate: Option<f64>,
+    pub max_insufficient_evidence_rate: Option<f64>,
     /// Fail when the 95th percentile latency is above this many milliseconds.
     #[arg(long, value_name = "MS")]
     pub max_p95_ms: Option<f64>,
@@ -48,7 +48,10 @@ impl ThresholdArgs {
     pub fn thresholds(&self) -> Result<Thresholds> {
         for (name, v) in [
             ("--min-pass-rate", self.min_pass_rate),
-            ("--max-insufficient-evidence-rate", self.max_ie_rate),
+            (
+                "--max-insufficient-evidence-rate",
+                self.max_insufficient_evidence_rate,
+            ),
             ("--min-hit-at-k", self.min_hit_at_k),
             ("--min-mrr", self.min_mrr),
             ("--min-recall-at-4kb", self.min_recall_at_4kb),
@@ -70,7 +73,7 @@ impl ThresholdArgs {
         }
         Ok(Thresholds {
             min_pass_rate: self.min_pass_rate,
-            max_ie_rate: self.max_ie_rate,
+            max_insufficient_evidence_rate: self.max_insufficient_evidence_rate,
             max_p95_ms: self.max_p95_ms,
             max_failed: self.max_failed,
             min_hit_at_k: self.min_hit_at_k,

@@ -129,7 +129,7 @@ fn replay(
         .thresholds()
         .map_err(|e| TracesError::invalid(e.to_string()))?;
     if let Some(file) = &args.gate_file {
-        thresholds = thresholds.or_spec(&findbench_eval::gate::read_gate_file(file)?);
+        thresholds = thresholds.or(&findbench_eval::gate::read_gate_file(file)?);
     }
     let profile = Profile::resolve(&args.profile)?;
     if let Some(root) = &args.root {

@@ -332,7 +332,7 @@ pub struct ParsedCorpus {
     pub suite: String,
     pub fixture: FixtureRef,
     pub budget: super::Budget,
-    pub gate: Option<super::GateSpec>,
+    pub gate: Option<crate::gate_settings::Thresholds>,
     pub cases: Vec<ParsedCase>,
 }
 

@@ -19,7 +19,7 @@ pub mod symbols;
 pub mod yaml_error;
 
 pub use load::{expand_paths, load_corpora, load_corpora_with, parse_corpus_str};
-pub use schema::{Budget, ExpectedOutcome, GateSpec};
+pub use schema::{Budget, ExpectedOutcome};
 
 use findbench_engine::{Fixture, Mode, Request};
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ pub struct Corpus {
     pub suite: String,
     pub fixture: Arc<LoadedFixture>,
     pub budget: Budget,
-    pub gate: Option<GateSpec>,
+    pub gate: Option<crate::gate_settings::Thresholds>,
     pub cases: Vec<Case>,
     /// What a person should know but that does not stop the run (a fixture outside the
     /// corpus's repository), each `file:line: message`; the CLI prints them on stderr.

@@ -20,9 +20,10 @@ pub struct LatencyMetrics {
     pub max_ms: f64,
     /// 95th percentile of each case's duration scaled to 1000 items searched.
     pub per_1000_items_ms: f64,
-    pub budget_p95_ms: f64,
-    pub budget_per_1000_items_ms: f64,
-    /// p95 and per-1000-items latency both within the budget.
+    /// The budgets the suite states (null when it states none).
+    pub budget_p95_ms: Option<f64>,
+    pub budget_per_1000_items_ms: Option<f64>,
+    /// No stated budget exceeded (true when none is stated).
     pub within_budget: bool,
 }
 
@@ -46,8 +47,30 @@ impl LatencyMetrics {
             per_1000_items_ms,
             budget_p95_ms: budget.p95_ms,
             budget_per_1000_items_ms: budget.per_1000_items_ms,
-            within_budget: p95_ms <= budget.p95_ms && per_1000_items_ms <= budget.per_1000_items_ms,
+            within_budget: budget.p95_ms.is_none_or(|b| p95_ms <= b)
+                && budget
+                    .per_1000_items_ms
+                    .is_none_or(|b| per_1000_items_ms <= b),
         }
+    }
+
+    /// Each stated budget exceeded, in words: `p95 120.000 ms > budget.p95_ms 100 ms`.
+    /// Empty when within every stated budget, or none is stated.
+    pub fn over_budget(&self) -> Vec<String> {
+        let mut over = Vec::new();
+        if let Some(b) = self.budget_p95_ms.filter(|b| self.p95_ms > *b) {
+            over.push(format!("p95 {:.3} ms > budget.p95_ms {b} ms", self.p95_ms));
+        }
+        if let Some(b) = self
+            .budget_per_1000_items_ms
+            .filter(|b| self.per_1000_items_ms > *b)
+        {
+            over.push(format!(
+                "{:.3} ms per 1000 items > budget.per_1000_items_ms {b} ms",
+                self.per_1000_items_ms
+            ));
+        }
+        over
     }
 }
 
@@ -119,11 +142,27 @@ mod tests {
         a.items = 250;
         let m = LatencyMetrics::of(&[&a], &Budget::default());
         assert_eq!(m.per_1000_items_ms, 2.0);
-        assert!(m.within_budget);
+        // no budget stated: never over, whatever the time
+        assert!(m.within_budget && m.over_budget().is_empty());
+        assert_eq!(m.budget_p95_ms, None);
         let tight = Budget {
-            per_1000_items_ms: 1.0,
+            per_1000_items_ms: Some(1.0),
+            p95_ms: Some(100.0),
             ..Budget::default()
         };
-        assert!(!LatencyMetrics::of(&[&a], &tight).within_budget);
+        let m = LatencyMetrics::of(&[&a], &tight);
+        assert!(!m.within_budget);
+        assert_eq!(
+            m.over_budget(),
+            ["2.000 ms per 1000 items > budget.per_1000_items_ms 1 ms"]
+        );
+        let slow = Budget {
+            p95_ms: Some(0.25),
+            ..Budget::default()
+        };
+        assert_eq!(
+            LatencyMetrics::of(&[&a], &slow).over_budget(),
+            ["p95 0.500 ms > budget.p95_ms 0.25 ms"]
+        );
     }
 }

@@ -89,8 +89,16 @@ pub struct RunMetrics {
     pub tags: BTreeMap<String, GroupMetrics>,
 }
 
-/// Computes every group. `budgets` gives each suite's budget; a group spanning several
-/// suites is held to the strictest of them.
+/// The stricter of two stated budgets, or the one stated.
+fn strictest<T>(a: Option<T>, b: Option<T>, min: fn(T, T) -> T) -> Option<T> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(min(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// Computes every group. `budgets` gives each suite's stated budget; a group spanning
+/// several suites is held to the strictest of those stated.
 pub fn compute(
     cases: &[CaseResult],
     budgets: &BTreeMap<String, Budget>,
@@ -103,12 +111,13 @@ pub fn compute(
             out = Some(match out {
                 None => b,
                 Some(o) => Budget {
-                    p95_ms: o.p95_ms.min(b.p95_ms),
-                    per_1000_items_ms: o.per_1000_items_ms.min(b.per_1000_items_ms),
-                    max_output_bytes: match (o.max_output_bytes, b.max_output_bytes) {
-                        (Some(x), Some(y)) => Some(x.min(y)),
-                        (x, y) => x.or(y),
-                    },
+                    p95_ms: strictest(o.p95_ms, b.p95_ms, f64::min),
+                    per_1000_items_ms: strictest(
+                        o.per_1000_items_ms,
+                        b.per_1000_items_ms,
+                        f64::min,
+                    ),
+                    max_output_bytes: strictest(o.max_output_bytes, b.max_output_bytes, u64::min),
                 },
             });
         }

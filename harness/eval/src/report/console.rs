@@ -78,8 +78,14 @@ pub fn render(run: &RunResults, baseline: Option<&BaselineDiff>) -> String {
     let l = &m.latency;
     let _ = writeln!(
         out,
-        "Latency: p50 {:.3}ms, p95 {:.3}ms, p99 {:.3}ms, max {:.3}ms; {:.3}ms per 1000 items (budget {}ms)",
-        l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, l.per_1000_items_ms, l.budget_per_1000_items_ms
+        "Latency: p50 {:.3}ms, p95 {:.3}ms, p99 {:.3}ms, max {:.3}ms; {:.3}ms per 1000 items{}",
+        l.p50_ms,
+        l.p95_ms,
+        l.p99_ms,
+        l.max_ms,
+        l.per_1000_items_ms,
+        l.budget_per_1000_items_ms
+            .map_or(String::new(), |b| format!(" (budget {b}ms)"))
     );
     let _ = writeln!(out);
     let mut t = Table::new(&[

@@ -340,8 +340,13 @@ fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
             format!("{:.3}", l.p99_ms),
             format!("{:.3}", l.max_ms),
             format!("{:.3}", l.per_1000_items_ms),
-            format!("{} / {}", l.budget_p95_ms, l.budget_per_1000_items_ms),
-            (if l.within_budget { "yes" } else { "**no**" }).to_string(),
+            format!(
+                "{} / {}",
+                l.budget_p95_ms.map_or("–".into(), |b| b.to_string()),
+                l.budget_per_1000_items_ms
+                    .map_or("–".into(), |b| b.to_string())
+            ),
+            within_budget(l),
         ]);
     }
     o.push_str(&t.markdown());
@@ -675,4 +680,17 @@ fn compare(c: &Comparison) -> String {
         m.push_str(&t.markdown());
     }
     m
+}
+
+/// The latency table's verdict: `yes`, `**no**` with each stated budget exceeded, or `–`
+/// when the group states none.
+fn within_budget(l: &crate::metrics::latency::LatencyMetrics) -> String {
+    let over = l.over_budget();
+    if !over.is_empty() {
+        format!("**no**: {}", over.join("; "))
+    } else if l.budget_p95_ms.is_some() || l.budget_per_1000_items_ms.is_some() {
+        "yes".into()
+    } else {
+        "–".into()
+    }
 }

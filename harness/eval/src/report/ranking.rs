@@ -174,8 +174,8 @@ pub fn replay_header(summary: &Value) -> Vec<String> {
     h
 }
 
-/// A replay's rows: findbench's answers, and the agent's own searches (the traces whose
-/// tool output sizes are recorded). Empty when no trace names expected files.
+/// A replay's rows: findbench's answers, and the agent's own searches and reads (the traces
+/// whose tool output sizes are recorded). Empty when no trace names expected files.
 pub fn replay_rows(summary: &Value) -> Vec<Row> {
     let rank = &summary["rank"];
     let judged = rank["judged"].as_u64().unwrap_or(0) as usize;
@@ -216,7 +216,7 @@ pub fn replay_rows(summary: &Value) -> Vec<Row> {
     vec![
         row("findbench", "summary.rank", rank, true, false),
         row(
-            "the agent's own searches",
+            "the agent's own searches and reads",
             "summary.rank.recorded",
             &rank["recorded"],
             false,

@@ -12,13 +12,15 @@
 //! | `outcome` | `success` when the search returned something, `insufficient_evidence` when it did not |
 //! | `iterations` | how many searches the turn had run, this one included |
 //! | `expected` | files read or edited later in the turn, relative to the root (others counted as `outside_root`) |
+//! | `later_calls` | the turn's later searches, reads and edits in order, each with the bytes it returned, up to the first read of the last `expected` file |
 
 use super::options::ImportOptions;
 use super::root_path::Roots;
 use super::session::Session;
 use super::summary::{FileImport, ProblemKind};
 use super::turn::{Search, Step, Turn};
-use crate::trace::{FixtureSource, ToolCall, Trace, TraceOutcome};
+use crate::trace::{FixtureSource, LaterCall, LaterCallKind, ToolCall, Trace, TraceOutcome};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// The traces of `session`, with its counts and problems.
@@ -137,8 +139,10 @@ pub fn traces(mut session: Session, options: &ImportOptions) -> FileImport {
                 fixture,
                 options,
             };
-            out.traces
-                .push(made.trace(search, turn, timestamp, ordinal, after));
+            let later = later_calls(turn, i, &expected, &after);
+            let mut trace = made.trace(search, turn, timestamp, ordinal, after);
+            trace.later_calls = later;
+            out.traces.push(trace);
         }
     }
     out.problems = session.problems;
@@ -179,6 +183,49 @@ fn touched(session: &mut Session, roots: &Roots, turn: &Turn) -> Vec<(usize, Str
         }
     }
     out
+}
+
+/// The calls of `turn` after its step `at` (a search) that came back, in order, up to
+/// the one that first read or edited the last of `expected`: what the agent read to reach
+/// each of them. `touched` is [`touched`]'s list; a step of a call already counted (a shell
+/// command that searched and printed files) counts 0 bytes. None when the list is empty.
+fn later_calls(
+    turn: &Turn,
+    at: usize,
+    touched: &[(usize, String)],
+    expected: &[String],
+) -> Option<Vec<LaterCall>> {
+    let mut counted: HashSet<&str> = HashSet::from([turn.steps[at].call_id()]);
+    let mut unreached: Vec<&String> = expected.iter().collect();
+    let mut calls = Vec::new();
+    for (j, step) in turn.steps.iter().enumerate().skip(at + 1) {
+        if unreached.is_empty() {
+            break;
+        }
+        let Some(result) = step.result() else {
+            continue;
+        };
+        let path = touched
+            .binary_search_by_key(&j, |(k, _)| *k)
+            .ok()
+            .map(|k| touched[k].1.clone());
+        if let Some(p) = &path {
+            unreached.retain(|e| *e != p);
+        }
+        calls.push(LaterCall {
+            kind: match step {
+                Step::Search(_) => LaterCallKind::Search,
+                Step::Touch(_) => LaterCallKind::Read,
+            },
+            path,
+            output_bytes: if counted.insert(step.call_id()) {
+                result.bytes
+            } else {
+                0
+            },
+        });
+    }
+    (!calls.is_empty()).then_some(calls)
 }
 
 /// What every trace of a session shares.
@@ -229,6 +276,7 @@ impl Made<'_> {
             iterations: ordinal,
             duration_ms,
             expected: Some(expected),
+            later_calls: None,
             call: None,
         }
     }
@@ -330,6 +378,22 @@ mod tests {
         assert_eq!(t.outcome, TraceOutcome::InsufficientEvidence);
         assert_eq!(t.iterations, 2);
         assert_eq!(t.expected.as_deref(), Some(&["src/a.cpp".to_string()][..]));
+        // what the agent read after each search up to the expected file: the first search
+        // reached it at once; the second read a file outside the root first (the read
+        // without a result and the search without one are not counted)
+        let read = |path: Option<&str>| LaterCall {
+            kind: LaterCallKind::Read,
+            path: path.map(String::from),
+            output_bytes: 40,
+        };
+        assert_eq!(
+            out.traces[0].later_calls,
+            Some(vec![read(Some("src/a.cpp"))])
+        );
+        assert_eq!(
+            t.later_calls,
+            Some(vec![read(None), read(Some("src/a.cpp"))])
+        );
         let problems: Vec<String> = out.problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(problems.len(), 3, "{problems:#?}");
         assert!(problems[0].starts_with("s.jsonl:6: outside_root: `/tmp/notes.txt`"));

@@ -1,9 +1,13 @@
 //! A replayed trace that names `expected` files (an imported agent trace names the files
 //! the agent went on to read or edit) is judged as a corpus case is: the rank of the first
 //! expected file in what findbench returned, and where in findbench's answer it ends
-//! (`first_hit_bytes`). Beside it, what the agent's own searches cost: the bytes its tools
-//! returned, those up to the end of its first useful search (the first that returned
-//! anything: the recording keeps sizes, not output), and the searches before that one.
+//! (`first_hit_bytes`). Beside it, what the agent's own calls cost (the recording keeps
+//! sizes, not output): the bytes its tools returned, and those it read before it reached an
+//! expected file. An imported trace lists the agent's later calls of the turn
+//! (`later_calls`): its search, then every later search and file read up to and including
+//! the read of an expected file. A trace without them counts its own tools up to the end
+//! of the first that returned anything (its first useful search). The searches before that
+//! useful one are counted either way.
 
 use crate::replay::answer_bytes::json_len;
 use crate::trace::Trace;
@@ -33,13 +37,19 @@ pub(crate) fn measured(answer: &impl serde::Serialize, trace: &Trace) -> (u64, O
 }
 
 /// Fills in `case` what the trace's recorded tool sizes say, and, when the trace names
-/// expected files, judges `document` (findbench's answer) and the agent's searches.
+/// expected files, judges `document` (findbench's answer) and the agent's calls.
 pub(crate) fn judge(case: &mut CaseResult, trace: &Trace, document: Option<&[u8]>) {
     let sizes: Vec<Option<u64>> = trace.tools.iter().map(|t| t.output_bytes).collect();
-    case.recorded_output_bytes = sizes
-        .iter()
-        .any(Option::is_some)
-        .then(|| sizes.iter().flatten().sum());
+    let own = sizes.iter().copied().sum::<Option<u64>>();
+    let later = trace.later_calls.as_deref();
+    case.recorded_output_bytes = match later {
+        // what the agent read from its search on: the later calls need the search's size
+        Some(calls) => own.map(|b| b + calls.iter().map(|c| c.output_bytes).sum::<u64>()),
+        None => sizes
+            .iter()
+            .any(Option::is_some)
+            .then(|| sizes.iter().flatten().sum()),
+    };
     let Some(expected) = expected(trace) else {
         return;
     };
@@ -55,14 +65,29 @@ pub(crate) fn judge(case: &mut CaseResult, trace: &Trace, document: Option<&[u8]
     let earlier = (trace.iterations as usize).saturating_sub(trace.tools.len());
     case.recorded_searches_before_hit =
         useful.map(|k| u32::try_from(earlier + k).unwrap_or(u32::MAX));
-    case.recorded_first_hit_bytes =
-        useful.and_then(|k| sizes[..=k].iter().copied().sum::<Option<u64>>());
+    case.recorded_first_hit_bytes = match later {
+        Some(calls) => own.and_then(|own| reached(own, calls, expected)),
+        None => useful.and_then(|k| sizes[..=k].iter().copied().sum::<Option<u64>>()),
+    };
+}
+
+/// The bytes the agent had read when a call of `calls` first reached one of `expected`,
+/// `own` (its search) included; none when no call did.
+fn reached(own: u64, calls: &[crate::trace::LaterCall], expected: &[String]) -> Option<u64> {
+    let mut bytes = own;
+    for call in calls {
+        bytes += call.output_bytes;
+        if call.path.as_ref().is_some_and(|p| expected.contains(p)) {
+            return Some(bytes);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{ToolCall, TraceOutcome};
+    use crate::trace::{LaterCall, LaterCallKind, ToolCall, TraceOutcome};
 
     fn call(candidates: u64, bytes: Option<u64>) -> ToolCall {
         ToolCall {
@@ -86,6 +111,7 @@ mod tests {
             iterations,
             duration_ms: 1.0,
             expected: expected.map(|e| e.into_iter().map(String::from).collect()),
+            later_calls: None,
             call: None,
         }
     }
@@ -138,5 +164,63 @@ mod tests {
         let mut case = CaseResult::default();
         judge(&mut case, &trace(vec![call(1, Some(5))], 1, None), None);
         assert!(case.expected.is_empty() && case.recorded_searches_before_hit.is_none());
+    }
+
+    fn read(path: Option<&str>, bytes: u64) -> LaterCall {
+        LaterCall {
+            kind: LaterCallKind::Read,
+            path: path.map(String::from),
+            output_bytes: bytes,
+        }
+    }
+
+    #[test]
+    fn the_agent_reads_up_to_the_expected_file_count_with_its_searches() {
+        // grep, two wrong files, another grep, then the expected file, then one more read
+        let mut t = trace(vec![call(4, Some(300))], 1, Some(vec!["src/right.cpp"]));
+        t.later_calls = Some(vec![
+            read(Some("src/wrong_a.cpp"), 2000),
+            read(Some("src/wrong_b.cpp"), 1500),
+            LaterCall {
+                kind: LaterCallKind::Search,
+                path: None,
+                output_bytes: 120,
+            },
+            read(Some("src/right.cpp"), 900),
+            read(Some("src/after.cpp"), 50),
+        ]);
+        let mut case = CaseResult::default();
+        judge(&mut case, &t, None);
+        assert_eq!(
+            case.recorded_first_hit_bytes,
+            Some(300 + 2000 + 1500 + 120 + 900)
+        );
+        assert_eq!(
+            case.recorded_output_bytes,
+            Some(300 + 2000 + 1500 + 120 + 900 + 50)
+        );
+        assert_eq!(case.recorded_searches_before_hit, Some(0));
+        // a search that found nothing still starts what the agent read to reach the file
+        t.tools = vec![call(0, Some(10))];
+        let mut case = CaseResult::default();
+        judge(&mut case, &t, None);
+        assert_eq!(
+            case.recorded_first_hit_bytes,
+            Some(10 + 2000 + 1500 + 120 + 900)
+        );
+        assert_eq!(case.recorded_searches_before_hit, None);
+        // never reached, or the search's own size unknown: unknown
+        t.expected = Some(vec!["src/never_read.cpp".into()]);
+        let mut case = CaseResult::default();
+        judge(&mut case, &t, None);
+        assert_eq!(case.recorded_first_hit_bytes, None);
+        t.expected = Some(vec!["src/right.cpp".into()]);
+        t.tools = vec![call(4, None)];
+        let mut case = CaseResult::default();
+        judge(&mut case, &t, None);
+        assert_eq!(
+            (case.recorded_first_hit_bytes, case.recorded_output_bytes),
+            (None, None)
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! The ranking of a replay's judged traces (those that name `expected` files), counted as
 //! the cases go by: hit@1, hit@k and MRR of findbench's answers, recall within 1, 2, 4 and
 //! 8 KB of them (findbench-eval's `metrics::recall`), and the same recall over the agent's
-//! own tool output, with the bytes each side returned and the searches the agent ran
-//! before its first useful one. The `rank` object of a replay's summary.
+//! own calls (its searches and the file reads that reached an expected file: `judge.rs`),
+//! with the bytes each side returned and the searches the agent ran before its first
+//! useful one. The `rank` object of a replay's summary.
 
 use findbench_eval::case::CaseResult;
 use findbench_eval::metrics::rank::RANK_K;

@@ -10,5 +10,5 @@ pub mod stream;
 
 pub use fixture::{FixtureSource, PathMap};
 pub use item::{BadLine, TraceItem};
-pub use record::{RecordedCall, ToolCall, Trace, TraceOutcome};
+pub use record::{LaterCall, LaterCallKind, RecordedCall, ToolCall, Trace, TraceOutcome};
 pub use stream::{expand_inputs, StreamCounts, TraceFormat, TraceStream};

@@ -29,6 +29,10 @@ pub struct Trace {
     /// The files the agent read or edited after this retrieval, relative to the fixture
     /// (`findbench import` sets it from agent logs).
     pub expected: Option<Vec<String>>,
+    /// The agent's calls after this search in its turn, in order, up to the first read of
+    /// the last of `expected` (`findbench import` sets it): what the agent read to reach an
+    /// expected file.
+    pub later_calls: Option<Vec<LaterCall>>,
     /// Set on calls recorded by `findbench serve --record`: the tool and its arguments as
     /// the agent sent them. Replay re-runs this call rather than `ask` on the query.
     pub call: Option<RecordedCall>,
@@ -52,6 +56,8 @@ struct TraceLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expected: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    later_calls: Option<Vec<LaterCall>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     call: Option<RecordedCall>,
 }
 
@@ -72,6 +78,7 @@ impl From<TraceLine> for Trace {
             iterations: line.iterations,
             duration_ms: line.duration_ms,
             expected: line.expected,
+            later_calls: line.later_calls,
             call: line.call,
         }
     }
@@ -92,6 +99,7 @@ impl From<Trace> for TraceLine {
             iterations: trace.iterations,
             duration_ms: trace.duration_ms,
             expected: trace.expected,
+            later_calls: trace.later_calls,
             call: trace.call,
         }
     }
@@ -126,6 +134,31 @@ pub struct ToolCall {
     /// never the output).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_bytes: Option<u64>,
+}
+
+/// One call the agent made after a search, in the same turn: another search, or a file
+/// read or edited. Only its size is kept, never its output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaterCall {
+    pub kind: LaterCallKind,
+    /// A read or edit that succeeded: the file, relative to the fixture. Absent for a
+    /// search, a call that failed and a file outside the fixture (none can reach an
+    /// expected file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The bytes the call gave back to the agent; 0 for a later step of one shell command
+    /// whose output an earlier step already counts.
+    #[serde(default)]
+    pub output_bytes: u64,
+}
+
+/// What a [`LaterCall`] was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LaterCallKind {
+    Search,
+    /// A file read or edited.
+    Read,
 }
 
 pub use findbench_eval::results::TraceOutcome;

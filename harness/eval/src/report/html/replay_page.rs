@@ -174,12 +174,12 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
     b.push_str("</section>\n");
 
     b.push_str("<section>\n<h2>Latency</h2>\n");
-    let budget = crate::corpus::Budget::default().p95_ms;
+    // a replay states no budget
     b.push_str(&latency_histogram(
         latencies_ms,
-        budget,
         None,
-        "replayed latency histogram with the p95 budget",
+        None,
+        "replayed latency histogram",
     ));
     // null when no trace recorded its time (an imported log): shown as unknown
     let recorded_ms = |k: &str| match r.summary[k].as_f64() {

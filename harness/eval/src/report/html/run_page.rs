@@ -62,7 +62,10 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
     ));
     b.push_str(&stat(
         if m.latency.within_budget { "" } else { "bad" },
-        &format!("p95 latency (budget {} ms)", m.latency.budget_p95_ms),
+        &match m.latency.budget_p95_ms {
+            Some(budget) => format!("p95 latency (budget {budget} ms)"),
+            None => "p95 latency".to_string(),
+        },
         "summary.latency.p95_ms",
         m.latency.p95_ms,
         &format!("{:.1} ms", m.latency.p95_ms),
@@ -159,11 +162,7 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
                     g.latency.p95_ms,
                     &format!("{:.3}", g.latency.p95_ms),
                 ),
-                if g.latency.within_budget {
-                    "within".into()
-                } else {
-                    "<span class=\"verdict-bad\">over</span>".into()
-                },
+                budget_cell(&g.latency),
             ]
         })
         .collect();
@@ -176,7 +175,11 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
         &latencies,
         m.latency.budget_p95_ms,
         Some("summary.latency.budget_p95_ms"),
-        "latency histogram with the p95 budget",
+        if m.latency.budget_p95_ms.is_some() {
+            "latency histogram with the p95 budget"
+        } else {
+            "latency histogram"
+        },
     ));
     let _ = writeln!(
         b,
@@ -258,4 +261,20 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
             .unwrap_or_default()
     );
     page("findbench run", &meta, &b)
+}
+
+/// A suite's budget cell: `over` and each stated budget exceeded, `within` the stated
+/// ones, or `–` when the suite states none.
+fn budget_cell(l: &crate::metrics::latency::LatencyMetrics) -> String {
+    let over = l.over_budget();
+    if !over.is_empty() {
+        format!(
+            "<span class=\"verdict-bad\">over: {}</span>",
+            esc(&over.join("; "))
+        )
+    } else if l.budget_p95_ms.is_some() || l.budget_per_1000_items_ms.is_some() {
+        "within".into()
+    } else {
+        "–".into()
+    }
 }

@@ -1,35 +1,37 @@
-//! A latency histogram on a log scale with the budget as a vertical line.
+//! A latency histogram on a log scale with the stated budget as a vertical line.
 
 use super::palette::{AFTER, BUDGET};
 use crate::report::escape::esc;
 use std::fmt::Write;
 
 /// A latency histogram on a log scale (bins of a fifth of a decade), with the budget as a
-/// vertical line.
+/// vertical line when one is stated.
 /// `budget_metric` is the budget's path in results.json, when it is there.
 pub fn latency_histogram(
     latencies_ms: &[f64],
-    budget_ms: f64,
+    budget_ms: Option<f64>,
     budget_metric: Option<&str>,
     caption: &str,
 ) -> String {
     let (w, h, left, right, top, bottom) = (900.0, 260.0, 48.0, 36.0, 28.0, 44.0);
     let values: Vec<f64> = latencies_ms.iter().map(|v| v.max(0.001)).collect();
-    let lo = values
-        .iter()
-        .cloned()
-        .fold(budget_ms, f64::min)
-        .log10()
-        .floor();
-    let mut hi = values
-        .iter()
-        .cloned()
-        .fold(budget_ms, f64::max)
-        .log10()
-        .ceil()
-        .max(lo + 1.0);
+    // the decades the values and the budget span (0.1 to 1 ms when there is neither)
+    let shown = || values.iter().copied().chain(budget_ms);
+    let lo = shown().fold(f64::INFINITY, f64::min);
+    let lo = if lo.is_finite() {
+        lo.log10().floor()
+    } else {
+        -1.0
+    };
+    let hi = shown().fold(f64::NEG_INFINITY, f64::max);
+    let mut hi = if hi.is_finite() {
+        hi.log10().ceil()
+    } else {
+        0.0
+    }
+    .max(lo + 1.0);
     // the budget line and its label stay inside the plot, not on its right edge
-    if budget_ms.max(0.001).log10() > hi - 0.5 {
+    if budget_ms.is_some_and(|b| b.max(0.001).log10() > hi - 0.5) {
         hi += 1.0;
     }
     const PER_DECADE: f64 = 5.0;
@@ -103,7 +105,11 @@ pub fn latency_histogram(
         left + plot_w / 2.0,
         h - 6.0
     );
-    // the budget
+    // the budget, when one is stated
+    let Some(budget_ms) = budget_ms else {
+        s.push_str("</svg>\n");
+        return s;
+    };
     let bx = x_of(budget_ms.max(0.001).log10());
     let _ = writeln!(
         s,

@@ -179,6 +179,7 @@ pub(super) fn build(key: &str, agent: Option<&Span>, tools: &[&Span]) -> Result<
         fixture,
         fixture_source: None,
         expected: None,
+        later_calls: None,
         iterations: u32::try_from(calls.len()).unwrap_or(u32::MAX),
         tools: calls,
         outcome,
