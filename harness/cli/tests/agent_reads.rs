@@ -1,6 +1,7 @@
 //! The agent's side of a replay counts what it read to reach the expected file: an imported
 //! Claude Code turn that greps, reads two wrong files, then the right one, costs the agent
-//! the grep's output and the three reads, not the grep's output alone.
+//! the grep's output and the three reads, not the grep's output alone; and the replay says
+//! it replayed against the tree the traces name.
 
 mod common;
 
@@ -145,6 +146,20 @@ fn the_agent_is_charged_the_reads_that_reached_the_expected_file() {
     assert_eq!(case["recorded_first_hit_bytes"], sizes[0] + sizes[1]);
     assert_eq!(case["recorded_output_bytes"], sizes.iter().sum::<usize>());
     assert_eq!(summary["rank"]["recorded"]["judged"], 1);
+    // the header names the tree the traces are pinned to, not --fixtures
+    let text = findbench(&[
+        "replay",
+        dir.path().join("traces.jsonl").to_str().unwrap(),
+        "-f",
+        "text",
+        "--no-progress",
+    ]);
+    let header = String::from_utf8_lossy(&text.stdout);
+    let header = header.lines().next().unwrap_or_default();
+    assert!(
+        header.contains("fixtures/agent-cpp with profile"),
+        "{header}"
+    );
     // judged by a person who names only the right file: the grep and the three reads
     traces[0]["expected"] = json!([RIGHT]);
     let (_, case) = replay(dir.path(), &traces);

@@ -147,3 +147,60 @@ fn both_spellings_of_the_insufficient_evidence_threshold_are_accepted() {
         assert_eq!(stdout_json(&out)["gate"]["checks"], 1);
     }
 }
+
+/// `gate` takes the ranking thresholds for a results.json already written, and a corpus
+/// says the same in its `gate:` section.
+#[test]
+fn gate_and_a_corpus_gate_section_take_the_ranking_thresholds() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = traces(dir.path());
+    let out_dir = dir.path().join("replayed");
+    let out = replay(&[t.to_str().unwrap(), "--out", out_dir.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    let results = out_dir.join("results.json");
+    let gate = |args: &[&str]| {
+        let mut all = vec!["gate", results.to_str().unwrap()];
+        all.extend_from_slice(args);
+        findbench(&all)
+    };
+    let failed = gate(&["--min-hit-at-k", "0.9"]);
+    assert_exit(&failed, 1);
+    assert!(
+        String::from_utf8_lossy(&failed.stdout)
+            .contains("all: hit@k 0.5000 is below the minimum 0.9 (2 judged cases)"),
+        "{}",
+        String::from_utf8_lossy(&failed.stdout)
+    );
+    assert_exit(&gate(&["--min-hit-at-k", "0.5", "--min-mrr", "0.5"]), 0);
+
+    // a corpus: one case finds its item first, a known failure expects one the store lacks
+    std::fs::write(
+        dir.path().join("todo.json"),
+        r#"{"tasks": [{"id": "T001", "title": "Implement fuzzy find command", "status": "active"},
+                      {"id": "T002", "title": "Fix authentication middleware", "status": "active"}]}"#,
+    )
+    .unwrap();
+    let corpus = dir.path().join("ranked.yaml");
+    std::fs::write(
+        &corpus,
+        "suite: ranked\nfixture: {store: todo.json}\ngate: {min_hit_at_k: 0.9}\ncases:\n  \
+         - id: found\n    query: authentication\n    mode: task\n    expect: {top: T002}\n  \
+         - id: absent\n    query: authentication\n    mode: task\n    expect: {top: T999}\n    \
+         known_failure: the store has no T999\n",
+    )
+    .unwrap();
+    let run = findbench(&[
+        "run",
+        corpus.to_str().unwrap(),
+        "--no-progress",
+        "--out",
+        dir.path().join("run").to_str().unwrap(),
+    ]);
+    assert_exit(&run, 1);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout
+            .contains("gate: FAIL ranked: hit@k 0.5000 is below the minimum 0.9 (2 judged cases)"),
+        "{stdout}"
+    );
+}

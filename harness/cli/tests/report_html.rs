@@ -241,8 +241,7 @@ fn a_suite_is_over_budget_only_against_a_stated_budget_and_says_which() {
     let verdict = |suite: &str| {
         let row = md
             .lines()
-            .filter(|l| l.starts_with(&format!("| {suite} ")))
-            .next_back()
+            .rfind(|l| l.starts_with(&format!("| {suite} ")))
             .unwrap_or_else(|| panic!("no latency row {suite}:\n{md}"));
         row.trim_end_matches('|')
             .rsplit('|')

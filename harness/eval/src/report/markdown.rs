@@ -484,8 +484,9 @@ fn replay(r: &ReplaySummary) -> String {
             m,
             "Traces that name the files the agent went on to read or edit. ≤ N KB: the share \
              whose first expected file ends within the first N KB of the answer; for the \
-             agent, of its own tool output up to its first useful search (the first that \
-             returned anything).\n"
+             agent, of what it searched and read up to the read of an expected file (an \
+             imported trace's later calls), else up to its first search that returned \
+             anything.\n"
         );
         m.push_str(&super::ranking::markdown(
             &super::ranking::replay_header(s),

@@ -24,7 +24,7 @@ pub struct RankTotals {
     /// Judged traces whose tool output sizes are recorded: the agent's side.
     agent: BudgetCounts,
     agent_bytes: u64,
-    /// Judged traces with a useful search, and the searches before it, summed.
+    /// Judged cases with a useful search, and the searches before it, summed.
     useful: usize,
     searches_before: u64,
 }

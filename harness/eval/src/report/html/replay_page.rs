@@ -135,8 +135,9 @@ pub(super) fn replay(r: &ReplaySummary, latencies_ms: &[f64]) -> String {
             &ranking::replay_series(&r.summary),
             "Traces that name the files the agent went on to read or edit. ≤ N KB: the share \
              whose first expected file ends within the first N KB of findbench's answer; for \
-             the agent, of its own tool output up to its first useful search (the first that \
-             returned anything).",
+             the agent, of what it searched and read up to the read of an expected file (an \
+             imported trace's later calls), else up to its first search that returned \
+             anything.",
         ));
     }
 
