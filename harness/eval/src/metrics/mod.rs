@@ -35,8 +35,8 @@ pub struct GroupMetrics {
     /// Cases judged: every case of the group but the n/a ones, which no figure here counts.
     pub total: usize,
     /// Cases of modes the engine does not answer (`run --engine`): listed, not judged.
-    /// Absent (0) in results written before they were listed.
-    #[serde(default)]
+    /// Written only when there are some: absent is 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub not_applicable: usize,
     pub passed: usize,
     pub failed: usize,
@@ -88,6 +88,10 @@ impl GroupMetrics {
             rank: RankMetrics::of(cases),
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl GroupMetrics {
