@@ -289,6 +289,9 @@ fn cases_beside(
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(try_from = "DocumentWire<crate::case_codec::CaseWire, EngineDocument>")]
 pub struct ResultsDocument {
+    /// The schema the document names (findbench writes every results.json with one).
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     /// `run` or `replay`.
     #[serde(default)]
     pub kind: Option<String>,
@@ -322,6 +325,8 @@ pub struct ResultsDocument {
 /// kept).
 #[derive(Deserialize)]
 struct DocumentWire<C, E> {
+    #[serde(rename = "$schema", default)]
+    schema: Option<String>,
     #[serde(default)]
     kind: Option<String>,
     #[serde(default)]
@@ -361,6 +366,7 @@ impl<C, E> DocumentWire<C, E> {
         ResultsDocument {
             cases,
             cases_elsewhere,
+            schema: self.schema,
             kind: self.kind,
             command: self.command,
             profile: self.profile,

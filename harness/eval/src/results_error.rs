@@ -336,7 +336,12 @@ pub fn summary_problem(
 ) -> Option<(usize, String)> {
     let (name, whole, v) = SUMMARY_FIGURES.iter().find_map(|(name, whole)| {
         let v = summary.get(*name)?;
-        let fits = if *whole { v.is_u64() } else { v.is_number() };
+        // a whole number written as 40.0 is one (hand-made documents write them so)
+        let fits = if *whole {
+            v.as_f64().is_some_and(|n| n >= 0.0 && n.fract() == 0.0)
+        } else {
+            v.is_number()
+        };
         (!fits).then_some((*name, *whole, v))
     })?;
     let want = if whole {
