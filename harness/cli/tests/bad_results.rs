@@ -142,7 +142,7 @@ fn a_cases_jsonl_cut_short_or_short_of_cases_stops_a_merge_at_its_line() {
         2,
         &[
             "cases.jsonl:1: case `",
-            "missing field `status`",
+            "field `status` is missing",
             NOT_COMPLETE,
         ],
     );
@@ -181,7 +181,7 @@ fn a_results_json_of_another_version_names_the_field() {
     .unwrap();
     let says = [
         "results.json:",
-        "missing field `outcome`",
+        "field `cases[0].outcome` is missing",
         NOT_COMPLETE,
         HOW,
     ];
@@ -213,4 +213,211 @@ fn a_results_json_of_another_version_names_the_field() {
         3,
         &["cannot read shard results"],
     );
+}
+
+/// The 1-based line of the first line of `text` holding `needle`.
+fn line_holding(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no `{needle}` in:\n{text}"))
+        + 1
+}
+
+/// `dir`'s results.json with `edit` applied to it, written pretty; returns its text.
+fn edited(dir: &Path, edit: impl FnOnce(&mut Value)) -> String {
+    let file = dir.join("results.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(&mut doc);
+    let text = serde_json::to_string_pretty(&doc).unwrap();
+    std::fs::write(&file, &text).unwrap();
+    text
+}
+
+/// Every reader of a results.json (`gate`, `compare`, `export trec`, `run --baseline` and
+/// `merge`) names a truncated or wrong-shaped one by its file, its line and the field's
+/// path, what the field should hold and what it holds: exit 2, never serde_json's words
+/// alone.
+#[test]
+fn every_reader_names_the_file_line_and_field_of_a_broken_results_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "corpora/names.yaml",
+            "--no-progress",
+            "-q",
+            "--out",
+            path_str(out),
+        ];
+        args.extend(extra);
+        assert_exit(&findbench(&args), 0);
+    };
+    let good = t.join("good");
+    run(&good, &[]);
+    let (s1, s2) = (t.join("s1"), t.join("s2"));
+    run(&s1, &["--shard", "1/2"]);
+    run(&s2, &["--shard", "2/2"]);
+
+    // a field of the wrong type, a field missing, and a file cut short
+    let typed = t.join("typed");
+    copy_dir(&good, &typed);
+    let text = edited(&typed, |d| d["cases"][5]["outcome"] = 1.into());
+    let typed_says = format!(
+        "{}:{}: field `cases[5].outcome`: expected text, found the number 1",
+        typed.join("results.json").display(),
+        line_holding(&text, "\"outcome\": 1")
+    );
+    let lacking = t.join("lacking");
+    copy_dir(&good, &lacking);
+    let mut id = String::new();
+    let text = edited(&lacking, |d| {
+        id = d["cases"][3]["id"].as_str().unwrap().to_string();
+        d["cases"][3].as_object_mut().unwrap().remove("status");
+    });
+    // the line of the case's `{`, the one before its first field
+    let lacking_says = format!(
+        "{}:{}: field `cases[3].status` is missing",
+        lacking.join("results.json").display(),
+        line_holding(&text, &format!("\"id\": \"{id}\"")) - 1
+    );
+    let cut = t.join("cut");
+    copy_dir(&good, &cut);
+    let text = std::fs::read_to_string(cut.join("results.json")).unwrap();
+    let at =
+        text.find("\"cases\": [").unwrap() + (text.len() - text.find("\"cases\": [").unwrap()) / 2;
+    std::fs::write(cut.join("results.json"), &text[..at]).unwrap();
+    let cut_says = format!(
+        "{}:{}: the file ends early, in the middle of field `cases[",
+        cut.join("results.json").display(),
+        text[..at].matches('\n').count() + 1
+    );
+
+    let broken = [
+        (&typed, typed_says.as_str()),
+        (&lacking, lacking_says.as_str()),
+        (&cut, cut_says.as_str()),
+    ];
+    for (bad, says) in broken {
+        let b = path_str(bad);
+        let all = [says, NOT_COMPLETE, HOW];
+        refused(&findbench(&["gate", b]), 2, &all);
+        refused(
+            &findbench(&["gate", path_str(&good), "--baseline", b]),
+            2,
+            &all,
+        );
+        refused(
+            &findbench(&["compare", path_str(&good), b, "-f", "text"]),
+            2,
+            &all,
+        );
+        let trec = t.join("trec");
+        refused(
+            &findbench(&["export", "trec", b, "--out", path_str(&trec)]),
+            2,
+            &all,
+        );
+        assert!(!trec.exists(), "a refused export writes nothing");
+        let after = t.join("after");
+        refused(
+            &findbench(&[
+                "run",
+                "corpora/names.yaml",
+                "--no-progress",
+                "-q",
+                "--baseline",
+                b,
+                "--out",
+                path_str(&after),
+            ]),
+            2,
+            &all,
+        );
+        assert!(!after.exists(), "a refused run writes nothing");
+        for line in stderr(&findbench(&["gate", b])).lines() {
+            assert!(
+                !line.contains("invalid type") && !line.contains("EOF while parsing"),
+                "serde_json's words: {line}"
+            );
+        }
+    }
+
+    // a figure of a suite: what only a run's reader types, gate names too
+    let suite = t.join("suite");
+    copy_dir(&good, &suite);
+    let text = edited(&suite, |d| {
+        d["suites"]["names"]["pass_rate"] = "high".into()
+    });
+    refused(
+        &findbench(&["gate", path_str(&suite)]),
+        2,
+        &[&format!(
+            "{}:{}: field `suites.names.pass_rate`: expected a number, found the text \"high\"",
+            suite.join("results.json").display(),
+            line_holding(&text, "\"pass_rate\": \"high\"")
+        )],
+    );
+
+    // merge: a shard of the wrong shape, and one cut short
+    let bad_shard = t.join("bad-shard");
+    copy_dir(&s2, &bad_shard);
+    let text = edited(&bad_shard, |d| d["summary"]["total"] = "many".into());
+    let merged = t.join("merged");
+    refused(
+        &findbench(&[
+            "merge",
+            path_str(&s1),
+            path_str(&bad_shard),
+            "--out",
+            path_str(&merged),
+        ]),
+        2,
+        &[
+            &format!(
+                "{}:{}: field `summary.total`: expected a whole number (0 or more), found the text \"many\"",
+                bad_shard.join("results.json").display(),
+                line_holding(&text, "\"total\": \"many\"")
+            ),
+            NOT_COMPLETE,
+        ],
+    );
+    let bad_shard = t.join("cut-shard");
+    copy_dir(&s2, &bad_shard);
+    let text = edited(&bad_shard, |d| d["cases"][1]["duration_ms"] = "slow".into());
+    refused(
+        &findbench(&[
+            "merge",
+            path_str(&s1),
+            path_str(&bad_shard),
+            "--out",
+            path_str(&merged),
+        ]),
+        2,
+        &[&format!(
+            "{}:{}: field `cases[1].duration_ms`: expected a number, found the text \"slow\"",
+            bad_shard.join("results.json").display(),
+            line_holding(&text, "\"duration_ms\": \"slow\"")
+        )],
+    );
+    std::fs::write(bad_shard.join("results.json"), &text[..text.len() / 2]).unwrap();
+    refused(
+        &findbench(&[
+            "merge",
+            path_str(&s1),
+            path_str(&bad_shard),
+            "--out",
+            path_str(&merged),
+        ]),
+        2,
+        &[
+            &format!(
+                "{}:{}: the file ends early, in the middle of field `",
+                bad_shard.join("results.json").display(),
+                text[..text.len() / 2].matches('\n').count() + 1
+            ),
+            NOT_COMPLETE,
+        ],
+    );
+    assert!(!merged.exists(), "a refused merge writes nothing");
 }

@@ -289,9 +289,10 @@ fn an_external_engine_beside_findbench_every_failure_contained() {
             .entry(row.unwrap()[engine_col].to_string())
             .or_insert(0) += 1;
     }
+    // toy's n/a task case is listed too
     assert_eq!(
         per_engine,
-        [("findbench".to_string(), 8), ("toy".to_string(), 7)].into()
+        [("findbench".to_string(), 8), ("toy".to_string(), 8)].into()
     );
     let junit = std::fs::read_to_string(d.join("out/junit.xml")).unwrap();
     let doc = roxmltree::Document::parse(&junit).unwrap();
@@ -300,7 +301,10 @@ fn an_external_engine_beside_findbench_every_failure_contained() {
         .filter(|n| n.has_tag_name("testsuite"))
         .filter_map(|n| n.attribute("name"))
         .collect();
-    assert_eq!(suites, ["findbench/items", "findbench/mini", "toy/mini"]);
+    assert_eq!(
+        suites,
+        ["findbench/items", "findbench/mini", "toy/items", "toy/mini"]
+    );
 
     // one table, a row per engine, n/a where an engine answers no case of a suite
     assert!(stdout.contains("Engines:"), "{stdout}");
@@ -462,4 +466,141 @@ fn an_external_primary_is_gated_on_the_cases_it_answers() {
         .unwrap()
         .iter()
         .all(|c| c["engine"] == "toy"));
+    // the n/a case is listed among the gated engine's cases, and fails nothing
+    assert_eq!(case(&results["cases"], "task")["status"], "n/a");
+    assert_eq!(results["summary"]["not_applicable"], 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("FAIL  items/task"), "{stdout}");
+}
+
+/// Every case under every engine: a case of a mode an engine does not answer is listed
+/// for it as n/a with its reason, in every report, and counted in no figure.
+#[test]
+fn every_case_is_listed_under_every_engine_n_a_with_its_reason() {
+    let dir = setup();
+    let d = dir.path();
+    let out = run(d, &["findbench", "toy"], "out");
+    assert_exit(&out, 0);
+    let why = "`toy` does not answer `task` (its engine file declares `path`, `grep`)";
+    let results = read_json(&d.join("out/results.json"));
+    assert_schema("results.schema.json", &results);
+    let ids = |cases: &Value| -> Vec<String> {
+        let mut ids: Vec<String> = cases
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let toy = &results["engines"][1];
+    assert_eq!(ids(&results["cases"]), ids(&toy["cases"]));
+    let task = case(&toy["cases"], "task");
+    assert_eq!(
+        (
+            &task["status"],
+            &task["outcome"],
+            &task["reason"],
+            &task["engine"]
+        ),
+        (
+            &Value::from("n/a"),
+            &Value::from("n/a"),
+            &Value::from(why),
+            &Value::from("toy")
+        )
+    );
+    assert_eq!(task["expected"], serde_json::json!(["T001"]));
+    assert_eq!(case(&results["cases"], "task")["status"], "pass");
+    // counted apart: 7 judged, 1 n/a, the pass rate over the 7
+    assert_eq!(
+        (
+            toy["cases_run"].as_u64(),
+            toy["not_applicable"].as_u64(),
+            toy["summary"]["total"].as_u64(),
+            toy["summary"]["not_applicable"].as_u64(),
+        ),
+        (Some(7), Some(1), Some(7), Some(1))
+    );
+    assert!(toy["suites"].get("items").is_none(), "{}", toy["suites"]);
+
+    // cases.jsonl: every case of both engines, the n/a one with its reason
+    let jsonl = std::fs::read_to_string(d.join("out/cases.jsonl")).unwrap();
+    let lines: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for l in &lines {
+        assert_schema("case.schema.json", l);
+    }
+    assert_eq!(lines.len(), 16);
+    let na: Vec<&Value> = lines.iter().filter(|c| c["status"] == "n/a").collect();
+    assert_eq!(na.len(), 1);
+    assert_eq!(
+        (&na[0]["engine"], &na[0]["reason"]),
+        (&Value::from("toy"), &Value::from(why))
+    );
+
+    // junit.xml: skipped with the reason
+    let junit = std::fs::read_to_string(d.join("out/junit.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&junit).unwrap();
+    let task = doc
+        .descendants()
+        .find(|n| {
+            n.has_tag_name("testcase")
+                && n.attribute("name") == Some("task")
+                && n.attribute("classname") == Some("toy.items.task")
+        })
+        .unwrap_or_else(|| panic!("no toy task test case:\n{junit}"));
+    let skipped = task
+        .children()
+        .find(|n| n.has_tag_name("skipped"))
+        .expect("skipped");
+    assert_eq!(
+        skipped.attribute("message"),
+        Some(format!("n/a: {why}").as_str())
+    );
+
+    // summary.md, report.html and the console: counted and shown with the reason
+    let summary = std::fs::read_to_string(d.join("out/summary.md")).unwrap();
+    assert!(summary.contains(&format!("- 1 n/a: {why}")), "{summary}");
+    let html = std::fs::read_to_string(d.join("out/report.html")).unwrap();
+    assert!(html.contains(&format!("<li>1 n/a: {why}</li>")), "{html}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("1 n/a: {why}")), "{stdout}");
+
+    // no reader counts it: gate, compare, export trec
+    assert_exit(&findbench_in(d, &["gate", "out", "--max-failed", "0"]), 0);
+    let trec = findbench_in(
+        d,
+        &["export", "trec", "out", "--engine", "toy", "--out", "trec"],
+    );
+    assert_exit(&trec, 0);
+    assert!(
+        String::from_utf8_lossy(&trec.stdout).contains("7 queries"),
+        "{}",
+        String::from_utf8_lossy(&trec.stdout)
+    );
+    let run_trec = std::fs::read_to_string(d.join("trec/run.trec")).unwrap();
+    assert!(!run_trec.contains("items/task"), "{run_trec}");
+    let cmp = findbench_in(
+        d,
+        &["compare", "out", "--engines", "findbench,toy", "-f", "json"],
+    );
+    assert_exit(&cmp, 0);
+    let cmp: Value = serde_json::from_slice(&cmp.stdout).unwrap();
+    assert_eq!(
+        (cmp["paired_cases"].as_u64(), cmp["after_cases"].as_u64()),
+        (Some(7), Some(7))
+    );
+    assert!(
+        cmp["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["id"] != "task"),
+        "{}",
+        cmp["changes"]
+    );
 }

@@ -21,6 +21,10 @@ pub enum Status {
     Xfail,
     /// Every expectation held although the case is marked `known_failure`.
     Xpass,
+    /// The engine does not answer the case's mode (`run --engine`): listed with its reason,
+    /// counted apart, never judged (no pass rate, gate or comparison counts it).
+    #[serde(rename = "n/a")]
+    NotApplicable,
 }
 
 impl Status {
@@ -30,6 +34,7 @@ impl Status {
             Status::Fail => "fail",
             Status::Xfail => "xfail",
             Status::Xpass => "xpass",
+            Status::NotApplicable => "n/a",
         }
     }
 
@@ -65,7 +70,8 @@ pub struct CaseResult {
     #[serde(default)]
     pub query: String,
     pub status: Status,
-    /// success, no_match, insufficient_evidence, failure, or error (the engine refused).
+    /// success, no_match, insufficient_evidence, failure, error (the engine refused), or
+    /// n/a (the engine does not answer the case's mode).
     pub outcome: String,
     #[serde(default)]
     pub expected_outcome: Option<String>,
@@ -198,6 +204,11 @@ impl CaseResult {
     /// Passing for flip counting: `pass`, and `xpass` (it did pass).
     pub fn passing(&self) -> bool {
         self.status.held()
+    }
+
+    /// A case its engine does not answer: listed, never judged.
+    pub fn not_applicable(&self) -> bool {
+        self.status == Status::NotApplicable
     }
 
     /// How cases of two runs pair up: (suite, id).

@@ -86,11 +86,15 @@ impl CasesReader {
             if !self.buf.ends_with(b"\n") {
                 return Err(incomplete(origin(), "the last line is cut short"));
             }
-            let wire: CaseWire =
-                serde_json::from_slice(&self.buf).map_err(|e| incomplete(origin(), e))?;
+            let wire: CaseWire = serde_json::from_slice(&self.buf).map_err(|e| {
+                incomplete(origin(), crate::results_error::describe(&self.buf, &e).1)
+            })?;
             let id = wire.id.clone();
-            let case = decode_case(wire)
-                .map_err(|e| incomplete(Origin::at(&self.path, self.line, id.as_deref()), e))?;
+            let case = decode_case(wire).map_err(|e| {
+                let e = <serde_json::Error as serde::de::Error>::custom(e);
+                let what = crate::results_error::describe(&self.buf, &e).1;
+                incomplete(Origin::at(&self.path, self.line, id.as_deref()), what)
+            })?;
             return Ok(Some(case));
         }
     }
@@ -197,7 +201,19 @@ mod tests {
         .unwrap();
         let e = read_all(&path, None).unwrap_err().to_string();
         assert!(
-            e.contains("cases.jsonl:1: case `x`: missing field `status`"),
+            e.contains("cases.jsonl:1: case `x`: field `status` is missing"),
+            "{e}"
+        );
+        std::fs::write(
+            &path,
+            "{\"id\":\"x\",\"outcome\":\"success\",\"status\":\"pass\",\"duration_ms\":\"slow\"}\n",
+        )
+        .unwrap();
+        let e = read_all(&path, None).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "cases.jsonl:1: field `duration_ms`: expected a number, found the text \"slow\""
+            ),
             "{e}"
         );
         std::fs::write(&path, jsonl(&[case("a")])).unwrap();

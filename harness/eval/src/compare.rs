@@ -250,14 +250,19 @@ pub fn compare(
     before_path: &Path,
     after_path: &Path,
 ) -> Comparison {
+    // an n/a case (a mode its engine does not answer) is judged on neither side: it is no
+    // change, no added or removed case, and no flip
+    fn judged(d: &ResultsDocument) -> Vec<&CaseResult> {
+        d.cases.iter().filter(|c| !c.not_applicable()).collect()
+    }
+    let (before_cases, after_cases) = (judged(before), judged(after));
     let before_by_key: HashMap<(String, String), &CaseResult> =
-        before.cases.iter().map(|c| (c.key(), c)).collect();
+        before_cases.iter().map(|c| (c.key(), *c)).collect();
     let after_by_key: HashMap<(String, String), &CaseResult> =
-        after.cases.iter().map(|c| (c.key(), c)).collect();
-    let pairs: Vec<(&CaseResult, &CaseResult)> = before
-        .cases
+        after_cases.iter().map(|c| (c.key(), *c)).collect();
+    let pairs: Vec<(&CaseResult, &CaseResult)> = before_cases
         .iter()
-        .filter_map(|b| after_by_key.get(&b.key()).map(|a| (b, *a)))
+        .filter_map(|b| after_by_key.get(&b.key()).map(|a| (*b, *a)))
         .collect();
 
     // paired flip tests
@@ -386,7 +391,7 @@ pub fn compare(
         };
         changes.push(change(kind, Some(b), Some(a)));
     }
-    for a in &after.cases {
+    for a in after_cases.iter().copied() {
         if !before_by_key.contains_key(&a.key()) {
             let kind = if a.status == crate::case::Status::Fail {
                 ChangeKind::Regression
@@ -396,7 +401,7 @@ pub fn compare(
             changes.push(change(kind, None, Some(a)));
         }
     }
-    for b in &before.cases {
+    for b in before_cases.iter().copied() {
         if !after_by_key.contains_key(&b.key()) {
             changes.push(change(ChangeKind::Removed, Some(b), None));
         }
@@ -410,8 +415,8 @@ pub fn compare(
         after_path: after_path.display().to_string(),
         before_label: label(before),
         after_label: label(after),
-        before_cases: before.cases.len(),
-        after_cases: after.cases.len(),
+        before_cases: before_cases.len(),
+        after_cases: after_cases.len(),
         paired_cases: pairs.len(),
         metrics,
         flips,

@@ -25,6 +25,7 @@ pub mod replay_summary;
 pub mod report;
 pub mod report_set;
 pub mod results;
+pub mod results_error;
 pub mod runner;
 pub mod shard;
 pub mod stats;

@@ -113,13 +113,16 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
             .collect::<Vec<_>>(),
     )?;
     // a shard whose cases are not all there would merge into a smaller run
-    if let Some((dir, r)) = runs.iter().find(|(_, r)| r.cases.len() != r.summary.total) {
+    if let Some((dir, r)) = runs
+        .iter()
+        .find(|(_, r)| r.cases.len() != r.summary.cases())
+    {
         return Err(crate::cases_file::incomplete(
             crate::error::Origin::file(&dir.join("results.json")),
             format!(
                 "{} cases where its summary counts {}",
                 r.cases.len(),
-                r.summary.total
+                r.summary.cases()
             ),
         ));
     }
@@ -211,7 +214,9 @@ pub fn merge_runs(dirs: &[PathBuf]) -> Result<RunResults> {
         } else {
             &engine.cases
         };
-        let computed = (!cases.is_empty())
+        let computed = cases
+            .iter()
+            .any(|c| !c.not_applicable())
             .then(|| crate::metrics::compute(cases, &budgets, &merged.cost_model));
         engine.summary = computed.as_ref().map(|m| m.summary.clone());
         engine.suites = computed.map(|m| m.suites).unwrap_or_default();

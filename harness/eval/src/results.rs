@@ -180,13 +180,13 @@ impl RunResults {
                 .into_iter()
                 .filter(|c| primary.as_ref().is_none_or(|p| *p == c.engine))
                 .collect();
-            if run.cases.len() != run.summary.total {
+            if run.cases.len() != run.summary.cases() {
                 return Err(crate::cases_file::incomplete(
                     Origin::file(&file.with_file_name(name)),
                     format!(
                         "{} cases where its results.json counts {}",
                         run.cases.len(),
-                        run.summary.total
+                        run.summary.cases()
                     ),
                 ));
             }
@@ -212,43 +212,47 @@ fn read_results_bytes(file: &Path) -> crate::error::Result<Vec<u8>> {
     })
 }
 
-/// A results.json that does not parse: the line, what serde found (a missing or mistyped
-/// field names it), and that the document is cut short when it ends early.
+/// A results.json that does not parse, read from `file` again to say where and what in
+/// plain words ([`crate::results_error`]): the line, the field's path, what it should hold
+/// and what it holds, or where the file ends early.
 pub fn not_results(file: &Path, e: &serde_json::Error) -> HarnessError {
-    let what = if e.classify() == serde_json::error::Category::Eof {
-        format!("{e}: the file ends early (cut short while it was written?)")
-    } else {
-        e.to_string()
-    };
-    crate::cases_file::incomplete(Origin::at(file, e.line(), None), what)
-}
-
-/// [`not_results`] of the document `bytes`: a case that does not read (named by the
-/// reader as "case N (`id`)", after the whole document parsed, so without a line of its
-/// own) is placed at the line of its id.
-fn not_results_in(file: &Path, bytes: &[u8], e: &serde_json::Error) -> HarnessError {
-    let message = e.to_string();
-    let line = match message
-        .split_once("(`")
-        .and_then(|(_, rest)| rest.split_once("`)"))
-    {
-        Some((id, _)) if e.line() == 0 => line_of_id(bytes, id),
-        _ => None,
-    };
-    match line {
-        Some(line) => crate::cases_file::incomplete(Origin::at(file, line, None), message),
-        None => not_results(file, e),
+    match std::fs::read(file) {
+        Ok(bytes) => not_results_in(file, &bytes, e),
+        Err(_) => crate::cases_file::incomplete(Origin::at(file, e.line(), None), e),
     }
 }
 
-/// The 1-based line of the first `"id": "<id>"` in a results.json (pretty or compact).
-fn line_of_id(bytes: &[u8], id: &str) -> Option<usize> {
-    let quoted = serde_json::to_string(id).ok()?;
-    [format!("\"id\": {quoted}"), format!("\"id\":{quoted}")]
-        .iter()
-        .filter_map(|needle| memchr::memmem::find(bytes, needle.as_bytes()))
-        .min()
-        .map(|at| bytes[..at].iter().filter(|b| **b == b'\n').count() + 1)
+/// [`not_results`] of the document `bytes`.
+pub fn not_results_in(file: &Path, bytes: &[u8], e: &serde_json::Error) -> HarnessError {
+    let (line, what) = crate::results_error::describe(bytes, e);
+    crate::cases_file::incomplete(Origin::at(file, line, None), what)
+}
+
+/// An error when a summary figure every results.json has (`total`, `pass_rate`, ...) holds
+/// the wrong kind of value, at its line in `bytes` (the file read again when not given).
+fn check_summary(
+    file: &Path,
+    summary: &Map<String, Value>,
+    bytes: Option<&[u8]>,
+) -> crate::error::Result<()> {
+    if crate::results_error::summary_problem(summary, &[]).is_none() {
+        return Ok(());
+    }
+    let read;
+    let bytes = match bytes {
+        Some(b) => b,
+        None => {
+            read = std::fs::read(file).unwrap_or_default();
+            &read
+        }
+    };
+    match crate::results_error::summary_problem(summary, bytes) {
+        Some((line, what)) => Err(crate::cases_file::incomplete(
+            Origin::at(file, line, None),
+            what,
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Whether the top-level object of a results.json has `key` (a document that leaves its
@@ -286,6 +290,9 @@ fn cases_beside(
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(try_from = "DocumentWire<crate::case_codec::CaseWire, EngineDocument>")]
 pub struct ResultsDocument {
+    /// The schema the document names (findbench writes every results.json with one).
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     /// `run` or `replay`.
     #[serde(default)]
     pub kind: Option<String>,
@@ -319,6 +326,8 @@ pub struct ResultsDocument {
 /// kept).
 #[derive(Deserialize)]
 struct DocumentWire<C, E> {
+    #[serde(rename = "$schema", default)]
+    schema: Option<String>,
     #[serde(default)]
     kind: Option<String>,
     #[serde(default)]
@@ -358,6 +367,7 @@ impl<C, E> DocumentWire<C, E> {
         ResultsDocument {
             cases,
             cases_elsewhere,
+            schema: self.schema,
             kind: self.kind,
             command: self.command,
             profile: self.profile,
@@ -410,13 +420,12 @@ impl ResultsDocument {
         let bytes = read_results_bytes(&file)?;
         let mut doc: ResultsDocument =
             serde_json::from_slice(&bytes).map_err(|e| not_results_in(&file, &bytes, &e))?;
+        check_summary(&file, &doc.summary, Some(&bytes))?;
         drop(bytes);
         if let Some(name) = doc.cases_elsewhere.take() {
-            let total = doc
-                .summary
-                .get("total")
-                .and_then(Value::as_u64)
-                .map(|n| n as usize);
+            // every case the document lists: the judged and the n/a ones
+            let count = |name: &str| doc.summary.get(name).and_then(Value::as_u64);
+            let total = count("total").map(|n| (n + count("not_applicable").unwrap_or(0)) as usize);
             let primary = doc
                 .engines
                 .iter()
@@ -450,6 +459,7 @@ impl ResultsDocument {
                     .with_hint(crate::cases_file::HOW_TO_GET_ONE)
             })?;
         let h: Head = serde_json::from_reader(reader).map_err(|e| not_results(&file, &e))?;
+        check_summary(&file, &h.summary, None)?;
         if h.summary.is_empty() {
             return Err(crate::cases_file::incomplete(
                 Origin::file(&file),

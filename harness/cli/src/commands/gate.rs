@@ -128,6 +128,13 @@ pub fn verdict_json(verdict: &Verdict) -> serde_json::Value {
     })
 }
 
+/// Whether a results document names findbench's results schema (`$schema`).
+fn written_by_findbench(doc: &ResultsDocument) -> bool {
+    doc.schema
+        .as_deref()
+        .is_some_and(|s| s.ends_with(findbench_eval::results::RESULTS_SCHEMA))
+}
+
 fn gate_command(args: &GateArgs, started: SystemTime, clock: Instant) -> Result<i32> {
     let thresholds = args.thresholds.thresholds()?;
     // a corpus run is judged on everything it records (per-suite gates, unexpected
@@ -143,7 +150,16 @@ fn gate_command(args: &GateArgs, started: SystemTime, clock: Instant) -> Result<
     };
     let run = match doc.kind.as_deref() {
         Some("replay") => None,
-        _ => RunResults::read(&args.results).ok(),
+        _ => match RunResults::read(&args.results) {
+            Ok(run) => Some(run),
+            // a run findbench wrote (its `$schema` says so) with a field of the wrong kind is
+            // named, never passed over; an older one lacking fields, or a hand-made
+            // document, is judged on what every results.json has
+            Err(e) if written_by_findbench(&doc) && !e.to_string().contains("` is missing") => {
+                return Err(e)
+            }
+            Err(_) => None,
+        },
     };
     let diff = match &args.baseline {
         Some(path) => Some(baseline::diff(

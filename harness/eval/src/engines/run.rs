@@ -2,12 +2,13 @@
 //! engine is the primary: its results are the run's `summary`, `suites` and `cases` (what
 //! `--gate` and `--baseline` judge); every engine, primary included, gets an
 //! [`EngineReport`] with its own metrics. A case of a mode an engine does not answer is
-//! "n/a" for it (counted, not run, not failed); an engine whose tool is not installed is
+//! "n/a" for it: listed among its cases with the reason (status and outcome `n/a`),
+//! counted, not run, judged nowhere; an engine whose tool is not installed is
 //! reported once and runs nothing, and the others still run.
 
 use super::external::{self, FixturePaths};
 use super::{Engine, EngineReport};
-use crate::case::CaseResult;
+use crate::case::{CaseResult, Status};
 use crate::corpus::{Budget, Case, Corpus, FixtureKind, LoadedFixture};
 use crate::error::{HarnessError, Result};
 use crate::metrics;
@@ -18,6 +19,9 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The outcome of a case its engine does not answer.
+pub const NOT_APPLICABLE: &str = "n/a";
 
 /// Runs every engine on the selected cases of `corpora`. `builtin` is findbench's engine
 /// (with the run's profile). `record_engines` writes the `engines` section (set when the
@@ -122,7 +126,8 @@ fn report(
             e.modes.keys().map(|m| m.as_str().to_string()).collect(),
         ),
     };
-    let computed = (!cases.is_empty()).then(|| metrics::compute(cases, budgets, &config.cost));
+    let ran = cases.iter().filter(|c| !c.not_applicable()).count();
+    let computed = (ran > 0).then(|| metrics::compute(cases, budgets, &config.cost));
     EngineReport {
         name: engine.name().to_string(),
         kind: kind.to_string(),
@@ -131,7 +136,7 @@ fn report(
         modes,
         primary,
         missing,
-        cases_run: cases.len(),
+        cases_run: ran,
         not_applicable,
         summary: computed.as_ref().map(|m| m.summary.clone()),
         suites: computed.map(|m| m.suites).unwrap_or_default(),
@@ -139,8 +144,8 @@ fn report(
     }
 }
 
-/// Runs the cases `engine` answers, in order; returns their results and how many cases
-/// were n/a for it.
+/// Runs the cases `engine` answers and lists the others as n/a with their reason, every
+/// case in the order given; returns the results and how many were n/a.
 fn run_engine(
     engine: &Engine,
     builtin: &findbench_engine::Engine,
@@ -185,7 +190,55 @@ fn run_engine(
         r.engine = engine.name().to_string();
         r.evidence_bytes = evidence_bytes(r, &c.fixture);
     }
-    Ok((results, na))
+    if na == 0 {
+        return Ok((results, 0));
+    }
+    let mut answered = results.into_iter();
+    let mut all = Vec::with_capacity(cases.len());
+    for c in cases {
+        if engine.supports(c.mode) {
+            all.extend(answered.next());
+        } else {
+            all.push(not_applicable(engine, c));
+        }
+    }
+    Ok((all, na))
+}
+
+/// A case `engine` does not answer: listed with why, judged nowhere.
+fn not_applicable(engine: &Engine, case: &Case) -> CaseResult {
+    let answers = match engine {
+        Engine::Builtin => Vec::new(),
+        Engine::External(e) => e
+            .modes
+            .keys()
+            .map(|m| format!("`{}`", m.as_str()))
+            .collect(),
+    };
+    CaseResult {
+        engine: engine.name().to_string(),
+        id: case.id.clone(),
+        suite: case.suite.clone(),
+        mode: case.mode.as_str().to_string(),
+        query: case.query.clone(),
+        status: Status::NotApplicable,
+        outcome: NOT_APPLICABLE.to_string(),
+        expected_outcome: case.expect.outcome.map(|o| o.as_str().to_string()),
+        expected: case.expect.relevant(),
+        dump_bytes: case.fixture.dump_bytes as u64,
+        items: case.fixture.item_count,
+        reason: Some(format!(
+            "`{}` does not answer `{}` (its engine file declares {})",
+            engine.name(),
+            case.mode.as_str(),
+            answers.join(", ")
+        )),
+        known_failure: case.known_failure.clone(),
+        tags: case.tags.clone(),
+        file: case.file.display().to_string(),
+        line: case.line,
+        ..CaseResult::default()
+    }
 }
 
 /// A fixture's identity: corpora share one loaded fixture per path, so its address.

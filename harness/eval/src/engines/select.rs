@@ -64,6 +64,7 @@ pub fn pair(
     let keys = |d: &ResultsDocument| {
         d.cases
             .iter()
+            .filter(|c| !c.not_applicable())
             .map(CaseResult::key)
             .collect::<std::collections::HashSet<_>>()
     };

@@ -32,7 +32,12 @@ use std::collections::BTreeMap;
 /// The metrics of one group of cases (the whole run, a suite, a mode or a tag).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupMetrics {
+    /// Cases judged: every case of the group but the n/a ones, which no figure here counts.
     pub total: usize,
+    /// Cases of modes the engine does not answer (`run --engine`): listed, not judged.
+    /// Written only when there are some: absent is 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_applicable: usize,
     pub passed: usize,
     pub failed: usize,
     pub xfail: usize,
@@ -51,8 +56,12 @@ pub struct GroupMetrics {
 }
 
 impl GroupMetrics {
-    /// Metrics of `cases` under `budget` and `cost`.
+    /// Metrics of `cases` under `budget` and `cost`; the n/a cases are counted apart and
+    /// judged nowhere.
     pub fn of(cases: &[&CaseResult], budget: &Budget, cost: &CostModel) -> GroupMetrics {
+        let (not_applicable, judged): (Vec<&CaseResult>, Vec<&CaseResult>) =
+            cases.iter().copied().partition(|c| c.not_applicable());
+        let cases = judged.as_slice();
         let count = |s: Status| cases.iter().filter(|c| c.status == s).count();
         let total = cases.len();
         let (passed, failed, xfail, xpass) = (
@@ -64,6 +73,7 @@ impl GroupMetrics {
         let outcomes = OutcomeMetrics::of(cases);
         GroupMetrics {
             total,
+            not_applicable: not_applicable.len(),
             passed,
             failed,
             xfail,
@@ -77,6 +87,17 @@ impl GroupMetrics {
             context: ContextMetrics::of(cases, budget, cost),
             rank: RankMetrics::of(cases),
         }
+    }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl GroupMetrics {
+    /// Every case of the group, judged or n/a: what its cases file holds.
+    pub fn cases(&self) -> usize {
+        self.total + self.not_applicable
     }
 }
 
@@ -133,6 +154,8 @@ pub fn compute(
         }
         groups
             .into_iter()
+            // a suite, mode or tag whose every case is n/a has nothing to judge
+            .filter(|(_, v)| v.iter().any(|c| !c.not_applicable()))
             .map(|(k, v)| {
                 let m = GroupMetrics::of(&v, &budget_of(&v), cost);
                 (k, m)
@@ -208,6 +231,27 @@ pub(crate) mod tests {
         assert_eq!(m.insufficient_evidence_rate, 0.2);
         assert_eq!(m.outcomes.success, 3);
         assert_eq!(m.outcomes.no_match_rate, 0.2);
+    }
+
+    #[test]
+    fn n_a_cases_are_counted_apart_and_judged_nowhere() {
+        let mut na = case("n", Status::NotApplicable, "n/a", 0.0);
+        na.suite = "store".into();
+        na.expected = vec!["T1".into()];
+        let mut fail = case("f", Status::Fail, "no_match", 1.0);
+        fail.expected = vec!["x".into()];
+        let cases = [case("a", Status::Pass, "success", 1.0), fail, na];
+        let m = compute(&cases, &BTreeMap::new(), &CostModel::default());
+        assert_eq!(
+            (m.summary.total, m.summary.not_applicable, m.summary.cases()),
+            (2, 1, 3)
+        );
+        assert_eq!(m.summary.pass_rate, 0.5);
+        assert_eq!(m.summary.rank.judged, 1);
+        assert_eq!(m.summary.outcomes.success + m.summary.outcomes.no_match, 2);
+        // a suite whose every case is n/a has nothing to judge: no group, no gate on it
+        assert!(!m.suites.contains_key("store"), "{:?}", m.suites.keys());
+        assert_eq!(m.suites["s"].total, 2);
     }
 
     #[test]

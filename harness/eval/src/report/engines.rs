@@ -191,6 +191,21 @@ fn render(run: &RunResults, markdown: bool) -> String {
         let _ = writeln!(out);
         let _ = writeln!(out, "{}", finish(suites, 2));
         let _ = writeln!(out);
+        let not_applicable = super::rows::not_applicable(run);
+        if !not_applicable.is_empty() {
+            let _ = writeln!(out, "### Cases an engine does not answer (n/a)");
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "Listed in cases.jsonl, results.json and junit.xml (skipped), counted in the \
+                 n/a column; no pass rate, gate or comparison counts them."
+            );
+            let _ = writeln!(out);
+            for (_, reason, n) in not_applicable {
+                let _ = writeln!(out, "- {n} n/a: {reason}");
+            }
+            let _ = writeln!(out);
+        }
     } else {
         let _ = writeln!(out, "Engines:");
         let _ = writeln!(out, "{}", finish(overall, 1));
@@ -204,6 +219,9 @@ fn render(run: &RunResults, markdown: bool) -> String {
         }
         let _ = writeln!(out);
         let _ = writeln!(out, "{}", finish(suites, 2));
+        for (_, reason, n) in super::rows::not_applicable(run) {
+            let _ = writeln!(out, "{n} n/a: {reason}");
+        }
     }
     out
 }

@@ -152,7 +152,8 @@ impl CaseStreamExporter for ReplayJunitXml {
 
 /// One case as a JUnit test case, for a run and a replay alike. A failure carries its
 /// reason (a replayed one also the recorded and replayed outcomes); a known failure
-/// (xfail) is skipped with its reason; an xpass passes, noted in its system-out.
+/// (xfail) and a case its engine does not answer (n/a) are skipped with their reason; an
+/// xpass passes, noted in its system-out.
 pub fn test_case(case: &CaseResult) -> TestCase {
     let replayed = case.recorded_outcome.is_some();
     let reason = case.reason.clone().unwrap_or_default();
@@ -178,6 +179,11 @@ pub fn test_case(case: &CaseResult) -> TestCase {
                 "known failure: {} ({reason})",
                 case.known_failure.clone().unwrap_or_default(),
             ));
+            s
+        }
+        Status::NotApplicable => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(format!("n/a: {reason}"));
             s
         }
     };

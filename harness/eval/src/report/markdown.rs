@@ -122,6 +122,13 @@ fn render(run: &RunResults, context: &ReportContext<'_>) -> String {
         m.xpass,
         pct(m.insufficient_evidence_rate)
     );
+    if m.not_applicable > 0 {
+        let _ = writeln!(
+            o,
+            "\n{} n/a: cases of modes the engine does not answer, judged nowhere (see Engines)",
+            m.not_applicable
+        );
+    }
     let _ = writeln!(o);
 
     let _ = writeln!(o, "## Cases");

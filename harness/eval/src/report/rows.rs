@@ -21,10 +21,27 @@ pub(crate) fn count_cells(g: &GroupMetrics) -> [String; 7] {
 }
 
 /// The cases that did not simply pass (fail, xfail, xpass), in report order: every report
-/// lists them.
+/// lists them. An n/a case is not among them: [`not_applicable`] counts those by reason.
 pub(crate) fn notable(run: &RunResults) -> Vec<&CaseResult> {
     run.cases
         .iter()
-        .filter(|c| c.status != Status::Pass)
+        .filter(|c| !matches!(c.status, Status::Pass | Status::NotApplicable))
         .collect()
+}
+
+/// The n/a cases of every engine of the run, counted by (engine, reason), in the order
+/// first met: what summary.md, report.html and the console show of them.
+pub(crate) fn not_applicable(run: &RunResults) -> Vec<(&str, &str, usize)> {
+    let mut rows: Vec<(&str, &str, usize)> = Vec::new();
+    for c in run.all_cases().filter(|c| c.not_applicable()) {
+        let reason = c.reason.as_deref().unwrap_or("");
+        match rows
+            .iter_mut()
+            .find(|(e, r, _)| *e == c.engine && *r == reason)
+        {
+            Some(row) => row.2 += 1,
+            None => rows.push((c.engine.as_str(), reason, 1)),
+        }
+    }
+    rows
 }

@@ -76,7 +76,8 @@ impl Exporter<ResultsDocument> for TrecQrels {
 pub struct TrecExport {
     /// The files written, run.trec first.
     pub written: Vec<PathBuf>,
-    /// Cases exported (each a query of run.trec when it returned anything).
+    /// Cases exported (each a query of run.trec when it returned anything); n/a cases are
+    /// not.
     pub queries: usize,
     /// Cases that name expected keys: the queries of qrels.trec.
     pub judged: usize,
@@ -136,7 +137,12 @@ pub fn write_trec(dir: &Path, doc: &ResultsDocument, source: &Path) -> Result<Tr
             source.display()
         )));
     }
-    let judged = doc.cases.iter().filter(|c| !c.expected.is_empty()).count();
+    let asked = doc.cases.iter().filter(|c| !c.not_applicable()).count();
+    let judged = doc
+        .cases
+        .iter()
+        .filter(|c| !c.not_applicable() && !c.expected.is_empty())
+        .count();
     if judged == 0 {
         return Err(HarnessError::invalid(format!(
             "{}: no case names expected keys, so there is nothing to judge a ranking against",
@@ -166,7 +172,7 @@ pub fn write_trec(dir: &Path, doc: &ResultsDocument, source: &Path) -> Result<Tr
     }
     Ok(TrecExport {
         written: rendered.into_iter().map(|(p, _)| p).collect(),
-        queries: doc.cases.len(),
+        queries: asked,
         judged,
     })
 }
@@ -175,8 +181,10 @@ pub fn write_trec(dir: &Path, doc: &ResultsDocument, source: &Path) -> Result<Tr
 /// (a TREC tool would merge their rankings).
 fn queries(doc: &ResultsDocument) -> Result<Vec<(String, &CaseResult)>> {
     let mut seen = HashSet::new();
+    // an n/a case was not asked of its engine: neither a query run nor one judged
     doc.cases
         .iter()
+        .filter(|case| !case.not_applicable())
         .map(|case| {
             let qid = qid(case);
             if !seen.insert(qid.clone()) {

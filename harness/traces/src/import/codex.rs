@@ -592,6 +592,57 @@ mod tests {
         );
     }
 
+    /// A compaction (Codex's `compacted` entry, whose `replacement_history` repeats the
+    /// person's question and holds the summary as a user message, and its `event_msg`)
+    /// starts no turn: the searches after it are the same question's, judged by what is
+    /// read after them.
+    #[test]
+    fn a_compaction_starts_no_turn() {
+        let s = read_text(&[
+            user("where is the trace writer flushed?"),
+            call("c1", "shell", r#"{"command":["rg","-n","flush"]}"#),
+            output(
+                "c1",
+                r#"{"output":"src/telemetry/trace_writer.cpp:40:  flush();\n","metadata":{"exit_code":0}}"#,
+            ),
+            wrapped(
+                "compacted",
+                r#"{"message":"The person asked where the trace writer is flushed.","replacement_history":[{"type":"message","role":"user","content":[{"type":"input_text","text":"where is the trace writer flushed?"}]},{"type":"message","role":"user","content":[{"type":"input_text","text":"Another language model started to solve this problem and produced a summary of its thinking process."}]}]}"#,
+            ),
+            wrapped("event_msg", r#"{"type":"context_compacted"}"#),
+            call("c2", "shell", r#"{"command":["fd","trace_writer"]}"#),
+            output(
+                "c2",
+                r#"{"output":"src/telemetry/trace_writer.cpp\n","metadata":{"exit_code":0}}"#,
+            ),
+            call(
+                "c3",
+                "exec_command",
+                r#"{"cmd":"sed -n '1,80p' src/telemetry/trace_writer.cpp"}"#,
+            ),
+            output("c3", "Exit code: 0\nOutput:\n#include <x>\n"),
+            user("and where is it opened?"),
+        ]);
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+        let questions: Vec<&str> = s.turns.iter().map(|t| t.question.as_str()).collect();
+        assert_eq!(
+            questions,
+            [
+                "where is the trace writer flushed?",
+                "and where is it opened?"
+            ]
+        );
+        assert_eq!(
+            steps(&s.turns[0]),
+            [
+                "search shell [rg -n flush] Some((1, 86, None))".to_string(),
+                "search shell [fd trace_writer] Some((1, 72, None))".to_string(),
+                "touch src/telemetry/trace_writer.cpp in None Some(false)".to_string(),
+            ]
+        );
+        assert_eq!(s.entry_types["compacted"], 1);
+    }
+
     #[test]
     fn command_output_forms() {
         let json = CommandOutput::parse(r#"{"output":"a\nb\n","metadata":{"exit_code":2}}"#);

@@ -1,6 +1,6 @@
 //! report.html of a run: the headline, pass and insufficient-evidence rates per suite, the
 //! summary table, the latency histogram, recall against the context budget, the cases that
-//! did not simply pass, and the baseline.
+//! did not simply pass, the cases an engine does not answer, and the baseline.
 
 use super::elements::{html_table, num, ranking_section, stat};
 use super::page::page;
@@ -53,6 +53,15 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
         m.xfail as f64,
         &m.xfail.to_string(),
     ));
+    if m.not_applicable > 0 {
+        b.push_str(&stat(
+            "",
+            "n/a (a mode the engine does not answer)",
+            "summary.not_applicable",
+            m.not_applicable as f64,
+            &m.not_applicable.to_string(),
+        ));
+    }
     b.push_str(&stat(
         "",
         "insufficient evidence",
@@ -234,6 +243,14 @@ pub(super) fn run(run: &RunResults, context: &ReportContext<'_>) -> String {
             false,
         ));
         b.push_str("</section>\n");
+    }
+    let not_applicable = crate::report::rows::not_applicable(run);
+    if !not_applicable.is_empty() {
+        b.push_str("<section>\n<h2>Cases an engine does not answer (n/a)</h2>\n<ul>\n");
+        for (_, reason, n) in not_applicable {
+            let _ = writeln!(b, "<li>{n} n/a: {}</li>", esc(reason));
+        }
+        b.push_str("</ul>\n<p>Judged nowhere: no pass rate, gate or comparison counts them.</p>\n</section>\n");
     }
     if let Some(d) = context.baseline {
         let _ = writeln!(
