@@ -148,7 +148,12 @@ mod tests {
     #[test]
     fn a_map_that_falls_or_leaves_the_unit_square_is_refused_by_name() {
         let falls = serde_json::from_str::<ChanceMap>("[[0.1, 0.5], [0.9, 0.4]]").unwrap_err();
-        assert!(falls.to_string().contains("point 1 has chance 0.4 after 0.5"), "{falls}");
+        assert!(
+            falls
+                .to_string()
+                .contains("point 1 has chance 0.4 after 0.5"),
+            "{falls}"
+        );
         let back = serde_json::from_str::<ChanceMap>("[[0.5, 0.1], [0.5, 0.2]]").unwrap_err();
         assert!(back.to_string().contains("held shares must rise"), "{back}");
         let out = serde_json::from_str::<ChanceMap>("[[0.5, 1.5]]").unwrap_err();
