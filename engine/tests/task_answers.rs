@@ -54,7 +54,7 @@ fn a_task_is_answered_by_the_file_holding_its_rarer_words() {
     let r = run("limit the parser nesting depth and make it configurable");
     assert_eq!(r.outcome, Outcome::Success, "{:?}", r.reason);
     assert_eq!(r.selected.as_deref(), Some("src/parser.c"));
-    assert!(r.confidence >= 0.5, "{}", r.confidence);
+    assert!(r.held_share >= 0.5, "{}", r.held_share);
     let evidence = r.evidence.expect("evidence");
     assert!(evidence
         .lines
@@ -67,7 +67,7 @@ fn a_task_whose_rarer_words_no_file_holds_is_not_answered() {
     let r = run("where is the database connection pool created");
     assert_eq!(r.outcome, Outcome::InsufficientEvidence, "{:?}", r.selected);
     assert_eq!(r.selected, None);
-    assert!(r.confidence < 0.5, "{}", r.confidence);
+    assert!(r.held_share < 0.5, "{}", r.held_share);
 }
 
 #[test]
@@ -106,4 +106,33 @@ fn a_licence_header_is_no_evidence_unless_the_licence_is_asked() {
     .unwrap();
     assert_eq!(r.outcome, Outcome::Success, "{:?}", r.reason);
     assert_eq!(r.selected.as_deref(), Some("src/gauge.c"));
+}
+
+#[test]
+fn the_confidence_is_the_held_share_read_through_the_calibration_of_its_kind() {
+    let mut profile = Profile::default();
+    profile.planner.calibration = serde_json::from_str(
+        r#"{"named": [[0.0, 0.2], [1.0, 0.9]], "ranked": [[0.0, 0.0], [1.0, 0.4]]}"#,
+    )
+    .unwrap();
+    // a task ranked by its words reads the `ranked` map at its held share
+    let task = ask(
+        &tree(),
+        &AskRequest::new("limit the parser nesting depth and make it configurable"),
+        &profile,
+    )
+    .unwrap();
+    assert_eq!(task.outcome, Outcome::Success);
+    let expected = (0.4 * task.held_share * 1e3).round() / 1e3;
+    assert!((task.confidence - expected).abs() <= 1e-3, "{task:?}");
+    // a question naming a definition reads the `named` one: `find` matched it whole
+    let named = ask(&tree(), &AskRequest::new("cJSON_New_Item"), &profile).unwrap();
+    assert_eq!(named.selected.as_deref(), Some("src/hooks.c"));
+    assert_eq!(named.held_share, 1.0);
+    assert_eq!(named.confidence, 0.9);
+    // with no map the confidence is the held share itself
+    let mut plain = profile.clone();
+    plain.planner.calibration = Default::default();
+    let raw = ask(&tree(), &AskRequest::new("cJSON_New_Item"), &plain).unwrap();
+    assert_eq!(raw.confidence, raw.held_share);
 }

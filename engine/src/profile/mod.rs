@@ -4,11 +4,12 @@
 //! corpora with it to compare. [`Profile::default`] is today's ranking.
 //!
 //! One file per section (`task.rs`, `name.rs`, `outline.rs`, `code.rs`, `path.rs`, `grep.rs`,
-//! `planner.rs`, `task_ranking.rs`), the whole (`sections.rs`), the built-ins (`builtin.rs`),
+//! `planner.rs` with `calibration.rs`, `task_ranking.rs`), the whole (`sections.rs`), the built-ins (`builtin.rs`),
 //! reading one from a file (`load.rs`), and the ranges `findbench tune` searches (`range.rs`,
 //! `tunable.rs`).
 
 mod builtin;
+mod calibration;
 mod code;
 mod grep;
 mod load;
@@ -22,6 +23,7 @@ mod task;
 mod task_ranking;
 pub mod tunable;
 
+pub use calibration::{Calibration, ChanceMap};
 pub use code::CodeWeights;
 pub use grep::GrepWeights;
 pub use name::NameWeights;

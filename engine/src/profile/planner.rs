@@ -1,6 +1,7 @@
 //! The section of `ask`'s planner: the word lists a question's term is planned with, and
 //! the budget of its cascade.
 
+use super::calibration::Calibration;
 use super::range::{fixed, integer, real, NotTunable, Tunable};
 use serde::{Deserialize, Serialize};
 
@@ -52,11 +53,16 @@ pub struct PlannerRules {
     pub exact_name_is_evidence: bool,
     /// Lines of evidence the answer quotes from the selected file.
     pub evidence_lines: usize,
-    /// The confidence a read's evidence must reach to answer `success`: the share of the
+    /// The held share a read's evidence must reach to answer `success`: the share of the
     /// question's terms, weighed by their inverse document frequency, the file holds as
     /// words or identifier parts (`modes/ask/confidence.rs`); a file below it is not the
     /// answer, and when no file read reaches it the outcome is `insufficient_evidence`.
-    pub min_confidence: f64,
+    /// (Read from a profile under its former name `min_confidence` too.)
+    #[serde(alias = "min_confidence")]
+    pub min_held_share: f64,
+    /// How an answer's held share becomes its `confidence`, the chance it is right
+    /// (`profile/calibration.rs`): fitted on answered questions, not searched by `tune`.
+    pub calibration: Calibration,
     /// The fewest letters a word of the question must have to be held by a part or an
     /// identifier it begins (`bin` of `cursor_binary`, `replayservice` of `ReplayService`)
     /// rather than only by a part made that word.
@@ -83,7 +89,8 @@ impl PlannerRules {
             word_fallback: false,
             optional_suffixes: Vec::new(),
             subject_from_tree: false,
-            min_confidence: 0.0,
+            min_held_share: 0.0,
+            calibration: Calibration::default(),
             ..PlannerRules::default()
         }
     }
@@ -93,7 +100,7 @@ impl PlannerRules {
     /// The numbers `findbench tune` searches, with their ranges (`profile/tunable.rs`).
     pub const TUNABLE: &'static [Tunable] = &[
         integer("subject_widen", 0.0, 6.0),
-        real("min_confidence", 0.0, 1.0),
+        real("min_held_share", 0.0, 1.0),
         integer("evidence_min_prefix", 1.0, 8.0),
     ];
     /// The numbers it leaves as they are, and why.
@@ -238,7 +245,8 @@ impl Default for PlannerRules {
             read_requires_mention: true,
             exact_name_is_evidence: true,
             evidence_lines: 5,
-            min_confidence: 0.5,
+            min_held_share: 0.5,
+            calibration: Calibration::fitted(),
             evidence_min_prefix: 3,
             max_terms: 32,
             max_question_bytes: 64 * 1024,

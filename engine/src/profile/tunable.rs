@@ -129,8 +129,9 @@ pub fn set_number_at(value: &mut Value, path: &str, number: f64, integer: bool) 
     }
 }
 
-/// Every number of `value` with its dotted JSON path (numbers inside lists are not
-/// profile weights: no profile list holds numbers).
+/// Every number of `value` with its dotted JSON path. Numbers inside lists are not
+/// weights: the only lists of numbers are `ask`'s calibration maps
+/// (`profile/calibration.rs`), fitted on answered questions rather than searched.
 pub fn numeric_paths(value: &Value) -> Vec<String> {
     fn walk(v: &Value, prefix: &str, out: &mut Vec<String>) {
         match v {
@@ -143,11 +144,6 @@ pub fn numeric_paths(value: &Value) -> Vec<String> {
                         format!("{prefix}.{k}")
                     };
                     walk(child, &path, out);
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    walk(child, &format!("{prefix}[{i}]"), out);
                 }
             }
             _ => {}

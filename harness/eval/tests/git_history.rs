@@ -191,6 +191,11 @@ fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
     );
     // materialized under the cache, the repository's work tree untouched
     assert!(cases[0].fixture.path.starts_with(cache.path()));
+    // two commits' trees, one project: the repository (what `tune` splits by)
+    assert_ne!(cases[0].fixture.path, cases[1].fixture.path);
+    let repository = s.git_dir.canonicalize().unwrap();
+    assert_eq!(cases[0].fixture.project, repository);
+    assert_eq!(cases[1].fixture.project, repository);
     assert_eq!(run_git(&r.path, &["status", "--porcelain"]), "");
 }
 

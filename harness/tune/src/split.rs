@@ -1,5 +1,6 @@
 //! Train and held-out cases by project: a project is a corpus's fixture (its root or store,
-//! as the corpus names it) and every case of a project falls on one side. By default the
+//! as the corpus names it; for a `git` fixture its repository, whatever the commit) and
+//! every case of a project falls on one side. By default the
 //! projects are ordered by a hash of their names and the first `--holdout` share of them
 //! (rounded, at least one and never all when there are two or more) is held out;
 //! `--holdout-project NAME` names them instead.
@@ -36,9 +37,10 @@ impl Split {
     }
 }
 
-/// A case's project: its fixture's path named by [`project_name`].
+/// A case's project: its fixture's project (a `git` fixture's repository, whatever the
+/// commit; else the fixture's path) named by [`project_name`].
 pub fn project_of(case: &Case) -> String {
-    project_name(&case.fixture.path)
+    project_name(&case.fixture.project)
 }
 
 /// A project's name: its path with `.` and `..` resolved as written (`corpora/../` is

@@ -1,8 +1,10 @@
-//! How sure an answer of `ask` is: the share of the question's terms the selected file
-//! holds, each weighed by how rare it is in the tree (its inverse document frequency, from
-//! the statistics the ranking keeps). A file that holds only the question's common words
-//! ("created", "http") is not told apart by them: its share is small, and below the
-//! profile's `planner.min_confidence` the answer is `insufficient_evidence`.
+//! How much of the question an answer of `ask` holds: the share of the question's terms
+//! the selected file holds, each weighed by how rare it is in the tree (its inverse
+//! document frequency, from the statistics the ranking keeps). A file that holds only the
+//! question's common words ("created", "http") is not told apart by them: its share is
+//! small, and below the profile's `planner.min_held_share` the answer is
+//! `insufficient_evidence`. The profile's calibration (`profile/calibration.rs`) turns the
+//! share into the answer's `confidence`.
 
 use crate::planner::Plan;
 use crate::profile::Profile;

@@ -72,13 +72,19 @@ pub struct AskResponse {
     #[serde(default)]
     pub reads: Vec<ReadResult>,
     pub outcome: Outcome,
-    /// How sure the answer is that the selected file is about the question, in [0, 1]: the
-    /// share of the question's terms, each weighed by its inverse document frequency in the
-    /// tree, that the file holds as words or identifier parts of its lines or its path. With
-    /// no file selected, the best share a read reached (0 when none held evidence). Below
-    /// the profile's `planner.min_confidence` the outcome is `insufficient_evidence`.
+    /// The chance, in [0, 1], that the selected file is one the question is about: the
+    /// held share below read through the profile's `planner.calibration` for the way the
+    /// file was found (by the question's name, or ranked by a task's words), a map fitted
+    /// so that of answers at confidence c about c are right. With no file selected, the
+    /// same for the best read (0 when no read held evidence).
     #[serde(default)]
     pub confidence: f64,
+    /// The share of the question's terms, each weighed by its inverse document frequency in
+    /// the tree, that the selected file (else the best read) holds as words or identifier
+    /// parts of its lines or its path. Below the profile's `planner.min_held_share` the
+    /// outcome is `insufficient_evidence`.
+    #[serde(default)]
+    pub held_share: f64,
     pub duration_ms: f64,
     /// The ranking profile the cascade ran with.
     pub profile: String,
@@ -108,7 +114,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         budget: rules.max_iterations,
     };
     let finish = |cascade: Cascade,
-                  confidence: f64,
+                  best: Option<Best>,
                   plan: Option<Plan>,
                   matches: Vec<AskMatch>,
                   candidates: usize,
@@ -126,7 +132,10 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         evidence: read.evidence,
         reads: read.reads,
         outcome,
-        confidence: (confidence.clamp(0.0, 1.0) * 1e3).round() / 1e3,
+        confidence: best.map_or(0.0, |b| {
+            rounded(rules.calibration.chance(b.ranked, b.held_share))
+        }),
+        held_share: best.map_or(0.0, |b| rounded(b.held_share)),
         duration_ms: (clock.elapsed().as_secs_f64() * 1e6).round() / 1e3,
         profile: profile.name.clone(),
         error: None,
@@ -150,7 +159,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             .to_string();
         return Ok(finish(
             cascade,
-            0.0,
+            None,
             None,
             Vec::new(),
             0,
@@ -198,7 +207,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let terms = confidence::question_terms_of(&plan, profile);
     let weights = confidence::idf_weights(tree, profile, &terms);
     let mut read = Reading::default();
-    let mut confidence = 0.0f64;
+    // the read with evidence the answer's confidence is of: the selected file, else the
+    // read whose evidence held the largest share
+    let mut best: Option<Best> = None;
     let mut weak = 0usize;
     for m in matches.iter().take(rules.read_attempts.max(1)) {
         if !cascade.take(Tool::Read, &m.path) {
@@ -210,15 +221,21 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             held,
         } = read_file(tree, m, &term, &terms, profile);
         let held_share = confidence::held_share(&weights, &held);
-        let enough = held_share >= rules.min_confidence;
+        let enough = held_share >= rules.min_held_share;
+        let this = Best {
+            held_share,
+            ranked: m.ranked,
+        };
         if evidence.is_some() {
-            confidence = confidence.max(held_share);
+            if best.is_none_or(|b| held_share > b.held_share) {
+                best = Some(this);
+            }
             if !enough {
                 weak += 1;
                 result.evidence = false;
                 result.note = format!(
-                    "{}; confidence {held_share:.2}, below {:.2}: the question's rarer words are not in it",
-                    result.note, rules.min_confidence
+                    "{}; held share {held_share:.2}, below {:.2}: the question's rarer words are not in it",
+                    result.note, rules.min_held_share
                 );
             }
         }
@@ -227,7 +244,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         read.reads.push(result);
         if counts {
             read.evidence = evidence;
-            confidence = held_share;
+            best = Some(this);
             break;
         }
     }
@@ -237,12 +254,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         (
             Outcome::InsufficientEvidence,
             Some(format!(
-                "{} candidate{} read; the best holds the question's words with confidence \
-                 {confidence:.2}, below the profile's {:.2}: the words that tell the answer \
-                 apart are in none of them",
+                "{} candidate{} read; the best holds a share {:.2} of the question's words, \
+                 below the profile's {:.2}: the words that tell the answer apart are in none \
+                 of them",
                 read.reads.len(),
                 if read.reads.len() == 1 { "" } else { "s" },
-                rules.min_confidence
+                best.map_or(0.0, |b| b.held_share),
+                rules.min_held_share
             )),
         )
     } else if matches.is_empty() {
@@ -266,7 +284,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     matches.truncate(request.limit);
     Ok(finish(
         cascade,
-        confidence,
+        best,
         Some(plan),
         matches,
         candidates,
@@ -274,6 +292,18 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         outcome,
         reason,
     ))
+}
+
+/// The read an answer's confidence is of: the share of the question it held, and whether
+/// its file was ranked by a task's words (which the calibration tells apart).
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    held_share: f64,
+    ranked: bool,
+}
+
+fn rounded(x: f64) -> f64 {
+    (x.clamp(0.0, 1.0) * 1e3).round() / 1e3
 }
 
 #[cfg(test)]

@@ -219,6 +219,11 @@ fn fixture_for(
         ));
     }
     warnings.extend(outside_warning(corpus, spec, &resolved));
+    // every commit's tree of one repository is one project
+    let project = spec
+        .rev
+        .as_ref()
+        .map(|_| resolved.canonicalize().unwrap_or_else(|_| resolved.clone()));
     let resolved = match &spec.rev {
         Some(rev) => super::git::materialize(&resolved, rev)
             .map_err(|m| HarnessError::file_at(origin.clone(), format!("fixture git: {m}")))?,
@@ -231,7 +236,11 @@ fn fixture_for(
     if let Some(f) = fixtures.get(&key) {
         return Ok(f.clone());
     }
-    let f = Arc::new(load_fixture(kind, &resolved, &origin, options)?);
+    let mut loaded = load_fixture(kind, &resolved, &origin, options)?;
+    if let Some(project) = project {
+        loaded.project = project;
+    }
+    let f = Arc::new(loaded);
     fixtures.insert(key, f.clone());
     Ok(f)
 }
@@ -312,6 +321,7 @@ fn load_fixture(
     Ok(LoadedFixture {
         kind,
         path: path.to_path_buf(),
+        project: path.to_path_buf(),
         item_count: fixture.item_count(),
         dump_bytes: fixture.dump_bytes(),
         fixture,

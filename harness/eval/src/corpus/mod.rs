@@ -68,6 +68,9 @@ pub struct LoadedFixture {
     pub kind: FixtureKind,
     /// The path as resolved against the corpus file, for reports.
     pub path: PathBuf,
+    /// The project the fixture is a tree of, which a split keeps on one side (`findbench
+    /// tune`): a `git` fixture's repository, whatever its commit, else `path` itself.
+    pub project: PathBuf,
     pub fixture: Fixture,
     pub item_count: usize,
     pub dump_bytes: usize,

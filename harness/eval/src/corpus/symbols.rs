@@ -81,6 +81,10 @@ struct CtagsTag {
     kind: String,
     #[serde(default)]
     language: String,
+    /// ctags' extra flags of the tag: `anonymous` for a name it made up for a function or
+    /// class written without one (`AnonymousFunction2dfcb5970a00`), which no agent asks for.
+    #[serde(default)]
+    extras: String,
 }
 
 /// The kinds that define something an agent asks for: types, functions, methods, macros.
@@ -180,7 +184,7 @@ fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<(String, S
         .current_dir(root)
         .args([
             "--output-format=json",
-            "--fields=+nlK",
+            "--fields=+nlKE",
             "--extras=-F",
             "-f",
             "-",
@@ -203,16 +207,23 @@ fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<(String, S
     if !out.status.success() {
         return Err(missing_ctags(ctags, format!("exit status {}", out.status)));
     }
+    Ok(definitions_in(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The wanted definitions of ctags' JSON lines, leaving out the names ctags made up for
+/// anonymous functions and classes.
+fn definitions_in(ctags_json: &str) -> Vec<(String, String, String)> {
     let mut tags = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
+    for line in ctags_json.lines() {
         let Ok(tag) = serde_json::from_str::<CtagsTag>(line) else {
             continue;
         };
-        if tag.kind_of_line == "tag" && is_wanted(&tag.kind, &tag.language) {
+        let anonymous = tag.extras.split(',').any(|e| e == "anonymous");
+        if tag.kind_of_line == "tag" && !anonymous && is_wanted(&tag.kind, &tag.language) {
             tags.push((tag.name, tag.kind, tag.path.replace('\\', "/")));
         }
     }
-    Ok(tags)
+    tags
 }
 
 /// FNV-1a of the seed and the name: the pick order.
@@ -363,6 +374,22 @@ mod tests {
 
     fn tag(name: &str, kind: &str, path: &str) -> (String, String, String) {
         (name.into(), kind.into(), path.into())
+    }
+
+    #[test]
+    fn a_name_ctags_made_up_for_an_anonymous_function_is_no_definition() {
+        // Universal Ctags 5.9's JSON for `foo(function(){ return 1; });` and
+        // `function realName() {}`
+        let json = concat!(
+            r#"{"_type": "tag", "name": "AnonymousFunctiona561cc5f0100", "path": "a.js", "language": "JavaScript", "line": 2, "kind": "function", "extras": "anonymous"}"#,
+            "\n",
+            r#"{"_type": "tag", "name": "realName", "path": "a.js", "language": "JavaScript", "line": 3, "kind": "function"}"#,
+            "\n",
+        );
+        assert_eq!(
+            definitions_in(json),
+            vec![("realName".into(), "function".into(), "a.js".into())]
+        );
     }
 
     #[test]
