@@ -76,6 +76,7 @@ pub fn evaluate(run: &RunResults, cli: &Thresholds, baseline: Option<&BaselineDi
             check(&mut v, &corpus.suite, m, gate, run, accepted);
         }
     }
+    gate_budgets(&mut v, run, cli);
     add_baseline(&mut v, baseline);
     for c in run.cases.iter().filter(|c| c.status == Status::Xpass) {
         v.notes.push(format!(
@@ -231,6 +232,31 @@ fn failed_cases(
         }
     }
     (unexpected, known)
+}
+
+/// Each suite whose corpus states a budget, gated on it when asked (`--gate-budgets`, or
+/// `gate_budgets: true` in the corpus's gate section): a budget is one machine's figure,
+/// so by default it is reported and not gated.
+fn gate_budgets(v: &mut Verdict, run: &RunResults, cli: &Thresholds) {
+    for (suite, m) in &run.suites {
+        let asked = cli.gate_budgets == Some(true)
+            || run.corpora.iter().any(|c| {
+                &c.suite == suite && c.gate.as_ref().and_then(|g| g.gate_budgets) == Some(true)
+            });
+        let stated =
+            m.latency.budget_p95_ms.is_some() || m.latency.budget_per_1000_items_ms.is_some();
+        if !asked || !stated {
+            continue;
+        }
+        v.checks += 1;
+        let over = m.latency.over_budget();
+        if !over.is_empty() {
+            v.fail(format!(
+                "{suite}: latency over its stated budget: {}",
+                over.join("; ")
+            ));
+        }
+    }
 }
 
 fn check(

@@ -37,6 +37,10 @@ pub struct Thresholds {
     /// Least share of judged cases whose first expected file is within 4 KB of the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_recall_at_4kb: Option<f64>,
+    /// Fail a suite whose latency exceeds a budget its corpus states (`--gate-budgets`);
+    /// unset, budgets are reported and not gated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_budgets: Option<bool>,
 }
 
 impl Thresholds {
@@ -58,6 +62,7 @@ impl Thresholds {
             min_hit_at_k: self.min_hit_at_k.or(other.min_hit_at_k),
             min_mrr: self.min_mrr.or(other.min_mrr),
             min_recall_at_4kb: self.min_recall_at_4kb.or(other.min_recall_at_4kb),
+            gate_budgets: self.gate_budgets.or(other.gate_budgets),
         }
     }
 

@@ -42,6 +42,11 @@ pub struct ThresholdArgs {
     /// first within 4 KB of the answer.
     #[arg(long, value_name = "RATE")]
     pub min_recall_at_4kb: Option<f64>,
+    /// Fail a suite whose latency exceeds a budget its corpus states (`budget: {p95_ms,
+    /// per_1000_items_ms}`); without it budgets are reported, since they are one machine's
+    /// figures.
+    #[arg(long)]
+    pub gate_budgets: bool,
 }
 
 impl ThresholdArgs {
@@ -79,6 +84,7 @@ impl ThresholdArgs {
             min_hit_at_k: self.min_hit_at_k,
             min_mrr: self.min_mrr,
             min_recall_at_4kb: self.min_recall_at_4kb,
+            gate_budgets: self.gate_budgets.then_some(true),
         })
     }
 }
