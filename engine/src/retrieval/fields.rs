@@ -185,7 +185,10 @@ mod tests {
     fn every_language_splits_as_its_strings_and_comments_are_written() {
         // a Rust string spans lines, and a comment opener in it opens none
         assert_eq!(
-            parts("let s = \"a\n// b\";\nlet t = r#\"c \"// d\"#;", of(Language::Rust)),
+            parts(
+                "let s = \"a\n// b\";\nlet t = r#\"c \"// d\"#;",
+                of(Language::Rust)
+            ),
             [
                 ("let s = ", "code"),
                 ("\"a\n// b\"", "prose"),
@@ -197,7 +200,11 @@ mod tests {
         // nested comments close with their outermost `*/`
         assert_eq!(
             parts("a /* b /* c */ d */ e", of(Language::Rust)),
-            [("a ", "code"), ("/* b /* c */ d */", "prose"), (" e", "code")]
+            [
+                ("a ", "code"),
+                ("/* b /* c */ d */", "prose"),
+                (" e", "code")
+            ]
         );
         // a C++ raw string goes on to its delimiter
         assert_eq!(
@@ -240,7 +247,11 @@ mod tests {
         // Ruby's `=begin` ... `=end`
         assert_eq!(
             parts("a\n=begin\nb # c\n=end\nd", of(Language::Ruby)),
-            [("a\n", "code"), ("=begin\nb # c\n=end", "prose"), ("\nd", "code")]
+            [
+                ("a\n", "code"),
+                ("=begin\nb # c\n=end", "prose"),
+                ("\nd", "code")
+            ]
         );
         // a C# verbatim string: `\` escapes nothing, `""` is a quote
         assert_eq!(

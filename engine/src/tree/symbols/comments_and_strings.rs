@@ -151,7 +151,11 @@ pub(crate) fn spans(text: &str, lexicon: &Lexicon, mut emit: impl FnMut(usize, u
 /// What the byte at an opener does: opens a comment or a string (`start..end`), or is
 /// code, the next byte to look at `Pass`ed to.
 enum Step {
-    Open { start: usize, end: usize, span: Span },
+    Open {
+        start: usize,
+        end: usize,
+        span: Span,
+    },
     Pass(usize),
 }
 
@@ -434,7 +438,9 @@ impl<'t> Lexer<'t> {
             let mut at = from;
             self.begin = Some(loop {
                 match memchr::memmem::find(&self.bytes[at..], word) {
-                    Some(k) if at + k == 0 || self.bytes[at + k - 1] == b'\n' => break Some(at + k),
+                    Some(k) if at + k == 0 || self.bytes[at + k - 1] == b'\n' => {
+                        break Some(at + k)
+                    }
                     Some(k) => at += k + 1,
                     None => break None,
                 }
@@ -708,7 +714,9 @@ mod tests {
                     for (k, c) in text[start..from].char_indices() {
                         assert!(c.is_whitespace() || prose(start + k), "{}", context());
                     }
-                    let after = text[to..end].char_indices().find(|(_, c)| !c.is_whitespace());
+                    let after = text[to..end]
+                        .char_indices()
+                        .find(|(_, c)| !c.is_whitespace());
                     if let Some((k, _)) = after {
                         assert!(prose(to + k), "after {code:?}: {}", context());
                     }
@@ -723,9 +731,9 @@ mod tests {
     /// Pieces of texts that open and close every kind of comment and string the table
     /// knows, in and out of one another.
     const PIECES: &[&str] = &[
-        "a", " x_y ", "\n", "\r\n", "\"", "'", "`", "\"\"\"", "'''", "/*", "*/", "//", "#",
-        "\\", "r#\"", "\"#", "R\"x(", ")x\"", "@\"", "$@\"", "${", "}", "<<<EOT\n", "\nEOT;",
-        "<<EOF\n", "\nEOF\n", "=begin\n", "\n=end\n", "= /r\"e/", "$#", "'\\''", "é",
+        "a", " x_y ", "\n", "\r\n", "\"", "'", "`", "\"\"\"", "'''", "/*", "*/", "//", "#", "\\",
+        "r#\"", "\"#", "R\"x(", ")x\"", "@\"", "$@\"", "${", "}", "<<<EOT\n", "\nEOT;", "<<EOF\n",
+        "\nEOF\n", "=begin\n", "\n=end\n", "= /r\"e/", "$#", "'\\''", "é",
     ];
 
     /// Texts made to trip a lexer, one or more languages' forms each.
@@ -751,20 +759,33 @@ mod tests {
         let mut lines = 0;
         let pieced = crate::text::pieced_texts(PIECES, 4000, 14, 7);
         for spec in LANGUAGES {
-            for text in pieced.iter().map(String::as_str).chain(TRICKY.iter().copied()) {
+            for text in pieced
+                .iter()
+                .map(String::as_str)
+                .chain(TRICKY.iter().copied())
+            {
                 lines += reads_as_the_scanner(spec.language, text);
             }
         }
         let every: Vec<Language> = LANGUAGES.iter().map(|spec| spec.language).collect();
         let shipped = crate::own_sources::tree_sources(
             "FINDBENCH_LEXER_TREE",
-            &["corpora/fixtures", "scripts", "benches", "engine/src/retrieval"],
+            &[
+                "corpora/fixtures",
+                "scripts",
+                "benches",
+                "engine/src/retrieval",
+            ],
             &every,
         );
         for (_, language, text) in &shipped {
             lines += reads_as_the_scanner(*language, text);
         }
-        assert!(shipped.len() > 30 && lines > 200_000, "{} {lines}", shipped.len());
+        assert!(
+            shipped.len() > 30 && lines > 200_000,
+            "{} {lines}",
+            shipped.len()
+        );
     }
 
     /// The source files of no language the table holds: comments and strings by their

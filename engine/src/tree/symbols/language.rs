@@ -98,7 +98,9 @@ pub(crate) enum Heredocs {
     /// `<<EOT` (Ruby, shell): the lines below it, up to one that holds `EOT` alone, are the
     /// string (`heredoc.rs`). `spaced`: a space may stand between `<<` and the label
     /// (shell); without it (Ruby, where `x << y` appends) the label follows at once.
-    DoubleAngle { spaced: bool },
+    DoubleAngle {
+        spaced: bool,
+    },
 }
 
 /// What `'` opens.

@@ -256,7 +256,9 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         let mut end = end.max(start);
-        if self.language.spec().strings.heredocs == Heredocs::TripleAngle && self.open_string.is_none() {
+        if self.language.spec().strings.heredocs == Heredocs::TripleAngle
+            && self.open_string.is_none()
+        {
             // `<<<EOT` ends its line: the lines below are the string's up to `EOT`
             if let Some((at, label)) = heredoc_at(&line[start..end]) {
                 self.open_string = Some(Close::Heredoc(label));
