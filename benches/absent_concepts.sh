@@ -10,7 +10,11 @@
 # Usage: benches/absent_concepts.sh [--findbench BIN] TREE_OR_GIT_DIR...
 #   a git directory (a clone's .git or a bare mirror) is read at its HEAD through
 #   `git archive`; any other directory is read as it is.
-# Environment: WORK=dir to keep the trees (default: a temporary dir).
+# Environment: WORK=dir to keep the trees (default: a temporary dir); BUILD=label, the row
+# of the second table (as benches/RESULTS.md writes it: a tree's `success` of asked, one
+# column a tree; default: the worktree's commit). RESULTS=check compares that table with
+# benches/RESULTS.md's section "Honest answers on real trees" (the cells that differ; exit 1
+# when any does), RESULTS=write puts it there (benches/results_section.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FB=""
@@ -51,6 +55,7 @@ where is the captcha verified|captcha
 where are the leaderboard scores ranked|leaderboard'
 
 total_asked=0; total_success=0; total_skipped=0
+build_header='| build'; build_row="| ${BUILD:-$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo 'this build')}"
 printf '| tree | asked | skipped (word present) | success | success rate | selected on success |\n|---|---|---|---|---|---|\n' > "$WORK/table.md"
 for src in "$@"; do
   name=$(basename "$(dirname "$src")")
@@ -87,10 +92,22 @@ except Exception:
   done <<< "$QUESTIONS"
   rate=$(python3 -c "print(f'{100 * $success / $asked:.0f} %' if $asked else '-')")
   printf '| %s | %d | %d | %d | %s |%s |\n' "$name" "$asked" "$skipped" "$success" "$rate" "$selected" >> "$WORK/table.md"
+  build_header="$build_header | $name"; build_row="$build_row | $success of $asked"
   total_asked=$((total_asked + asked)); total_success=$((total_success + success)); total_skipped=$((total_skipped + skipped))
 done
 rate=$(python3 -c "print(f'{100 * $total_success / $total_asked:.0f} %' if $total_asked else '-')")
 printf '| **pooled** | %d | %d | %d | **%s** | |\n' "$total_asked" "$total_skipped" "$total_success" "$rate" >> "$WORK/table.md"
+pooled=$(python3 -c "print(f'$total_success of $total_asked ({100 * $total_success / $total_asked:.0f} %)' if $total_asked else '-')")
+{
+  echo
+  echo "$build_header | pooled \`success\` |"
+  echo "|---|$(printf -- '---|%.0s' "$@")---|"
+  echo "$build_row | $pooled |"
+} >> "$WORK/table.md"
 cat "$WORK/table.md"
 echo
 echo "work directory: $WORK"
+if [ -n "${RESULTS:-}" ]; then
+  sed -n '/^| build |/,$p' "$WORK/table.md" \
+    | python3 "$(dirname "$0")/results_section.py" "$RESULTS" "Honest answers on real trees"
+fi

@@ -18,6 +18,9 @@
 # PROFILE=name or JSON file, the profile `ask` ranks with (default: the built-in default),
 # to measure a signal with its weight set apart (docs/tuning.md); TEXT=message to ask each
 # commit's whole message instead of its subject (`corpus commits --text`).
+# RESULTS=check compares the printed tables with benches/RESULTS.md's section "Commit-history task localisation"
+# (the rows that differ; exit 1 when any does), RESULTS=write puts them there
+# (benches/results_section.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=40
@@ -49,7 +52,7 @@ for dir in "$@"; do
 done
 "$FB" run "$WORK/corpora" --out "$WORK/run" --profile "${PROFILE:-default}" -q >/dev/null || true
 
-python3 - "$WORK" <<'PY'
+python3 - "$WORK" <<'PY' | tee "$WORK/table.md"
 import json, os, re, subprocess, sys
 from collections import defaultdict
 
@@ -143,3 +146,6 @@ print(f"| **pooled** | {len(r['ask1'])} | {pct(r['ask1'])} | {pct(r['ask5'])} | 
       f"| {pct(r['rg1'])} | {pct(r['rg5'])} | {pct(r['rgns'])} | {mean(r['rgb'])} |")
 print(f"\nwork directory: {work}")
 PY
+if [ -n "${RESULTS:-}" ]; then
+  python3 "$(dirname "$0")/results_section.py" "$RESULTS" "Commit-history task localisation" <"$WORK/table.md"
+fi

@@ -24,6 +24,9 @@
 #                    benches/ctags-ground-truth.sh: Universal Ctags without anonymous tags,
 #                    with regex definitions for Swift and Scala, which 5.9 has no parser for)
 # needs: cargo, python3, Universal Ctags (`ctags`), ripgrep (`rg`).
+# RESULTS=check compares the printed per-language table with benches/RESULTS.md's section "Real-code quality by language"
+# (the rows that differ; exit 1 when any does), RESULTS=write puts them there
+# (benches/results_section.py).
 set -euo pipefail
 
 PER_TREE=60
@@ -123,7 +126,7 @@ for i in "${!trees[@]}"; do
         >/dev/null 2>>"$OUT/log.txt" || true
 done
 
-python3 - "$OUT" <<'PY'
+python3 - "$OUT" <<'PY' | tee "$OUT/table.md"
 import json, os, re, subprocess, sys
 
 out = sys.argv[1]
@@ -205,7 +208,7 @@ for label, phrasing, s in rows:
 if by_lang:
     # hit@1 per language: findbench / rg for each phrasing, then every language together
     phrasings = [("code exact", "find code"), ("ask exact", "ask exact"),
-                 ("ask split", "ask split words"), ("ask bare", "ask bare words")]
+                 ("ask split", "ask split"), ("ask bare", "ask bare")]
     print()
     print("| language | symbols | " + " | ".join(f"{t} | rg" for _, t in phrasings)
           + " | ask IE |")
@@ -226,3 +229,8 @@ if by_lang:
         n = st.get("code exact", {"n": 0})["n"]
         print(f"| {lang} | {n} | " + " | ".join(cells) + f" | {ie} |")
 PY
+if [ -n "${RESULTS:-}" ]; then
+  # the per-language table (printed with --trees-from)
+  python3 "$(dirname "$0")/results_section.py" "$RESULTS" "Real-code quality by language" \
+    <<<"$(sed -n '/^| language |/,/^$/p' "$OUT/table.md")"
+fi

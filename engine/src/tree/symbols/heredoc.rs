@@ -1,7 +1,17 @@
 //! Here-documents of Ruby and shell: the lines between `<<WORD` and `WORD` are text, not
 //! code, so a `def` or `name()` in them declares nothing.
 
+use super::language::{Heredocs, StringSyntax};
 use super::lexical::{is_ident_char, skip_string};
+
+/// [`heredoc_opened`] as a language whose strings are `strings` writes here-documents
+/// (none where it writes no `<<EOT`).
+pub(super) fn heredoc_opened_in<'l>(strings: &StringSyntax, line: &'l str) -> Option<&'l str> {
+    match strings.heredocs {
+        Heredocs::DoubleAngle { spaced } => heredoc_opened(line, spaced),
+        Heredocs::None | Heredocs::TripleAngle => None,
+    }
+}
 
 /// The word that ends the here-document `line` opens (`<<EOF`, `<<-EOF`, `<<~EOS`,
 /// `<<'EOF'`, `<<"EOF"`), if it opens one. `spaced`: a space may stand between `<<` and

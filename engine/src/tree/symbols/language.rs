@@ -36,20 +36,30 @@ pub(crate) struct CommentSyntax {
     pub(crate) block: Option<(&'static str, &'static str)>,
     /// A block comment opened inside a block comment needs its own close (Rust).
     pub(crate) nested: bool,
+    /// The block comment's words open and close it only at a line's start, and the lines
+    /// holding them are the comment's whole (Ruby's `=begin` ... `=end`).
+    pub(crate) block_at_line_start: bool,
+    /// The line comment opens only at a line's start or after whitespace (shell's `$#` and
+    /// `${#a}` are code; Ruby and shell as `heredoc.rs` reads their lines).
+    pub(crate) line_after_space: bool,
 }
 
 /// `//` and `/* */`: C and the languages after it.
-pub(super) const SLASHES: CommentSyntax = CommentSyntax {
+pub(crate) const SLASHES: CommentSyntax = CommentSyntax {
     line: "//",
     block: Some(("/*", "*/")),
     nested: false,
+    block_at_line_start: false,
+    line_after_space: false,
 };
 
 /// `#` to the line's end.
-pub(super) const HASH: CommentSyntax = CommentSyntax {
+pub(crate) const HASH: CommentSyntax = CommentSyntax {
     line: "#",
     block: None,
     nested: false,
+    block_at_line_start: false,
+    line_after_space: false,
 };
 
 /// How strings are written, beyond `"..."` (in every language, ending at its line's end
@@ -72,9 +82,25 @@ pub(crate) struct StringSyntax {
     /// C++'s raw strings: `R"delim(...)delim"` (with an encoding prefix or none); `\`
     /// escapes nothing and they may span lines.
     pub(crate) cpp_raw_strings: bool,
+    /// A backtick quotes a string (to its closing backtick, and to its line's end unless
+    /// [`StringSyntax::backtick_spans_lines`]): in every language but Python.
+    pub(crate) backticks: bool,
+    pub(crate) heredocs: Heredocs,
+}
+
+/// Here-documents: strings whose lines go on to a line its label ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Heredocs {
+    None,
     /// PHP's heredocs and nowdocs: `<<<EOT` ends a line, and the string goes on to the line
-    /// that starts with `EOT`.
-    pub(crate) heredocs: bool,
+    /// that starts with `EOT` (`string_end.rs`).
+    TripleAngle,
+    /// `<<EOT` (Ruby, shell): the lines below it, up to one that holds `EOT` alone, are the
+    /// string (`heredoc.rs`). `spaced`: a space may stand between `<<` and the label
+    /// (shell); without it (Ruby, where `x << y` appends) the label follows at once.
+    DoubleAngle {
+        spaced: bool,
+    },
 }
 
 /// What `'` opens.
@@ -98,7 +124,7 @@ pub(crate) enum TripleQuotes {
     DoubleAndSingle,
 }
 
-pub(super) const PLAIN_STRINGS: StringSyntax = StringSyntax {
+pub(crate) const PLAIN_STRINGS: StringSyntax = StringSyntax {
     single_quote: SingleQuote::Character,
     triple_quotes: TripleQuotes::None,
     backtick_spans_lines: false,
@@ -106,7 +132,8 @@ pub(super) const PLAIN_STRINGS: StringSyntax = StringSyntax {
     quotes_span_lines: false,
     raw_strings: false,
     cpp_raw_strings: false,
-    heredocs: false,
+    backticks: true,
+    heredocs: Heredocs::None,
 };
 
 /// What follows a declaration's name says whether it defines its symbol

@@ -5,8 +5,8 @@
 //! knows of a language is its entry or its recogniser's file.
 
 use super::language::{
-    Bodies, CommentSyntax, Language, Neither, SingleQuote, StringSyntax, TripleQuotes, HASH,
-    PLAIN_STRINGS, SLASHES,
+    Bodies, CommentSyntax, Heredocs, Language, Neither, SingleQuote, StringSyntax, TripleQuotes,
+    HASH, PLAIN_STRINGS, SLASHES,
 };
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
@@ -199,6 +199,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         strings: StringSyntax {
             single_quote: SingleQuote::String,
             triple_quotes: TripleQuotes::DoubleAndSingle,
+            backticks: false,
             ..PLAIN_STRINGS
         },
         braces: false,
@@ -306,9 +307,15 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         extensions: &["rb", "rake"],
         implementation_extensions: &["rb"],
         test_names: &["*_spec.rb"],
-        comments: HASH,
+        comments: CommentSyntax {
+            block: Some(("=begin", "=end")),
+            block_at_line_start: true,
+            line_after_space: true,
+            ..HASH
+        },
         strings: StringSyntax {
             single_quote: SingleQuote::String,
+            heredocs: Heredocs::DoubleAngle { spaced: false },
             ..PLAIN_STRINGS
         },
         skims_lines: true,
@@ -324,7 +331,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         strings: StringSyntax {
             single_quote: SingleQuote::String,
             quotes_span_lines: true,
-            heredocs: true,
+            heredocs: Heredocs::TripleAngle,
             ..PLAIN_STRINGS
         },
         bodies: Bodies::BodyBeforeSemicolon,
@@ -361,9 +368,13 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         language: Language::Shell,
         name: "shell",
         extensions: &["sh", "bash", "zsh", "ksh"],
-        comments: HASH,
+        comments: CommentSyntax {
+            line_after_space: true,
+            ..HASH
+        },
         strings: StringSyntax {
             single_quote: SingleQuote::String,
+            heredocs: Heredocs::DoubleAngle { spaced: true },
             ..PLAIN_STRINGS
         },
         skims_lines: true,

@@ -105,6 +105,31 @@ pub(super) fn comment_end(bytes: &[u8]) -> Option<usize> {
         .map(|i| i - 1)
 }
 
+/// Where `depth` open nested block comments (Rust's) all close in `bytes`, read from
+/// `from`: the offset just past the outermost `*/`; `None` when some are still open at the
+/// end, `depth` left as deep as they are.
+pub(super) fn nested_comment_end(bytes: &[u8], from: usize, depth: &mut u32) -> Option<usize> {
+    let mut i = from;
+    while let Some(k) = memchr::memchr2(b'/', b'*', &bytes[i.min(bytes.len())..]) {
+        let at = i + k;
+        match (bytes[at], bytes.get(at + 1)) {
+            (b'/', Some(b'*')) => {
+                *depth += 1;
+                i = at + 2;
+            }
+            (b'*', Some(b'/')) => {
+                *depth = depth.saturating_sub(1);
+                i = at + 2;
+                if *depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => i = at + 1,
+        }
+    }
+    None
+}
+
 /// `s` with `word` and following whitespace removed, when `s` starts with that whole word.
 #[inline]
 pub(super) fn strip_word<'a>(s: &'a str, word: &str) -> Option<&'a str> {

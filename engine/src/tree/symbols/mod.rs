@@ -22,6 +22,7 @@ mod body;
 mod c_comments;
 mod c_family;
 mod c_like;
+mod comments_and_strings;
 mod csharp;
 mod go;
 mod heredoc;
@@ -47,9 +48,9 @@ mod swift;
 mod symbol;
 
 pub(crate) use c_comments::all_in_comments;
+pub(crate) use comments_and_strings::{spans, Lexicon, Span};
 pub use language::Language;
-pub(crate) use language::{SingleQuote, TripleQuotes};
-pub(crate) use languages::{LanguageSpec, LANGUAGES};
+pub(crate) use languages::LANGUAGES;
 pub(crate) use packed::{PackedSymbols, SymbolList};
 pub use symbol::{Symbol, SymbolClass, SymbolKind};
 

@@ -2,7 +2,7 @@
 //! `private def` and the like), `class` (`class A::B < C`) and `module` (a namespace),
 //! outside comments, `=begin`/`=end` blocks and here-documents.
 
-use super::heredoc::heredoc_opened;
+use super::heredoc::heredoc_opened_in;
 use super::lexical::{is_ident_char, leading_ident, strip_word, strip_words, trim};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
@@ -15,11 +15,13 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
+        // `=begin` ... `=end`, from the table
+        let (open, close) = self.language.spec().comments.block.unwrap_or_default();
         if self.block_comment {
-            self.block_comment = !line.starts_with("=end");
+            self.block_comment = !line.starts_with(close);
             return;
         }
-        if line.starts_with("=begin") {
+        if !open.is_empty() && line.starts_with(open) {
             self.block_comment = true;
             return;
         }
@@ -27,7 +29,7 @@ impl<'a> Scanner<'a> {
         if s.is_empty() || s.starts_with('#') {
             return;
         }
-        self.heredoc = heredoc_opened(s, false);
+        self.heredoc = heredoc_opened_in(&self.language.spec().strings, s);
         if self.passes_over(number) {
             return;
         }

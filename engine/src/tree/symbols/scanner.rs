@@ -4,8 +4,8 @@
 //! the braces that open class bodies, namespaces and blocks.
 
 use super::body::{ends_in_body, Ends, Follows, LOOKAHEAD};
-use super::language::{Bodies, Language, Neither, SingleQuote, TripleQuotes};
-use super::lexical::{comment_end, regex_end, skip_string, trim};
+use super::language::{Bodies, Heredocs, Language, Neither, SingleQuote, TripleQuotes};
+use super::lexical::{comment_end, nested_comment_end, regex_end, skip_string, trim};
 use super::string_end::{
     cpp_raw_delimiter, heredoc_at, is_verbatim, raw_hashes, string_end, template_end, Close,
     Template,
@@ -207,9 +207,10 @@ impl<'a> Scanner<'a> {
                         continue;
                     }
                     Err(open) => {
-                        // the string goes on below: its lines are no code
+                        // the string goes on below: its lines are no code (nor is a
+                        // comment before it, which cut the code already)
                         self.open_string = Some(open);
-                        end = i;
+                        end = end.min(i);
                         break;
                     }
                 }
@@ -255,7 +256,9 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         let mut end = end.max(start);
-        if self.language.spec().strings.heredocs && self.open_string.is_none() {
+        if self.language.spec().strings.heredocs == Heredocs::TripleAngle
+            && self.open_string.is_none()
+        {
             // `<<<EOT` ends its line: the lines below are the string's up to `EOT`
             if let Some((at, label)) = heredoc_at(&line[start..end]) {
                 self.open_string = Some(Close::Heredoc(label));
@@ -317,28 +320,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// Where the open nested comments ([`Scanner::comment_depth`]) all close in `bytes`,
-    /// read from `from`: the offset just past the outermost `*/`; `None` when some are
-    /// still open at the end, their depth kept.
+    /// read from `from` (`lexical::nested_comment_end`).
     fn nested_comment_end(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
-        let mut i = from;
-        while let Some(k) = memchr::memchr2(b'/', b'*', &bytes[i.min(bytes.len())..]) {
-            let at = i + k;
-            match (bytes[at], bytes.get(at + 1)) {
-                (b'/', Some(b'*')) => {
-                    self.comment_depth += 1;
-                    i = at + 2;
-                }
-                (b'*', Some(b'/')) => {
-                    self.comment_depth = self.comment_depth.saturating_sub(1);
-                    i = at + 2;
-                    if self.comment_depth == 0 {
-                        return Some(i);
-                    }
-                }
-                _ => i = at + 1,
-            }
-        }
-        None
+        nested_comment_end(bytes, from, &mut self.comment_depth)
     }
 
     /// Makes the symbol of a declaration, when the scan's caller keeps its name (the

@@ -1,7 +1,7 @@
 //! Shell (sh, bash, zsh): functions, `name() {`, `name () (`, `function name {` and
 //! `function name() {`, outside comments and here-documents.
 
-use super::heredoc::heredoc_opened;
+use super::heredoc::heredoc_opened_in;
 use super::lexical::{strip_word, trim};
 use super::scanner::Scanner;
 use super::symbol::SymbolKind;
@@ -18,7 +18,7 @@ impl<'a> Scanner<'a> {
         if s.is_empty() || s.starts_with('#') {
             return;
         }
-        self.heredoc = heredoc_opened(s, true);
+        self.heredoc = heredoc_opened_in(&self.language.spec().strings, s);
         if self.passes_over(number) {
             return;
         }

@@ -382,7 +382,10 @@ fn python_line_by_line<'a>(
 /// The triple-quoted string a Python line leaves open (`Some(delimiter)`), given the one it
 /// starts in, a byte at a time: quotes are followed left to right, so `'''` inside `"..."`
 /// opens nothing, and `#` in code ends the line.
-fn python_string_after(line: &str, mut open: Option<&'static str>) -> Option<&'static str> {
+pub(super) fn python_string_after(
+    line: &str,
+    mut open: Option<&'static str>,
+) -> Option<&'static str> {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
