@@ -24,7 +24,12 @@ impl Calibration {
     pub fn fitted() -> Calibration {
         Calibration {
             named: ChanceMap(vec![[0.011, 0.0], [0.995, 0.909]]),
-            ranked: ChanceMap(vec![[0.132, 0.316], [0.429, 0.479], [0.894, 0.509]]),
+            ranked: ChanceMap(vec![
+                [0.099, 0.405],
+                [0.4, 0.448],
+                [0.584, 0.531],
+                [0.959, 0.601],
+            ]),
         }
     }
 
