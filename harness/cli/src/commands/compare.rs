@@ -10,7 +10,7 @@ use findbench_eval::compare::{compare, load};
 use findbench_eval::engines::select;
 use findbench_eval::envelope::{self, Meta};
 use findbench_eval::error::{exit, HarnessError};
-use findbench_eval::report::markdown::CompareMarkdown;
+use findbench_eval::report::compare_markdown::CompareMarkdown;
 use findbench_eval::report::{self, console, Exporter, ReportContext};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};

@@ -19,6 +19,7 @@
 //! `threads`) aside.
 
 pub mod case_line;
+pub mod compare_markdown;
 pub mod compare_ranking;
 pub mod console;
 pub mod csv;
@@ -117,7 +118,7 @@ pub fn replay_case_streams(compress: bool) -> [&'static dyn CaseStreamExporter; 
 /// `compare`'s release report: the markdown at `--out FILE`, the CSV and the page beside it.
 pub fn compare_exporters() -> Vec<Box<dyn Exporter<Comparison>>> {
     vec![
-        Box::new(markdown::CompareMarkdown),
+        Box::new(compare_markdown::CompareMarkdown),
         Box::new(csv::CompareCsv),
         Box::new(html::CompareHtml),
     ]
