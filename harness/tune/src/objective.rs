@@ -96,7 +96,7 @@ pub fn mean(scores: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn result(expected: &[&str], ranked: &[&str], first_hit: Option<u64>) -> CaseResult {
@@ -137,7 +137,7 @@ mod tests {
     }
 
     /// A case of `expect` in a corpus of one case, against a tree of one file.
-    fn case_expecting(expect: &str) -> Case {
+    pub(crate) fn case_expecting(expect: &str) -> Case {
         use findbench_eval::corpus::load::parse_corpus_str;
         use findbench_eval::corpus::{FixtureKind, LoadedFixture};
         use std::sync::Arc;

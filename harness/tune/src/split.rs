@@ -309,4 +309,14 @@ mod tests {
         assert_eq!(project_name(&cwd), ".");
         assert_eq!(project_name(Path::new("corpora/./x/../y")), "corpora/y");
     }
+
+    /// A case's project is its fixture's path as the corpus resolved it, named as
+    /// `project_name` names a path.
+    #[test]
+    fn a_cases_project_is_its_fixtures_path() {
+        let mut case = crate::objective::tests::case_expecting("{top: a.rs}");
+        std::sync::Arc::get_mut(&mut case.fixture).unwrap().path =
+            "corpora/./fixtures/x/../agent-cpp".into();
+        assert_eq!(project_of(&case), "corpora/fixtures/agent-cpp");
+    }
 }
