@@ -14,19 +14,24 @@
 #                        runs: nothing to do when they did not change, skipped (exit 0) when
 #                        the change has more than N mutants (default 12), exit 1 when a
 #                        mutant is missed
-# Each mutant runs the tests of the module its file belongs to (`--lib retrieval::`,
-# `--lib rank::`, `--lib metrics::`, `--lib stats::`); MUTANTS_TEST_ARGS replaces that
-# (MUTANTS_TEST_ARGS="" runs the crate's whole test suite).
+# Each mutant runs the unit tests of the module its file belongs to (`--lib retrieval::`,
+# `--lib rank::`, `--lib metrics::`, `--lib stats::`, the tune crate's `--lib`);
+# MUTANTS_TEST_ARGS replaces that (MUTANTS_TEST_ARGS="" runs the crate's whole test suite).
+# The files of one crate and module run in one cargo-mutants invocation.
 # Needs cargo-mutants (cargo install --locked cargo-mutants). Output:
-# target/mutants/<file>/mutants.out.
+# target/mutants/<first file>[+N]/mutants.out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || { echo "cargo-mutants not found: cargo install --locked cargo-mutants" >&2; exit 2; }
 DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
+               engine/src/retrieval/built_copy.rs engine/src/retrieval/tested_subject.rs
                engine/src/rank/score.rs engine/src/rank/field_weight.rs engine/src/rank/natural.rs
                harness/eval/src/metrics/rank.rs harness/eval/src/metrics/several.rs
                harness/eval/src/metrics/recall.rs harness/eval/src/metrics/arithmetic.rs
-               harness/eval/src/stats.rs)
+               harness/eval/src/metrics/bytes.rs harness/eval/src/metrics/latency.rs
+               harness/eval/src/metrics/outcome.rs harness/eval/src/metrics/mod.rs
+               harness/eval/src/stats.rs
+               harness/tune/src/objective.rs harness/tune/src/space.rs harness/tune/src/split.rs)
 DIFF=""
 SINCE=""
 MAX=12
@@ -61,46 +66,89 @@ if [ -n "$SINCE" ]; then
     exit 0
   fi
 fi
-# the tests of the module a file belongs to
+# the unit tests of the module a file belongs to (a name filter of the crate's lib tests)
 scope_of() {
   case "$1" in
     engine/src/retrieval/*) echo "--lib retrieval::" ;;
     engine/src/rank/*) echo "--lib rank::" ;;
     harness/eval/src/metrics/*) echo "--lib metrics::" ;;
     harness/eval/src/stats.rs) echo "--lib stats::" ;;
+    harness/tune/src/*) echo "--lib" ;;
     *) echo "" ;;
   esac
 }
+# the crate directory a file belongs to (the nearest Cargo.toml above it)
+crate_of() {
+  local d
+  d="$(dirname "$1")"
+  while [ "$d" != "." ] && [ ! -f "$d/Cargo.toml" ]; do d="$(dirname "$d")"; done
+  echo "$d"
+}
+# Files of one crate with the same tests run in one cargo-mutants invocation: each
+# invocation copies the tree and builds it once unmutated, the main cost of a small file.
+# The copies and their builds stay under target/ (TMPDIR, CARGO_TARGET_DIR), and the build
+# directory is kept between invocations so that the dependencies build once.
+export TMPDIR="$PWD/$OUT/tmp"
+export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$PWD/$OUT/build}"
+mkdir -p "$TMPDIR"
+declare -A GROUP_FILES=()
+GROUPS_IN_ORDER=()
+RUN_DIRS=()
 for f in "${FILES[@]}"; do
   [ -f "$f" ] || continue
-  dir="$OUT/$(echo "$f" | tr '/' '_')"
-  rm -rf "$dir"
-  args=(mutants --file "$f" --output "$dir" --no-shuffle --timeout 300 --jobs 1)
-  [ -n "$DIFF" ] && args+=(--in-diff "$DIFF")
   if [ -n "${MUTANTS_TEST_ARGS+set}" ]; then test_args="$MUTANTS_TEST_ARGS"; else test_args="$(scope_of "$f")"; fi
+  key="$(crate_of "$f")|$test_args"
+  if [ -z "${GROUP_FILES[$key]+set}" ]; then GROUPS_IN_ORDER+=("$key"); GROUP_FILES[$key]=""; fi
+  GROUP_FILES[$key]+="$f "
+done
+for key in "${GROUPS_IN_ORDER[@]}"; do
+  test_args="${key#*|}"
+  # shellcheck disable=SC2206
+  group=(${GROUP_FILES[$key]})
+  dir="$OUT/$(echo "${group[0]}" | tr '/' '_')"
+  [ ${#group[@]} -gt 1 ] && dir="$dir+$((${#group[@]} - 1))"
+  rm -rf "$dir"
+  RUN_DIRS+=("$dir")
+  # a test run over the minimum is a mutant that loops (the module's tests take seconds)
+  args=(mutants --output "$dir" --no-shuffle --minimum-test-timeout 120 --jobs 1)
+  for f in "${group[@]}"; do args+=(--file "$f"); done
+  [ -n "$DIFF" ] && args+=(--in-diff "$DIFF")
+  if [ "${test_args%% *}" = "--lib" ]; then
+    # --lib on every cargo call, the build's too: a mutant builds the unit tests only,
+    # not each integration test binary of the crate
+    args+=(--cargo-arg=--lib)
+    test_args="${test_args#--lib}"
+    test_args="${test_args# }"
+  fi
   # shellcheck disable=SC2206
   [ -n "$test_args" ] && args+=(-- $test_args)
-  cargo "${args[@]}" >"$dir.log" 2>&1 || true
+  nice -n 15 cargo "${args[@]}" >"$dir.log" 2>&1 || true
 done
-python3 - "$OUT" "${FILES[@]}" <<'PY'
+python3 - "$OUT" "$(IFS=:; echo "${RUN_DIRS[*]}")" "${FILES[@]}" <<'PY'
 import json, os, sys
-out, files = sys.argv[1], sys.argv[2:]
+out, dirs, files = sys.argv[1], sys.argv[2].split(":"), sys.argv[3:]
+by_file = {f: [] for f in files}
+for d in dirs:
+    path = os.path.join(d, "mutants.out", "outcomes.json")
+    if not os.path.exists(path):
+        continue
+    for o in json.load(open(path))["outcomes"]:
+        if o["scenario"] == "Baseline":
+            continue
+        m = o["scenario"]["Mutant"]
+        if m["file"] in by_file:
+            by_file[m["file"]].append((o["summary"], m))
 print("| file | mutants | caught | missed | unviable | timeout | caught of viable |")
 print("|---|---|---|---|---|---|---|")
 missed = []
 for f in files:
-    path = os.path.join(out, f.replace("/", "_"), "mutants.out", "outcomes.json")
-    if not os.path.exists(path):
-        print(f"| `{f}` | – | – | – | – | – | no outcomes (see {out}/{f.replace('/', '_')}.log) |")
+    if not by_file[f]:
+        print(f"| `{f}` | – | – | – | – | – | no outcomes (see the logs in {out}) |")
         continue
-    outcomes = json.load(open(path))["outcomes"]
     n = {"CaughtMutant": 0, "MissedMutant": 0, "Unviable": 0, "Timeout": 0}
-    for o in outcomes:
-        if o["scenario"] == "Baseline":
-            continue
-        n[o["summary"]] = n.get(o["summary"], 0) + 1
-        if o["summary"] == "MissedMutant":
-            m = o["scenario"]["Mutant"]
+    for summary, m in by_file[f]:
+        n[summary] = n.get(summary, 0) + 1
+        if summary == "MissedMutant":
             missed.append(m["name"])
     total = sum(n.values())
     viable = n["CaughtMutant"] + n["MissedMutant"] + n["Timeout"]

@@ -216,4 +216,127 @@ mod tests {
         assert_eq!(path(tests[1]), Some("docs/parser.py"));
         assert_eq!(path(tests[2]), None);
     }
+
+    /// A pattern whose run keeps the extension (`test_*` on `test_walk.py` matches
+    /// `walk.py`) names that run, without a second extension; one that does not names the
+    /// run with the test's extension.
+    #[test]
+    fn a_run_that_keeps_the_extension_is_the_whole_name() {
+        let patterns = vec!["test_*".to_string(), "*-check.*".to_string()];
+        assert_eq!(subject_name("test_walk.py", &patterns), "walk.py");
+        assert_eq!(subject_name("walk-check.rs", &patterns), "walk.rs");
+        // no pattern matches: the test's own name
+        assert_eq!(subject_name("walk.rs", &patterns), "walk.rs");
+        // an empty run names nothing: the next pattern, then the name itself
+        assert_eq!(subject_name("test_", &patterns), "test_");
+    }
+
+    /// The byte range the first `*` matches, worked by hand: the shortest run that lets the
+    /// rest match, `None` when the text is not the pattern's, and the empty range at 0 for
+    /// a pattern with no `*` that is the whole text.
+    #[test]
+    fn the_first_star_matches_the_shortest_run() {
+        assert_eq!(first_capture(b"*.spec.*", b"a.spec.ts"), Some((0, 1)));
+        assert_eq!(first_capture(b"*_test.*", b"walk_test.go"), Some((0, 4)));
+        assert_eq!(first_capture(b"test_*.py", b"test_walk.py"), Some((5, 9)));
+        assert_eq!(first_capture(b"*Test.java", b"WalkTest.java"), Some((0, 4)));
+        assert_eq!(first_capture(b"test_*.py", b"walk.py"), None);
+        assert_eq!(first_capture(b"*_test.*", b"walk.go"), None);
+        assert_eq!(first_capture(b"*_test.*", b"walk_test"), None);
+        assert_eq!(first_capture(b"Makefile", b"Makefile"), Some((0, 0)));
+        assert_eq!(first_capture(b"Makefile", b"makefile"), None);
+    }
+
+    /// Of two sources of the test's subject name, the one sharing more leading directories
+    /// with the test, though its path is longer: `a/bb/x/t_test.go` shares `a/bb` with
+    /// `a/bb/q/t.go` and only `a` with `a/z/w/t.go`.
+    #[test]
+    fn more_shared_directories_outweigh_a_shorter_path() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("a/bb/x/t_test.go", "package x\n"),
+                ("a/bb/q/t.go", "package q\n"),
+                ("a/z/w/t.go", "package w\n"),
+            ],
+        );
+        let index = |p: &str| tree.files().iter().position(|f| f.path == p).unwrap() as u32;
+        let test = index("a/bb/x/t_test.go");
+        let found = subjects(&tree, &Profile::default(), &[test]);
+        assert_eq!(found.get(&test), Some(&index("a/bb/q/t.go")));
+    }
+
+    /// Worked by hand with `tested_subject` 0.5 and a depth of 4: `walk_test.go` (4.0)
+    /// lifts `walk.go` from 1.0 by 0.5 x 4.0 to 3.0, once (`walk.test.go`, a lower test of
+    /// it, adds nothing); `read_test.go` (2.0) brings in the unranked `read.go` at
+    /// 0.5 x 2.0 = 1.0; `other_test.go`, below the depth, lifts nothing.
+    #[test]
+    fn each_subject_rises_by_its_best_tests_share_once() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/walk.go", "package src\n"),
+                ("src/walk_test.go", "package src\n"),
+                ("src/walk.test.go", "package src\n"),
+                ("src/read.go", "package src\n"),
+                ("src/read_test.go", "package src\n"),
+                ("src/other.go", "package src\n"),
+                ("src/other_test.go", "package src\n"),
+            ],
+        );
+        let mut profile = Profile::default();
+        profile.task_ranking.tested_subject = 0.5;
+        let index = |p: &str| tree.files().iter().position(|f| f.path == p).unwrap() as u32;
+        let plain = Profile::default();
+        let scored = |path: &str, score: f64| Scored {
+            file: index(path),
+            score,
+            found: Vec::new(),
+            lines: None,
+            kind: FileKind::of(&tree.files()[index(path) as usize], &plain),
+        };
+        let start = || {
+            vec![
+                scored("src/walk_test.go", 4.0),
+                scored("src/read_test.go", 2.0),
+                scored("src/walk.test.go", 1.5),
+                scored("src/walk.go", 1.0),
+                scored("src/other.go", 0.5),
+                scored("src/other_test.go", 0.25),
+            ]
+        };
+        let mut ranked = start();
+        let tested_by = lift_subjects(&tree, &profile, &mut ranked, 4);
+        let scores: Vec<(&str, f64)> = ranked
+            .iter()
+            .map(|s| (tree.files()[s.file as usize].path.as_str(), s.score))
+            .collect();
+        assert_eq!(
+            scores,
+            [
+                ("src/walk_test.go", 4.0),
+                ("src/read_test.go", 2.0),
+                ("src/walk.test.go", 1.5),
+                ("src/walk.go", 3.0),
+                ("src/other.go", 0.5),
+                ("src/other_test.go", 0.25),
+                ("src/read.go", 1.0),
+            ]
+        );
+        assert_eq!(ranked[6].kind, FileKind::Source);
+        let mut lifted: Vec<(u32, u32)> = tested_by.into_iter().collect();
+        lifted.sort();
+        let mut expected = vec![
+            (index("src/walk.go"), index("src/walk_test.go")),
+            (index("src/read.go"), index("src/read_test.go")),
+        ];
+        expected.sort();
+        assert_eq!(lifted, expected);
+        // a share of 0 lifts nothing
+        profile.task_ranking.tested_subject = 0.0;
+        let mut ranked = start();
+        assert!(lift_subjects(&tree, &profile, &mut ranked, 4).is_empty());
+        assert_eq!(ranked.len(), 6);
+        assert_eq!(ranked[3].score, 1.0);
+    }
 }

@@ -386,4 +386,65 @@ mod tests {
         assert_eq!(bootstrap_mean_diff(&[], 10, 1), None);
         assert_eq!(bootstrap_mean_diff(&rr, 0, 1), None);
     }
+
+    /// A unit draw is the top 53 bits of the next draw over 2^53: the published sequence's
+    /// first two values, shifted by hand (6457827717110365317 >> 11 = 3153236189995295).
+    #[test]
+    fn reference_a_unit_draw_is_the_top_53_bits() {
+        let mut rng = SplitMix64(1_234_567);
+        assert_eq!(rng.unit(), 0.350_079_542_021_408_1);
+        assert_eq!(rng.unit(), 0.173_644_096_670_912_63);
+    }
+
+    #[test]
+    fn p_values_print_with_four_decimals_or_scientific_below_a_ten_thousandth() {
+        assert_eq!(fmt_p(0.05), "0.0500");
+        assert_eq!(fmt_p(1.0), "1.0000");
+        assert_eq!(fmt_p(0.0001), "0.0001");
+        assert_eq!(fmt_p(0.000_099_9), "1.0e-4");
+        assert_eq!(fmt_p(0.000_012_34), "1.2e-5");
+    }
+
+    /// A mean difference is clear of noise when its interval lies wholly on one side of 0:
+    /// a loss as much as a gain; an interval ending at 0 touches it.
+    #[test]
+    fn a_mean_difference_is_significant_on_either_side_of_zero_only() {
+        let interval = |ci_low: f64, ci_high: f64| MeanDiff {
+            diff: (ci_low + ci_high) / 2.0,
+            ci_low,
+            ci_high,
+            resamples: 1,
+        };
+        assert!(interval(0.1, 0.5).significant());
+        assert!(interval(-0.5, -0.1).significant());
+        assert!(!interval(-0.5, 0.0).significant());
+        assert!(!interval(0.0, 0.5).significant());
+        assert!(!interval(-0.5, 0.5).significant());
+        assert!(!interval(0.0, 0.0).significant());
+        // every case loses 0.25: every resample's mean is -0.25
+        let lost: Vec<(f64, f64)> = (0..20)
+            .map(|i| (i as f64 / 20.0 + 0.25, i as f64 / 20.0))
+            .collect();
+        let d = bootstrap_mean_diff(&lost, 200, 5).unwrap();
+        assert!(close(d.diff, -0.25) && close(d.ci_low, -0.25) && close(d.ci_high, -0.25));
+        assert!(d.significant());
+    }
+
+    #[test]
+    fn a_quantile_difference_is_significant_on_either_side_of_zero_only() {
+        let interval = |ci_low: f64, ci_high: f64| QuantileDiff {
+            q: 0.5,
+            before: 0.0,
+            after: 0.0,
+            diff: 0.0,
+            ci_low,
+            ci_high,
+            resamples: 1,
+        };
+        assert!(interval(0.1, 0.5).significant());
+        assert!(interval(-0.5, -0.1).significant());
+        assert!(!interval(-0.5, 0.0).significant());
+        assert!(!interval(0.0, 0.5).significant());
+        assert!(!interval(0.0, 0.0).significant());
+    }
 }

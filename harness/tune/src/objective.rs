@@ -96,7 +96,7 @@ pub fn mean(scores: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn result(expected: &[&str], ranked: &[&str], first_hit: Option<u64>) -> CaseResult {
@@ -134,5 +134,86 @@ mod tests {
             err.contains("unknown objective `ndcg`") && err.contains("hit@5"),
             "{err}"
         );
+    }
+
+    /// A case of `expect` in a corpus of one case, against a tree of one file.
+    pub(crate) fn case_expecting(expect: &str) -> Case {
+        use findbench_eval::corpus::load::parse_corpus_str;
+        use findbench_eval::corpus::{FixtureKind, LoadedFixture};
+        use std::sync::Arc;
+        let text = format!(
+            "suite: s\nfixture: {{root: .}}\ncases:\n  - id: c\n    query: where is a\n    \
+             mode: ask\n    expect: {expect}\n"
+        );
+        let parsed = parse_corpus_str(std::path::Path::new("c.yaml"), &text).unwrap();
+        let pc = parsed.cases.into_iter().next().unwrap();
+        let tree = findbench_engine::Tree::from_memory("t", [("a.rs", "fn a() {}\n")]);
+        Case {
+            suite: parsed.suite,
+            id: pc.id,
+            query: pc.query,
+            mode: pc.mode,
+            request: pc.request,
+            expect: pc.expect,
+            tags: pc.tags,
+            known_failure: pc.known_failure,
+            file: "c.yaml".into(),
+            line: pc.line,
+            fixture: Arc::new(LoadedFixture {
+                kind: FixtureKind::Root,
+                path: ".".into(),
+                fixture: findbench_engine::Fixture::Tree(Arc::new(tree)),
+                item_count: 1,
+                dump_bytes: 0,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_rank_objective_scores_only_the_cases_that_name_expected_keys() {
+        let top = case_expecting("{top: a.rs}");
+        let contains = case_expecting("{contains: [a.rs]}");
+        let outcome_only = case_expecting("{outcome: success}");
+        for o in [
+            Objective::Mrr,
+            Objective::HitAt1,
+            Objective::HitAt5,
+            Objective::RecallAt4kb,
+        ] {
+            assert!(o.scores(&top) && o.scores(&contains), "{o:?}");
+            assert!(!o.scores(&outcome_only), "{o:?}");
+        }
+        assert!(Objective::PassRate.scores(&outcome_only) && Objective::PassRate.scores(&top));
+    }
+
+    /// A replayed trace is scored at the rank replay judged, not at the place of its
+    /// expected key in the ranked list; each cut-off holds at its own value and not past it.
+    #[test]
+    fn a_trace_is_scored_at_its_judged_rank() {
+        let mut r = result(&["b"], &[], Some(4096));
+        r.rank = Some(4);
+        assert_eq!(Objective::Mrr.score(&r), 0.0);
+        assert_eq!(Objective::Mrr.score_trace(&r), 0.25);
+        assert_eq!(Objective::HitAt5.score_trace(&r), 1.0);
+        assert_eq!(Objective::HitAt1.score_trace(&r), 0.0);
+        assert_eq!(Objective::RecallAt4kb.score_trace(&r), 1.0);
+        r.rank = Some(1);
+        assert_eq!(Objective::HitAt1.score_trace(&r), 1.0);
+        r.rank = Some(5);
+        assert_eq!(Objective::HitAt5.score_trace(&r), 1.0);
+        r.rank = Some(6);
+        assert_eq!(Objective::HitAt5.score_trace(&r), 0.0);
+        r.first_hit_bytes = Some(4097);
+        assert_eq!(Objective::RecallAt4kb.score_trace(&r), 0.0);
+        r.rank = None;
+        assert_eq!(Objective::Mrr.score_trace(&r), 0.0);
+    }
+
+    #[test]
+    fn the_mean_of_scores_worked_by_hand() {
+        // (1 + 0.5 + 0 + 0.25) / 4
+        assert_eq!(mean(&[1.0, 0.5, 0.0, 0.25]), 0.4375);
+        assert_eq!(mean(&[0.2]), 0.2);
+        assert_eq!(mean(&[]), 0.0);
     }
 }

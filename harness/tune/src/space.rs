@@ -158,4 +158,43 @@ mod tests {
         assert_eq!(p.task_ranking.rerank_depth as f64, point[depth]);
         assert_ne!(p, base);
     }
+
+    /// A random point is `min + u x (max - min)` for each number, `u` the generator's next
+    /// unit draw (drawn here from a second generator of the same seed).
+    #[test]
+    fn a_random_point_scales_each_unit_draw_into_its_range() {
+        let space = Space::new(&Profile::default(), &[]).unwrap();
+        let point = space.random_point(&mut SplitMix64(41));
+        let mut draws = SplitMix64(41);
+        for (p, v) in space.params.iter().zip(&point) {
+            let u = draws.unit();
+            let expected = p.clamp(p.min + u * (p.max - p.min));
+            assert_eq!(*v, expected, "{}", p.path);
+            assert!(p.min <= *v && *v <= p.max, "{}", p.path);
+        }
+        // k1 is a real number in 0.1..3.0: worked once by hand from its draw
+        let k1 = space
+            .params
+            .iter()
+            .position(|p| p.path == "task_ranking.k1")
+            .unwrap();
+        let mut draws = SplitMix64(41);
+        let u = (0..=k1).map(|_| draws.unit()).last().unwrap();
+        assert!((point[k1] - (0.1 + u * 2.9)).abs() < 1e-12, "{}", point[k1]);
+    }
+
+    /// The base's own values as it holds them, a value outside its range included; the
+    /// base point starts such a value at its bound.
+    #[test]
+    fn the_base_values_are_the_profiles_own() {
+        let mut base = Profile::default();
+        base.task_ranking.k1 = 7.5;
+        let space = Space::new(&base, &["task_ranking.k1".into()]).unwrap();
+        assert_eq!(space.base_values(), [7.5]);
+        assert_eq!(space.base_point(), [3.0]);
+        base.task_ranking.k1 = 1.7;
+        let space = Space::new(&base, &["task_ranking.k1".into()]).unwrap();
+        assert_eq!(space.base_values(), [1.7]);
+        assert_eq!(space.base_point(), [1.7]);
+    }
 }

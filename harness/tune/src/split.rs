@@ -268,4 +268,57 @@ mod tests {
         );
         assert_eq!(lexical(Path::new("../up")), "../up");
     }
+
+    #[test]
+    fn a_project_is_held_out_by_its_whole_name() {
+        let s = Split {
+            train: vec!["a".into()],
+            held_out: vec!["corpora/b".into(), "c".into()],
+        };
+        assert!(s.is_held_out("corpora/b") && s.is_held_out("c"));
+        assert!(!s.is_held_out("a") && !s.is_held_out("b") && !s.is_held_out("corpora"));
+    }
+
+    /// A share of 0 holds out nothing, whatever the number of projects; one project is
+    /// never held out by a share.
+    #[test]
+    fn a_share_of_zero_holds_out_nothing() {
+        let all = projects(&["a", "b", "c", "d", "e"]);
+        let s = split(&all, &Holdout::Fraction(0.0)).unwrap();
+        assert!(s.held_out.is_empty());
+        assert_eq!(s.train.len(), 5);
+        let one = projects(&["a"]);
+        let s = split(&one, &Holdout::Fraction(0.9)).unwrap();
+        assert!(s.held_out.is_empty(), "{s:?}");
+        // 0.5 of 5 is 2.5, rounded to 3; 0.9 of 5 is 4.5, rounded to 5, kept below all
+        assert_eq!(
+            split(&all, &Holdout::Fraction(0.5)).unwrap().held_out.len(),
+            3
+        );
+        assert_eq!(
+            split(&all, &Holdout::Fraction(0.9)).unwrap().held_out.len(),
+            4
+        );
+    }
+
+    /// An absolute path inside the working directory is named relative to it, as a corpus
+    /// naming it relatively would; the working directory itself is `.`.
+    #[test]
+    fn an_absolute_path_inside_the_working_directory_is_named_relative_to_it() {
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(project_name(&cwd.join("src")), "src");
+        assert_eq!(project_name(&cwd.join("src/../src/./")), "src");
+        assert_eq!(project_name(&cwd), ".");
+        assert_eq!(project_name(Path::new("corpora/./x/../y")), "corpora/y");
+    }
+
+    /// A case's project is its fixture's path as the corpus resolved it, named as
+    /// `project_name` names a path.
+    #[test]
+    fn a_cases_project_is_its_fixtures_path() {
+        let mut case = crate::objective::tests::case_expecting("{top: a.rs}");
+        std::sync::Arc::get_mut(&mut case.fixture).unwrap().path =
+            "corpora/./fixtures/x/../agent-cpp".into();
+        assert_eq!(project_of(&case), "corpora/fixtures/agent-cpp");
+    }
 }

@@ -127,4 +127,41 @@ mod tests {
         assert_eq!(m.daily_saved_usd, 10.56);
         assert_eq!(m.over_budget, 1);
     }
+
+    /// Worked by hand: of 1000, 3000, 4000 and 5000 bytes under a 3000-byte budget, two
+    /// calls are over it (one at it is within); a group whose fixture dump is empty has
+    /// no reduction to report, not an infinite one.
+    #[test]
+    fn over_budget_counts_the_calls_above_it_and_an_empty_dump_reduces_nothing() {
+        let sized = |id: &str, output: u64, dump: u64| {
+            let mut c = case(id, Status::Pass, "success", 1.0);
+            c.output_bytes = output;
+            c.dump_bytes = dump;
+            c
+        };
+        let cases = [
+            sized("a", 1_000, 8_000),
+            sized("b", 3_000, 8_000),
+            sized("c", 4_000, 8_000),
+            sized("d", 5_000, 8_000),
+        ];
+        let refs: Vec<&CaseResult> = cases.iter().collect();
+        let budget = Budget {
+            max_output_bytes: Some(3_000),
+            ..Budget::default()
+        };
+        let m = ContextMetrics::of(&refs, &budget, &CostModel::default());
+        assert_eq!(m.over_budget, 2);
+        // mean output 3250 of a mean dump of 8000: 100 x (1 - 3250 / 8000) = 59.375
+        assert_eq!(m.reduction_pct, 59.38);
+        assert_eq!(m.output_bytes_max, 5_000);
+        // no budget: nothing is over it
+        let m = ContextMetrics::of(&refs, &Budget::default(), &CostModel::default());
+        assert_eq!((m.budget_max_output_bytes, m.over_budget), (None, 0));
+        let empty_dump = sized("e", 500, 0);
+        let m = ContextMetrics::of(&[&empty_dump], &budget, &CostModel::default());
+        assert_eq!(m.reduction_pct, 0.0);
+        assert_eq!(m.dump_tokens_per_call, 0.0);
+        assert_eq!(m.tokens_per_call, 125.0);
+    }
 }

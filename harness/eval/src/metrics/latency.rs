@@ -165,4 +165,22 @@ mod tests {
             ["p95 0.500 ms > budget.p95_ms 0.25 ms"]
         );
     }
+
+    /// A case that searched no items has no latency per 1000 items: twenty refused
+    /// requests (no items, no time) beside one 0.5 ms search of 250 items leave that
+    /// figure at the search's 2 ms, though they make the median duration 0.
+    #[test]
+    fn a_case_that_searched_no_items_is_left_out_of_the_per_1000_items_figure() {
+        let mut searched = case("a", Status::Pass, "success", 0.5);
+        searched.items = 250;
+        let mut refused = case("r", Status::Pass, "error", 0.0);
+        refused.items = 0;
+        let mut cases = vec![&searched];
+        cases.extend(std::iter::repeat_n(&refused, 20));
+        let m = LatencyMetrics::of(&cases, &Budget::default());
+        assert_eq!(m.per_1000_items_ms, 2.0);
+        assert_eq!((m.p50_ms, m.max_ms), (0.0, 0.5));
+        // 0.5 ms over 21 cases
+        assert_eq!(m.mean_ms, 0.024);
+    }
 }
