@@ -162,6 +162,7 @@ pub(crate) mod tests {
             fixture: Arc::new(LoadedFixture {
                 kind: FixtureKind::Root,
                 path: ".".into(),
+                project: ".".into(),
                 fixture: findbench_engine::Fixture::Tree(Arc::new(tree)),
                 item_count: 1,
                 dump_bytes: 0,

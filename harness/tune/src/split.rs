@@ -315,10 +315,12 @@ mod tests {
     /// A case's project is its fixture's path as the corpus resolved it, named as
     /// `project_name` names a path.
     #[test]
-    fn a_cases_project_is_its_fixtures_path() {
+    fn a_cases_project_is_its_fixtures_project() {
         let mut case = crate::objective::tests::case_expecting("{top: a.rs}");
-        std::sync::Arc::get_mut(&mut case.fixture).unwrap().path =
-            "corpora/./fixtures/x/../agent-cpp".into();
+        let fixture = std::sync::Arc::get_mut(&mut case.fixture).unwrap();
+        // a git fixture's tree lives in the cache; its project is the repository
+        fixture.path = "/cache/git/agent-cpp-0123/abc".into();
+        fixture.project = "corpora/./fixtures/x/../agent-cpp".into();
         assert_eq!(project_of(&case), "corpora/fixtures/agent-cpp");
     }
 }
