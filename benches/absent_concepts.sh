@@ -9,7 +9,8 @@
 #
 # Usage: benches/absent_concepts.sh [--findbench BIN] TREE_OR_GIT_DIR...
 #   a git directory (a clone's .git or a bare mirror) is read at its HEAD through
-#   `git archive`; any other directory is read as it is.
+#   `git read-tree` and `checkout-index` (every file, `export-ignore` ones too); any other
+#   directory is read as it is.
 # Environment: WORK=dir to keep the trees (default: a temporary dir); BUILD=label, the row
 # of the second table (as benches/RESULTS.md writes it: a tree's `success` of asked, one
 # column a tree; default: the worktree's commit). RESULTS=check compares that table with
@@ -63,7 +64,9 @@ for src in "$@"; do
   if git --git-dir="$src" rev-parse --verify -q HEAD >/dev/null 2>&1; then
     tree="$WORK/trees/$name"
     rm -rf "$tree" && mkdir -p "$tree"
-    git --git-dir="$src" archive HEAD | tar -x -C "$tree"
+    GIT_INDEX_FILE="$tree.index" git --git-dir="$src" read-tree HEAD
+    GIT_INDEX_FILE="$tree.index" git --git-dir="$src" --work-tree="$tree" checkout-index --all --force
+    rm -f "$tree.index"
   elif [ -f "$src/HEAD" ] && [ -d "$src/objects" ]; then
     # a git directory whose HEAD cannot be read: its objects are no tree to ask
     echo "$src: a git directory whose HEAD git cannot read" >&2

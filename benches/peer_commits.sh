@@ -84,9 +84,12 @@ def tree(git_dir, rev):
     if not os.path.isdir(out):
         tmp = out + ".partial"
         os.makedirs(tmp, exist_ok=True)
-        archive = subprocess.Popen(["git", "--git-dir", git_dir, "archive", rev], stdout=subprocess.PIPE)
-        subprocess.run(["tar", "-x", "-C", tmp], stdin=archive.stdout, check=True)
-        archive.wait()
+        # every file of the commit (`git archive` would leave out `export-ignore` ones)
+        index = dict(os.environ, GIT_INDEX_FILE=out + ".index")
+        subprocess.run(["git", "--git-dir", git_dir, "read-tree", rev], env=index, check=True)
+        subprocess.run(["git", "--git-dir", git_dir, "--work-tree", tmp, "checkout-index",
+                        "--all", "--force"], env=index, check=True)
+        os.remove(out + ".index")
         os.rename(tmp, out)
     return out
 

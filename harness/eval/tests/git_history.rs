@@ -251,3 +251,53 @@ fn bad_git_fixtures_are_errors_naming_the_file_and_line() {
     assert!(!stale.exists());
     assert!(running.exists());
 }
+
+#[test]
+fn a_commit_tree_holds_the_files_its_gitattributes_keep_out_of_archives() {
+    // a monorepo that splits packages out marks them `export-ignore`; the tree of the
+    // commit still holds them, and a question about one must be asked over it
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    run_git(p, &["init", "-q", "-b", "main"]);
+    write(
+        p,
+        ".gitattributes",
+        "/packages/s3 export-ignore\n**/*Test.php export-ignore\n",
+    );
+    write(p, "src/Filesystem.php", "<?php class Filesystem {}\n");
+    write(p, "packages/s3/S3Adapter.php", "<?php class S3Adapter {}\n");
+    write(
+        p,
+        "src/FilesystemTest.php",
+        "<?php class FilesystemTest {}\n",
+    );
+    let commit = commit(p, "Initial import");
+    let cache = tempfile::tempdir().unwrap();
+    let tree = git::materialize_in(cache.path(), p, &commit).unwrap();
+    for file in [
+        ".gitattributes",
+        "src/Filesystem.php",
+        "packages/s3/S3Adapter.php",
+        "src/FilesystemTest.php",
+    ] {
+        assert!(
+            tree.join(file).is_file(),
+            "{file} missing from {}",
+            tree.display()
+        );
+    }
+    // nothing else: no index file left behind, the repository's work tree untouched
+    let mut files = Vec::new();
+    let mut stack = vec![tree.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                files.push(e.path());
+            }
+        }
+    }
+    assert_eq!(files.len(), 4, "{files:?}");
+    assert_eq!(run_git(p, &["status", "--porcelain"]), "");
+}

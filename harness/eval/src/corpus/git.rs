@@ -1,14 +1,16 @@
 //! Fixtures pinned to history: `fixture: {git: DIR, rev: REV}` is the tree of commit `REV`
 //! of the repository at `DIR` (a bare repository, a mirror, or a clone's `.git`),
-//! materialized with `git archive` into a cache directory keyed by the repository's
-//! canonical path and the full commit id. The repository is only read (its working tree,
+//! materialized into a cache directory keyed by the repository's canonical path and the
+//! full commit id: read into an index file of its own and checked out from it (`git
+//! read-tree`, `git checkout-index`), every file of the commit. (`git archive` would leave
+//! out what the commit's `.gitattributes` marks `export-ignore`, such as a monorepo's
+//! split-out packages, and a question would be asked over a tree without its answer.) The repository is only read (its working tree,
 //! index and refs are never touched); a materialized tree is written once, under a
 //! temporary name renamed into place, and never written again, so concurrent runs share it.
 //!
 //! The trees live under `git/` in findbench's cache directory (`$FINDBENCH_CACHE`, else the
 //! platform cache directory: `engine/src/cache_dir.rs`), beside the tree index and the store
-//! cache; the temporary directory when neither is known. Like any `git archive`, files marked `export-ignore`
-//! in the commit's `.gitattributes` are left out.
+//! cache; the temporary directory when neither is known.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -104,8 +106,9 @@ pub fn materialize_in(cache: &Path, dir: &Path, rev: &str) -> Result<PathBuf, St
             }
         })
         .collect();
+    // `-all` names trees that hold every file of their commit
     let target = cache
-        .join(format!("{repo}-{:016x}", h.finish()))
+        .join(format!("{repo}-{:016x}-all", h.finish()))
         .join(&commit);
     let parent = target.parent().unwrap_or(cache);
     // what an interrupted run left is cleared whether or not this tree is there
@@ -165,45 +168,36 @@ pub fn remove_stale_partials(dir: &Path) {
     }
 }
 
-/// `git archive COMMIT | tar -x -C into`.
+/// Every file of `commit` written under `into`: the commit's tree read into an index file
+/// of its own inside `into` (the repository's own index is never touched), then checked
+/// out from it; the index file is removed after.
 fn extract(dir: &Path, commit: &str, into: &Path) -> Result<(), String> {
-    let mut archive = Command::new("git")
-        .arg("--git-dir")
-        .arg(dir)
-        .args(["archive", "--format=tar", commit])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let stdout = archive
-        .stdout
-        .take()
-        .ok_or_else(|| "git archive gave no output".to_string())?;
-    let tar = Command::new("tar")
-        .arg("-x")
-        .arg("-f")
-        .arg("-")
-        .arg("-C")
-        .arg(into)
-        .stdin(stdout)
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("cannot run tar: {e}"))?;
-    let git = archive
-        .wait_with_output()
-        .map_err(|e| format!("git archive: {e}"))?;
-    if !git.status.success() {
-        return Err(format!(
-            "git archive {commit} failed: {}",
-            String::from_utf8_lossy(&git.stderr).trim()
-        ));
-    }
-    if !tar.status.success() {
-        return Err(format!(
-            "tar could not extract {commit}: {}",
-            String::from_utf8_lossy(&tar.stderr).trim()
-        ));
-    }
-    Ok(())
+    let index = into.join(".findbench-index");
+    let run = |args: &[&str], work_tree: bool| {
+        let mut git = Command::new("git");
+        git.arg("--git-dir").arg(dir);
+        if work_tree {
+            git.arg("--work-tree").arg(into);
+        }
+        git.args(args)
+            .env("GIT_INDEX_FILE", &index)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))
+            .and_then(|out| {
+                if out.status.success() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "git {} failed: {}",
+                        args.join(" "),
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ))
+                }
+            })
+    };
+    let checked_out = run(&["read-tree", commit], false)
+        .and_then(|()| run(&["checkout-index", "--all", "--force"], true));
+    let _ = std::fs::remove_file(&index);
+    checked_out
 }
