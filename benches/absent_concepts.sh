@@ -63,7 +63,7 @@ for src in "$@"; do
   [ "$(basename "$src")" = "repo" ] || [ "$(basename "$src")" = ".git" ] || name=$(basename "$src")
   if git --git-dir="$src" rev-parse --verify -q HEAD >/dev/null 2>&1; then
     tree="$WORK/trees/$name"
-    rm -rf "$tree" && mkdir -p "$tree"
+    rm -rf "$tree" && mkdir -p "$tree" && tree="$(cd "$tree" && pwd)"
     GIT_INDEX_FILE="$tree.index" git --git-dir="$src" read-tree HEAD
     GIT_INDEX_FILE="$tree.index" git --git-dir="$src" --work-tree="$tree" checkout-index --all --force
     rm -f "$tree.index"

@@ -85,6 +85,7 @@ def tree(git_dir, rev):
         tmp = out + ".partial"
         os.makedirs(tmp, exist_ok=True)
         # every file of the commit (`git archive` would leave out `export-ignore` ones)
+        out, tmp = os.path.abspath(out), os.path.abspath(tmp)
         index = dict(os.environ, GIT_INDEX_FILE=out + ".index")
         subprocess.run(["git", "--git-dir", git_dir, "read-tree", rev], env=index, check=True)
         subprocess.run(["git", "--git-dir", git_dir, "--work-tree", tmp, "checkout-index",

@@ -172,6 +172,10 @@ pub fn remove_stale_partials(dir: &Path) {
 /// of its own inside `into` (the repository's own index is never touched), then checked
 /// out from it; the index file is removed after.
 fn extract(dir: &Path, commit: &str, into: &Path) -> Result<(), String> {
+    // absolute: git reads a relative index path from its own directory, which
+    // `--work-tree` changes
+    let into = &std::path::absolute(into)
+        .map_err(|e| format!("cannot resolve `{}`: {e}", into.display()))?;
     let index = into.join(".findbench-index");
     let run = |args: &[&str], work_tree: bool| {
         let mut git = Command::new("git");
