@@ -1,10 +1,11 @@
 //! Where a byte of a JSON document sits: in which list, which item of it, which field.
-//! Used only after a store failed to parse, to name the item and field of the error in the
+//! Used only after a document failed to parse (a store here, a results.json in
+//! `harness/eval/src/results_error.rs`), to name the item and field of the error in the
 //! person's words; one pass over the bytes up to the error, never a second parse.
 
 /// One open object or list, outermost first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Frame {
+pub enum Frame {
     Object {
         /// Offset of its `{`.
         open: usize,
@@ -14,6 +15,8 @@ pub(crate) enum Frame {
         value_at: Option<usize>,
     },
     List {
+        /// Offset of its `[`.
+        open: usize,
         /// The element being read, 0-based (commas seen).
         index: usize,
         /// Offset of the first character of that element.
@@ -21,10 +24,27 @@ pub(crate) enum Frame {
     },
 }
 
+impl Frame {
+    /// Offset of its `{` or `[`.
+    pub fn open(&self) -> usize {
+        match self {
+            Frame::Object { open, .. } | Frame::List { open, .. } => *open,
+        }
+    }
+
+    /// Where the value being read in it starts.
+    pub fn value_at(&self) -> Option<usize> {
+        match self {
+            Frame::Object { value_at, .. } => *value_at,
+            Frame::List { element_at, .. } => *element_at,
+        }
+    }
+}
+
 /// A scanner over JSON bytes that keeps the stack of open objects and lists. It trusts
 /// nothing: on malformed input it keeps going and gives its best reading.
 #[derive(Debug, Default)]
-pub(crate) struct Scanner {
+pub struct Scanner {
     pub frames: Vec<Frame>,
     in_string: bool,
     escaped: bool,
@@ -36,15 +56,15 @@ pub(crate) struct Scanner {
 }
 
 impl Scanner {
-    /// Reads `text[..to]`.
-    pub fn scan(&mut self, text: &str, to: usize) {
-        let bytes = text.as_bytes();
+    /// Reads `bytes[..to]`.
+    pub fn scan(&mut self, bytes: &[u8], to: usize) {
         for (i, &b) in bytes.iter().enumerate().take(to.min(bytes.len())) {
-            self.step(text, i, b);
+            self.step(bytes, i, b);
         }
     }
 
-    fn step(&mut self, text: &str, i: usize, b: u8) {
+    /// Reads byte `i` (`b`) of `bytes`.
+    pub fn step(&mut self, bytes: &[u8], i: usize, b: u8) {
         if self.in_string {
             if self.escaped {
                 self.escaped = false;
@@ -53,9 +73,10 @@ impl Scanner {
             } else if b == b'"' {
                 self.in_string = false;
                 if self.expect_key {
-                    let raw = &text[self.string_start..=i];
-                    let key = serde_json::from_str::<String>(raw)
-                        .unwrap_or_else(|_| raw.trim_matches('"').to_string());
+                    let raw = &bytes[self.string_start..=i];
+                    let key = serde_json::from_slice::<String>(raw).unwrap_or_else(|_| {
+                        String::from_utf8_lossy(raw).trim_matches('"').to_string()
+                    });
                     if let Some(Frame::Object { key: k, .. }) = self.frames.last_mut() {
                         *k = Some(key);
                     }
@@ -90,6 +111,7 @@ impl Scanner {
             }
             b'[' => {
                 self.frames.push(Frame::List {
+                    open: i,
                     index: 0,
                     element_at: None,
                 });
@@ -107,7 +129,9 @@ impl Scanner {
                     *value_at = None;
                     self.expect_key = true;
                 }
-                Some(Frame::List { index, element_at }) => {
+                Some(Frame::List {
+                    index, element_at, ..
+                }) => {
                     *index += 1;
                     *element_at = None;
                     self.expect_value = true;
@@ -119,10 +143,10 @@ impl Scanner {
     }
 }
 
-/// The open frames at byte `offset` of `text` (the bytes before it read).
-pub(crate) fn frames_at(text: &str, offset: usize) -> Vec<Frame> {
+/// The open frames at byte `offset` of `bytes` (the bytes before it read).
+pub fn frames_at(bytes: &[u8], offset: usize) -> Vec<Frame> {
     let mut scanner = Scanner::default();
-    scanner.scan(text, offset);
+    scanner.scan(bytes, offset);
     scanner.frames
 }
 
@@ -133,7 +157,7 @@ pub(crate) fn fields_of_object(text: &str, open: usize) -> Vec<(String, usize)> 
     let mut fields: Vec<(String, usize)> = Vec::new();
     let bytes = text.as_bytes();
     for (i, &b) in bytes.iter().enumerate().skip(open) {
-        scanner.step(text, i, b);
+        scanner.step(bytes, i, b);
         match scanner.frames.as_slice() {
             [] => break,
             [Frame::Object {
@@ -193,7 +217,7 @@ mod tests {
     fn the_frames_name_the_list_item_and_field() {
         let text = r#"{"tasks": [{"id": "T-1", "title": "a"}, {"id": "T-7", "title": 5}]}"#;
         let at = text.find('5').unwrap() + 1;
-        let frames = frames_at(text, at);
+        let frames = frames_at(text.as_bytes(), at);
         assert_eq!(frames.len(), 3);
         assert!(matches!(&frames[0], Frame::Object { key: Some(k), .. } if k == "tasks"));
         assert!(matches!(&frames[1], Frame::List { index: 1, .. }));
@@ -213,7 +237,7 @@ mod tests {
     #[test]
     fn strings_with_brackets_and_escapes_do_not_confuse_it() {
         let text = r#"[{"title": "a [b] {c} \" ,", "id": 12, "labels": [1, {"x": 2}]}, 3"#;
-        let frames = frames_at(text, text.len());
+        let frames = frames_at(text.as_bytes(), text.len());
         assert!(matches!(&frames[..], [Frame::List { index: 1, .. }]));
         assert_eq!(id_of_object(text, 1).as_deref(), Some("12"));
     }

@@ -35,7 +35,7 @@ pub(crate) fn store_error(
 ) -> EngineError {
     let (line, column) = (e.line().max(1), e.column().max(1));
     let offset = offset_of(text, line, e.column());
-    let frames = frames_at(text, offset);
+    let frames = frames_at(text.as_bytes(), offset);
     let place = Place::of(text, &frames, shape);
     let raw = serde_message(e);
     let message = match e.classify() {
@@ -96,7 +96,12 @@ impl Place {
                     Some(open).filter(|&at| text[at..].starts_with('{')),
                 )
             }
-            (_, Some(Frame::List { index, element_at })) => {
+            (
+                _,
+                Some(Frame::List {
+                    index, element_at, ..
+                }),
+            ) => {
                 let open = element_at.filter(|&at| text.as_bytes().get(at) == Some(&b'{'));
                 (Some(index + 1), open)
             }

@@ -8,7 +8,7 @@ mod hierarchy;
 mod index;
 mod item_ref;
 mod item_store;
-mod json_place;
+pub mod json_place;
 mod load;
 mod load_error;
 mod open;
