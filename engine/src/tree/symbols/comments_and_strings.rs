@@ -346,25 +346,10 @@ impl<'t> Lexer<'t> {
     }
 
     /// Where a string that ends with its line, opened at `at`, ends: past its quote, or
-    /// before its line's `\n` (`lexical::skip_string` on the line: `\` escapes the byte
-    /// after it on its line).
+    /// before its line's `\n` (`python_text::after_string`, `lexical::skip_string`'s
+    /// reading: `\` escapes the byte after it on its line).
     fn line_string_end(&self, at: usize) -> usize {
-        let bytes = self.bytes;
-        let quote = bytes[at];
-        let mut from = at + 1;
-        while let Some(k) = bytes
-            .get(from..)
-            .and_then(|rest| memchr::memchr3(quote, b'\\', b'\n', rest))
-        {
-            let found = from + k;
-            match bytes[found] {
-                b'\n' => return found,
-                b'\\' if bytes.get(found + 1) == Some(&b'\n') => return found + 1,
-                b'\\' => from = found + 2,
-                _ => return found + 1,
-            }
-        }
-        bytes.len()
+        super::python_text::after_string(self.bytes, at)
     }
 
     /// Where the code goes on after a `'` that opens no string (`Scanner::code_of`): past a

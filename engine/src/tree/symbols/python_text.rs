@@ -85,7 +85,7 @@ fn next_event(bytes: &[u8], pos: usize) -> usize {
 /// or at its line's end when it is not closed on its line (what `skip_string` gives of the
 /// line, a `\` passing over the byte after it; the `\r`s before a line's end hold no
 /// quote).
-fn after_string(bytes: &[u8], at: usize) -> usize {
+pub(super) fn after_string(bytes: &[u8], at: usize) -> usize {
     let quote = bytes[at];
     let mut from = at + 1;
     while let Some(k) = bytes
