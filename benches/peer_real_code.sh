@@ -21,7 +21,7 @@
 #   --corpora DIR    ask the corpora a previous run wrote to DIR (the same questions for two
 #                    builds) instead of generating them
 #   --ctags PROG     the ctags given to `findbench corpus symbols` (default
-#                    benches/ctags-ground-truth.sh: Universal Ctags without anonymous tags,
+#                    benches/ctags-ground-truth.sh: Universal Ctags without Kotlin lambda parameters,
 #                    with regex definitions for Swift and Scala, which 5.9 has no parser for)
 # needs: cargo, python3, Universal Ctags (`ctags`), ripgrep (`rg`).
 # RESULTS=check compares the printed per-language table with benches/RESULTS.md's section "Real-code quality by language"
