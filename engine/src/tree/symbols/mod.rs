@@ -32,12 +32,14 @@ mod kotlin;
 mod language;
 mod languages;
 mod lexical;
+mod line_runs;
 mod packed;
 mod php;
 mod python;
 mod python_text;
 mod ruby;
 mod rust;
+mod rust_runs;
 mod scala;
 mod scanner;
 mod shell;
@@ -116,9 +118,18 @@ fn scan_skimming<'a>(
     let bytes = text.as_bytes();
     let mut offset = 0;
     let mut number = 1;
+    // Rust given its lines: the runs of lines between them passed over at once
+    let mut openers = (skims && scanner.lines.is_some() && scanner.language.spec().attributes)
+        .then(|| rust_runs::Openers::new(bytes));
     // the lines of `text`, each with its `\n` (as `split_inclusive` cuts them)
     let mut line_ends = crate::text::line_ends::LineEnds::new(bytes);
     while offset < bytes.len() {
+        if let Some(openers) = openers.as_mut() {
+            (offset, number) = rust_runs::pass_over_run(&mut scanner, openers, offset, number);
+            if offset == bytes.len() {
+                break;
+            }
+        }
         let end = line_ends.end_from(offset);
         scanner.line(&text[offset..end], offset, number);
         offset = end;

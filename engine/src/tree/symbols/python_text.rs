@@ -10,6 +10,7 @@
 //! hand, on Python's library), at a fraction of the work: most lines of Python hold no
 //! quote and no declaration.
 
+use super::line_runs::Stop;
 use super::python::{python_declaration, triple_quote};
 use super::scanner::Scanner;
 use super::BYTE_ORDER_MARK;
@@ -114,30 +115,4 @@ fn line_at(text: &str, start: usize, mut end: usize) -> &str {
         line = rest;
     }
     line
-}
-
-/// Where a word is next written in a text, from an offset on (searched for again only once
-/// passed), and its searcher.
-pub(super) struct Stop {
-    at: Option<usize>,
-    finder: memchr::memmem::Finder<'static>,
-}
-
-impl Stop {
-    pub(super) fn new(bytes: &[u8], word: &'static [u8]) -> Stop {
-        let finder = memchr::memmem::Finder::new(word);
-        Stop {
-            at: finder.find(bytes),
-            finder,
-        }
-    }
-
-    /// The first offset from `from` on where the word is written in `bytes` (the text
-    /// the stop was made for; its length when the word is not).
-    pub(super) fn next(&mut self, bytes: &[u8], from: usize) -> usize {
-        if self.at.is_some_and(|at| at < from) {
-            self.at = self.finder.find(&bytes[from..]).map(|k| from + k);
-        }
-        self.at.unwrap_or(bytes.len())
-    }
 }
