@@ -153,6 +153,70 @@ fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::Tree;
+
+    /// One file of each kind under the default profile: a language's file and a source
+    /// extension's are source, and only they; a test by its directory; docs, data and
+    /// other text by their extensions.
+    #[test]
+    fn only_an_implementation_file_is_source() {
+        let profile = Profile::default();
+        let paths = [
+            "src/lib.rs",
+            "tools/run.pl",
+            "tests/it.rs",
+            "README.md",
+            "data.json",
+            "notes.xyz",
+        ];
+        let tree = Tree::from_memory("t", paths.map(|p| (p, "")));
+        let kinds: Vec<FileKind> = paths
+            .iter()
+            .map(|p| {
+                let f = tree.files().iter().find(|f| f.path == *p).unwrap();
+                FileKind::of(f, &profile)
+            })
+            .collect();
+        use FileKind::*;
+        assert_eq!(kinds, [Source, Source, Test, Docs, Data, Other]);
+        assert_eq!(
+            kinds.iter().map(|k| k.is_source()).collect::<Vec<_>>(),
+            [true, true, false, false, false, false]
+        );
+        assert_eq!(
+            kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+            ["source", "source", "test", "docs", "data", "text"]
+        );
+    }
+
+    /// The names `find code` shows for what a file is besides the implementation.
+    #[test]
+    fn secondary_kinds_are_named_as_find_code_shows_them() {
+        let w = Profile::default().code;
+        let paths = [
+            "tests/it.rs",
+            "examples/demo.rs",
+            "generated/api.rs",
+            "src/lib.rs",
+        ];
+        let tree = Tree::from_memory("t", paths.map(|p| (p, "")));
+        let names: Vec<Option<&str>> = paths
+            .iter()
+            .map(|p| {
+                let f = tree.files().iter().find(|f| f.path == *p).unwrap();
+                secondary_kind(f, &w).map(Secondary::as_str)
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                Some("test"),
+                Some("example or bench"),
+                Some("generated"),
+                None
+            ]
+        );
+    }
 
     #[test]
     fn glob_matches_stars_only() {
