@@ -437,8 +437,9 @@ mod tests {
         let err = |r: Result<usize>| r.unwrap_err().to_string();
         assert!(err(run(None, None)).contains("give --budget N or --time SECS"));
         assert!(err(run(Some(0), None)).contains("--budget must be at least 1"));
-        assert_eq!(run(None, Some(Duration::ZERO)).unwrap(), 0);
+        // with the budget first: a run that ignored the time would stop at it
         assert_eq!(run(Some(3), Some(Duration::ZERO)).unwrap(), 0);
+        assert_eq!(run(None, Some(Duration::ZERO)).unwrap(), 0);
         assert_eq!(run(Some(3), Some(Duration::from_secs(3600))).unwrap(), 3);
         assert_eq!(run(Some(3), None).unwrap(), 3);
     }
