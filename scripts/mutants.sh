@@ -25,13 +25,17 @@ cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || { echo "cargo-mutants not found: cargo install --locked cargo-mutants" >&2; exit 2; }
 DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
                engine/src/retrieval/built_copy.rs engine/src/retrieval/tested_subject.rs
+               engine/src/retrieval/posting.rs engine/src/retrieval/fields.rs
+               engine/src/retrieval/kind.rs
                engine/src/rank/score.rs engine/src/rank/field_weight.rs engine/src/rank/natural.rs
                harness/eval/src/metrics/rank.rs harness/eval/src/metrics/several.rs
                harness/eval/src/metrics/recall.rs harness/eval/src/metrics/arithmetic.rs
                harness/eval/src/metrics/bytes.rs harness/eval/src/metrics/latency.rs
                harness/eval/src/metrics/outcome.rs harness/eval/src/metrics/mod.rs
                harness/eval/src/stats.rs
-               harness/tune/src/objective.rs harness/tune/src/space.rs harness/tune/src/split.rs)
+               harness/tune/src/objective.rs harness/tune/src/space.rs harness/tune/src/split.rs
+               harness/tune/src/traces.rs harness/tune/src/report.rs harness/tune/src/tuning.rs
+               harness/tune/src/evaluate.rs harness/tune/src/search.rs)
 DIFF=""
 SINCE=""
 MAX=12

@@ -278,6 +278,29 @@ mod tests {
         );
     }
 
+    /// A file of no language is read by its extension when the profile calls it source:
+    /// `#` comments for the extensions written so (`.pl`), `//` and `/* */` for the others
+    /// (`.zig`); a file that is not source is all prose, whatever its extension.
+    #[test]
+    fn a_file_of_no_language_is_split_by_its_extension_when_it_is_source() {
+        let tree = crate::tree::Tree::from_memory("t", [("a.pl", ""), ("a.zig", "")]);
+        let file = |path: &str| tree.files().iter().find(|f| f.path == path).unwrap();
+        let (pl, zig) = (file("a.pl"), file("a.zig"));
+        assert!(pl.language.is_none() && zig.language.is_none());
+        let text = "x # h\ny // s";
+        assert_eq!(
+            parts(text, Syntax::of(pl, true)),
+            [("x ", "code"), ("# h", "prose"), ("\ny // s", "code")]
+        );
+        assert_eq!(
+            parts(text, Syntax::of(zig, true)),
+            [("x # h\ny ", "code"), ("// s", "prose")]
+        );
+        for f in [pl, zig] {
+            assert_eq!(parts(text, Syntax::of(f, false)), [(text, "prose")]);
+        }
+    }
+
     #[test]
     fn prose_is_one_range() {
         assert_eq!(parts("a // b", Syntax::Prose), [("a // b", "prose")]);

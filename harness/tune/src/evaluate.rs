@@ -110,3 +110,131 @@ impl<'a> Evaluator<'a> {
             .collect()
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::traces::{load_traces, replay_options, TraceInputs};
+    use findbench_eval::corpus::load::load_corpora_with;
+    use findbench_eval::corpus::Corpus;
+    use std::path::Path;
+
+    fn no_cache() -> findbench_engine::TreeOptions {
+        findbench_engine::TreeOptions {
+            no_cache: true,
+            ..Default::default()
+        }
+    }
+
+    /// A corpus per name, each on its own task store `NAME/NAME.json`: T1 holds `alpha` in
+    /// its description, T2 in its title (and alone holds `handler`); both cases expect T2
+    /// first.
+    pub(crate) fn title_projects(dir: &Path, names: &[&str]) -> Vec<Corpus> {
+        let mut paths = Vec::new();
+        for p in names {
+            std::fs::create_dir_all(dir.join(p)).unwrap();
+            let store = serde_json::json!({"tasks": [
+                {"id": "T1", "title": "Other thing", "description": "mentions alpha here",
+                 "status": "active"},
+                {"id": "T2", "title": "alpha handler", "description": "nothing",
+                 "status": "active"},
+            ]});
+            std::fs::write(dir.join(p).join(format!("{p}.json")), store.to_string()).unwrap();
+            let corpus = dir.join(format!("{p}.yaml"));
+            std::fs::write(
+                &corpus,
+                format!(
+                    "suite: {p}\nfixture: {{store: {p}/{p}.json}}\ncases:\n  \
+                     - id: alpha\n    query: alpha\n    mode: task\n    expect: {{top: T2}}\n  \
+                     - id: handler\n    query: handler\n    mode: task\n    expect: {{top: T2}}\n"
+                ),
+            )
+            .unwrap();
+            paths.push(corpus);
+        }
+        load_corpora_with(&paths, &no_cache()).unwrap()
+    }
+
+    /// The default profile with a task's title weighing less than its description: `alpha`
+    /// then ranks T1 (description 1.0) above T2 (title 0.05), T2 second.
+    pub(crate) fn title_below_description() -> Profile {
+        let mut p = Profile::default();
+        p.task.title = 0.05;
+        p.task.description = 1.0;
+        p
+    }
+
+    /// A trace file of one trace on a tree of one source file, expecting that file.
+    pub(crate) fn parser_traces(dir: &Path) -> TraceInputs {
+        let tree = dir.join("tree");
+        std::fs::create_dir_all(tree.join("src")).unwrap();
+        std::fs::write(tree.join("src/parser.rs"), "fn parse_header() {}\n").unwrap();
+        let line = serde_json::json!({
+            "trace_id": "t", "timestamp": "2026-06-19T00:00:00Z",
+            "query": "where is parse_header", "fixture": {"root": tree.display().to_string()},
+            "tools": [], "outcome": "success", "expected": ["src/parser.rs"]
+        });
+        let file = dir.join("t.jsonl");
+        std::fs::write(&file, format!("{line}\n")).unwrap();
+        load_traces(
+            &[file],
+            replay_options(dir.to_path_buf(), Vec::new(), no_cache()),
+        )
+        .unwrap()
+    }
+
+    /// Each case's score under each profile, in the order of the cases and the profiles:
+    /// `alpha` ranks T2 second under the low title weight (1/2) and first under the default
+    /// (title 1.0, description 0.55); `handler` and the trace find their file first.
+    #[test]
+    fn each_case_is_scored_under_each_profile_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpora = title_projects(dir.path(), &["north"]);
+        let traces = parser_traces(dir.path());
+        let mut cases: Vec<Item> = corpora[0].cases.iter().map(Item::Corpus).collect();
+        cases.push(Item::Trace(&traces.sets[0].cases[0]));
+        assert_eq!(
+            cases.iter().map(Item::project).collect::<Vec<_>>(),
+            [
+                dir.path().join("north/north.json").display().to_string(),
+                dir.path().join("north/north.json").display().to_string(),
+                dir.path().join("tree").display().to_string(),
+            ]
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let eval = Evaluator::new(cases, Objective::Mrr, &pool, &traces.options);
+        assert_eq!((eval.len(), eval.is_empty()), (3, false));
+        let low_title = title_below_description();
+        assert_eq!(eval.case_scores(&low_title), [0.5, 1.0, 1.0]);
+        let profiles = [low_title, Profile::default()];
+        assert_eq!(
+            eval.batch_case_scores(&profiles),
+            [vec![0.5, 1.0, 1.0], vec![1.0, 1.0, 1.0]]
+        );
+        assert_eq!(
+            eval.batch_objective(&profiles),
+            [(0.5 + 1.0 + 1.0) / 3.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn no_case_scores_an_empty_list_per_profile() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let replay = TraceInputs::none().options;
+        let eval = Evaluator::new(Vec::new(), Objective::Mrr, &pool, &replay);
+        assert_eq!((eval.len(), eval.is_empty()), (0, true));
+        let profiles = [title_below_description(), Profile::default()];
+        assert_eq!(
+            eval.batch_case_scores(&profiles),
+            [Vec::<f64>::new(), Vec::new()]
+        );
+        assert_eq!(eval.batch_objective(&profiles), [0.0, 0.0]);
+        assert!(eval.case_scores(&profiles[0]).is_empty());
+    }
+}

@@ -259,4 +259,125 @@ mod tests {
         assert_eq!(number(0.5), "0.5");
         assert_eq!(number(13.0), "13");
     }
+
+    /// An interval that ends at 0 includes it: a loss is said only when it is below 0.
+    #[test]
+    fn an_interval_ending_at_zero_is_not_a_loss() {
+        let v = verdict(Some(&held(-0.2, 0.0)), true);
+        assert!(
+            v.contains("includes 0") && !v.contains("keep the base"),
+            "{v}"
+        );
+    }
+
+    fn report(held_out: Option<HeldOut>, split: SplitInfo, changes: Vec<Change>) -> TuneReport {
+        TuneReport {
+            provenance: Provenance {
+                generator: "findbench tune".into(),
+                findbench_version: "0.1.0".into(),
+                engine_version: "1".into(),
+                base_profile: "default".into(),
+                inputs: Vec::new(),
+                objective: "mrr".into(),
+                seed: 7,
+                budget: Some(40),
+                time_secs: None,
+                evaluations: 40,
+                params: vec!["task.title".into(), "task.threshold".into()],
+                split,
+                train: Scores {
+                    before: 0.5,
+                    after: 0.625,
+                },
+                held_out,
+            },
+            changes,
+            speed: Speed {
+                evaluations: 40,
+                seconds: 2.5,
+                evaluations_per_second: 16.0,
+                cases_per_evaluation: 8,
+                restarts: 3,
+            },
+            verdict: "VERDICT".into(),
+        }
+    }
+
+    /// The whole text of a report with a held-out side and two changes, written out by hand.
+    #[test]
+    fn the_text_report_of_a_run_with_held_out_projects_and_changes() {
+        let split = SplitInfo {
+            rule: "hash".into(),
+            holdout: Some(0.3),
+            train_projects: vec!["a".into(), "b".into()],
+            held_out_projects: vec!["c".into()],
+            train_cases: 8,
+            held_out_cases: 4,
+        };
+        let changes = vec![
+            Change {
+                param: "task.title".into(),
+                before: 1.0,
+                after: 1.25,
+            },
+            Change {
+                param: "task.threshold".into(),
+                before: 0.3,
+                after: 0.12345,
+            },
+        ];
+        let held_out = HeldOut {
+            before: 0.25,
+            after: 0.5,
+            gain: 0.25,
+            ci_low: -0.125,
+            ci_high: 0.5,
+            resamples: 2000,
+            clear_of_zero: false,
+        };
+        let text = report(Some(held_out), split, changes).text();
+        let expected = "\
+tune: objective mrr, 2 parameters, 40 evaluations in 2.5 s (16.00/s, 8 train cases each, 3 restarts), seed 7
+split (hash, --holdout 0.3): train 8 cases of a, b; held out 4 cases of c
+
+cases        before    after     gain
+train        0.5000   0.6250  +0.1250
+held-out     0.2500   0.5000  +0.2500  95% CI [-0.1250, +0.5000]
+
+VERDICT
+
+Changed (2):
+  task.title      1 -> 1.25
+  task.threshold  0.3 -> 0.1235
+";
+        assert_eq!(text, expected);
+    }
+
+    /// Without held-out projects: dashes in the table, the split's rule by name and "no
+    /// project" held out.
+    #[test]
+    fn the_text_report_of_a_run_without_held_out_projects_or_changes() {
+        let split = SplitInfo {
+            rule: "named".into(),
+            holdout: None,
+            train_projects: vec!["a".into()],
+            held_out_projects: Vec::new(),
+            train_cases: 8,
+            held_out_cases: 0,
+        };
+        let text = report(None, split, Vec::new()).text();
+        let expected = "\
+tune: objective mrr, 2 parameters, 40 evaluations in 2.5 s (16.00/s, 8 train cases each, 3 restarts), seed 7
+split (named): train 8 cases of a; held out 0 cases of no project
+
+cases        before    after     gain
+train        0.5000   0.6250  +0.1250
+held-out          -        -        -
+
+VERDICT
+
+No number changed.
+";
+        assert_eq!(text, expected);
+    }
 }

@@ -289,4 +289,138 @@ mod tests {
             vec![0.3]
         );
     }
+
+    /// A search's every batch, in order, for a budget.
+    fn batches<F: Fn(&[f64]) -> f64>(
+        params: &[Param],
+        start: Vec<f64>,
+        settings: SearchSettings,
+        f: F,
+    ) -> (SearchResult, Vec<Vec<Vec<f64>>>) {
+        let mut seen = Vec::new();
+        let r = coordinate_ascent(params, start, settings, |points| {
+            seen.push(points.to_vec());
+            points.iter().map(|x| f(x)).collect()
+        });
+        (r, seen)
+    }
+
+    /// Every point of a climb worked by hand. Two numbers in [-24, 1000] (a range of 1024),
+    /// a first step of 1/1024 of it (one unit) and a smallest of half that;
+    /// f(a, b) = b - (distance of a to [100, 200]). From (40, 990):
+    /// - a moves by ±1, ±2, ±4; 44 is best, and the move goes on with doubled steps: 52, 68,
+    ///   100, then 164, no higher than 100 (both on the plateau), so a stops at 100;
+    /// - b moves to 994, then 1000 (1002 clamped); the next doubling is clamped onto 1000;
+    /// - at step 1 nothing is higher: a's moves up stay on the plateau, b's up are all
+    ///   clamped onto 1000 and left out; at step 1/2 neither; the step then falls below the
+    ///   smallest and the climb ends;
+    /// - the restart draws each number uniformly in its range, and the budget ends with it.
+    #[test]
+    fn every_point_of_a_climb_worked_by_hand() {
+        let params = [
+            param("a", -24.0, 1000.0, false),
+            param("b", -24.0, 1000.0, false),
+        ];
+        let settings = SearchSettings {
+            budget: Some(37),
+            deadline: None,
+            seed: 1,
+            initial_step: 1.0 / 1024.0,
+            min_step: 1.0 / 2048.0,
+        };
+        let f = |x: &[f64]| x[1] - (100.0 - x[0]).max(0.0) - (x[0] - 200.0).max(0.0);
+        let (r, seen) = batches(&params, vec![40.0, 990.0], settings, f);
+        let a = |b: f64, xs: &[f64]| xs.iter().map(|&x| vec![x, b]).collect::<Vec<_>>();
+        let b = |a: f64, xs: &[f64]| xs.iter().map(|&x| vec![a, x]).collect::<Vec<_>>();
+        let mut rng = SplitMix64(1);
+        let restart = vec![-24.0 + rng.unit() * 1024.0, -24.0 + rng.unit() * 1024.0];
+        let expected = vec![
+            vec![vec![40.0, 990.0]],
+            a(990.0, &[41.0, 42.0, 44.0, 39.0, 38.0, 36.0]),
+            a(990.0, &[52.0]),
+            a(990.0, &[68.0]),
+            a(990.0, &[100.0]),
+            a(990.0, &[164.0]),
+            b(100.0, &[991.0, 992.0, 994.0, 989.0, 988.0, 986.0]),
+            b(100.0, &[1000.0]),
+            a(1000.0, &[101.0, 102.0, 104.0, 99.0, 98.0, 96.0]),
+            b(100.0, &[999.0, 998.0, 996.0]),
+            a(1000.0, &[100.5, 101.0, 102.0, 99.5, 99.0, 98.0]),
+            b(100.0, &[999.5, 999.0, 998.0]),
+            vec![restart],
+        ];
+        assert_eq!(seen, expected);
+        assert_eq!(
+            (
+                r.best,
+                r.best_score,
+                r.start_score,
+                r.evaluations,
+                r.restarts
+            ),
+            (vec![100.0, 1000.0], 1000.0, 930.0, 37, 1)
+        );
+    }
+
+    /// Moves that score alike: the first tried wins (up before down). From 512 on
+    /// |a - 512|, +4 and -4 both score 4; 516 is taken and followed to 524.
+    #[test]
+    fn of_moves_that_score_alike_the_first_tried_is_taken() {
+        let params = [param("a", 0.0, 1024.0, false)];
+        let settings = SearchSettings {
+            budget: Some(8),
+            initial_step: 1.0 / 1024.0,
+            min_step: 1.0 / 1024.0,
+            ..SearchSettings::default()
+        };
+        let (r, _) = batches(&params, vec![512.0], settings, |x| (x[0] - 512.0).abs());
+        assert_eq!((r.best, r.best_score), (vec![524.0], 12.0));
+    }
+
+    /// A point scoring no more than EPSILON above the best does not replace it: here every
+    /// point but the start scores exactly EPSILON above it, the restarts' included.
+    #[test]
+    fn a_gain_of_no_more_than_epsilon_is_not_taken() {
+        let params = [param("a", 0.0, 1.0, false)];
+        let settings = SearchSettings {
+            budget: Some(60),
+            ..SearchSettings::default()
+        };
+        let f = |x: &[f64]| if x[0] == 0.5 { 0.0 } else { EPSILON };
+        let (r, _) = batches(&params, vec![0.5], settings, f);
+        assert!(r.restarts >= 1, "{r:?}");
+        assert_eq!((r.best, r.best_score, r.evaluations), (vec![0.5], 0.0, 60));
+    }
+
+    /// Nothing to search: the start is scored once and kept, whatever the budget.
+    #[test]
+    fn without_parameters_the_start_is_scored_once() {
+        let settings = SearchSettings {
+            budget: Some(10),
+            ..SearchSettings::default()
+        };
+        let (r, seen) = batches(&[], vec![], settings, |_| 1.0);
+        assert_eq!(seen, [vec![Vec::<f64>::new()]]);
+        assert_eq!((r.evaluations, r.restarts, r.best_score), (1, 0, 1.0));
+    }
+
+    /// A deadline already reached runs nothing; one an hour away leaves the budget to
+    /// bound the search.
+    #[test]
+    fn a_deadline_reached_runs_nothing() {
+        let params = [param("a", 0.0, 1.0, false)];
+        let at = |deadline: Instant| SearchSettings {
+            budget: Some(5),
+            deadline: Some(deadline),
+            ..SearchSettings::default()
+        };
+        let (r, seen) = batches(&params, vec![0.5], at(Instant::now()), |_| 1.0);
+        assert_eq!(
+            (r.evaluations, seen.len(), r.start_score),
+            (0, 0, f64::NEG_INFINITY)
+        );
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+        let (r, _) = batches(&params, vec![0.5], at(later), |_| 1.0);
+        assert_eq!(r.evaluations, 5);
+    }
 }

@@ -153,3 +153,120 @@ pub fn project_of_trace(trace: &Trace, options: &ReplayOptions) -> String {
     };
     project_name(&path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use findbench_traces::trace::PathMap;
+
+    fn trace(fixture: serde_json::Value, expected: Option<&[&str]>) -> String {
+        let mut t = serde_json::json!({
+            "trace_id": "t", "timestamp": "2026-06-19T00:00:00Z", "query": "where is parse_header",
+            "fixture": fixture, "tools": [], "outcome": "success"
+        });
+        if let Some(e) = expected {
+            t["expected"] = serde_json::json!(e);
+        }
+        t.to_string()
+    }
+
+    fn parsed(fixture: serde_json::Value) -> Trace {
+        serde_json::from_str(&trace(fixture, None)).unwrap()
+    }
+
+    #[test]
+    fn a_traces_project_is_the_tree_it_names() {
+        let options = replay_options(
+            PathBuf::from("corpora/fixtures"),
+            Vec::new(),
+            Default::default(),
+        );
+        let project = |f: serde_json::Value| project_of_trace(&parsed(f), &options);
+        assert_eq!(
+            project(serde_json::json!("agent-cpp")),
+            "corpora/fixtures/agent-cpp"
+        );
+        assert_eq!(project(serde_json::json!({"root": "/w/app"})), "/w/app");
+        // a repository is named by its work tree, whether the trace names it or its `.git`
+        assert_eq!(
+            project(serde_json::json!({"git": "/w/repo", "rev": "abc"})),
+            "/w/repo"
+        );
+        assert_eq!(
+            project(serde_json::json!({"git": "/w/repo/.git", "rev": "abc"})),
+            "/w/repo"
+        );
+        assert_eq!(
+            project(serde_json::json!({"git": "/w/repo/.git", "rev": "abc", "path": "sub/app"})),
+            "/w/repo/sub/app"
+        );
+        // `--map` moves a tree before it is named
+        let moved = replay_options(
+            PathBuf::from("."),
+            vec!["/w=/x".parse::<PathMap>().unwrap()],
+            Default::default(),
+        );
+        assert_eq!(
+            project_of_trace(&parsed(serde_json::json!({"root": "/w/app"})), &moved),
+            "/x/app"
+        );
+    }
+
+    #[test]
+    fn replay_options_keep_the_map_and_the_tree_options_given() {
+        let map = vec!["/old=/new".parse::<PathMap>().unwrap()];
+        let tree = findbench_engine::TreeOptions {
+            no_cache: true,
+            hidden: true,
+            ..Default::default()
+        };
+        let o = replay_options(PathBuf::from("fx"), map.clone(), tree.clone());
+        assert_eq!(
+            (o.fixtures_dir, o.map, o.tree),
+            (PathBuf::from("fx"), map, tree)
+        );
+        assert_eq!(o.hit_k, 5);
+        let none = TraceInputs::none();
+        assert!(none.sets.is_empty() && none.options.map.is_empty());
+    }
+
+    /// Only the traces naming expected files are cases, each at its place among all the
+    /// file's traces; the project is the root the trace names.
+    #[test]
+    fn the_cases_of_a_trace_file_are_its_traces_with_expected_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        std::fs::create_dir_all(tree.join("src")).unwrap();
+        std::fs::write(tree.join("src/parser.rs"), "fn parse_header() {}\n").unwrap();
+        let root = serde_json::json!({"root": tree.display().to_string()});
+        let lines = [
+            trace(root.clone(), None),
+            trace(root.clone(), Some(&["src/parser.rs"])),
+            trace(root.clone(), Some(&[])),
+            trace(root, Some(&["src/parser.rs"])),
+        ];
+        let file = dir.path().join("t.jsonl");
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        let tree_options = findbench_engine::TreeOptions {
+            no_cache: true,
+            ..Default::default()
+        };
+        let inputs = load_traces(
+            std::slice::from_ref(&file),
+            replay_options(dir.path().to_path_buf(), Vec::new(), tree_options),
+        )
+        .unwrap();
+        assert_eq!(inputs.sets.len(), 1);
+        let set = &inputs.sets[0];
+        assert_eq!(set.path, file);
+        let bytes = std::fs::read(&file).unwrap();
+        assert_eq!(set.sha256, format!("{:x}", sha2::Sha256::digest(&bytes)));
+        let positions: Vec<u64> = set.cases.iter().map(|c| c.position).collect();
+        assert_eq!(positions, [2, 4]);
+        for c in &set.cases {
+            assert_eq!(c.project, tree.display().to_string());
+            assert!(c.fixture.is_ok());
+        }
+        assert!(inputs.options.tree.no_cache);
+    }
+}
