@@ -125,7 +125,21 @@ async def server_ask(session, root, question):
     return ms, structured if structured is not None else getattr(result, "structuredContent")
 
 
-async def against_cli(binary, root, questions, rounds, settle):
+async def after_edits(session, binary, root, question, edited):
+    """Each side's call right after an edit of `edited`, and its next call, three times."""
+    times = {"server after edit": [], "CLI after edit": [], "server next": [], "CLI next": []}
+    for i in range(3):
+        with open(edited, "a") as f:
+            f.write(f"\n/* an edit, {i} */\n")
+        await asyncio.sleep(3)
+        times["server after edit"].append((await server_ask(session, root, question))[0])
+        times["CLI after edit"].append(cli_ask(binary, root, question)[0])
+        times["server next"].append((await server_ask(session, root, question))[0])
+        times["CLI next"].append(cli_ask(binary, root, question)[0])
+    return times
+
+
+async def against_cli(binary, root, questions, rounds, settle, edited=None):
     subprocess.run([binary, "index", root, "-f", "json"], check=True, capture_output=True)
     with tempfile.TemporaryDirectory() as server_cache:
         params = StdioServerParameters(
@@ -151,6 +165,7 @@ async def against_cli(binary, root, questions, rounds, settle):
                         ms, printed = cli_ask(binary, root, q)
                         cli[q].append(ms)
                         same[q] &= comparable(served) == comparable(printed)
+                edits = edited and await after_edits(session, binary, root, questions[-1], edited)
     found = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"{found}, mcp {version('mcp')} (Python {platform.python_version()}), "
           f"{os.cpu_count()} CPUs: {cpu()}, load {os.getloadavg()[0]:.1f}")
@@ -164,6 +179,10 @@ async def against_cli(binary, root, questions, rounds, settle):
     every_cli = [ms for q in questions for ms in cli[q]]
     print(f"{'all':<44}{'':>9}{statistics.median(every_server):>10.1f}"
           f"{statistics.median(every_cli):>8.1f}")
+    if edits:
+        print(f"after editing {edited}, asking {questions[-1]!r} (ms, three edits):")
+        for side, samples in edits.items():
+            print(f"  {side:<20}" + " ".join(f"{ms:8.1f}" for ms in samples))
 
 
 if __name__ == "__main__":
@@ -175,9 +194,11 @@ if __name__ == "__main__":
                         help="a question to ask (repeatable; default the four of peer_ask.sh)")
     parser.add_argument("--settle", type=float, default=0.0,
                         help="seconds to wait after the server's first calls")
+    parser.add_argument("--edit", help="a file under --root to append to (a copy's: it is written)")
     args = parser.parse_args()
     if args.root:
         asyncio.run(against_cli(os.path.abspath(args.bin), os.path.realpath(args.root),
-                                args.question or QUESTIONS, args.calls, args.settle))
+                                args.question or QUESTIONS, args.calls, args.settle,
+                                args.edit and os.path.realpath(args.edit)))
     else:
         asyncio.run(main(os.path.abspath(args.bin), args.calls))
