@@ -129,6 +129,11 @@ impl Freshness {
         doubtful || seen
     }
 
+    /// The fixture may have changed unseen: the next check says it changed.
+    pub fn doubt(&mut self) {
+        self.doubtful = true;
+    }
+
     /// After the fixture was loaded again at `loaded_at`: a watch goes on (the events of a
     /// write during the reload are queued in it, seen by the next check), stamps are taken
     /// anew.

@@ -6,6 +6,7 @@
 
 pub mod fresh;
 pub mod git_pin;
+mod index_build;
 #[cfg(target_os = "linux")]
 mod inotify;
 pub mod record;

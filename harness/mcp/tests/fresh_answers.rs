@@ -1,17 +1,17 @@
 //! The server answers from the files as they are now: an edit, an added file, a removed one
 //! and a changed store are seen by the very next call, through the service's call path.
 
-use findbench_mcp::{build_service, ServeOptions, Service};
+use findbench_mcp::{Sandbox, Service};
 use serde_json::{json, Value};
 use std::path::Path;
 
-fn service(root: &Path, store: &Path) -> Service {
-    build_service(&ServeOptions {
-        roots: vec![root.to_path_buf()],
-        stores: vec![store.to_path_buf()],
-        ..ServeOptions::default()
-    })
-    .expect("the service starts")
+/// The service over `root` and `store`, keeping what it indexes in `cache`.
+fn service(root: &Path, store: &Path, cache: &Path) -> Service {
+    let (roots, stores) = ([root.to_path_buf()], [store.to_path_buf()]);
+    let sandbox = Sandbox::new(&roots, &stores, &[]).expect("the sandbox opens");
+    let service = Service::new(sandbox, None).cache_in(cache.to_path_buf());
+    service.warm_up(&roots, &stores, &[]);
+    service
 }
 
 /// The paths `grep` finds for `term`.
@@ -48,7 +48,7 @@ fn every_call_answers_from_the_files_as_they_are_now() {
     std::fs::write(root.join("src/other.rs"), "pub fn other() {}\n").unwrap();
     let store = dir.path().join("todo.json");
     std::fs::write(&store, r#"[{"id": "T1", "title": "write the parser"}]"#).unwrap();
-    let service = service(&root, &store);
+    let service = service(&root, &store, &dir.path().join("cache"));
 
     assert_eq!(grep(&service, "zqxmarker"), Vec::<String>::new());
     // an edit in place
