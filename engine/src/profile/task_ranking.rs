@@ -78,6 +78,15 @@ pub struct TaskRankingWeights {
     /// Share of a test file's score given to the file it tests (the source file its name
     /// names, nearest to it in the tree; `retrieval/tested_subject.rs`). 0 gives none.
     pub tested_subject: f64,
+    /// Weight of how often a ranked file changed before the revision asked about, where
+    /// the tree's caller gave it the history (a git work tree, a `{git, rev}` fixture):
+    /// its score is multiplied by `1 + history x ln(1 + c) / ln(1 + m)`, `c` the commits that
+    /// changed it, `m` the most any file changed (`retrieval/history.rs`). 0 weighs none,
+    /// and then no caller reads the history.
+    pub history: f64,
+    /// How many commits before the revision asked about the history holds: the newest,
+    /// merges left out.
+    pub history_commits: usize,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -127,6 +136,7 @@ impl TaskRankingWeights {
         real("code_tokens", 0.5, 6.0),
         real("built_copy", 0.0, 1.0),
         real("tested_subject", 0.0, 2.0),
+        real("history", 0.0, 2.0),
     ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
@@ -134,6 +144,11 @@ impl TaskRankingWeights {
             "length_sample",
             "how precisely the average field lengths are measured; a tree keeps the \
              statistics of the first profile that asks, so a change is not seen by a run",
+        ),
+        fixed(
+            "history_commits",
+            "a bound on the work of reading a repository's history, which the caller does \
+             once per tree before any profile ranks",
         ),
         fixed(
             "minified_line_bytes",
@@ -182,6 +197,8 @@ impl Default for TaskRankingWeights {
             built_copy: 0.2,
             minified_line_bytes: 250,
             tested_subject: 0.5,
+            history: 0.5,
+            history_commits: 1000,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

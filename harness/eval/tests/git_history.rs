@@ -189,6 +189,46 @@ fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
         text_of(0, "src/cli.rs").as_deref(),
         Some("pub fn parse() {}\n")
     );
+    // each tree is weighed by the history before its commit, never by the commit asked
+    // about nor a later one: the two-file case's tree (the module commit) counts the
+    // module, README, walk fix and first commits, in which src/walk.rs changed twice and
+    // src/cli.rs once (three times and twice with the commit itself, cli.rs three times
+    // with `v2`); the walk fix's tree counts the first commit alone
+    let counts_of = |i: usize| match &cases[i].fixture.fixture {
+        Fixture::Tree(t) => {
+            let h = t.history().expect("a git fixture's tree has its history");
+            let counts = h.change_counts(usize::MAX);
+            let mut counts: Vec<(String, u32)> =
+                counts.into_iter().map(|(p, c)| (p.to_string(), c)).collect();
+            counts.sort();
+            (h.commits(), counts)
+        }
+        _ => panic!("a tree fixture"),
+    };
+    let owned = |v: &[(&str, u32)]| -> Vec<(String, u32)> {
+        v.iter().map(|(p, c)| (p.to_string(), *c)).collect()
+    };
+    assert_eq!(
+        counts_of(0),
+        (
+            4,
+            owned(&[
+                ("CHANGELOG.md", 2),
+                ("README.md", 1),
+                ("src/cli.rs", 1),
+                ("src/new_module.rs", 1),
+                ("src/walk.rs", 2),
+                ("tests/walk_test.rs", 1),
+            ])
+        )
+    );
+    assert_eq!(
+        counts_of(1),
+        (
+            1,
+            owned(&[("CHANGELOG.md", 1), ("src/cli.rs", 1), ("src/walk.rs", 1)])
+        )
+    );
     // materialized under the cache, the repository's work tree untouched
     assert!(cases[0].fixture.path.starts_with(cache.path()));
     // two commits' trees, one project: the repository (what `tune` splits by)

@@ -1,0 +1,190 @@
+//! What a repository's history says of a tree's files: a file that changed often before
+//! the revision asked about is more likely the one a task changes than a file as well
+//! matched by the question's words that seldom changes.
+//!
+//! The engine starts no process: its caller reads the commits before the tree's revision
+//! (`harness/tools/src/history.rs`, `git log --name-only`, never the revision's own
+//! successors) and hands them to the tree ([`crate::Tree::set_history`]). A ranked file's
+//! score is multiplied by `1 + history x ln(1 + c) / ln(1 + m)`, `c` the commits of the
+//! newest `history_commits` that changed it, `m` the most any path changed in them: files
+//! the question's words did not match are never added.
+
+use super::best_files::Scored;
+use crate::profile::Profile;
+use crate::tree::Tree;
+use std::collections::HashMap;
+
+/// The commits before a tree's revision, newest first, each with the paths it changed
+/// (relative to the tree's root, `/`-separated).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// Every path any commit changed, once.
+    paths: Vec<String>,
+    /// Each commit's paths, as places in `paths`.
+    commits: Vec<Vec<u32>>,
+}
+
+impl History {
+    /// The history of `commits`, newest first, each given as the paths it changed.
+    pub fn from_commits<C, S>(commits: impl IntoIterator<Item = C>) -> History
+    where
+        C: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut place: HashMap<String, u32> = HashMap::new();
+        let mut history = History::default();
+        for changed in commits {
+            let mut ids: Vec<u32> = changed
+                .into_iter()
+                .map(|p| {
+                    let p = p.as_ref();
+                    *place.entry(p.to_string()).or_insert_with(|| {
+                        history.paths.push(p.to_string());
+                        history.paths.len() as u32 - 1
+                    })
+                })
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            history.commits.push(ids);
+        }
+        history
+    }
+
+    /// How many commits it holds.
+    pub fn commits(&self) -> usize {
+        self.commits.len()
+    }
+
+    /// How many of the newest `window` commits changed each path they changed.
+    pub fn change_counts(&self, window: usize) -> HashMap<&str, u32> {
+        let mut counts: HashMap<&str, u32> = HashMap::new();
+        for commit in self.commits.iter().take(window) {
+            for &p in commit {
+                *counts.entry(self.paths[p as usize].as_str()).or_default() += 1;
+            }
+        }
+        counts
+    }
+}
+
+/// What the prior did to a ranking: how many of the commits counted changed each file it
+/// weighed, and how many commits were counted.
+#[derive(Debug, Default)]
+pub(super) struct Changes {
+    pub of_file: HashMap<u32, u32>,
+    pub commits: usize,
+}
+
+/// Multiplies the score of each file of `ranked` that changed in the newest
+/// `history_commits` commits of the tree's history by `1 + history x ln(1 + c) / ln(1 + m)`.
+/// Nothing when the tree has no history or the weight is 0.
+pub(super) fn weigh_changes(tree: &Tree, profile: &Profile, ranked: &mut [Scored]) -> Changes {
+    let w = &profile.task_ranking;
+    let Some(history) = tree.history() else {
+        return Changes::default();
+    };
+    if w.history <= 0.0 || ranked.is_empty() {
+        return Changes::default();
+    }
+    let counts = history.change_counts(w.history_commits);
+    let most = counts.values().copied().max().unwrap_or(0);
+    if most == 0 {
+        return Changes::default();
+    }
+    let scale = (1.0 + most as f64).ln();
+    let files = tree.files();
+    let mut of_file = HashMap::new();
+    for entry in ranked.iter_mut() {
+        let Some(&c) = counts.get(files[entry.file as usize].path.as_str()) else {
+            continue;
+        };
+        entry.score *= 1.0 + w.history * (1.0 + c as f64).ln() / scale;
+        of_file.insert(entry.file, c);
+    }
+    Changes {
+        of_file,
+        commits: history.commits().min(w.history_commits),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retrieval::rank_files;
+
+    #[test]
+    fn the_file_that_changed_more_often_leads_files_matched_alike_and_says_so() {
+        let text = "pub fn parse_flags() {}\n// parse the command flags\n";
+        let tree = Tree::from_memory(
+            "history",
+            [
+                ("src/one.rs", text),
+                ("src/two.rs", text),
+                ("src/gamma.rs", "pub fn unrelated() {}\n"),
+            ],
+        );
+        let mut profile = Profile::default();
+        profile.task_ranking.history = 0.5;
+        let question = "parse the command flags";
+        let ranked = |p: &Profile| {
+            rank_files(&tree, question, p, 5)
+                .into_iter()
+                .map(|r| (r.path, r.score, r.reason))
+                .collect::<Vec<_>>()
+        };
+        let before = ranked(&profile);
+        assert_eq!(before.len(), 2);
+        assert_eq!(before[0].0, "src/one.rs", "equal scores: path order");
+        assert_eq!(before[0].1, before[1].1);
+        // two changed in two of three commits, one in one, gamma (unmatched) in all
+        tree.set_history(History::from_commits([
+            vec!["src/two.rs", "src/gamma.rs"],
+            vec!["src/two.rs", "src/one.rs", "src/gamma.rs"],
+            vec!["README.md", "src/gamma.rs"],
+        ]));
+        let after = ranked(&profile);
+        assert_eq!(after.len(), 2, "a file the words did not match is not added");
+        assert_eq!(after[0].0, "src/two.rs");
+        assert!(
+            after[0].2.contains("; changed in 2 of the last 3 commits"),
+            "{}",
+            after[0].2
+        );
+        assert!(after[1].2.contains("; changed in 1 of the last 3 commits"));
+        // x (1 + 0.5 ln 3 / ln 4) and x (1 + 0.5 ln 2 / ln 4): gamma's 3 is the most
+        let base = before[0].1;
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-3;
+        assert!(close(after[0].1, base * (1.0 + 0.5 * 3f64.ln() / 4f64.ln())));
+        assert!(close(after[1].1, base * (1.0 + 0.5 * 2f64.ln() / 4f64.ln())));
+        // the newest commit alone: only beta changed in it
+        profile.task_ranking.history_commits = 1;
+        let newest = ranked(&profile);
+        assert_eq!(newest[0].0, "src/two.rs");
+        assert!(newest[0].2.contains("changed in 1 of the last 1 commits"));
+        assert!(!newest[1].2.contains("changed in"));
+        // weight 0: the ranking without history, reasons and scores alike
+        profile.task_ranking.history = 0.0;
+        assert_eq!(ranked(&profile), before);
+    }
+
+    #[test]
+    fn counts_are_of_the_newest_commits_of_the_window() {
+        let h = History::from_commits([
+            vec!["src/a.rs", "src/b.rs"],
+            vec!["src/a.rs", "src/a.rs"],
+            vec!["README.md"],
+            vec!["src/b.rs"],
+        ]);
+        assert_eq!(h.commits(), 4);
+        let all = h.change_counts(usize::MAX);
+        assert_eq!(
+            (all["src/a.rs"], all["src/b.rs"], all["README.md"]),
+            (2, 2, 1)
+        );
+        let newest_two = h.change_counts(2);
+        assert_eq!(newest_two.get("src/a.rs"), Some(&2));
+        assert_eq!(newest_two.get("src/b.rs"), Some(&1));
+        assert_eq!(newest_two.get("README.md"), None);
+    }
+}
