@@ -87,6 +87,17 @@ pub struct TaskRankingWeights {
     /// How many commits before the revision asked about the history holds: the newest,
     /// merges left out.
     pub history_commits: usize,
+    /// Share of the score of a best file by the question's words given to a ranked file
+    /// that changed with it, times the share of its commits that changed both (the most
+    /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none.
+    pub co_change: f64,
+    /// How many of the best files by the question's words lift the files that changed
+    /// with them.
+    pub co_change_files: usize,
+    /// A commit that changed more files than this is a sweep (a rename, a reformat, a
+    /// licence header), which says nothing of which files change together: not counted
+    /// for `co_change`.
+    pub co_change_max_commit_files: usize,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -137,6 +148,8 @@ impl TaskRankingWeights {
         real("built_copy", 0.0, 1.0),
         real("tested_subject", 0.0, 2.0),
         real("history", 0.0, 2.0),
+        real("co_change", 0.0, 1.0),
+        integer("co_change_files", 1.0, 5.0),
     ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
@@ -149,6 +162,11 @@ impl TaskRankingWeights {
             "history_commits",
             "a bound on the work of reading a repository's history, which the caller does \
              once per tree before any profile ranks",
+        ),
+        fixed(
+            "co_change_max_commit_files",
+            "what a sweep is, a commit too broad to say which files change together: \
+             not a weight",
         ),
         fixed(
             "minified_line_bytes",
@@ -199,6 +217,9 @@ impl Default for TaskRankingWeights {
             tested_subject: 0.5,
             history: 0.5,
             history_commits: 1000,
+            co_change: 0.0,
+            co_change_files: 3,
+            co_change_max_commit_files: 30,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

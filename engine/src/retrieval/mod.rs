@@ -215,6 +215,13 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                     let test = &files[test as usize].path;
                     reason.push_str(&format!("; tested by `{test}`"));
                 }
+                if let Some(co) = changes.with.get(&file) {
+                    let best = &files[co.best as usize].path;
+                    reason.push_str(&format!(
+                        "; changed with `{best}` in {} of its {} commits",
+                        co.together, co.of
+                    ));
+                }
                 if let Some(c) = changes.of_file.get(&file) {
                     reason.push_str(&format!(
                         "; changed in {c} of the last {} commits",
