@@ -81,15 +81,18 @@ pub struct TaskRankingWeights {
     /// Weight of how often a ranked file changed before the revision asked about, where
     /// the tree's caller gave it the history (a git work tree, a `{git, rev}` fixture):
     /// its score is multiplied by `1 + history x ln(1 + c) / ln(1 + m)`, `c` the commits that
-    /// changed it, `m` the most any file changed (`retrieval/history.rs`). 0 weighs none,
-    /// and then no caller reads the history.
+    /// changed it, `m` the most any file changed (`retrieval/history.rs`). 0 weighs none:
+    /// the default, since on projects held out of its choice the weight `tune` chose lost
+    /// (`benches/RESULTS.md`, the history of a task's files). With `co_change` also 0, the
+    /// command line and the MCP server read no history.
     pub history: f64,
     /// How many commits before the revision asked about the history holds: the newest,
     /// merges left out.
     pub history_commits: usize,
     /// Share of the score of a best file by the question's words given to a ranked file
     /// that changed with it, times the share of its commits that changed both (the most
-    /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none.
+    /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none: the default,
+    /// for the reason `history` is 0.
     pub co_change: f64,
     /// How many of the best files by the question's words lift the files that changed
     /// with them.
@@ -215,7 +218,7 @@ impl Default for TaskRankingWeights {
             built_copy: 0.2,
             minified_line_bytes: 250,
             tested_subject: 0.5,
-            history: 0.5,
+            history: 0.0,
             history_commits: 1000,
             co_change: 0.0,
             co_change_files: 3,

@@ -234,7 +234,11 @@ mod tests {
             vec!["README.md", "src/gamma.rs"],
         ]));
         let after = ranked(&profile);
-        assert_eq!(after.len(), 2, "a file the words did not match is not added");
+        assert_eq!(
+            after.len(),
+            2,
+            "a file the words did not match is not added"
+        );
         assert_eq!(after[0].0, "src/two.rs");
         assert!(
             after[0].2.contains("; changed in 2 of the last 3 commits"),
@@ -245,8 +249,14 @@ mod tests {
         // x (1 + 0.5 ln 3 / ln 4) and x (1 + 0.5 ln 2 / ln 4): gamma's 3 is the most
         let base = before[0].1;
         let close = |a: f64, b: f64| (a - b).abs() < 1e-3;
-        assert!(close(after[0].1, base * (1.0 + 0.5 * 3f64.ln() / 4f64.ln())));
-        assert!(close(after[1].1, base * (1.0 + 0.5 * 2f64.ln() / 4f64.ln())));
+        assert!(close(
+            after[0].1,
+            base * (1.0 + 0.5 * 3f64.ln() / 4f64.ln())
+        ));
+        assert!(close(
+            after[1].1,
+            base * (1.0 + 0.5 * 2f64.ln() / 4f64.ln())
+        ));
         // the newest commit alone: only beta changed in it
         profile.task_ranking.history_commits = 1;
         let newest = ranked(&profile);
@@ -264,7 +274,10 @@ mod tests {
         let tree = Tree::from_memory(
             "co-change",
             [
-                ("src/parser.rs", "// parse the command flags\nfn parse_flags() {}\n"),
+                (
+                    "src/parser.rs",
+                    "// parse the command flags\nfn parse_flags() {}\n",
+                ),
                 ("src/lexer.rs", weak),
                 ("src/other.rs", weak),
             ],

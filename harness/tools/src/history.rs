@@ -37,10 +37,7 @@ pub fn read(revision: Revision<'_>, commits: usize) -> Result<History, String> {
     ];
     match revision {
         Revision::WorkTree(root) => {
-            git.arg("-C")
-                .arg(root)
-                .args(log)
-                .args(["HEAD", "--"]);
+            git.arg("-C").arg(root).args(log).args(["HEAD", "--"]);
         }
         Revision::Commit { git_dir, rev } => {
             if rev.trim().is_empty() || rev.starts_with('-') {
@@ -78,7 +75,8 @@ fn parse_log(log: &str) -> History {
 }
 
 /// Gives a tree fixture the history of the git work tree its root is the top of, when `profile`
-/// weighs history (`task_ranking.history` above 0) and the tree has none yet: what `ask`
+/// weighs history (`task_ranking.history` or `co_change` above 0) and the tree has none
+/// yet: what `ask`
 /// on the command line and through the MCP server does. A root that is not the top of a
 /// work tree (no `.git` in it), or a machine without git, ranks without it.
 pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
@@ -88,7 +86,8 @@ pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
     let w = &profile.task_ranking;
     // the top of a work tree, not a directory inside one: a fixture kept in a project's
     // repository is not weighed by the commits of the project around it
-    if w.history <= 0.0 || tree.history().is_some() || !tree.root().join(".git").exists() {
+    let weighed = w.history > 0.0 || w.co_change > 0.0;
+    if !weighed || tree.history().is_some() || !tree.root().join(".git").exists() {
         return;
     }
     if let Ok(history) = read(Revision::WorkTree(tree.root()), w.history_commits) {
