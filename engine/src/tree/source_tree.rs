@@ -4,13 +4,13 @@
 
 use super::content::{Content, ContentKind};
 use super::file::TreeFile;
+use super::history::History;
 use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
 use super::report::WalkReport;
 use super::symbol_table::SymbolTable;
 use crate::first_call::state::FirstCallState;
-use crate::retrieval::history::History;
 use crate::worker_scratch::FILES_PER_JOB;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! tree is asked about: a commit corpus's `rev` is the parent of the commit a case asks
 //! about, so that commit and every later one are never counted).
 
-use findbench_engine::retrieval::history::History;
+use findbench_engine::tree::History;
 use findbench_engine::{Fixture, Profile, Tree};
 use std::path::Path;
 use std::process::{Command, Stdio};
