@@ -78,6 +78,29 @@ pub struct TaskRankingWeights {
     /// Share of a test file's score given to the file it tests (the source file its name
     /// names, nearest to it in the tree; `retrieval/tested_subject.rs`). 0 gives none.
     pub tested_subject: f64,
+    /// Weight of how often a ranked file changed before the revision asked about, where
+    /// the tree's caller gave it the history (a git work tree, a `{git, rev}` fixture):
+    /// its score is multiplied by `1 + history x ln(1 + c) / ln(1 + m)`, `c` the commits that
+    /// changed it, `m` the most any file changed (`retrieval/history.rs`). 0 weighs none:
+    /// the default, since on projects held out of its choice the weight `tune` chose lost
+    /// (`benches/RESULTS.md`, the history of a task's files). With `co_change` also 0, the
+    /// command line and the MCP server read no history.
+    pub history: f64,
+    /// How many commits before the revision asked about the history holds: the newest,
+    /// merges left out.
+    pub history_commits: usize,
+    /// Share of the score of a best file by the question's words given to a ranked file
+    /// that changed with it, times the share of its commits that changed both (the most
+    /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none: the default,
+    /// for the reason `history` is 0.
+    pub co_change: f64,
+    /// How many of the best files by the question's words lift the files that changed
+    /// with them.
+    pub co_change_files: usize,
+    /// A commit that changed more files than this is a sweep (a rename, a reformat, a
+    /// licence header), which says nothing of which files change together: not counted
+    /// for `co_change`.
+    pub co_change_max_commit_files: usize,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -127,6 +150,9 @@ impl TaskRankingWeights {
         real("code_tokens", 0.5, 6.0),
         real("built_copy", 0.0, 1.0),
         real("tested_subject", 0.0, 2.0),
+        real("history", 0.0, 2.0),
+        real("co_change", 0.0, 1.0),
+        integer("co_change_files", 1.0, 5.0),
     ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
@@ -134,6 +160,16 @@ impl TaskRankingWeights {
             "length_sample",
             "how precisely the average field lengths are measured; a tree keeps the \
              statistics of the first profile that asks, so a change is not seen by a run",
+        ),
+        fixed(
+            "history_commits",
+            "a bound on the work of reading a repository's history, which the caller does \
+             once per tree before any profile ranks",
+        ),
+        fixed(
+            "co_change_max_commit_files",
+            "what a sweep is, a commit too broad to say which files change together: \
+             not a weight",
         ),
         fixed(
             "minified_line_bytes",
@@ -182,6 +218,11 @@ impl Default for TaskRankingWeights {
             built_copy: 0.2,
             minified_line_bytes: 250,
             tested_subject: 0.5,
+            history: 0.0,
+            history_commits: 1000,
+            co_change: 0.0,
+            co_change_files: 3,
+            co_change_max_commit_files: 30,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

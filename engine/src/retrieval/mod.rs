@@ -20,6 +20,7 @@ pub mod code_tokens;
 pub(crate) mod field_index;
 pub mod fields;
 mod file_counts;
+pub mod history;
 pub mod kept;
 pub mod kind;
 mod length_sample;
@@ -164,6 +165,8 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
             best_lines(text.as_deref(), &terms)
         });
     }
+    // a file that changed often before the revision is more likely the one to change
+    let changes = history::weigh_changes(tree, profile, &mut ranked);
     ranked.sort_by(order);
     ranked
         .into_iter()
@@ -211,6 +214,19 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                 if let Some(&test) = tested_by.get(&file) {
                     let test = &files[test as usize].path;
                     reason.push_str(&format!("; tested by `{test}`"));
+                }
+                if let Some(co) = changes.with.get(&file) {
+                    let best = &files[co.best as usize].path;
+                    reason.push_str(&format!(
+                        "; changed with `{best}` in {} of its {} commits",
+                        co.together, co.of
+                    ));
+                }
+                if let Some(c) = changes.of_file.get(&file) {
+                    reason.push_str(&format!(
+                        "; changed in {c} of the last {} commits",
+                        changes.commits
+                    ));
                 }
                 if let Some((n, k)) = evidence.first() {
                     reason.push_str(&format!("; line {n} holds {k}"));

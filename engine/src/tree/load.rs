@@ -86,7 +86,11 @@ impl Tree {
             .built
             .get_or_init(|| {
                 cache::open(self.root(), &unindexed.options, &unindexed.cache_dir)
-                    .map(|(tree, _)| tree)
+                    // the history its caller gave this tree is the built one's too
+                    .map(|(mut tree, _)| {
+                        tree.history = self.history.clone();
+                        tree
+                    })
                     .map_err(|e| e.to_string())
             })
             .as_ref()

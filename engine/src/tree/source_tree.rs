@@ -4,6 +4,7 @@
 
 use super::content::{Content, ContentKind};
 use super::file::TreeFile;
+use super::history::History;
 use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
@@ -40,6 +41,9 @@ pub struct Tree {
     pub(super) kept: Option<KeptStamp>,
     /// What the tree knows of its files, and so what a mode may ask of it.
     pub(super) state: TreeState,
+    /// The commits before the tree's revision, as its caller read them
+    /// ([`Tree::set_history`]); shared by a first call's tree.
+    pub(super) history: OnceLock<Arc<History>>,
 }
 
 /// What a tree knows of its files: the modes match on it ([`Tree::state`]).
@@ -199,6 +203,7 @@ impl Tree {
             symbols,
             kept: None,
             state: TreeState::Indexed { postings },
+            history: OnceLock::new(),
         }
     }
 
@@ -223,6 +228,18 @@ impl Tree {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Gives the tree the history of the commits before its revision, which `ask` weighs
+    /// a task's files by (`retrieval/history.rs`); the engine reads no history itself.
+    /// `false` when the tree already has one (it is kept).
+    pub fn set_history(&self, history: History) -> bool {
+        self.history.set(Arc::new(history)).is_ok()
+    }
+
+    /// The history its caller gave the tree, if any.
+    pub fn history(&self) -> Option<&History> {
+        self.history.get().map(|h| h.as_ref())
     }
 
     /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's). A tree
@@ -250,6 +267,7 @@ impl Tree {
             symbols: Arc::new(symbols),
             kept: None,
             state: TreeState::FirstCall(Box::new(state)),
+            history: self.history.clone(),
         }
     }
 

@@ -189,6 +189,48 @@ fn a_generated_corpus_loads_each_case_on_the_tree_before_its_commit() {
         text_of(0, "src/cli.rs").as_deref(),
         Some("pub fn parse() {}\n")
     );
+    // each tree is weighed by the history before its commit, never by the commit asked
+    // about nor a later one: the two-file case's tree (the module commit) counts the
+    // module, README, walk fix and first commits, in which src/walk.rs changed twice and
+    // src/cli.rs once (three times and twice with the commit itself, cli.rs three times
+    // with `v2`); the walk fix's tree counts the first commit alone
+    let counts_of = |i: usize| match &cases[i].fixture.fixture {
+        Fixture::Tree(t) => {
+            let h = t.history().expect("a git fixture's tree has its history");
+            let counts = h.change_counts(usize::MAX);
+            let mut counts: Vec<(String, u32)> = counts
+                .into_iter()
+                .map(|(p, c)| (p.to_string(), c))
+                .collect();
+            counts.sort();
+            (h.commits(), counts)
+        }
+        _ => panic!("a tree fixture"),
+    };
+    let owned = |v: &[(&str, u32)]| -> Vec<(String, u32)> {
+        v.iter().map(|(p, c)| (p.to_string(), *c)).collect()
+    };
+    assert_eq!(
+        counts_of(0),
+        (
+            4,
+            owned(&[
+                ("CHANGELOG.md", 2),
+                ("README.md", 1),
+                ("src/cli.rs", 1),
+                ("src/new_module.rs", 1),
+                ("src/walk.rs", 2),
+                ("tests/walk_test.rs", 1),
+            ])
+        )
+    );
+    assert_eq!(
+        counts_of(1),
+        (
+            1,
+            owned(&[("CHANGELOG.md", 1), ("src/cli.rs", 1), ("src/walk.rs", 1)])
+        )
+    );
     // materialized under the cache, the repository's work tree untouched
     assert!(cases[0].fixture.path.starts_with(cache.path()));
     // two commits' trees, one project: the repository (what `tune` splits by)
@@ -300,4 +342,35 @@ fn a_commit_tree_holds_the_files_its_gitattributes_keep_out_of_archives() {
     }
     assert_eq!(files.len(), 4, "{files:?}");
     assert_eq!(run_git(p, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() {
+    use findbench_tools::{call, history, FixtureKind};
+    let r = repo();
+    let options = findbench_engine::TreeOptions {
+        no_cache: true,
+        ..Default::default()
+    };
+    let load = |path: &Path| call::load_fixture(FixtureKind::Root, path, &options).unwrap();
+    let history_of = |fixture: &Fixture| match fixture {
+        Fixture::Tree(t) => t.history().map(|h| {
+            let counts = h.change_counts(usize::MAX);
+            (h.commits(), counts.get("src/cli.rs").copied())
+        }),
+        _ => None,
+    };
+    let mut weighed = Profile::default();
+    weighed.task_ranking.history = 1.0;
+    // the default weighs no history, and reads none
+    let top = load(&r.path);
+    history::attach_work_tree(&top, &Profile::default());
+    assert_eq!(history_of(&top), None);
+    // six commits up to HEAD, src/cli.rs changed in three
+    history::attach_work_tree(&top, &weighed);
+    assert_eq!(history_of(&top), Some((6, Some(3))));
+    // a directory inside the work tree is not its top: no history
+    let inside = load(&r.path.join("src"));
+    history::attach_work_tree(&inside, &weighed);
+    assert_eq!(history_of(&inside), None);
 }

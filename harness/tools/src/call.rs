@@ -6,7 +6,9 @@ use crate::envelope::{self, Meta};
 use crate::fixture::FixtureRef;
 use crate::tool_call::ToolCall;
 use findbench_engine::tree::WalkReport;
-use findbench_engine::{Engine, EngineError, Fixture, Outcome, Profile, Response, TreeOptions};
+use findbench_engine::{
+    Engine, EngineError, Fixture, Outcome, Profile, Request, Response, TreeOptions,
+};
 use serde_json::Value;
 use std::time::{Instant, SystemTime};
 
@@ -144,6 +146,10 @@ pub fn answer(
     let result = call.request().and_then(|request| {
         let engine = Engine::new(Profile::resolve(call.profile())?);
         let fixture = loaded.insert(load(&call.fixture())?);
+        // a task asked on a git work tree is weighed by its history, read once per tree
+        if let Request::Ask(_) = request {
+            crate::history::attach_work_tree(fixture, engine.profile());
+        }
         let result = engine.execute(fixture, &request);
         // after the call: a tree walked without the kept index learns what each file holds
         // when the call reads it, so counting the files by kind first would read them twice

@@ -16,6 +16,7 @@ pub mod coded_error;
 pub mod decode;
 pub mod envelope;
 pub mod fixture;
+pub mod history;
 pub mod registry;
 pub mod spec;
 pub mod tool_call;

@@ -224,6 +224,7 @@ fn fixture_for(
         .rev
         .as_ref()
         .map(|_| resolved.canonicalize().unwrap_or_else(|_| resolved.clone()));
+    let repository = resolved.clone();
     let resolved = match &spec.rev {
         Some(rev) => super::git::materialize(&resolved, rev)
             .map_err(|m| HarnessError::file_at(origin.clone(), format!("fixture git: {m}")))?,
@@ -237,6 +238,12 @@ fn fixture_for(
         return Ok(f.clone());
     }
     let mut loaded = load_fixture(kind, &resolved, &origin, options)?;
+    // the commits up to `rev`, never after: what `ask` weighs a task's files by
+    if let (Some(rev), Fixture::Tree(tree)) = (&spec.rev, &loaded.fixture) {
+        super::git::git_dir(&repository)
+            .and_then(|dir| findbench_tools::history::attach_commit(tree, &dir, rev))
+            .map_err(|m| HarnessError::file_at(origin.clone(), format!("fixture git: {m}")))?;
+    }
     if let Some(project) = project {
         loaded.project = project;
     }

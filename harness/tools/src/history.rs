@@ -1,0 +1,125 @@
+//! A tree's history read from git: the commits before the tree's revision and the files
+//! each changed, which `ask` weighs a task's files by (`engine/src/retrieval/history.rs`;
+//! the engine starts no process, so its callers read it here). The one place the harness
+//! reads it: for the command line and the MCP server (a root inside a git work tree, up
+//! to its `HEAD`) and for the runner's `{git, rev}` fixtures (up to `rev`, the commit whose
+//! tree is asked about: a commit corpus's `rev` is the parent of the commit a case asks
+//! about, so that commit and every later one are never counted).
+
+use findbench_engine::tree::History;
+use findbench_engine::{Fixture, Profile, Tree};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Where the commits are read from.
+#[derive(Debug, Clone, Copy)]
+pub enum Revision<'a> {
+    /// The work tree whose top is `root`, up to its `HEAD`; paths relative to `root`.
+    WorkTree(&'a Path),
+    /// The repository at `git_dir` (bare, a mirror, or a clone's `.git`), up to the commit
+    /// `rev` and including it; paths relative to the repository's top.
+    Commit { git_dir: &'a Path, rev: &'a str },
+}
+
+/// The newest `commits` commits of `revision` (merges left out), each with the files it
+/// changed; an error when git cannot be run or `revision` names no repository or commit.
+pub fn read(revision: Revision<'_>, commits: usize) -> Result<History, String> {
+    let limit = format!("-n{commits}");
+    let mut git = Command::new("git");
+    let log = [
+        "-c",
+        "core.quotepath=off",
+        "log",
+        "--no-merges",
+        "--name-only",
+        "--format=%x1e",
+        &limit,
+    ];
+    match revision {
+        Revision::WorkTree(root) => {
+            git.arg("-C").arg(root).args(log).args(["HEAD", "--"]);
+        }
+        Revision::Commit { git_dir, rev } => {
+            if rev.trim().is_empty() || rev.starts_with('-') {
+                return Err(format!("`{rev}` is not a revision"));
+            }
+            git.arg("--git-dir")
+                .arg(git_dir)
+                .args(log)
+                .args([rev.trim(), "--"]);
+        }
+    }
+    let out = git
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "`git log` failed: {}",
+            err.trim().lines().next().unwrap_or("(no message)")
+        ));
+    }
+    Ok(parse_log(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// `git log --name-only --format=%x1e` output: a record separator opens each commit, its
+/// changed files follow one a line.
+fn parse_log(log: &str) -> History {
+    History::from_commits(
+        log.split('\x1e')
+            .skip(1)
+            .map(|commit| commit.lines().filter(|l| !l.trim().is_empty())),
+    )
+}
+
+/// Gives a tree fixture the history of the git work tree its root is the top of, when `profile`
+/// weighs history (`task_ranking.history` or `co_change` above 0) and the tree has none
+/// yet: what `ask`
+/// on the command line and through the MCP server does. A root that is not the top of a
+/// work tree (no `.git` in it), or a machine without git, ranks without it.
+pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
+    let Fixture::Tree(tree) = fixture else {
+        return;
+    };
+    let w = &profile.task_ranking;
+    // the top of a work tree, not a directory inside one: a fixture kept in a project's
+    // repository is not weighed by the commits of the project around it
+    let weighed = w.history > 0.0 || w.co_change > 0.0;
+    if !weighed || tree.history().is_some() || !tree.root().join(".git").exists() {
+        return;
+    }
+    if let Ok(history) = read(Revision::WorkTree(tree.root()), w.history_commits) {
+        tree.set_history(history);
+    }
+}
+
+/// Gives `tree`, the tree of commit `rev` of the repository at `git_dir`, the history up
+/// to that commit: what the runner does for a `{git, rev}` fixture, whatever the profile
+/// (a run or a `tune` may rank with several), with the default profile's number of commits.
+pub fn attach_commit(tree: &Tree, git_dir: &Path, rev: &str) -> Result<(), String> {
+    let commits = Profile::default().task_ranking.history_commits;
+    let history = read(Revision::Commit { git_dir, rev }, commits)?;
+    tree.set_history(history);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_is_read_commit_by_commit_newest_first() {
+        let log = "\x1e\n\nsrc/a.rs\nsrc/b.rs\n\x1e\n\nsrc/a.rs\n\x1e\n\x1e\n\nREADME.md\n";
+        let h = parse_log(log);
+        assert_eq!(h.commits(), 4);
+        let counts = h.change_counts(usize::MAX);
+        assert_eq!(counts.len(), 3);
+        assert_eq!(
+            (counts["src/a.rs"], counts["src/b.rs"], counts["README.md"]),
+            (2, 1, 1)
+        );
+        assert_eq!(h.change_counts(1).len(), 2);
+    }
+}
