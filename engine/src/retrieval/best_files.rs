@@ -311,7 +311,7 @@ mod tests {
         terms: &[(&str, f64)],
         only: Option<&[u32]>,
         depth: usize,
-    ) -> Vec<(u32, f64, Vec<(usize, [bool; NF])>)> {
+    ) -> Vec<Scored> {
         let index = FieldIndex::build(tree, profile);
         let names: Vec<String> = terms.iter().map(|(t, _)| t.to_string()).collect();
         let weights: Vec<f64> = terms.iter().map(|&(_, w)| w).collect();
@@ -328,11 +328,8 @@ mod tests {
             by_file: &by_file,
             term_weights: &weights,
         };
-        let mut s: Vec<_> = best_scored(tree, profile, &index, &names, &lists, held, depth)
-            .into_iter()
-            .map(|s| (s.file, s.score, s.found))
-            .collect();
-        s.sort_by_key(|s| s.0);
+        let mut s = best_scored(tree, profile, &index, &names, &lists, held, depth);
+        s.sort_by_key(|s| s.file);
         s
     }
 
@@ -383,28 +380,28 @@ mod tests {
         let prose = [false, false, true, false];
         let best = scored_files(&tree, &profile, &terms, None, 1);
         assert_eq!(best.len(), 2, "{best:?}");
-        assert_eq!(best[0].0, 1);
-        assert!(close(best[0].1, 3.0 * ln2 / 16.0), "{best:?}");
-        assert!(close(best[0].1, 0.129_965_096_354_989_73), "{best:?}");
-        assert_eq!(best[0].2, [(0, prose), (1, prose)]);
-        assert_eq!(best[1].0, 2);
-        assert!(close(best[1].1, ln2 / 16.0), "{best:?}");
-        assert_eq!(best[1].2, [(1, prose)]);
+        assert_eq!(best[0].file, 1);
+        assert!(close(best[0].score, 3.0 * ln2 / 16.0), "{best:?}");
+        assert!(close(best[0].score, 0.129_965_096_354_989_73), "{best:?}");
+        assert_eq!(best[0].found, [(0, prose), (1, prose)]);
+        assert_eq!(best[1].file, 2);
+        assert!(close(best[1].score, ln2 / 16.0), "{best:?}");
+        assert_eq!(best[1].found, [(1, prose)]);
         // the best two: every file, a.md at ln 2 / 4 x 0.125 = ln 2 / 32
         let two = scored_files(&tree, &profile, &terms, None, 2);
-        let files: Vec<u32> = two.iter().map(|s| s.0).collect();
+        let files: Vec<u32> = two.iter().map(|s| s.file).collect();
         assert_eq!(files, [0, 1, 2]);
-        assert!(close(two[0].1, ln2 / 32.0), "{two:?}");
-        assert_eq!(two[0].2, [(0, prose)]);
+        assert!(close(two[0].score, ln2 / 32.0), "{two:?}");
+        assert_eq!(two[0].found, [(0, prose)]);
         // of a.md and b.md, the best two are both, though a.md's bound is below b.md's score
         let pair = scored_files(&tree, &profile, &terms, Some(&[0, 1]), 2);
-        assert_eq!(pair.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(pair.iter().map(|s| s.file).collect::<Vec<_>>(), [0, 1]);
         // a negative prior (of no file here) allows no bound: every file is scored
         let mut unbounded = profile.clone();
         unbounded.task_ranking.other_prior = -1.0;
         let every = scored_files(&tree, &unbounded, &terms, None, 1);
-        assert_eq!(every.iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1, 2]);
-        assert!(close(every[1].1, 3.0 * ln2 / 16.0), "{every:?}");
+        assert_eq!(every.iter().map(|s| s.file).collect::<Vec<_>>(), [0, 1, 2]);
+        assert!(close(every[1].score, 3.0 * ln2 / 16.0), "{every:?}");
     }
 
     /// With k1 = 0 a term adds its whole idf, so a file's score is its bound (less the
@@ -425,7 +422,7 @@ mod tests {
         let score = 0.235_001_814_622_867_82;
         assert!(close(score, 1.6f64.ln() / 2.0));
         assert_eq!(best.len(), 2, "{best:?}");
-        assert!(best.iter().all(|s| close(s.1, score)), "{best:?}");
+        assert!(best.iter().all(|s| close(s.score, score)), "{best:?}");
     }
 
     /// The `depth` best scores are kept whatever the order they come in: a bound is admitted

@@ -195,7 +195,11 @@ mod tests {
             "fix the ... build",
             "read -12 here",
         ] {
-            assert!(shaped(question).is_empty(), "{question}: {:?}", shaped(question));
+            assert!(
+                shaped(question).is_empty(),
+                "{question}: {:?}",
+                shaped(question)
+            );
         }
         assert_eq!(shaped("(parser): handle NaN"), ["pars", "na"]);
     }
