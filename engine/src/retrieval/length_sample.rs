@@ -391,5 +391,10 @@ mod tests {
         // not the first files by path: a hash, not an order, picks them
         assert_ne!(sample, (0..40).collect::<Vec<_>>());
         assert!(length_sample(&t, 0).is_empty());
+        // all but one: the file whose path hashes highest is left out
+        let highest = by_hash[299].1;
+        let all_but_one = length_sample(&t, 299);
+        assert_eq!(all_but_one.len(), 299);
+        assert!(!all_but_one.contains(&highest));
     }
 }
