@@ -26,7 +26,8 @@ command -v cargo-mutants >/dev/null || { echo "cargo-mutants not found: cargo in
 DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
                engine/src/retrieval/built_copy.rs engine/src/retrieval/tested_subject.rs
                engine/src/retrieval/posting.rs engine/src/retrieval/fields.rs
-               engine/src/retrieval/kind.rs
+               engine/src/retrieval/kind.rs engine/src/retrieval/code_tokens.rs
+               engine/src/retrieval/length_sample.rs
                engine/src/rank/score.rs engine/src/rank/field_weight.rs engine/src/rank/natural.rs
                harness/eval/src/metrics/rank.rs harness/eval/src/metrics/several.rs
                harness/eval/src/metrics/recall.rs harness/eval/src/metrics/arithmetic.rs

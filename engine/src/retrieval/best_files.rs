@@ -301,4 +301,200 @@ mod tests {
             }
         }
     }
+
+    /// The files and scores `best_scored` gives for `terms` (each with its weight) on a tree
+    /// of prose files (BM25F with `b` = 0 and a prose weight of 1: a term's weighted
+    /// frequency is its count), sorted by file: the ones it scored, not only the best.
+    fn scored_files(
+        tree: &Tree,
+        profile: &Profile,
+        terms: &[(&str, f64)],
+        only: Option<&[u32]>,
+        depth: usize,
+    ) -> Vec<Scored> {
+        let index = FieldIndex::build(tree, profile);
+        let names: Vec<String> = terms.iter().map(|(t, _)| t.to_string()).collect();
+        let weights: Vec<f64> = terms.iter().map(|&(_, w)| w).collect();
+        let lists: Vec<Holding<'_>> = names.iter().map(|t| index.holding(t).unwrap()).collect();
+        let mut by_file: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (t, list) in lists.iter().enumerate() {
+            for f in list.files() {
+                if only.is_none_or(|only| only.contains(&f)) {
+                    by_file.entry(f).or_default().push(t);
+                }
+            }
+        }
+        let held = Held {
+            by_file: &by_file,
+            term_weights: &weights,
+        };
+        let mut s = best_scored(tree, profile, &index, &names, &lists, held, depth);
+        s.sort_by_key(|s| s.file);
+        s
+    }
+
+    /// Every field with `b` = 0 and a prose weight of 1, the priors of `docs_prior`.
+    fn prose_profile(k1: f64, docs_prior: f64, coverage: f64) -> Profile {
+        let mut profile = Profile::default();
+        let w = &mut profile.task_ranking;
+        for f in [&mut w.path, &mut w.symbols, &mut w.prose, &mut w.code] {
+            f.b = 0.0;
+        }
+        w.prose.weight = 1.0;
+        (w.k1, w.docs_prior, w.coverage) = (k1, docs_prior, coverage);
+        profile
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// Four prose files: `gamma` is held by two (idf ln(1 + 2.5 / 2.5) = ln 2), `delta` by
+    /// two (idf ln 2, weighed 2 as a code-shaped term: 2 ln 2).
+    fn four_files() -> Tree {
+        Tree::from_memory(
+            "t",
+            [
+                ("notes/a.md", "gamma\n"),
+                ("notes/b.md", "gamma delta\n"),
+                ("notes/c.md", "delta\n"),
+                ("notes/z.md", "zeta\n"),
+            ],
+        )
+    }
+
+    /// The scores worked by hand, with k1 = 3, a docs prior of 0.25 and coverage's
+    /// exponent 1: a term of count 1 adds idf x 1 / (3 + 1).
+    /// - b.md: (ln 2 / 4 + 2 ln 2 / 4) x 0.25 x (2 / 2) = 3 ln 2 / 16 = 0.129965...;
+    ///   its bound (the idfs' sum times the factor) 3 ln 2 x 0.25 = 0.519860...
+    /// - c.md: 2 ln 2 / 4 x 0.25 x (1 / 2) = ln 2 / 16 = 0.043321...; bound 2 ln 2 x 0.125 =
+    ///   0.173286..., above b.md's score: it is scored
+    /// - a.md: bound ln 2 x 0.125 = 0.086643..., below b.md's score: not scored for the
+    ///   best one
+    #[test]
+    fn scores_and_the_files_scored_worked_by_hand() {
+        let tree = four_files();
+        let profile = prose_profile(3.0, 0.25, 1.0);
+        let terms = [("gamma", 1.0), ("delta", 2.0)];
+        let ln2 = std::f64::consts::LN_2;
+        let prose = [false, false, true, false];
+        let best = scored_files(&tree, &profile, &terms, None, 1);
+        assert_eq!(best.len(), 2, "{best:?}");
+        assert_eq!(best[0].file, 1);
+        assert!(close(best[0].score, 3.0 * ln2 / 16.0), "{best:?}");
+        assert!(close(best[0].score, 0.129_965_096_354_989_73), "{best:?}");
+        assert_eq!(best[0].found, [(0, prose), (1, prose)]);
+        assert_eq!(best[1].file, 2);
+        assert!(close(best[1].score, ln2 / 16.0), "{best:?}");
+        assert_eq!(best[1].found, [(1, prose)]);
+        // the best two: every file, a.md at ln 2 / 4 x 0.125 = ln 2 / 32
+        let two = scored_files(&tree, &profile, &terms, None, 2);
+        let files: Vec<u32> = two.iter().map(|s| s.file).collect();
+        assert_eq!(files, [0, 1, 2]);
+        assert!(close(two[0].score, ln2 / 32.0), "{two:?}");
+        assert_eq!(two[0].found, [(0, prose)]);
+        // of a.md and b.md, the best two are both, though a.md's bound is below b.md's score
+        let pair = scored_files(&tree, &profile, &terms, Some(&[0, 1]), 2);
+        assert_eq!(pair.iter().map(|s| s.file).collect::<Vec<_>>(), [0, 1]);
+        // a negative prior (of no file here) allows no bound: every file is scored
+        let mut unbounded = profile.clone();
+        unbounded.task_ranking.other_prior = -1.0;
+        let every = scored_files(&tree, &unbounded, &terms, None, 1);
+        assert_eq!(every.iter().map(|s| s.file).collect::<Vec<_>>(), [0, 1, 2]);
+        assert!(close(every[1].score, 3.0 * ln2 / 16.0), "{every:?}");
+    }
+
+    /// With k1 = 0 a term adds its whole idf, so a file's score is its bound (less the
+    /// slack): two files of equal scores are both the best one, ties included.
+    #[test]
+    fn a_score_equal_to_the_best_is_scored() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("notes/a.md", "gamma\n"),
+                ("notes/b.md", "gamma\n"),
+                ("notes/c.md", "zeta\n"),
+            ],
+        );
+        let profile = prose_profile(0.0, 0.5, 1.0);
+        let best = scored_files(&tree, &profile, &[("gamma", 1.0)], None, 1);
+        // ln(1 + 1.5 / 2.5) x 0.5 = ln 1.6 / 2
+        let score = 0.235_001_814_622_867_82;
+        assert!(close(score, 1.6f64.ln() / 2.0));
+        assert_eq!(best.len(), 2, "{best:?}");
+        assert!(best.iter().all(|s| close(s.score, score)), "{best:?}");
+    }
+
+    /// The `depth` best scores are kept whatever the order they come in: a bound is admitted
+    /// while fewer are kept, then when it is not below the lowest kept.
+    #[test]
+    fn the_best_scores_keep_the_highest_depth() {
+        let scores = [0.5, -1.0, 4.0, 2.0, 3.0];
+        // every order of the five: the best three are 4, 3 and 2
+        let orders: Vec<[usize; 5]> = (0..5usize.pow(5))
+            .map(|n| [0, 1, 2, 3, 4].map(|d| n / 5usize.pow(d) % 5))
+            .filter(|o| (0..5).all(|i| o.contains(&i)))
+            .collect();
+        assert_eq!(orders.len(), 120);
+        for order in orders {
+            let mut best = BestScores::new(3);
+            for (n, &i) in order.iter().enumerate() {
+                if n < 3 {
+                    assert!(best.admits(-5.0), "{order:?}");
+                }
+                best.add(scores[i]);
+            }
+            assert_eq!(best.lowest_first.len(), 3);
+            assert!(best.admits(2.0) && best.admits(2.5), "{order:?}");
+            assert!(!best.admits(1.999), "{order:?}");
+        }
+        // a depth of 0 keeps one
+        let mut one = BestScores::new(0);
+        one.add(1.0);
+        one.add(2.0);
+        assert!(one.admits(2.0) && !one.admits(1.5));
+    }
+
+    #[test]
+    fn scores_are_totally_ordered() {
+        assert_eq!(TotalOrder(1.5), TotalOrder(1.5));
+        assert_ne!(TotalOrder(1.5), TotalOrder(2.0));
+        assert_ne!(TotalOrder(0.0), TotalOrder(-0.0));
+        assert!(TotalOrder(-0.0) < TotalOrder(0.0));
+        assert!(TotalOrder(2.0) > TotalOrder(1.5));
+        assert_eq!(
+            TotalOrder(1.0).partial_cmp(&TotalOrder(3.0)),
+            Some(std::cmp::Ordering::Less)
+        );
+    }
+
+    /// Bounds hold with every weight and prior at 0 or above, and with any one below not.
+    #[test]
+    fn a_negative_weight_or_prior_allows_no_bound() {
+        let base = TaskRankingWeights::default();
+        assert!(bounds_hold(&base));
+        let mut zero = base.clone();
+        (zero.k1, zero.code_tokens) = (0.0, 0.0);
+        zero.path.weight = 0.0;
+        zero.source_prior = 0.0;
+        assert!(bounds_hold(&zero));
+        let negative: [fn(&mut TaskRankingWeights); 11] = [
+            |w| w.k1 = -0.1,
+            |w| w.code_tokens = -0.1,
+            |w| w.path.weight = -0.1,
+            |w| w.symbols.weight = -0.1,
+            |w| w.prose.weight = -0.1,
+            |w| w.code.weight = -0.1,
+            |w| w.source_prior = -0.1,
+            |w| w.test_prior = -0.1,
+            |w| w.docs_prior = -0.1,
+            |w| w.data_prior = -0.1,
+            |w| w.other_prior = -0.1,
+        ];
+        for (i, set) in negative.iter().enumerate() {
+            let mut w = base.clone();
+            set(&mut w);
+            assert!(!bounds_hold(&w), "{i}");
+        }
+    }
 }

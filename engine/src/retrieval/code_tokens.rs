@@ -77,9 +77,8 @@ fn scope_of(raw: &str) -> Option<&str> {
 }
 
 fn is_code(raw: &str) -> bool {
-    let token = raw
-        .trim_start_matches(['(', '[', '{', '<', '\''])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '\'']);
+    let opened = raw.trim_start_matches(['(', '[', '{', '<', '\'']);
+    let token = opened.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '\'']);
     let b = token.as_bytes();
     if b.len() < 2 {
         return false;
@@ -99,7 +98,9 @@ fn is_code(raw: &str) -> bool {
     let snake = b.contains(&b'_') && b.iter().any(|&c| c.is_ascii_alphabetic());
     let joined = token.contains("::") || token.contains("->");
     let path = inner(b'/') || inner(b'\\');
-    let call = token.contains("()") || (token.contains('(') && token.ends_with(')'));
+    // a call ends in the `)` cut from the token
+    let called = opened.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
+    let call = called.contains("()") || (called.contains('(') && called.ends_with(')'));
     let assignment = inner(b'=');
     // a `.` between names of two characters or more (`walk.rs`, `os.path`), not `e.g`
     let dotted = token.split('.').filter(|s| !s.is_empty()).count() >= 2
@@ -155,5 +156,51 @@ mod tests {
         );
         // an unclosed quote quotes nothing, and a capital at the start is not a hump
         assert!(shaped("Don\"t panic on Empty input").is_empty());
+    }
+
+    /// Each shape alone makes its token code, with no other shape of the token: the prose
+    /// word beside it (`read`) is not.
+    #[test]
+    fn each_shape_alone_makes_a_token_code() {
+        for (question, code) in [
+            ("read parseArgs", &["parse", "arg"][..]),
+            ("read max_depth", &["max", "depth"]),
+            ("read std::fs", &["std", "fs"]),
+            ("read node->next", &["node", "next"]),
+            ("read src/walk", &["src", "walk"]),
+            ("read src\\walk", &["src", "walk"]),
+            ("read parse()", &["parse"]),
+            ("read open(file).", &["open", "file"]),
+            ("read key=value", &["key", "value"]),
+            ("read mode==auto", &["mode", "auto"]),
+            ("read walk.rs", &["walk", "rs"]),
+            ("read .env:3", &["env"]),
+            ("read --ignore", &["ignore"]),
+            ("read `Walk` and \"the words\"", &["walk", "word"]),
+        ] {
+            assert_eq!(shaped(question), code, "{question}");
+        }
+    }
+
+    /// Tokens near a shape that are prose: a word in parentheses, a version, a name and a
+    /// number without a file, a subject's first word with a sign no scope holds, a lone
+    /// ellipsis; and a scope with no type before it.
+    #[test]
+    fn near_shapes_are_prose() {
+        for question in [
+            "read (optional) here",
+            "Upgrade to v2.x now",
+            "read step:2 again",
+            "Bug#12: crash on load",
+            "fix the ... build",
+            "read -12 here",
+        ] {
+            assert!(
+                shaped(question).is_empty(),
+                "{question}: {:?}",
+                shaped(question)
+            );
+        }
+        assert_eq!(shaped("(parser): handle NaN"), ["pars", "na"]);
     }
 }

@@ -342,6 +342,29 @@ mod tests {
         assert_eq!((two.0[code], whole.0[code]), (3, 6));
         // no line ends within the cap: its bytes
         assert_eq!(measured(5).1, 5);
+        // a cap beyond the file: all of it
+        assert_eq!(measured(text.len() + 100), whole);
+    }
+
+    /// The averages worked by hand from two sampled files of a tree of three files of 11
+    /// bytes each (`fn f0() {}` and its line end): the path's the mean of 2 and 4; a text
+    /// field's its total over the sample's 40 bytes times 11, e.g. the code's (8 + 4) / 40 x
+    /// 11 = 3.3; a field held nowhere at least 1.
+    #[test]
+    fn averages_worked_by_hand() {
+        let t = tree(3);
+        assert!(t.files().iter().all(|f| f.size() == 11));
+        let sampled = [([2, 4, 0, 8], 10), ([4, 2, 0, 4], 30)];
+        let averages = estimated_averages(&t, &sampled);
+        let want = [3.0, 1.65, 1.0, 3.3];
+        for (a, w) in averages.iter().zip(want) {
+            assert!((a - w).abs() < 1e-12, "{averages:?}");
+        }
+        // a sample that counted no text byte: each field's plain mean
+        let no_text = [([3, 4, 0, 6], 0), ([5, 8, 0, 9], 0)];
+        assert_eq!(estimated_averages(&t, &no_text), [4.0, 6.0, 1.0, 7.5]);
+        // no file sampled: 1 for every field
+        assert_eq!(estimated_averages(&t, &[]), [1.0; NF]);
     }
 
     #[test]
@@ -368,5 +391,10 @@ mod tests {
         // not the first files by path: a hash, not an order, picks them
         assert_ne!(sample, (0..40).collect::<Vec<_>>());
         assert!(length_sample(&t, 0).is_empty());
+        // all but one: the file whose path hashes highest is left out
+        let highest = by_hash[299].1;
+        let all_but_one = length_sample(&t, 299);
+        assert_eq!(all_but_one.len(), 299);
+        assert!(!all_but_one.contains(&highest));
     }
 }
