@@ -119,29 +119,39 @@ pub fn rank_top(
 ) -> (usize, Vec<CodeMatch>) {
     let query = Query::new(&request.term, weights);
     let files = tree.files();
-    let symbols = tree.symbol_table();
     // the symbols whose name holds the term, or that it qualifies, found in the dictionary
-    // of names: a file's symbols are not walked one by one
-    let (named, members) = if weights.symbol_scan && !query.key.is_empty() {
-        (
-            symbols.containing(&query.key, &query.key_finder),
-            symbols.members(&query.key),
-        )
-    } else {
-        (Vec::new(), Vec::new())
+    // of names: a file's symbols are not walked one by one (in the tree's table, and for
+    // the files read again since the index was written, in theirs: `tree/edits.rs`)
+    let lookup = |table: &SymbolTable| {
+        if weights.symbol_scan && !query.key.is_empty() {
+            (
+                table.containing(&query.key, &query.key_finder),
+                table.members(&query.key),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        }
     };
+    let symbols = tree.symbol_table();
+    let found = lookup(symbols);
+    let overlay = tree.overlay().map(|o| (o, lookup(&o.table)));
     let mut candidates: Vec<Candidate> = files
         .par_iter()
         .enumerate()
         .filter_map(|(i, f)| {
-            let range = symbols.file_range(i);
+            let (table, slot) = tree.table_of(i);
+            let (named, members) = match &overlay {
+                Some((o, found)) if o.position(i).is_some() => found,
+                _ => &found,
+            };
+            let range = table.file_range(slot);
             let from = named.partition_point(|&s| s < range.start);
             let to = named.partition_point(|&s| s < range.end);
             let found = FoundSymbols {
-                table: symbols,
+                table,
                 first: range.start,
                 named: &named[from..to],
-                members: &members,
+                members,
             };
             score_file(
                 i,
@@ -172,7 +182,10 @@ pub fn rank_top(
     candidates.sort_by(order);
     let matches = candidates
         .iter()
-        .map(|c| describe(&files[c.file as usize], symbols, c, &query, weights))
+        .map(|c| {
+            let (table, slot) = tree.table_of(c.file as usize);
+            describe(&files[c.file as usize], table, slot, c, &query, weights)
+        })
         .collect();
     (total, matches)
 }
@@ -486,6 +499,7 @@ fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
 fn describe(
     f: &TreeFile,
     symbols: &SymbolTable,
+    slot: usize,
     c: &Candidate,
     q: &Query,
     w: &CodeWeights,
@@ -505,7 +519,7 @@ fn describe(
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
             // the one symbol, not the file's every symbol
-            let sym = &symbols.symbol(symbols.file_range(c.file as usize).start + index);
+            let sym = &symbols.symbol(symbols.file_range(slot).start + index);
             line = Some(sym.line);
             defines_term =
                 how == SymbolMatch::Exact && sym.definition && sym.kind != SymbolKind::Namespace;

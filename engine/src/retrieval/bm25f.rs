@@ -8,7 +8,7 @@
 //! `Σ_t idf(t) · tf' / (k1 + tf')` with `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
 
 pub use super::field_index::FieldIndex;
-use super::field_index::Terms;
+use super::field_index::{TermCounts, Terms};
 use super::fields::FIELDS;
 use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
@@ -61,14 +61,53 @@ impl FieldIndex {
         };
         let key = kept_key(stamp.stamp, profile);
         let path = kept::path_beside(&stamp.index_path);
-        if let Some(mut opened) = Kept::open(&path, key, tree.len()) {
+        let overlay = tree.overlay();
+        let index_files = overlay.map_or(tree.len(), |o| o.index_files);
+        if let Some(mut opened) = Kept::open(&path, key, index_files) {
+            let kept_lengths = std::mem::take(&mut opened.lengths);
+            let Some(overlay) = overlay else {
+                return FieldIndex {
+                    lengths: kept_lengths,
+                    average: opened.average,
+                    terms: Terms::Kept(opened),
+                };
+            };
+            // the files read again since: counted again, their lengths and postings laid
+            // over the kept ones, the removed ones dropped, the averages estimated again as
+            // a build over the tree would
+            let counted: Vec<(u32, FileTerms)> = overlay
+                .ids
+                .par_iter()
+                .map(|&i| (i, file_terms(&tree.files()[i as usize], profile)))
+                .collect();
+            let mut lengths: Vec<[u32; NF]> = (0..tree.len())
+                .map(|i| match overlay.position(i) {
+                    Some(_) => [0; NF],
+                    None => kept_lengths[overlay.in_index(i)],
+                })
+                .collect();
+            let files: Vec<(u32, TermCounts)> = counted
+                .into_iter()
+                .map(|(i, (len, counts))| {
+                    lengths[i as usize] = len;
+                    (i, counts)
+                })
+                .collect();
             return FieldIndex {
-                lengths: std::mem::take(&mut opened.lengths),
-                average: opened.average,
-                terms: Terms::Kept(opened),
+                average: estimated_averages(tree, &sample_of(tree, profile, &lengths)),
+                lengths,
+                terms: Terms::Edited {
+                    kept: opened,
+                    overlay: overlay.clone(),
+                    files,
+                },
             };
         }
         let built = FieldIndex::build(tree, profile);
+        if overlay.is_some() {
+            // not the statistics of the index's files: nothing is kept under its stamp
+            return built;
+        }
         if let Terms::Memory {
             vocabulary,
             postings,
@@ -277,6 +316,31 @@ impl FieldIndex {
             ))),
             Terms::Kept(kept) => match kept.postings(term) {
                 Ok(list) => Ok(Holding::Listed(Cow::Owned(list))),
+                Err(damaged) => {
+                    kept.discard();
+                    Err(damaged)
+                }
+            },
+            Terms::Edited {
+                kept,
+                overlay,
+                files,
+            } => match kept.postings(term) {
+                Ok(list) => {
+                    let mut list: Vec<Posting> = list
+                        .into_iter()
+                        .filter_map(|p| {
+                            overlay
+                                .in_tree(p.file)
+                                .map(|file| Posting { file, tf: p.tf })
+                        })
+                        .collect();
+                    list.extend(files.iter().filter_map(|(file, counts)| {
+                        counts.get(term).map(|&tf| Posting { file: *file, tf })
+                    }));
+                    list.sort_unstable_by_key(|p| p.file);
+                    Ok(Holding::Listed(Cow::Owned(list)))
+                }
                 Err(damaged) => {
                     kept.discard();
                     Err(damaged)

@@ -6,8 +6,12 @@ use super::file_counts::Counted;
 use super::kept::Kept;
 use super::posting::{Posting, NF};
 use crate::encoding::fx_hash::FxBuild;
+use crate::tree::edits::Overlay;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+/// One file's count of each term it holds, per field.
+pub(crate) type TermCounts = HashMap<String, [u16; NF], FxBuild>;
 
 /// The statistics of one tree.
 #[derive(Debug)]
@@ -26,6 +30,14 @@ pub(super) enum Terms {
         postings: Vec<Vec<Posting>>,
     },
     Kept(Kept),
+    /// The kept file's lists, by the index's file numbers, laid over by the tree's changes
+    /// since (`tree/edits.rs`): the files read again counted again (their postings these,
+    /// by the tree's numbers, ascending), the removed ones dropped.
+    Edited {
+        kept: Kept,
+        overlay: Arc<Overlay>,
+        files: Vec<(u32, TermCounts)>,
+    },
     /// Which files hold some terms only, without their frequencies (the first `ask` on a
     /// root, which has no kept statistics: `first_call/mod.rs`, and counts a file's
     /// frequencies when its score is needed: `FieldIndex::count`); a term looked up

@@ -27,18 +27,18 @@
 
 use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
+use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded, Lazy};
 use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
 use super::source_tree::{KeptStamp, Tree};
-use super::stamp::{mtime_ns, system_ns, trusted, FileRecord, Stamp};
+use super::stamp::{system_ns, trusted, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
 use super::walk::{self, Found};
 use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::Write;
@@ -96,6 +96,10 @@ pub enum IndexState {
     Refreshed,
     /// Nothing changed: no file was read.
     Unchanged,
+    /// A few files changed: those edited or added were read again and laid over the index,
+    /// which was not written (`tree/edits.rs`; what a call on a tree loads, never
+    /// `findbench index`).
+    Edited,
 }
 
 /// What the kept index of a root holds (`findbench index DIR`).
@@ -301,21 +305,41 @@ fn open_as(
         }
     };
     let old = match old {
-        Some(old) if unchanged(root, &old.head) => {
-            let tree = tree_of(root, options, &path, old.head, old.symbols, old.postings);
-            let s = stats(
-                &tree,
-                None,
-                old.words,
-                old.postings_bytes,
-                IndexState::Unchanged,
-                0,
-                old.bytes,
-                None,
-            );
-            return Ok(Some((tree, s)));
+        Some(old) => {
+            let h = &old.head;
+            match edits::changes(root, options, &h.stamps, &h.files, h.built_ns) {
+                Some(changes) if changes.is_empty() || only_if_indexed => {
+                    let state = match changes.is_empty() {
+                        true => IndexState::Unchanged,
+                        false => IndexState::Edited,
+                    };
+                    let read = changes.edited.len() + changes.added.len();
+                    let changes = (!changes.is_empty()).then_some(changes);
+                    let tree = tree_of(
+                        root,
+                        options,
+                        &path,
+                        old.head,
+                        old.symbols,
+                        old.postings,
+                        changes.as_ref(),
+                    );
+                    let s = stats(
+                        &tree,
+                        None,
+                        old.words,
+                        old.postings_bytes,
+                        state,
+                        read,
+                        old.bytes,
+                        None,
+                    );
+                    return Ok(Some((tree, s)));
+                }
+                _ => Some(old),
+            }
         }
-        other => other,
+        None => None,
     };
     // the old words are needed to keep unchanged files' words; damaged, they cannot be
     let old = old.and_then(|old| match old.postings.into_inner() {
@@ -390,7 +414,7 @@ fn open_as(
         Err(e) => (0, Some(e)),
     };
     let (words, enc_bytes) = (enc.words(), enc.bytes());
-    let tree = tree_of(root, options, &path, head, symbols, Lazy::ready(enc));
+    let tree = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
     let s = stats(
         &tree,
         rebuilt_because,
@@ -404,33 +428,22 @@ fn open_as(
     Ok(Some((tree, s)))
 }
 
-/// True when no recorded directory, ignore file or file changed since the index was built.
-fn unchanged(root: &Path, head: &Head) -> bool {
-    let same = |path: &str, size: u64, mtime: i64, check_size: bool| {
-        trusted(mtime, head.built_ns)
-            && std::fs::metadata(root.join(path))
-                .is_ok_and(|m| mtime_ns(&m) == mtime && (!check_size || m.len() == size))
-    };
-    head.stamps
-        .par_iter()
-        .all(|s| same(&s.path, s.size, s.mtime, false))
-        && head
-            .files
-            .par_iter()
-            .all(|f| same(&f.path, f.size, f.mtime, true))
-}
-
+/// The tree of the index `head` (its symbols in `symbols`, its words in `postings`), with
+/// `changes`, when given, the files changed since laid over the index's ([`edits`]).
 fn tree_of(
     root: &Path,
     options: &TreeOptions,
     index_path: &Path,
-    head: Head,
+    mut head: Head,
     symbols: Arc<SymbolTable>,
     postings: Lazy,
+    changes: Option<&Changes>,
 ) -> Tree {
     // what is derived from the tree is kept only while every file's mtime is trusted: a
-    // file within the racy window may change again without its size or mtime showing it
-    let kept = head
+    // file within the racy window may change again without its size or mtime showing it;
+    // the stamp is the index's, changes or not (what is derived is then laid over in
+    // turn: `retrieval/bm25f.rs`)
+    let mut kept = head
         .files
         .iter()
         .all(|f| trusted(f.mtime, head.built_ns))
@@ -446,25 +459,35 @@ fn tree_of(
             KeptStamp {
                 index_path: index_path.to_path_buf(),
                 stamp: fnv(&refs),
+                edited: Vec::new(),
             }
         });
     let source = Arc::new(Source {
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,
     });
+    let overlay = changes.map(|changes| {
+        let files = std::mem::take(&mut head.files);
+        let (records, overlay) = edits::laid_over(root, options, files, changes);
+        head.files = records;
+        if let Some(kept) = kept.as_mut() {
+            kept.edited = overlay.ids.clone();
+        }
+        Arc::new(overlay)
+    });
     let files = head
         .files
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            TreeFile::indexed(
-                r.path,
-                r.size,
-                r.kind,
-                (symbols.clone(), i as u32),
-                r.name_bag,
-                source.clone(),
-            )
+            let slot = match overlay.as_ref() {
+                None => (symbols.clone(), i as u32),
+                Some(o) => match o.position(i) {
+                    Some(k) => (o.table.clone(), k as u32),
+                    None => (symbols.clone(), o.in_index(i) as u32),
+                },
+            };
+            TreeFile::indexed(r.path, r.size, r.kind, slot, r.name_bag, source.clone())
         })
         .collect();
     let report = WalkReport {
@@ -480,6 +503,7 @@ fn tree_of(
         Some(symbols),
     );
     tree.kept = kept;
+    tree.overlay = overlay;
     tree
 }
 

@@ -13,6 +13,7 @@
 mod blob;
 pub(crate) mod cache;
 mod content;
+pub(crate) mod edits;
 mod file;
 mod history;
 mod load;

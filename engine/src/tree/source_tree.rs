@@ -3,6 +3,7 @@
 //! index's word posting lists; none yet; or what a first call's pass found).
 
 use super::content::{Content, ContentKind};
+use super::edits::Overlay;
 use super::file::TreeFile;
 use super::history::History;
 use super::options::TreeOptions;
@@ -39,6 +40,9 @@ pub struct Tree {
     /// Where derived statistics of this tree may be kept, and the stamp of the content
     /// they must match; `None` for a tree held in memory (`--no-cache`).
     pub(super) kept: Option<KeptStamp>,
+    /// The files changed since the kept index was written, laid over it (`tree/edits.rs`):
+    /// the symbols of those read again are in its table, not in `symbols`.
+    pub(super) overlay: Option<Arc<Overlay>>,
     /// What the tree knows of its files, and so what a mode may ask of it.
     pub(super) state: TreeState,
     /// The commits before the tree's revision, as its caller read them
@@ -117,8 +121,12 @@ pub(crate) struct Unindexed {
 pub struct KeptStamp {
     /// The tree index file; derived files sit beside it with their own extension.
     pub index_path: PathBuf,
-    /// A hash of the root and of every file's path, size and mtime.
+    /// A hash of the root and of every file's path, size and mtime, as the index holds them.
     pub stamp: u64,
+    /// The files read again since (edited or added; their numbers, ascending): what is
+    /// derived from the tree and kept under `stamp` must be laid over for them, and for
+    /// the files removed (`tree/edits.rs`).
+    pub edited: Vec<u32>,
 }
 
 impl Tree {
@@ -134,7 +142,7 @@ impl Tree {
                 .and_then(postings::Lazy::get)
                 .and_then(|p| p.candidates(needles, self.files.len()))
             {
-                Some(bits) => postings::bit_indices(&bits),
+                Some(bits) => postings::bit_indices(&self.laid_over_candidates(bits)),
                 None => all(),
             },
             TreeState::FirstCall(first_call) => {
@@ -202,6 +210,7 @@ impl Tree {
             counted: OnceLock::new(),
             symbols,
             kept: None,
+            overlay: None,
             state: TreeState::Indexed { postings },
             history: OnceLock::new(),
         }
@@ -266,6 +275,7 @@ impl Tree {
             counted: OnceLock::new(),
             symbols: Arc::new(symbols),
             kept: None,
+            overlay: None,
             state: TreeState::FirstCall(Box::new(state)),
             history: self.history.clone(),
         }
@@ -331,5 +341,66 @@ impl Tree {
             .binary_search_by(|f| f.path.as_str().cmp(path))
             .ok()
             .map(|i| &self.files[i])
+    }
+}
+
+impl Tree {
+    /// The changes laid over the kept index, if any.
+    pub(crate) fn overlay(&self) -> Option<&Arc<Overlay>> {
+        self.overlay.as_ref()
+    }
+
+    /// The table that holds file `file`'s symbols, and the file's number in it: the tree's
+    /// ([`Tree::symbol_table`]), or for a file read again the overlay's own.
+    pub(crate) fn table_of(&self, file: usize) -> (&SymbolTable, usize) {
+        match self.overlay.as_deref() {
+            None => (self.symbol_table(), file),
+            Some(o) => match o.position(file) {
+                Some(k) => (&o.table, k),
+                None => (self.symbol_table(), o.in_index(file)),
+            },
+        }
+    }
+
+    /// True when some symbol of the tree's files has the snake form `key`: in the tree's
+    /// table, with the overlay's files read again instead of those the index holds.
+    pub(crate) fn names(&self, key: &str) -> bool {
+        let table = self.symbol_table();
+        match self.overlay.as_deref() {
+            None => table.names(key),
+            Some(o) => {
+                o.table.names(key)
+                    || table
+                        .named(key)
+                        .into_iter()
+                        .any(|sym| o.in_tree(table.file_of(sym) as u32).is_some())
+            }
+        }
+    }
+
+    /// The tree's files of the index's candidate files `old` (bits by the index's
+    /// numbers), with every file read again: its words are not in the lists.
+    pub(crate) fn laid_over_candidates(&self, old: Vec<u64>) -> Vec<u64> {
+        let Some(o) = self.overlay.as_deref() else {
+            return old;
+        };
+        let mut bits = match o.new_of_old.is_empty() {
+            true => old,
+            false => {
+                let mut bits = vec![0u64; self.len().div_ceil(64)];
+                for new in postings::bit_indices(&old)
+                    .into_iter()
+                    .filter_map(|i| o.in_tree(i as u32))
+                {
+                    bits[new as usize / 64] |= 1 << (new % 64);
+                }
+                bits
+            }
+        };
+        bits.resize(self.len().div_ceil(64), 0);
+        for &i in &o.ids {
+            bits[i as usize / 64] |= 1 << (i % 64);
+        }
+        bits
     }
 }

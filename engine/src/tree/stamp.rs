@@ -31,6 +31,35 @@ pub(crate) struct Stamp {
     pub path: String,
     pub size: u64,
     pub mtime: i64,
+    /// For a directory, a hash of the names it held ([`names_of`]): a directory whose mtime
+    /// moved but whose names did not had a file replaced, none added or removed
+    /// (`tree/edits.rs`); `None` for an ignore file.
+    pub names: Option<u64>,
+}
+
+/// A hash of the names of the entries of the directory `dir` (every entry, ignored or
+/// not), each with its kind (a directory, a link, anything else), in byte order; `None`
+/// when it cannot be listed.
+pub(crate) fn names_of(dir: &std::path::Path) -> Option<u64> {
+    let mut names: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .ok()?
+        .map(|e| {
+            e.map(|e| {
+                let kind = match e.file_type() {
+                    Ok(t) if t.is_dir() => b'd',
+                    Ok(t) if t.is_symlink() => b'l',
+                    _ => b'f',
+                };
+                let mut name = e.file_name().as_encoded_bytes().to_vec();
+                name.push(kind);
+                name
+            })
+        })
+        .collect::<std::io::Result<_>>()
+        .ok()?;
+    names.sort_unstable();
+    let parts: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    Some(crate::encoding::fnv::fnv(&parts))
 }
 
 /// Nanoseconds since the Unix epoch of a file's mtime (0 when the platform has none).

@@ -142,9 +142,38 @@ struct Walked {
     report: WalkReport,
 }
 
+/// Which entries a walk takes, by their paths as shown: an entry it does not take is
+/// neither listed nor, for a directory, entered.
+type Along = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
+
+/// The files a walk from `root` meets along the paths `along` takes (the walk's every rule
+/// applied on the way: ignore files, hidden files, links), as shown, in no order: how the
+/// files added under a directory are found without walking the rest of the tree
+/// (`tree/edits.rs`).
+pub(super) fn walk_only(
+    root: &Path,
+    options: &TreeOptions,
+    along: impl Fn(&str) -> bool + Send + Sync + 'static,
+) -> Result<Vec<String>> {
+    Ok(run_along(root, options, Purpose::PathsOnly, Some(Box::new(along)))?.paths)
+}
+
 fn run(root: &Path, options: &TreeOptions, purpose: Purpose<'_>) -> Result<Walked> {
+    run_along(root, options, purpose, None)
+}
+
+fn run_along(
+    root: &Path,
+    options: &TreeOptions,
+    purpose: Purpose<'_>,
+    along: Option<Along>,
+) -> Result<Walked> {
     check_root(root, ROOT_HINT)?;
     let mut builder = WalkBuilder::new(root);
+    if let Some(along) = along {
+        let from = root.to_path_buf();
+        builder.filter_entry(move |entry| along(&shown_path(&from, entry.path())));
+    }
     builder
         .hidden(!options.hidden)
         .follow_links(options.follow_links)
@@ -223,7 +252,45 @@ fn stamp_of(root: &Path, rel: &str) -> Option<Stamp> {
         path: rel.to_string(),
         size: meta.len(),
         mtime: stamp::mtime_ns(&meta),
+        names: None,
     })
+}
+
+/// What the index records of the file at `path` (shown as `shown`), read, classified and
+/// scanned now, and the words its posting lists hold: the walk for the index reads each
+/// file it cannot reuse this way, and a tree edited in place its edited files
+/// (`tree/edits.rs`). `failed` is why its metadata could not be read, if it could not.
+pub(super) fn read_record(
+    path: &Path,
+    shown: String,
+    mtime: i64,
+    failed: Option<std::io::Error>,
+    options: &TreeOptions,
+) -> (FileRecord, Vec<u8>) {
+    let (size, content) = match failed {
+        None => read_content(path, options.max_file_bytes),
+        Some(e) => (0, Content::Unreadable(e.to_string())),
+    };
+    let language = Language::from_extension(&fold(extension(&shown)));
+    let (symbols, words) = match (&content, language) {
+        (Content::Text { text, folded }, Some(lang)) => (
+            symbols::scan_file(lang, text),
+            postings::words_of(folded.as_bytes()),
+        ),
+        (Content::Text { folded, .. }, None) => (Vec::new(), postings::words_of(folded.as_bytes())),
+        _ => (Vec::new(), Vec::new()),
+    };
+    let parts = PathParts::of(&shown);
+    let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols[..]);
+    let record = FileRecord {
+        path: shown,
+        size,
+        mtime,
+        kind: content.kind(),
+        symbols,
+        name_bag,
+    };
+    (record, words)
 }
 
 /// One walker thread's findings, merged into the shared list when the thread drops it.
@@ -282,32 +349,7 @@ impl Worker<'_> {
                         return;
                     }
                 }
-                let (size, content) = match meta {
-                    Ok(_) => read_content(path, self.options.max_file_bytes),
-                    Err(e) => (0, Content::Unreadable(e.to_string())),
-                };
-                let language = Language::from_extension(&fold(extension(&shown)));
-                let (symbols, words) = match (&content, language) {
-                    (Content::Text { text, folded }, Some(lang)) => (
-                        symbols::scan_file(lang, text),
-                        postings::words_of(folded.as_bytes()),
-                    ),
-                    (Content::Text { folded, .. }, None) => {
-                        (Vec::new(), postings::words_of(folded.as_bytes()))
-                    }
-                    _ => (Vec::new(), Vec::new()),
-                };
-                let parts = PathParts::of(&shown);
-                let name_bag =
-                    name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols[..]);
-                let record = FileRecord {
-                    path: shown,
-                    size,
-                    mtime,
-                    kind: content.kind(),
-                    symbols,
-                    name_bag,
-                };
+                let (record, words) = read_record(path, shown, mtime, meta.err(), self.options);
                 self.found.push(Found::Read(record, words));
             }
         }
@@ -315,7 +357,8 @@ impl Worker<'_> {
 
     /// Records a walked directory's mtime, and its ignore files'.
     fn stamp_dir(&mut self, shown: &str) {
-        if let Some(stamp) = stamp_of(self.root, shown) {
+        if let Some(mut stamp) = stamp_of(self.root, shown) {
+            stamp.names = stamp::names_of(&self.root.join(shown));
             self.stamps.push(stamp);
         }
         if self.options.gitignore {

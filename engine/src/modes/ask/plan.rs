@@ -173,7 +173,6 @@ fn first_named<'c>(
     }
     // a symbol named exactly by a candidate is found in the tree's symbol table; a stem, by
     // looking each file's stem up among the candidates (one pass, whatever their number)
-    let symbols = tree.symbol_table();
     let at: HashMap<&str, usize> = candidates
         .iter()
         .enumerate()
@@ -191,7 +190,7 @@ fn first_named<'c>(
     candidates
         .iter()
         .zip(named)
-        .find(|((key, _), stem)| *stem || symbols.names(key))
+        .find(|((key, _), stem)| *stem || tree.names(key))
         .map(|(c, _)| c)
 }
 

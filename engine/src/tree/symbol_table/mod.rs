@@ -494,13 +494,32 @@ impl SymbolTable {
 
     /// True when some symbol's snake form is `key`.
     pub fn names(&self, key: &str) -> bool {
+        !self.named(key).is_empty()
+    }
+
+    /// The symbols whose snake form is `key`, ascending.
+    pub fn named(&self, key: &str) -> Vec<u32> {
         self.check(key);
         let l = &self.layout;
-        self.id_of(key).is_some_and(|id| {
-            !self
-                .list(l.snake_list_start, l.snake_list, l.symbols, id)
-                .is_empty()
+        self.id_of(key).map_or_else(Vec::new, |id| {
+            self.list(l.snake_list_start, l.snake_list, l.symbols, id)
         })
+    }
+
+    /// The file symbol `sym` belongs to (the number of files when it is out of the table).
+    pub fn file_of(&self, sym: u32) -> usize {
+        let l = &self.layout;
+        // the first file whose symbols end after `sym`
+        let (mut lo, mut hi) = (0usize, l.files);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.at(l.file_start, mid + 1) <= sym {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The symbols whose snake form contains `key` (found by `finder`, built from `key`) and

@@ -1,0 +1,341 @@
+//! A kept index whose tree changed by a few files: the index is used as it is, and what
+//! changed is laid over it ([`Overlay`]): the files edited or added since are read again,
+//! the removed ones dropped, so that the call after a change costs the warm call and the
+//! reading of what changed, not a refresh of the whole index (docs/index.md, "When files
+//! changed").
+//!
+//! What changed is found without walking the tree: every recorded file and directory is
+//! `stat`ed, as a warm call does. A file whose size or mtime moved was edited. A directory
+//! whose mtime moved is listed, and its names compared with those the index recorded
+//! ([`super::stamp::names_of`]): the same names mean a file was replaced (an editor that
+//! writes a new file and renames it over the old one); a name gone is a removed file or
+//! directory; a new name is walked from the root along the path to it, so that every
+//! ignore rule on the way applies as in a whole walk ([`super::walk::walk_only`]). An index
+//! that did not trust one of its records, a changed ignore file, or more than [`MAX_READ`]
+//! files to read, is left to the refresh by a walk (`tree/cache.rs`).
+
+use super::options::TreeOptions;
+use super::stamp::{self, FileRecord, Stamp};
+use super::symbol_table::SymbolTable;
+use super::walk::{read_record, walk_only};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The most files an overlay reads: each is read again on every call until the index is
+/// refreshed, so past this many a refresh costs less than the calls it saves.
+pub(crate) const MAX_READ: usize = 256;
+
+/// A number for "no file": a removed file's place in the tree, a read file's in the index.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// What changed in a tree since its kept index was written, by file numbers.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Changes {
+    /// Files of the index whose size or mtime moved, ascending.
+    pub edited: Vec<u32>,
+    /// Files of the index no longer in the tree, ascending.
+    pub removed: Vec<u32>,
+    /// Files of the tree the index does not hold, by path, sorted.
+    pub added: Vec<String>,
+}
+
+impl Changes {
+    pub(super) fn is_empty(&self) -> bool {
+        self.edited.is_empty() && self.removed.is_empty() && self.added.is_empty()
+    }
+}
+
+/// The changes laid over a kept index: the tree's files are the index's, less the removed,
+/// with the edited and added ones read again.
+#[derive(Debug)]
+pub(crate) struct Overlay {
+    /// The tree's numbers of the files read again (edited or added), ascending.
+    pub(crate) ids: Vec<u32>,
+    /// Their symbols: file `k` of this table is file `ids[k]` of the tree.
+    pub(crate) table: Arc<SymbolTable>,
+    /// For each file of the tree, its number in the index ([`NONE`] for a file read
+    /// again); empty when no file was added or removed (the numbers are the same).
+    pub(crate) old_of_new: Vec<u32>,
+    /// For each file of the index, its number in the tree ([`NONE`] for a file removed or
+    /// read again); empty when the numbers are the same.
+    pub(crate) new_of_old: Vec<u32>,
+    /// How many files the index holds.
+    pub(crate) index_files: usize,
+}
+
+impl Overlay {
+    /// File `file`'s place among the files read again, if it is one.
+    pub(crate) fn position(&self, file: usize) -> Option<usize> {
+        u32::try_from(file)
+            .ok()
+            .and_then(|f| self.ids.binary_search(&f).ok())
+    }
+
+    /// The index's number of the tree's file `file` (not read again).
+    pub(crate) fn in_index(&self, file: usize) -> usize {
+        match self.old_of_new.get(file) {
+            Some(&old) => old as usize,
+            None => file,
+        }
+    }
+
+    /// The tree's number of the index's file `old`, `None` when it was removed or read
+    /// again.
+    pub(crate) fn in_tree(&self, old: u32) -> Option<u32> {
+        let new = match self.new_of_old.get(old as usize) {
+            Some(&new) => new,
+            None if self.position(old as usize).is_some() => NONE,
+            None => old,
+        };
+        (new != NONE).then_some(new)
+    }
+}
+
+/// What changed in the tree at `root` since the index of `stamps` and `files` was written
+/// at `built_ns`; `None` when the index did not trust one of its records (written within
+/// the racy window of its build), an ignore file changed, or more than [`MAX_READ`] files
+/// would be read: the tree is then walked again.
+pub(super) fn changes(
+    root: &Path,
+    options: &TreeOptions,
+    stamps: &[Stamp],
+    files: &[FileRecord],
+    built_ns: i64,
+) -> Option<Changes> {
+    // a record the index did not trust (written within the racy window of its build) is
+    // not laid over but refreshed by a walk, which writes an index that trusts it: what is
+    // derived from the tree is kept only for such an index (`tree/cache.rs`)
+    if stamps.iter().any(|s| !stamp::trusted(s.mtime, built_ns))
+        || files.iter().any(|f| !stamp::trusted(f.mtime, built_ns))
+    {
+        return None;
+    }
+    // the directories whose names changed; an ignore file that changed is not a change
+    // an overlay can follow
+    let listed: Vec<Option<&str>> = stamps
+        .par_iter()
+        .filter_map(|s| {
+            let path = root.join(&s.path);
+            let same_mtime = std::fs::metadata(&path).is_ok_and(|m| stamp::mtime_ns(&m) == s.mtime);
+            match (same_mtime, s.names) {
+                (true, _) => None,
+                (false, None) => Some(None),
+                (false, Some(names)) if stamp::names_of(&path) == Some(names) => None,
+                (false, Some(_)) => Some(Some(s.path.as_str())),
+            }
+        })
+        .collect();
+    let changed_dirs: Vec<&str> = listed.into_iter().collect::<Option<_>>()?;
+    let moved: Vec<(u32, bool)> = files
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            // as the walk saw it: through a link it follows, else the entry itself
+            let path = root.join(&f.path);
+            let meta = match options.follow_links {
+                true => std::fs::metadata(&path),
+                false => std::fs::symlink_metadata(&path),
+            };
+            let same = meta
+                .as_ref()
+                .is_ok_and(|m| m.len() == f.size && stamp::mtime_ns(m) == f.mtime);
+            match (same, meta) {
+                (true, _) => None,
+                (false, Ok(m)) if m.is_file() => Some((i as u32, true)),
+                // gone, or another kind of entry (which, if the walk keeps it, the listing
+                // of its directory finds again)
+                (false, _) => Some((i as u32, false)),
+            }
+        })
+        .collect();
+    let mut changes = Changes::default();
+    for (i, edited) in moved {
+        match edited {
+            true => changes.edited.push(i),
+            false => changes.removed.push(i),
+        }
+    }
+    if changes.edited.len() > MAX_READ {
+        return None;
+    }
+    if !changed_dirs.is_empty() {
+        let known: HashSet<&str> = files
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(
+                stamps
+                    .iter()
+                    .filter(|s| s.names.is_some())
+                    .map(|s| s.path.as_str()),
+            )
+            .collect();
+        let removed: HashSet<&str> = changes
+            .removed
+            .iter()
+            .map(|&i| files[i as usize].path.as_str())
+            .collect();
+        // the changed directories' entries; one that cannot be listed is gone (or is a
+        // directory no more: its name, in the directory above, is then new)
+        let listings: Vec<(&str, Option<Vec<String>>)> = changed_dirs
+            .par_iter()
+            .map(|&dir| {
+                let names = std::fs::read_dir(root.join(dir)).ok().map(|entries| {
+                    entries
+                        .flatten()
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                });
+                (dir, names)
+            })
+            .collect();
+        let gone: HashSet<&str> = listings
+            .iter()
+            .filter(|(_, names)| names.is_none())
+            .map(|(dir, _)| *dir)
+            .collect();
+        // the names of the changed directories the index does not hold as they are
+        let mut new_names: Vec<String> = Vec::new();
+        for (dir, names) in listings {
+            for name in names.into_iter().flatten() {
+                let path = match dir.is_empty() {
+                    true => name,
+                    false => format!("{dir}/{name}"),
+                };
+                let p = path.as_str();
+                if !known.contains(p) || removed.contains(p) || gone.contains(p) {
+                    new_names.push(path);
+                }
+            }
+        }
+        if !new_names.is_empty() {
+            let mut added = walk_only(root, options, along_paths_to(&new_names)).ok()?;
+            // a path the index holds as a file or a directory that is another kind of
+            // entry now is read as added, having been removed
+            added.retain(|p| {
+                let p = p.as_str();
+                !known.contains(p) || removed.contains(p) || gone.contains(p)
+            });
+            added.sort_unstable();
+            changes.added = added;
+        }
+    }
+    (changes.edited.len() + changes.added.len() <= MAX_READ).then_some(changes)
+}
+
+/// Which paths a walk from the root takes to reach `targets` and everything under them:
+/// the directories on the way to one (entered, their other entries passed over), the
+/// targets, and what lies under a target.
+fn along_paths_to(targets: &[String]) -> impl Fn(&str) -> bool + Send + Sync + 'static {
+    let targets: HashSet<String> = targets.iter().cloned().collect();
+    let mut on_the_way: HashSet<String> = HashSet::new();
+    for t in &targets {
+        let mut at = t.as_str();
+        while let Some(cut) = at.rfind('/') {
+            at = &at[..cut];
+            on_the_way.insert(at.to_string());
+        }
+    }
+    move |path: &str| {
+        if path.is_empty() || on_the_way.contains(path) || targets.contains(path) {
+            return true;
+        }
+        let mut at = path;
+        while let Some(cut) = at.rfind('/') {
+            at = &at[..cut];
+            if targets.contains(at) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The records of the files `paths` under `root`, read, classified and scanned again, as
+/// the walk for the index reads a file.
+pub(super) fn read_again(root: &Path, options: &TreeOptions, paths: &[&str]) -> Vec<FileRecord> {
+    paths
+        .par_iter()
+        .map(|&shown| {
+            let path = root.join(shown);
+            let (mtime, failed) = match std::fs::metadata(&path) {
+                Ok(m) => (stamp::mtime_ns(&m), None),
+                Err(e) => (0, Some(e)),
+            };
+            read_record(&path, shown.to_string(), mtime, failed, options).0
+        })
+        .collect()
+}
+
+/// The tree's records: the index's `files` with `changes` laid over them (edited and added
+/// files read again), sorted by path, and the overlay that maps one to the other (its
+/// symbol table built from the records read).
+pub(super) fn laid_over(
+    root: &Path,
+    options: &TreeOptions,
+    files: Vec<FileRecord>,
+    changes: &Changes,
+) -> (Vec<FileRecord>, Overlay) {
+    let mut read_paths: Vec<&str> = changes
+        .edited
+        .iter()
+        .map(|&i| files[i as usize].path.as_str())
+        .collect();
+    read_paths.extend(changes.added.iter().map(String::as_str));
+    let read = read_again(root, options, &read_paths);
+    let old_count = files.len();
+    let dropped: HashSet<u32> = changes
+        .edited
+        .iter()
+        .chain(&changes.removed)
+        .copied()
+        .collect();
+    // (record, its number in the index or NONE)
+    let mut merged: Vec<(FileRecord, u32)> = files
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !dropped.contains(&(*i as u32)))
+        .map(|(i, r)| (r, i as u32))
+        .chain(read.into_iter().map(|r| (r, NONE)))
+        .collect();
+    merged.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+    let ids: Vec<u32> = merged
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, old))| *old == NONE)
+        .map(|(i, _)| i as u32)
+        .collect();
+    let table = Arc::new(SymbolTable::build(
+        ids.iter().map(|&i| merged[i as usize].0.symbols.as_slice()),
+    ));
+    let same_numbers = changes.removed.is_empty() && changes.added.is_empty();
+    let (old_of_new, new_of_old) = match same_numbers {
+        true => (Vec::new(), Vec::new()),
+        false => {
+            let old_of_new: Vec<u32> = merged.iter().map(|(_, old)| *old).collect();
+            let mut new_of_old = vec![NONE; old_count];
+            for (new, &old) in old_of_new.iter().enumerate() {
+                if old != NONE {
+                    new_of_old[old as usize] = new as u32;
+                }
+            }
+            (old_of_new, new_of_old)
+        }
+    };
+    let records = merged
+        .into_iter()
+        .map(|(mut r, _)| {
+            r.symbols = Vec::new();
+            r
+        })
+        .collect();
+    let overlay = Overlay {
+        ids,
+        table,
+        old_of_new,
+        new_of_old,
+        index_files: old_count,
+    };
+    (records, overlay)
+}
