@@ -6,7 +6,9 @@
 #   index       `findbench index`: wall time, peak RSS, the cache's size on disk
 #   warm ask    median of 5 `ask` calls on the kept index
 #   after edit  the first `ask` after one file is rewritten (a new inode: the source tree's
-#               own file is never touched), then `findbench index` after another edit
+#               own file is never touched), after one is added, and after one is removed
+#               (its link in the copy: the source keeps it); then `findbench index` after
+#               another edit
 #   server      `ask` through `findbench serve --mcp` with the official Python SDK (when
 #               PYTHON names a Python with the `mcp` package), empty cache: the first call,
 #               then the median of 5 once the server's own index build had time to end
@@ -82,6 +84,19 @@ def rewrite(tree, n):
     sys.exit("no .rs file to edit")
 
 
+def nth_rs(tree, n):
+    """The n-th .rs file of the tree, in walk order."""
+    found = 0
+    for d, dirs, files in os.walk(tree):
+        dirs.sort()
+        for f in sorted(files):
+            if f.endswith(".rs"):
+                found += 1
+                if found == n:
+                    return os.path.join(d, f)
+    sys.exit("too few .rs files")
+
+
 def server_calls(tree, settle):
     """The first `ask` call through the MCP SDK on a server started with an empty cache,
     and the median of five more once `settle` seconds have passed (the server builds the
@@ -149,22 +164,30 @@ for k in factors:
     warm = median([ask(tree, cache)[0] for _ in range(5)])
     rewrite(tree, 1)
     after, after_rss = ask(tree, cache)
+    added = nth_rs(tree, 3) + ".added.rs"
+    with open(added, "w") as h:
+        h.write("/// replay added by benches/scale.sh\npub fn replay_added() {}\n")
+    after_add = ask(tree, cache)[0]
+    os.remove(added)
+    os.remove(nth_rs(tree, 4))
+    after_delete = ask(tree, cache)[0]
     rewrite(tree, 2)
     refresh, refresh_rss = timed([fb, "index", tree, "-q"], cache)
     server = server_calls(tree, settle=2 + 1.5 * build)
     shutil.rmtree(cache)
     rows.append((k, files, size, first, first_rss, build, build_rss, on_disk, warm, after,
-                 after_rss, refresh, refresh_rss, server, rg))
+                 after_rss, after_add, after_delete, refresh, refresh_rss, server, rg))
 
 ms = lambda s: f"{s * 1000:.0f} ms" if s < 10 else f"{s:.1f} s"
 mib = lambda b: f"{b / 2**20:.0f} MiB"
-print("| tree | files | text | first ask | index build | index cache | warm ask | ask after an edit | index after an edit | server ask (first; next) | rg |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| tree | files | text | first ask | index build | index cache | warm ask | ask after an edit | after an add; a delete | index after an edit | server ask (first; next) | rg |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (k, files, size, first, first_rss, build, build_rss, on_disk, warm, after, after_rss,
-     refresh, refresh_rss, server, rg) in rows:
+     after_add, after_delete, refresh, refresh_rss, server, rg) in rows:
     srv = f"{ms(server[0])}; {ms(server[1])}" if server else "–"
     print(f"| {k}x | {files:,} | {mib(size)} | {ms(first)}, {first_rss:.0f} MiB | {ms(build)}, "
           f"{build_rss:.0f} MiB | {mib(on_disk)} | {ms(warm)} | {ms(after)}, {after_rss:.0f} MiB | "
+          f"{ms(after_add)}; {ms(after_delete)} | "
           f"{ms(refresh)}, {refresh_rss:.0f} MiB | {srv} | {ms(rg)} |")
 PY
 if [ -n "${RESULTS:-}" ]; then

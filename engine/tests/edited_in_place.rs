@@ -278,6 +278,11 @@ fn files_added_and_removed_are_laid_over_the_index_and_answer_as_a_fresh_tree() 
     assert_eq!(got, want, "added and removed");
     assert_eq!(got[1]["matches"][0]["path"], "src/zebra.rs", "{}", got[1]);
     assert_eq!(scene.cache_files(), kept, "nothing written");
+    assert_eq!(
+        scene.cached().index_wanted(),
+        None,
+        "a few files: no refresh wanted"
+    );
 
     // a whole directory removed, a file turned into a directory, a directory into a file
     fs::remove_dir_all(scene.path("src/savanna")).unwrap();
@@ -291,6 +296,21 @@ fn files_added_and_removed_are_laid_over_the_index_and_answer_as_a_fresh_tree() 
         ["src/budget.rs/inner.rs", "src/zebra.rs", "tests"]
     );
     assert_eq!(answers(tree), answers(scene.uncached()), "directories");
+    assert_eq!(scene.cache_files(), kept, "nothing written");
+
+    // enough files read again on every call that the caller is asked to refresh the index
+    for i in 0..64 {
+        scene.write(
+            &format!("many/file_{i}.rs"),
+            &format!("pub fn many_{i}() {{}}\n"),
+        );
+    }
+    let tree = scene.cached();
+    assert_eq!(tree.kept().unwrap().edited.len(), 3 + 64);
+    let wanted = tree.index_wanted().expect("a refresh is wanted");
+    assert_eq!(wanted.root, scene.root.path().canonicalize().unwrap());
+    assert_eq!(wanted.cache_dir, scene.cache.path());
+    assert_eq!(answers(tree), answers(scene.uncached()), "many files");
     assert_eq!(scene.cache_files(), kept, "nothing written");
 
     // more files than an overlay reads: the index is refreshed by a walk and written

@@ -207,7 +207,7 @@ pub struct IndexWanted {
 /// The index of `root` is wanted when the walk options are the ones `findbench index` uses
 /// (another key would build an index no call of the command line reads).
 pub(super) fn wanted(root: &Path, options: &TreeOptions, cache_dir: &Path) -> Option<IndexWanted> {
-    if options.no_cache || OptionsKey::of(options) != OptionsKey::of(&TreeOptions::default()) {
+    if options.no_cache || !options.walks_as_default() {
         return None;
     }
     let canonical = root.canonicalize().ok()?;
@@ -216,6 +216,16 @@ pub(super) fn wanted(root: &Path, options: &TreeOptions, cache_dir: &Path) -> Op
         root: canonical,
         cache_dir: cache_dir.to_path_buf(),
         marker,
+    })
+}
+
+/// The refresh of the index at `index_path` (of the root `root`, built with the options
+/// `findbench index` uses), wanted by a tree that changed too much since it was written.
+pub(super) fn wanted_refresh(root: &Path, index_path: &Path) -> Option<IndexWanted> {
+    Some(IndexWanted {
+        root: root.canonicalize().ok()?,
+        cache_dir: index_path.parent()?.parent()?.to_path_buf(),
+        marker: building_marker(index_path),
     })
 }
 

@@ -27,6 +27,11 @@ use std::sync::Arc;
 /// refreshed, so past this many a refresh costs less than the calls it saves.
 pub(crate) const MAX_READ: usize = 256;
 
+/// How many files read again make a call ask its caller to refresh the index where it
+/// can (the command line, by a build of its own at the lowest priority: docs/index.md):
+/// until then each call reads them again.
+pub(crate) const REFRESH_AFTER: usize = 64;
+
 /// A number for "no file": a removed file's place in the tree, a read file's in the index.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -63,6 +68,9 @@ pub(crate) struct Overlay {
     pub(crate) new_of_old: Vec<u32>,
     /// How many files the index holds.
     pub(crate) index_files: usize,
+    /// True when the tree was loaded with the walk options of `findbench index` (only an
+    /// index of those is refreshed by the caller: [`REFRESH_AFTER`]).
+    pub(crate) default_options: bool,
 }
 
 impl Overlay {
@@ -336,6 +344,7 @@ pub(super) fn laid_over(
         old_of_new,
         new_of_old,
         index_files: old_count,
+        default_options: options.walks_as_default(),
     };
     (records, overlay)
 }

@@ -116,9 +116,18 @@ impl Tree {
     }
 
     /// The kept index this tree wants, when it was loaded without one and none has been
-    /// built since: the caller decides whether to build it ([`cache::IndexWanted`]). `None`
-    /// for an indexed tree and with `--no-cache`.
+    /// built since, or when more files changed since its index was written than a call
+    /// should read again ([`super::edits::REFRESH_AFTER`]): the caller decides whether to
+    /// build it ([`cache::IndexWanted`]). `None` for an indexed tree otherwise and with
+    /// `--no-cache`.
     pub fn index_wanted(&self) -> Option<cache::IndexWanted> {
+        if let Some(overlay) = self.overlay() {
+            let many = overlay.ids.len() >= super::edits::REFRESH_AFTER;
+            return match (many && overlay.default_options, self.kept()) {
+                (true, Some(kept)) => cache::wanted_refresh(self.root(), &kept.index_path),
+                _ => None,
+            };
+        }
         let unindexed = self.unindexed()?;
         if self.built().is_some() {
             return None;

@@ -36,3 +36,18 @@ impl Default for TreeOptions {
         }
     }
 }
+
+impl TreeOptions {
+    /// True when these options walk a tree as `findbench index` does (the options of its
+    /// kept index: size limit, ignore files, hidden files, links): only such an index is
+    /// one a caller builds in the background.
+    pub fn walks_as_default(&self) -> bool {
+        let d = TreeOptions::default();
+        (
+            self.max_file_bytes,
+            self.gitignore,
+            self.hidden,
+            self.follow_links,
+        ) == (d.max_file_bytes, d.gitignore, d.hidden, d.follow_links)
+    }
+}
