@@ -114,6 +114,11 @@ pub struct TaskRankingWeights {
     pub uses_defined: f64,
     /// How many of the best files lend the names whose users `uses_defined` lifts.
     pub uses_defined_files: usize,
+    /// Weight of how many of the other best `rerank_depth` files write the names a file
+    /// defines that hold a word of the question (its in-degree among them): its score is
+    /// multiplied by `1 + referenced x ln(1 + r) / ln(d)`, `r` those files, `d` the best
+    /// files counted (`retrieval/references.rs`). 0 weighs none.
+    pub referenced: f64,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -169,6 +174,7 @@ impl TaskRankingWeights {
         real("defines_named", 0.0, 2.0),
         real("uses_defined", 0.0, 1.0),
         integer("uses_defined_files", 1.0, 5.0),
+        real("referenced", 0.0, 2.0),
     ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
@@ -242,6 +248,7 @@ impl Default for TaskRankingWeights {
             defines_named: 0.0,
             uses_defined: 0.0,
             uses_defined_files: 3,
+            referenced: 0.0,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

@@ -119,7 +119,7 @@ pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
 
 /// Calls `each` with every identifier of `text` (a run of ASCII letters, digits, `_` and
 /// `$` that does not start with a digit) and the byte after it.
-fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Option<u8>)) {
+pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Option<u8>)) {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     let mut i = 0;

@@ -223,10 +223,12 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                     let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
                     reason.push_str(&format!("; defines {}", names.join(", ")));
                 }
+                if let Some(users) = references.referenced.get(&file) {
+                    reason.push_str(&format!("; its names written by {users} of the best files"));
+                }
                 if let Some(uses) = references.uses.get(&file) {
                     let best = &files[uses.best as usize].path;
-                    let names: Vec<String> =
-                        uses.names.iter().map(|n| format!("`{n}`")).collect();
+                    let names: Vec<String> = uses.names.iter().map(|n| format!("`{n}`")).collect();
                     reason.push_str(&format!(
                         "; uses {} of the {} names `{best}` defines",
                         names.join(", "),

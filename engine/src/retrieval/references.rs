@@ -6,12 +6,14 @@
 //! Both read only what the tree already holds of the best `rerank_depth` files: each
 //! file's declarations (from the symbol table, or scanned from its text on a first call,
 //! the same list) and, for a use, its text, narrowed first by [`Tree::candidates`]. No
-//! graph of the whole tree is built: the names are the question's few (`defines_named`)
-//! and those the best `uses_defined_files` define that hold a word of the question
-//! (`uses_defined`). A file the question's words did not rank is never added.
+//! graph of the whole tree is built: the names are the question's few (`defines_named`),
+//! those the best `uses_defined_files` define that hold a word of the question
+//! (`uses_defined`), and those each of the best files defines that hold one, counted in
+//! the texts of the other best files only (`referenced`, a file's in-degree among them).
+//! A file the question's words did not rank is never added.
 
 use super::best_files::Scored;
-use super::code_tokens::named_identifiers;
+use super::code_tokens::{identifiers_in, named_identifiers};
 use super::tokens::{for_each_part, term_of};
 use crate::profile::Profile;
 use crate::text::camel::snake;
@@ -30,6 +32,8 @@ const DEFINED: usize = 16;
 #[derive(Debug, Default)]
 pub(super) struct References {
     pub defines: HashMap<u32, Vec<String>>,
+    /// Each file weighed for how many of the other best files write its names: that many.
+    pub referenced: HashMap<u32, usize>,
     pub uses: HashMap<u32, Uses>,
 }
 
@@ -44,7 +48,10 @@ pub(super) struct Uses {
 
 /// Weighs the best `depth` files of `ranked` by the references between names and files:
 /// a file that defines `k` of the `n` names of `question` that some of them define is
-/// multiplied by `1 + defines_named x k / n`; then a file that uses (writes as a word) `u`
+/// multiplied by `1 + defines_named x k / n`; then a file whose names holding a term of
+/// `terms` are written by `r` of the other best files is multiplied by
+/// `1 + referenced x ln(1 + r) / ln(d)`, `d` the best files counted; then a file that
+/// uses (writes as a word) `u`
 /// of the `m` names one of the best `uses_defined_files` defines that hold a term of
 /// `terms` is lifted by `uses_defined` times that file's score times `u / m` (the most such
 /// lift). Nothing when both weights are 0.
@@ -58,12 +65,17 @@ pub(super) fn weigh_references(
 ) -> References {
     let w = &profile.task_ranking;
     let mut out = References::default();
-    if ranked.is_empty() || (w.defines_named <= 0.0 && w.uses_defined <= 0.0) {
+    if ranked.is_empty() || (w.defines_named <= 0.0 && w.uses_defined <= 0.0 && w.referenced <= 0.0)
+    {
         return out;
     }
     if w.defines_named > 0.0 {
         let top = best_places(tree, ranked, depth);
         out.defines = lift_definers(tree, question, ranked, &top, w.defines_named);
+    }
+    if w.referenced > 0.0 {
+        let top = best_places(tree, ranked, depth);
+        out.referenced = weigh_referenced(tree, terms, ranked, &top, w.referenced);
     }
     if w.uses_defined > 0.0 {
         let top = best_places(tree, ranked, depth);
@@ -137,7 +149,10 @@ fn lift_definers(
     }
     // the names some best file defines: a name no file defines (a library's, a macro's)
     // takes no share from those that are
-    let named: HashSet<usize> = defined.iter().flat_map(|(_, k)| k.iter().copied()).collect();
+    let named: HashSet<usize> = defined
+        .iter()
+        .flat_map(|(_, k)| k.iter().copied())
+        .collect();
     let mut out = HashMap::new();
     for (i, which) in defined {
         let share = which.len() as f64 / named.len() as f64;
@@ -186,11 +201,8 @@ fn lift_users(
             .enumerate()
             .filter(|(_, names)| !names.is_empty())
             .filter_map(|(k, names)| {
-                let used: Vec<String> = names
-                    .iter()
-                    .filter(|n| writes(&text, n))
-                    .cloned()
-                    .collect();
+                let used: Vec<String> =
+                    names.iter().filter(|n| writes(&text, n)).cloned().collect();
                 let share = used.len() as f64 / names.len() as f64;
                 (!used.is_empty()).then(|| (w.uses_defined * best_scores[k] * share, k, used))
             })
@@ -205,6 +217,60 @@ fn lift_users(
                     of: lent[k].len(),
                 },
             );
+        }
+    }
+    out
+}
+
+/// The `referenced` prior: each of `top` whose names holding a term of `terms` are written
+/// by other files of `top`, weighed by how many (each text read once, its identifiers
+/// looked up among the names wanted).
+fn weigh_referenced(
+    tree: &Tree,
+    terms: &[String],
+    ranked: &mut [Scored],
+    top: &[usize],
+    weight: f64,
+) -> HashMap<u32, usize> {
+    let files = tree.files();
+    if top.len() < 2 {
+        return HashMap::new();
+    }
+    let names: Vec<Vec<String>> = top
+        .iter()
+        .map(|&i| subject_names(&files[ranked[i].file as usize], terms))
+        .collect();
+    let wanted: HashSet<&str> = names.iter().flatten().map(String::as_str).collect();
+    if wanted.is_empty() {
+        return HashMap::new();
+    }
+    // the wanted names each of the best files writes
+    let written: Vec<HashSet<&str>> = top
+        .iter()
+        .map(|&j| {
+            let mut found = HashSet::new();
+            if let Some(text) = files[ranked[j].file as usize].text_once() {
+                identifiers_in(&text, |id, _| {
+                    if let Some(&name) = wanted.get(id) {
+                        found.insert(name);
+                    }
+                });
+            }
+            found
+        })
+        .collect();
+    let scale = (top.len() as f64).ln();
+    let mut out = HashMap::new();
+    for (k, &i) in top.iter().enumerate() {
+        if names[k].is_empty() {
+            continue;
+        }
+        let users = (0..top.len())
+            .filter(|&j| j != k && names[k].iter().any(|n| written[j].contains(n.as_str())))
+            .count();
+        if users > 0 {
+            ranked[i].score *= 1.0 + weight * (1.0 + users as f64).ln() / scale;
+            out.insert(ranked[i].file, users);
         }
     }
     out
@@ -306,7 +372,11 @@ mod tests {
         let was = |p: &str| before.iter().find(|r| r.0 == p).unwrap();
         // the only name quoted, defined: x (1 + 2 x 1/1)
         assert!((after[0].1 - 3.0 * was("src/parse.c").1).abs() < 1e-3);
-        assert!(after[0].2.contains("; defines `parseNumber`"), "{}", after[0].2);
+        assert!(
+            after[0].2.contains("; defines `parseNumber`"),
+            "{}",
+            after[0].2
+        );
         // a declaration and a use do not define
         for p in ["src/parse.h", "src/print.c"] {
             let r = after.iter().find(|r| r.0 == p).unwrap();
@@ -367,10 +437,54 @@ mod tests {
     }
 
     #[test]
+    fn a_file_whose_names_the_other_best_files_write_is_weighed_by_how_many() {
+        let user = "fn run(s: &str) { tokenize_input(s); }\n";
+        let tree = Tree::from_memory(
+            "referenced",
+            [
+                (
+                    "src/lexer.rs",
+                    "pub fn tokenize_input(s: &str) {}\nfn alpha() {}\nfn beta() {}\nfn gamma() {}\n",
+                ),
+                (
+                    "src/tokenizer.rs",
+                    "// tokenize each input, then tokenize the next input\n\
+                     fn next_input() {}\n/// Tokenize all input.\nfn tokenize_all() {}\n",
+                ),
+                ("src/a.rs", user),
+                ("src/b.rs", user),
+            ],
+        );
+        let mut profile = Profile::default();
+        let question = "tokenize the input";
+        let before = ranked(&tree, question, &profile);
+        assert_eq!(paths(&before)[0], "src/tokenizer.rs", "{before:?}");
+        profile.task_ranking.referenced = 1.0;
+        let after = ranked(&tree, question, &profile);
+        assert_eq!(paths(&after)[0], "src/lexer.rs", "{after:?}");
+        let was = |p: &str| before.iter().find(|r| r.0 == p).unwrap();
+        // written by a.rs and b.rs of the four best: x (1 + ln 3 / ln 4)
+        let lexer = was("src/lexer.rs").1 * (1.0 + 3f64.ln() / 4f64.ln());
+        assert!((after[0].1 - lexer).abs() < 1e-3, "{after:?}");
+        assert!(after[0]
+            .2
+            .contains("; its names written by 2 of the best files"));
+        // the others define no name of the question's words that another file writes
+        for p in ["src/tokenizer.rs", "src/a.rs", "src/b.rs"] {
+            assert_eq!(after.iter().find(|r| r.0 == p).unwrap(), was(p));
+        }
+        profile.task_ranking.referenced = 0.0;
+        assert_eq!(ranked(&tree, question, &profile), before);
+    }
+
+    #[test]
     fn a_name_is_written_when_no_identifier_byte_touches_it() {
         assert!(writes("a(tokenize_input)", "tokenize_input"));
         assert!(writes("tokenize_input", "tokenize_input"));
-        assert!(!writes("tokenize_inputs and my_tokenize_input", "tokenize_input"));
+        assert!(!writes(
+            "tokenize_inputs and my_tokenize_input",
+            "tokenize_input"
+        ));
         assert!(!writes("Tokenize_input", "tokenize_input"));
         assert_eq!(last_identifier("CommandRouter::route"), "route");
         assert_eq!(last_identifier("Gson.fromJson"), "fromJson");
