@@ -256,6 +256,7 @@ fn the_first_ask_weighing_references_is_the_kept_index_answer() {
     let mut profile = findbench_engine::profile::Profile::default();
     profile.task_ranking.defines_named = 1.0;
     profile.task_ranking.uses_defined = 0.5;
+    profile.task_ranking.referenced = 0.5;
     assert_first_call_is_the_index_answer_with(&repo().join("engine/src"), &Engine::new(profile));
 }
 

@@ -105,7 +105,10 @@ pub struct TaskRankingWeights {
     /// `parseNumber()`, `max_depth`, `` `Walk::new` ``): a file among the best
     /// `rerank_depth` that defines `k` of the `n` names some of them define has its score
     /// multiplied by `1 + defines_named x k / n` (`retrieval/references.rs`; a declaration
-    /// without a body, or a test, does not define). 0 weighs none.
+    /// without a body, or a test, does not define). 0 weighs none: the default, as for
+    /// `referenced` and `uses_defined`, since on projects held out of their choice none
+    /// alone gained beyond noise (`benches/RESULTS.md`, the reference graph of a task's
+    /// names).
     pub defines_named: f64,
     /// Share of the score of one of the best `uses_defined_files` given to a file among the
     /// best `rerank_depth` that uses (writes as an identifier) the names it defines, times
