@@ -51,10 +51,9 @@ pub(super) struct Uses {
 /// multiplied by `1 + defines_named x k / n`; then a file whose names holding a term of
 /// `terms` are written by `r` of the other best files is multiplied by
 /// `1 + referenced x ln(1 + r) / ln(d)`, `d` the best files counted; then a file that
-/// uses (writes as a word) `u`
-/// of the `m` names one of the best `uses_defined_files` defines that hold a term of
-/// `terms` is lifted by `uses_defined` times that file's score times `u / m` (the most such
-/// lift). Nothing when both weights are 0.
+/// uses (writes as a word) `u` of the `m` names one of the best `uses_defined_files`
+/// defines that hold a term of `terms` is lifted by `uses_defined` times that file's score
+/// times `u / m` (the most such lift). Nothing when the three weights are 0.
 pub(super) fn weigh_references(
     tree: &Tree,
     profile: &Profile,
@@ -329,7 +328,6 @@ fn writes(text: &str, name: &str) -> bool {
 }
 
 #[cfg(test)]
-
 mod tests {
     use super::*;
     use crate::retrieval::rank_files;
