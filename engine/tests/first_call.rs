@@ -61,6 +61,9 @@ fn questions() -> Vec<String> {
             "where is Read implemented",
             // ranked with words no file holds: no field lengths needed
             "where is zzqqxx",
+            // tasks that quote the names of code (`profile.task_ranking.defines_named`)
+            "fix the empty key in `SymbolTable::containing` and rank_files",
+            "weigh_references lifts the file that defines named_identifiers()",
             // ranked by words most files hold, and one that saturates nowhere
             "how does the parser read the header of a file",
         ]
@@ -243,6 +246,18 @@ fn the_first_ask_on_a_sampled_tree_is_the_kept_index_answer() {
     let mut profile = findbench_engine::profile::Profile::default();
     profile.task_ranking.length_sample = 16;
     assert_first_call_is_the_index_answer_with(&generated(dir.path()), &Engine::new(profile));
+}
+
+/// With the reference weights on, a first call ranks as the kept index: the declarations
+/// of the best files and the texts that use their names are the same lists however the
+/// tree was loaded.
+#[test]
+fn the_first_ask_weighing_references_is_the_kept_index_answer() {
+    let mut profile = findbench_engine::profile::Profile::default();
+    profile.task_ranking.defines_named = 1.0;
+    profile.task_ranking.uses_defined = 0.5;
+    profile.task_ranking.referenced = 0.5;
+    assert_first_call_is_the_index_answer_with(&repo().join("engine/src"), &Engine::new(profile));
 }
 
 /// A first call's `find code` (on a tree loaded without its kept index) reads the files its term's key needs and builds no

@@ -101,6 +101,27 @@ pub struct TaskRankingWeights {
     /// licence header), which says nothing of which files change together: not counted
     /// for `co_change`.
     pub co_change_max_commit_files: usize,
+    /// Weight of defining a name the question quotes (a code-shaped identifier of it:
+    /// `parseNumber()`, `max_depth`, `` `Walk::new` ``): a file among the best
+    /// `rerank_depth` that defines `k` of the `n` names some of them define has its score
+    /// multiplied by `1 + defines_named x k / n` (`retrieval/references.rs`; a declaration
+    /// without a body, or a test, does not define). 0 weighs none: the default, as for
+    /// `referenced` and `uses_defined`, since on projects held out of their choice none
+    /// alone gained beyond noise (`benches/RESULTS.md`, the reference graph of a task's
+    /// names).
+    pub defines_named: f64,
+    /// Share of the score of one of the best `uses_defined_files` given to a file among the
+    /// best `rerank_depth` that uses (writes as an identifier) the names it defines, times
+    /// the share of those names it uses: the names counted are those holding a word of the
+    /// question (`retrieval/references.rs`). 0 gives none.
+    pub uses_defined: f64,
+    /// How many of the best files lend the names whose users `uses_defined` lifts.
+    pub uses_defined_files: usize,
+    /// Weight of how many of the other best `rerank_depth` files write the names a file
+    /// defines that hold a word of the question (its in-degree among them): its score is
+    /// multiplied by `1 + referenced x ln(1 + r) / ln(d)`, `r` those files, `d` the best
+    /// files counted (`retrieval/references.rs`). 0 weighs none.
+    pub referenced: f64,
     /// How many files the average field lengths of BM25F are measured on: every file of a
     /// tree of at most this many, else this many chosen by a hash of their paths (the same
     /// files for the same tree, whichever call measures them). A question asked on a tree
@@ -153,6 +174,10 @@ impl TaskRankingWeights {
         real("history", 0.0, 2.0),
         real("co_change", 0.0, 1.0),
         integer("co_change_files", 1.0, 5.0),
+        real("defines_named", 0.0, 2.0),
+        real("uses_defined", 0.0, 1.0),
+        integer("uses_defined_files", 1.0, 5.0),
+        real("referenced", 0.0, 2.0),
     ];
     /// The numbers it leaves as they are, and why.
     pub const NOT_TUNABLE: &'static [NotTunable] = &[
@@ -223,6 +248,10 @@ impl Default for TaskRankingWeights {
             co_change: 0.0,
             co_change_files: 3,
             co_change_max_commit_files: 30,
+            defines_named: 0.0,
+            uses_defined: 0.0,
+            uses_defined_files: 3,
+            referenced: 0.0,
             length_sample: 256,
             stop_words: [
                 "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",

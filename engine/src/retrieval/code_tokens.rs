@@ -57,6 +57,87 @@ pub fn code_shaped(question: &str, terms: &[String]) -> Vec<bool> {
     shaped
 }
 
+/// The names of code a question quotes, as written, at most `limit` (distinct by their
+/// snake form), in the question's order: the identifiers of its backticked spans, and of
+/// its other tokens those shaped as code names (an inner `_`, a lower-to-upper hump, a
+/// call `name(`, a segment joined by `::` or `->`; four bytes at least, so that `NaN` is
+/// not one). A path's directories, a file's
+/// extension, a flag and a quoted message name no declaration: they are not names.
+pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut push = |name: &str| {
+        let snake = crate::text::camel::snake(name);
+        if out.len() < limit && !seen.contains(&snake) {
+            seen.push(snake);
+            out.push(name.to_string());
+        }
+    };
+    let mut rest = String::with_capacity(question.len());
+    let mut open: Option<char> = None;
+    let mut span = String::new();
+    for c in question.chars() {
+        match open {
+            Some(q) if c == q => {
+                if q == '`' {
+                    identifiers_in(&span, |name, _| {
+                        if name.len() >= 3 {
+                            push(name)
+                        }
+                    });
+                }
+                span.clear();
+                open = None;
+                rest.push(' ');
+            }
+            Some(_) => span.push(c),
+            None if c == '`' || c == '"' => open = Some(c),
+            None => rest.push(c),
+        }
+    }
+    rest.push_str(&span);
+    for raw in rest.split_whitespace() {
+        // a flag, or the scope that opens a subject (`fix(parser):`, not a call)
+        if raw.starts_with('-') || is_scope(raw) {
+            continue;
+        }
+        let joined = raw.contains("::") || raw.contains("->");
+        identifiers_in(raw, |name, next| {
+            let b = name.as_bytes();
+            let snake = b.contains(&b'_') && b.iter().any(|c| c.is_ascii_alphabetic());
+            let hump = b
+                .windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+            let call = next == Some(b'(');
+            if name.len() >= 4 && (snake || hump || call || joined) {
+                push(name);
+            }
+        });
+    }
+    out
+}
+
+/// Calls `each` with every identifier of `text` (a run of ASCII letters, digits, `_` and
+/// `$` that does not start with a digit) and the byte after it.
+pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Option<u8>)) {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut i = 0;
+    while i < b.len() {
+        if !ident(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && ident(b[i]) {
+            i += 1;
+        }
+        if !b[start].is_ascii_digit() {
+            each(&text[start..i], b.get(i).copied());
+        }
+    }
+}
+
 /// `printer:` or `fix(parser):`, a subject's first token naming where the change is.
 fn is_scope(raw: &str) -> bool {
     let Some(name) = raw.strip_suffix(':') else {
@@ -156,6 +237,29 @@ mod tests {
         );
         // an unclosed quote quotes nothing, and a capital at the start is not a hump
         assert!(shaped("Don\"t panic on Empty input").is_empty());
+    }
+
+    #[test]
+    fn the_names_a_question_quotes_are_its_code_identifiers() {
+        let named = |q: &str| named_identifiers(q, 8);
+        assert_eq!(
+            named("fix(parser): handle NaN in parseNumber() and cJSON_Print"),
+            ["parseNumber", "cJSON_Print"]
+        );
+        assert_eq!(
+            named("Crash in src/walk.rs:120 when `max_depth` is zero"),
+            ["max_depth"]
+        );
+        assert_eq!(
+            named("call `Walk::new` via Builder::build"),
+            ["Walk", "new", "Builder", "build"]
+        );
+        assert_eq!(named("open(file) before read_all()"), ["open", "read_all"]);
+        // a flag, a quoted message, a path and plain prose name nothing
+        assert!(named("printer: fix --vimgrep for \"max_depth\" in src/walk.rs").is_empty());
+        // one name however it is written, and at most the limit
+        assert_eq!(named("parseArgs and parse_args"), ["parseArgs"]);
+        assert_eq!(named_identifiers("a_b1 c_d2 e_f3", 2), ["a_b1", "c_d2"]);
     }
 
     /// Each shape alone makes its token code, with no other shape of the token: the prose

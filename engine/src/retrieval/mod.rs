@@ -25,6 +25,7 @@ pub mod kept;
 pub mod kind;
 mod length_sample;
 pub mod posting;
+mod references;
 pub mod tested_subject;
 pub mod tokens;
 mod word_parts;
@@ -165,6 +166,9 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
             best_lines(text.as_deref(), &terms)
         });
     }
+    // a file that defines a name the question quotes, or uses the names the best define
+    let references =
+        references::weigh_references(tree, profile, question, &terms, &mut ranked, depth);
     // a file that changed often before the revision is more likely the one to change
     let changes = history::weigh_changes(tree, profile, &mut ranked);
     ranked.sort_by(order);
@@ -214,6 +218,22 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                 if let Some(&test) = tested_by.get(&file) {
                     let test = &files[test as usize].path;
                     reason.push_str(&format!("; tested by `{test}`"));
+                }
+                if let Some(names) = references.defines.get(&file) {
+                    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                    reason.push_str(&format!("; defines {}", names.join(", ")));
+                }
+                if let Some(users) = references.referenced.get(&file) {
+                    reason.push_str(&format!("; its names written by {users} of the best files"));
+                }
+                if let Some(uses) = references.uses.get(&file) {
+                    let best = &files[uses.best as usize].path;
+                    let names: Vec<String> = uses.names.iter().map(|n| format!("`{n}`")).collect();
+                    reason.push_str(&format!(
+                        "; uses {} of the {} names `{best}` defines",
+                        names.join(", "),
+                        uses.of
+                    ));
                 }
                 if let Some(co) = changes.with.get(&file) {
                     let best = &files[co.best as usize].path;
