@@ -63,27 +63,6 @@ def ask(tree, cache):
     return timed([fb, "ask", question, "--root", tree, "--format", "json"], cache)
 
 
-def rewrite(tree, n):
-    """Rewrites the n-th .rs file of the tree under a new inode (its hard-linked source
-    stays as it was), with one line more."""
-    found = 0
-    for d, dirs, files in os.walk(tree):
-        dirs.sort()
-        for f in sorted(files):
-            if f.endswith(".rs"):
-                found += 1
-                if found == n:
-                    path = os.path.join(d, f)
-                    with open(path, "rb") as h:
-                        text = h.read()
-                    tmp = path + ".scale-tmp"
-                    with open(tmp, "wb") as h:
-                        h.write(text + b"\n// replay edited by benches/scale.sh\n")
-                    os.replace(tmp, path)
-                    return
-    sys.exit("no .rs file to edit")
-
-
 def nth_rs(tree, n):
     """The n-th .rs file of the tree, in walk order."""
     found = 0
@@ -95,6 +74,18 @@ def nth_rs(tree, n):
                 if found == n:
                     return os.path.join(d, f)
     sys.exit("too few .rs files")
+
+
+def rewrite(tree, n):
+    """Rewrites the n-th .rs file of the tree under a new inode (its hard-linked source
+    stays as it was), with one line more."""
+    path = nth_rs(tree, n)
+    with open(path, "rb") as h:
+        text = h.read()
+    tmp = path + ".scale-tmp"
+    with open(tmp, "wb") as h:
+        h.write(text + b"\n// replay edited by benches/scale.sh\n")
+    os.replace(tmp, path)
 
 
 def server_calls(tree, settle):
