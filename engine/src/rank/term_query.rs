@@ -415,3 +415,7 @@ fn typo_kind<T: PartialEq>(term: &[T], word: &[T], w: &TaskWeights) -> Option<f6
         word.len() > n + 1 && (n - 1..=n + 1).any(|len| within_one_edit(term, &word[..len]));
     prefix_hit.then_some(w.typo_prefix)
 }
+
+#[cfg(test)]
+#[path = "term_query_tests.rs"]
+mod tests;

@@ -147,7 +147,231 @@ fn lift_co_changed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retrieval::kind::FileKind;
     use crate::retrieval::rank_files;
+
+    /// A ranked file of `tree` by its path, with its score by the question's words.
+    fn scored(tree: &Tree, path: &str, score: f64) -> Scored {
+        let file = tree.files().iter().position(|f| f.path == path).unwrap() as u32;
+        Scored {
+            file,
+            score,
+            found: Vec::new(),
+            lines: None,
+            kind: FileKind::Source,
+        }
+    }
+
+    fn id(tree: &Tree, path: &str) -> u32 {
+        tree.files().iter().position(|f| f.path == path).unwrap() as u32
+    }
+
+    fn scores(ranked: &[Scored]) -> Vec<f64> {
+        ranked.iter().map(|s| s.score).collect()
+    }
+
+    fn five_files() -> Tree {
+        Tree::from_memory(
+            "worked",
+            [
+                ("src/p.rs", "p"),
+                ("src/l.rs", "l"),
+                ("src/o.rs", "o"),
+                ("src/q.rs", "q"),
+                ("src/r.rs", "r"),
+            ],
+        )
+    }
+
+    #[test]
+    fn the_history_factor_worked_by_hand() {
+        let tree = five_files();
+        // newest first; the newest 4 counted: p 3 times, l once, x (no ranked file) 4 times
+        tree.set_history(History::from_commits([
+            vec!["src/p.rs", "x"],
+            vec!["src/p.rs", "src/l.rs", "x"],
+            vec!["src/p.rs", "x"],
+            vec!["x"],
+            vec!["src/l.rs", "src/p.rs", "src/o.rs"],
+        ]));
+        let mut profile = Profile::default();
+        profile.task_ranking.history = 0.5;
+        profile.task_ranking.history_commits = 4;
+        // more files than the best: a co-change weight of 0 must still lift none of them
+        profile.task_ranking.co_change = 0.0;
+        profile.task_ranking.co_change_files = 1;
+        let mut ranked = vec![
+            scored(&tree, "src/p.rs", 2.0),
+            scored(&tree, "src/l.rs", 3.0),
+            scored(&tree, "src/o.rs", 1.5),
+        ];
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        // x 1 + 0.5 ln(1 + c) / ln(1 + 4)
+        let (l5, l4, l2) = (5f64.ln(), 4f64.ln(), 2f64.ln());
+        let want = [
+            2.0 * (1.0 + 0.5 * l4 / l5),
+            3.0 * (1.0 + 0.5 * l2 / l5),
+            1.5,
+        ];
+        for (got, want) in scores(&ranked).iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{got} against {want}");
+        }
+        let (p, l) = (id(&tree, "src/p.rs"), id(&tree, "src/l.rs"));
+        assert_eq!(changes.of_file, HashMap::from([(p, 3), (l, 1)]));
+        assert_eq!(changes.commits, 4);
+        assert!(changes.with.is_empty(), "{:?}", changes.with);
+        // more commits asked for than the history holds: all 5 counted
+        profile.task_ranking.history_commits = 10;
+        let mut ranked = vec![scored(&tree, "src/o.rs", 1.0)];
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        assert_eq!(changes.commits, 5);
+        // o once, x 4 times: 1 + 0.5 ln 2 / ln 5
+        assert!((ranked[0].score - (1.0 + 0.5 * l2 / l5)).abs() < 1e-12);
+        // no commit counted: nothing changed, nothing said
+        profile.task_ranking.history_commits = 0;
+        let mut ranked = vec![scored(&tree, "src/p.rs", 2.0)];
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        assert_eq!(scores(&ranked), [2.0]);
+        assert!(changes.of_file.is_empty());
+    }
+
+    #[test]
+    fn no_history_no_weight_or_no_ranked_file_changes_nothing() {
+        let tree = five_files();
+        let mut profile = Profile::default();
+        profile.task_ranking.history = 1.0;
+        profile.task_ranking.co_change = 1.0;
+        profile.task_ranking.co_change_files = 1;
+        let ranked = || {
+            vec![
+                scored(&tree, "src/p.rs", 2.0),
+                scored(&tree, "src/l.rs", 1.0),
+            ]
+        };
+        let mut no_history = ranked();
+        let changes = weigh_changes(&tree, &profile, &mut no_history);
+        assert_eq!(scores(&no_history), [2.0, 1.0]);
+        assert_eq!(changes.commits, 0);
+        tree.set_history(History::from_commits([
+            vec!["src/p.rs", "src/l.rs"],
+            vec!["src/p.rs"],
+        ]));
+        // weights of 0 or below: the history is not counted
+        profile.task_ranking.history = 0.0;
+        profile.task_ranking.co_change = -1.0;
+        let mut unweighed = ranked();
+        let changes = weigh_changes(&tree, &profile, &mut unweighed);
+        assert_eq!(scores(&unweighed), [2.0, 1.0]);
+        assert_eq!(changes.commits, 0);
+        assert!(changes.of_file.is_empty() && changes.with.is_empty());
+        // no ranked file: nothing counted either
+        profile.task_ranking.history = 1.0;
+        profile.task_ranking.co_change = 1.0;
+        let changes = weigh_changes(&tree, &profile, &mut []);
+        assert_eq!(changes.commits, 0);
+        // the same history weighed: both counted (p 2 of 2, l 1: x 1 + ln 2 / ln 3)
+        let mut weighed = ranked();
+        let changes = weigh_changes(&tree, &profile, &mut weighed);
+        assert_eq!(changes.commits, 2);
+        let l_lifted = (1.0 + 1.0 * 2.0 * 0.5) * (1.0 + 2f64.ln() / 3f64.ln());
+        let want = [2.0 * 2.0, l_lifted];
+        for (got, want) in scores(&weighed).iter().zip(want) {
+            assert!((got - want).abs() < 1e-12, "{got} against {want}");
+        }
+    }
+
+    #[test]
+    fn the_co_change_lift_worked_by_hand() {
+        let tree = five_files();
+        // p is the best; commits of at most 3 files counted
+        tree.set_history(History::from_commits([
+            vec!["src/p.rs", "src/l.rs"],
+            vec!["src/p.rs"],
+            vec!["src/p.rs", "src/o.rs", "x"],
+            vec!["src/p.rs", "src/q.rs", "y", "z"],
+            vec!["src/l.rs", "src/p.rs"],
+            vec!["src/l.rs", "src/o.rs"],
+        ]));
+        let mut profile = Profile::default();
+        profile.task_ranking.history = 0.0;
+        profile.task_ranking.co_change = 0.5;
+        profile.task_ranking.co_change_files = 1;
+        profile.task_ranking.co_change_max_commit_files = 3;
+        let mut ranked = vec![
+            scored(&tree, "src/l.rs", 1.0),
+            scored(&tree, "src/p.rs", 4.0),
+            scored(&tree, "src/o.rs", 1.0),
+            scored(&tree, "src/q.rs", 1.0),
+            scored(&tree, "src/r.rs", 2.0),
+        ];
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        // p changed in 4 counted commits; l with it in 2: + 0.5 x 4 x 2/4, o in 1 (the
+        // commit of exactly 3 files): + 0.5 x 4 x 1/4; q only in a commit of 4 files
+        assert_eq!(scores(&ranked), [2.0, 4.0, 1.5, 1.0, 2.0]);
+        let p = id(&tree, "src/p.rs");
+        let co = |together, of| CoChanged {
+            best: p,
+            together,
+            of,
+        };
+        assert_eq!(
+            changes.with,
+            HashMap::from([
+                (id(&tree, "src/l.rs"), co(2, 4)),
+                (id(&tree, "src/o.rs"), co(1, 4))
+            ])
+        );
+        assert_eq!(changes.commits, 6);
+        assert!(changes.of_file.is_empty());
+    }
+
+    #[test]
+    fn a_file_is_lifted_by_its_largest_lift_and_a_best_file_by_none() {
+        let tree = five_files();
+        tree.set_history(History::from_commits([
+            vec!["src/p.rs", "src/l.rs", "src/q.rs"],
+            vec!["src/p.rs", "src/r.rs"],
+            vec!["src/o.rs", "src/l.rs", "src/q.rs"],
+        ]));
+        let mut profile = Profile::default();
+        profile.task_ranking.history = 0.0;
+        profile.task_ranking.co_change = 0.5;
+        profile.task_ranking.co_change_files = 2;
+        // p and o are the best (4 and 3); r, third, changed with p but is not one of them
+        let mut ranked = vec![
+            scored(&tree, "src/p.rs", 4.0),
+            scored(&tree, "src/o.rs", 3.0),
+            scored(&tree, "src/l.rs", 1.0),
+            scored(&tree, "src/r.rs", 2.0),
+            scored(&tree, "src/q.rs", 1.0),
+        ];
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        // l: with p in 1 of its 2 commits (0.5 x 4 x 1/2 = 1), with o in 1 of 1 (0.5 x 3 =
+        // 1.5): lifted by o's; r: with p, 1 of 2 (1); q as l
+        assert_eq!(scores(&ranked), [4.0, 3.0, 2.5, 3.0, 2.5]);
+        let (p, o) = (id(&tree, "src/p.rs"), id(&tree, "src/o.rs"));
+        let with = |best, of| CoChanged {
+            best,
+            together: 1,
+            of,
+        };
+        assert_eq!(
+            changes.with,
+            HashMap::from([
+                (id(&tree, "src/l.rs"), with(o, 1)),
+                (id(&tree, "src/r.rs"), with(p, 2)),
+                (id(&tree, "src/q.rs"), with(o, 1)),
+            ])
+        );
+        // equal lifts: the better ranked best file's (p's 4 x 1/2 and o's 2 x 1)
+        ranked[1].score = 2.0;
+        for s in &mut ranked[2..] {
+            s.score = 1.0;
+        }
+        let changes = weigh_changes(&tree, &profile, &mut ranked);
+        assert_eq!(changes.with[&id(&tree, "src/l.rs")], with(p, 2));
+        assert_eq!(scores(&ranked), [4.0, 2.0, 2.0, 2.0, 2.0]);
+    }
 
     #[test]
     fn the_file_that_changed_more_often_leads_files_matched_alike_and_says_so() {

@@ -347,6 +347,59 @@ mod tests {
         assert!(holds_term(b"Head_HEAD", "head"));
     }
 
+    /// The parts of one word and where each starts, as `holds_term` cuts them.
+    fn split(word: &str) -> Vec<(&str, usize)> {
+        let mut parts = Vec::new();
+        split_identifier(word, |p, at| parts.push((p, at)));
+        parts
+    }
+
+    #[test]
+    fn a_word_is_cut_at_underscores_and_humps_into_parts_never_empty() {
+        assert_eq!(split("parseArgs"), [("parse", 0), ("Args", 5)]);
+        assert_eq!(split("HTTPServer"), [("HTTP", 0), ("Server", 4)]);
+        assert_eq!(split("headHTTP"), [("head", 0), ("HTTP", 4)]);
+        assert_eq!(split("v2Beta"), [("v2", 0), ("Beta", 2)]);
+        assert_eq!(split("aB"), [("a", 0), ("B", 1)]);
+        assert_eq!(split("HEADER"), [("HEADER", 0)]);
+        assert_eq!(split("a_b__cc_"), [("a", 0), ("b", 2), ("cc", 5)]);
+        assert_eq!(split("_x"), [("x", 1)]);
+        assert_eq!(split("X"), [("X", 0)]);
+        assert_eq!(split("__"), []);
+        assert_eq!(split(""), []);
+    }
+
+    #[test]
+    fn a_part_of_two_characters_not_all_digits_is_a_term() {
+        assert!(is_term("ab") && is_term("1a") && is_term("a1") && is_term("abc"));
+        assert!(!is_term("a") && !is_term("12") && !is_term("7") && !is_term(""));
+    }
+
+    #[test]
+    fn the_first_bytes_are_those_of_the_terms_in_either_case() {
+        let bytes = |terms: &[&str]| {
+            let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+            let starts = TermStarts::new(&terms);
+            (0..=255u8)
+                .filter(|&b| starts.first_bytes()[b as usize])
+                .collect::<Vec<u8>>()
+        };
+        assert_eq!(bytes(&["parse", "http", "9x", "pars"]), b"9HPhp");
+        assert_eq!(bytes(&[]), b"");
+        // an empty term begins every part
+        assert_eq!(bytes(&["x", ""]).len(), 256);
+    }
+
+    #[test]
+    fn a_term_spanning_two_parts_is_not_held() {
+        // `http`'s letters run across the parts `Ht` and `Tp`
+        assert_eq!(terms("HtTp"), ["ht", "tp"]);
+        assert!(!holds_term(b"HtTp", "http"));
+        assert!(holds_term(b"HtTp", "tp"));
+        assert!(holds_term(b"x HTTP", "http"));
+        assert!(!holds_term(b"-x", "-x"));
+    }
+
     #[test]
     fn offsets_point_at_the_part() {
         let mut got = Vec::new();
