@@ -327,7 +327,7 @@ fn files_added_and_removed_are_laid_over_the_index_and_answer_as_a_fresh_tree() 
 }
 
 #[test]
-fn a_changed_ignore_rule_refreshes_the_index() {
+fn a_changed_or_added_ignore_file_refreshes_the_index() {
     let scene = Scene::new();
     scene.write(".gitignore", "build/\n");
     scene.write("build/out.rs", "pub struct ReplayService;\n");
@@ -343,6 +343,20 @@ fn a_changed_ignore_rule_refreshes_the_index() {
         answers(tree),
         answers(scene.uncached()),
         "changed ignore rule"
+    );
+    assert_ne!(scene.cache_files(), kept, "the index was written again");
+
+    // an ignore file added below the root: the files it ignores leave the tree
+    backdate(scene.root.path());
+    Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    let kept = scene.cache_files();
+    scene.write("src/.gitignore", "budget.rs\n");
+    let tree = scene.cached();
+    assert!(tree.file("src/budget.rs").is_none());
+    assert_eq!(
+        answers(tree),
+        answers(scene.uncached()),
+        "added ignore file"
     );
     assert_ne!(scene.cache_files(), kept, "the index was written again");
 }

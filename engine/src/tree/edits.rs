@@ -11,13 +11,13 @@
 //! writes a new file and renames it over the old one); a name gone is a removed file or
 //! directory; a new name is walked from the root along the path to it, so that every
 //! ignore rule on the way applies as in a whole walk ([`super::walk::walk_only`]). An index
-//! that did not trust one of its records, a changed ignore file, or more than [`MAX_READ`]
-//! files to read, is left to the refresh by a walk (`tree/cache.rs`).
+//! that did not trust one of its records, an ignore file changed or added, or more than
+//! [`MAX_READ`] files to read, is left to the refresh by a walk (`tree/cache.rs`).
 
 use super::options::TreeOptions;
 use super::stamp::{self, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
-use super::walk::{read_record, walk_only};
+use super::walk::{read_record, walk_only, IGNORE_FILES};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
@@ -172,12 +172,8 @@ pub(super) fn changes(
         let known: HashSet<&str> = files
             .iter()
             .map(|f| f.path.as_str())
-            .chain(
-                stamps
-                    .iter()
-                    .filter(|s| s.names.is_some())
-                    .map(|s| s.path.as_str()),
-            )
+            // the directories walked and the ignore files met (a new one is not known)
+            .chain(stamps.iter().map(|s| s.path.as_str()))
             .collect();
         let removed: HashSet<&str> = changes
             .removed
@@ -213,6 +209,11 @@ pub(super) fn changes(
                 };
                 let p = path.as_str();
                 if !known.contains(p) || removed.contains(p) || gone.contains(p) {
+                    // a new ignore file changes what the walk keeps below it
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    if options.gitignore && IGNORE_FILES.contains(&name) {
+                        return None;
+                    }
                     new_names.push(path);
                 }
             }

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 /// Walk errors kept verbatim in the report.
 const MAX_MESSAGES: usize = 20;
 /// Files whose rules change what the walk sees, checked in every directory walked.
-const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
+pub(super) const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
 
 /// Walks `root` and reads every file into memory.
 pub(super) fn walk_in_memory(
