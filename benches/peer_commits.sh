@@ -17,7 +17,8 @@
 # Environment: WORK=dir to keep corpora, trees and reports (default: a temporary dir);
 # PROFILE=name or JSON file, the profile `ask` ranks with (default: the built-in default),
 # to measure a signal with its weight set apart (docs/tuning.md); TEXT=message to ask each
-# commit's whole message instead of its subject (`corpus commits --text`).
+# commit's whole message instead of its subject (`corpus commits --text`); FINDBENCH=binary
+# to run instead of building this worktree's release binary.
 # RESULTS=check compares the printed tables with benches/RESULTS.md's section "Commit-history task localisation"
 # (the rows that differ; exit 1 when any does), RESULTS=write puts them there
 # (benches/results_section.py).
@@ -38,8 +39,12 @@ done
 if ! command -v rg >/dev/null; then
   apt-get install -y ripgrep >/dev/null || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
 fi
-cargo build --release -q -p findbench
-FB="$PWD/target/release/findbench"
+if [ -n "${FINDBENCH:-}" ]; then
+  FB="$(realpath "$FINDBENCH")"
+else
+  cargo build --release -q -p findbench
+  FB="$PWD/target/release/findbench"
+fi
 WORK="${WORK:-$(mktemp -d -t findbench-commits.XXXXXX)}"
 mkdir -p "$WORK/corpora" "$WORK/trees"
 export FINDBENCH_CACHE="${FINDBENCH_CACHE:-$WORK/cache}"

@@ -6,6 +6,9 @@
 //! statistics kept beside it is written. A changed ignore rule, or more files than an
 //! overlay reads, refreshes the index.
 
+mod common;
+use common::{backdate, strip_durations};
+
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::modes::grep::GrepRequest;
@@ -13,9 +16,9 @@ use findbench_engine::tree::{Tree, TreeOptions};
 use findbench_engine::{Engine, Fixture, Request};
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 struct Scene {
     root: tempfile::TempDir,
@@ -99,22 +102,6 @@ impl Scene {
     }
 }
 
-/// Moves every mtime under `root` an hour back, so that the index trusts them.
-fn backdate(root: &Path) {
-    let past = SystemTime::now() - Duration::from_secs(3600);
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path.clone());
-            }
-            fs::File::open(&path).unwrap().set_modified(past).unwrap();
-        }
-        fs::File::open(&dir).unwrap().set_modified(past).unwrap();
-    }
-}
-
 /// The answers of every tree mode that reads symbols, words or ranking statistics, without
 /// their timings.
 fn answers(tree: Tree) -> Vec<Value> {
@@ -145,17 +132,6 @@ fn answers(tree: Tree) -> Vec<Value> {
             v
         })
         .collect()
-}
-
-fn strip_durations(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.remove("duration_ms");
-            map.values_mut().for_each(strip_durations);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_durations),
-        _ => {}
-    }
 }
 
 fn edited(tree: &Tree) -> Vec<&str> {

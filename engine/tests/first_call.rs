@@ -5,6 +5,9 @@
 //! crate's own sources, and on a generated tree, for every `ask` question and `find code`
 //! term of the shipped corpora and more.
 
+mod common;
+use common::strip_durations;
+
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::modes::code::CodeRequest;
 use findbench_engine::modes::grep::GrepRequest;
@@ -97,17 +100,6 @@ fn code_terms() -> Vec<String> {
         .map(String::from),
     );
     terms
-}
-
-fn strip_durations(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.remove("duration_ms");
-            map.values_mut().for_each(strip_durations);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_durations),
-        _ => {}
-    }
 }
 
 fn answers(tree: Tree, requests: &[Request], engine: &Engine) -> Vec<Value> {

@@ -4,6 +4,9 @@
 //! lists name, a truncated, garbage or foreign index rebuilt, concurrent builders, and the
 //! walk's counts of skipped files kept.
 
+mod common;
+use common::strip_durations;
+
 use findbench_engine::modes::ask::AskRequest;
 use findbench_engine::modes::grep::GrepRequest;
 use findbench_engine::tree::{ContentKind, IndexState, Tree, TreeOptions};
@@ -12,7 +15,6 @@ use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
 struct Scene {
     root: tempfile::TempDir,
@@ -59,19 +61,7 @@ impl Scene {
     /// Moves every mtime an hour back, so that the index trusts them (a file written in the
     /// same clock tick as the index read it is looked at again).
     fn backdate(&self) {
-        let past = SystemTime::now() - Duration::from_secs(3600);
-        let mut stack = vec![self.root.path().to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            for entry in fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path.clone());
-                }
-                let f = fs::File::open(&path).unwrap();
-                f.set_modified(past).unwrap();
-            }
-            fs::File::open(&dir).unwrap().set_modified(past).unwrap();
-        }
+        common::backdate(self.root.path());
     }
 
     fn options(&self, no_cache: bool) -> TreeOptions {
@@ -135,17 +125,6 @@ fn answers(tree: Tree) -> Vec<Value> {
             v
         })
         .collect()
-}
-
-fn strip_durations(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.remove("duration_ms");
-            map.values_mut().for_each(strip_durations);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_durations),
-        _ => {}
-    }
 }
 
 fn assert_same(scene: &Scene, step: &str) {

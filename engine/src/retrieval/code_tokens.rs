@@ -31,13 +31,26 @@ pub fn code_shaped(question: &str, terms: &[String]) -> Vec<bool> {
         })
     };
     // backticked and double-quoted spans, whatever they hold
+    let rest = outside_quotes(question, |_, span| mark(span));
+    for (i, raw) in rest.split_whitespace().enumerate() {
+        if (i == 0 && is_scope(raw)) || is_code(raw) {
+            mark(scope_of(raw).unwrap_or(raw));
+        }
+    }
+    shaped
+}
+
+/// `question` with its backticked and double-quoted spans cut out (each left as a space),
+/// every span handed to `on_span` with the quote that opened it; an unclosed quote quotes
+/// nothing (what follows it is kept).
+fn outside_quotes(question: &str, mut on_span: impl FnMut(char, &str)) -> String {
     let mut rest = String::with_capacity(question.len());
     let mut open: Option<char> = None;
     let mut span = String::new();
     for c in question.chars() {
         match open {
             Some(q) if c == q => {
-                mark(&span);
+                on_span(q, &span);
                 span.clear();
                 open = None;
                 rest.push(' ');
@@ -47,14 +60,8 @@ pub fn code_shaped(question: &str, terms: &[String]) -> Vec<bool> {
             None => rest.push(c),
         }
     }
-    // an unclosed quote quotes nothing
     rest.push_str(&span);
-    for (i, raw) in rest.split_whitespace().enumerate() {
-        if (i == 0 && is_scope(raw)) || is_code(raw) {
-            mark(scope_of(raw).unwrap_or(raw));
-        }
-    }
-    shaped
+    rest
 }
 
 /// The names of code a question quotes, as written, at most `limit` (distinct by their
@@ -73,29 +80,15 @@ pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
             out.push(name.to_string());
         }
     };
-    let mut rest = String::with_capacity(question.len());
-    let mut open: Option<char> = None;
-    let mut span = String::new();
-    for c in question.chars() {
-        match open {
-            Some(q) if c == q => {
-                if q == '`' {
-                    identifiers_in(&span, |name, _| {
-                        if name.len() >= 3 {
-                            push(name)
-                        }
-                    });
+    let rest = outside_quotes(question, |quote, span| {
+        if quote == '`' {
+            identifiers_in(span, |name, _| {
+                if name.len() >= 3 {
+                    push(name)
                 }
-                span.clear();
-                open = None;
-                rest.push(' ');
-            }
-            Some(_) => span.push(c),
-            None if c == '`' || c == '"' => open = Some(c),
-            None => rest.push(c),
+            });
         }
-    }
-    rest.push_str(&span);
+    });
     for raw in rest.split_whitespace() {
         // a flag, or the scope that opens a subject (`fix(parser):`, not a call)
         if raw.starts_with('-') || is_scope(raw) {
