@@ -55,15 +55,80 @@ pub struct RankedFile {
     pub evidence_lines: Vec<(u32, usize)>,
 }
 
+/// Why a tree does not hold a question's subject: which coverage rule of the profile's
+/// `task_ranking` the question's terms fall short of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absent {
+    /// Only `held` of the question's `terms` terms occur anywhere in the tree, fewer than
+    /// the `needed` of `min_coverage`.
+    InTree {
+        held: usize,
+        needed: usize,
+        terms: usize,
+    },
+    /// No file holds `needed` of the `terms` together (`min_joint_coverage`); the best
+    /// holds `most`.
+    Together {
+        most: usize,
+        needed: usize,
+        terms: usize,
+    },
+}
+
+impl std::fmt::Display for Absent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Absent::InTree {
+                held,
+                needed,
+                terms,
+            } => write!(
+                f,
+                "the tree holds {held} of the question's {terms} terms, fewer than the \
+                 {needed} its subject needs"
+            ),
+            Absent::Together {
+                most,
+                needed,
+                terms,
+            } => write!(
+                f,
+                "no file holds {needed} of the question's {terms} terms together (the best \
+                 holds {most})"
+            ),
+        }
+    }
+}
+
+/// The files ranked for a question, and whether the tree holds its subject at all.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ranking {
+    pub files: Vec<RankedFile>,
+    /// Set when the question's terms fall short of the coverage rules: the files are still
+    /// ranked by the terms the tree holds, as candidates to look at, never as evidence.
+    pub absent: Option<Absent>,
+}
+
 /// The files of `tree` that hold a significant term of `question`, best first, at most
 /// `limit` of them. Empty when the tree holds fewer than the profile's `min_coverage` share
 /// of the terms anywhere, or no file holds `min_joint_coverage` of them together (its
 /// subject is absent), or the question has no word left once stop words are dropped.
 pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) -> Vec<RankedFile> {
+    let ranking = rank_candidates(tree, question, profile, limit);
+    match ranking.absent {
+        Some(_) => Vec::new(),
+        None => ranking.files,
+    }
+}
+
+/// As [`rank_files`], but the files are ranked whatever the coverage rules say, and
+/// [`Ranking::absent`] says which rule the question fell short of: an answer that is not
+/// evidence still lists where the words it has are.
+pub fn rank_candidates(tree: &Tree, question: &str, profile: &Profile, limit: usize) -> Ranking {
     let w = &profile.task_ranking;
     let terms = tokens::question_terms(question, &w.stop_words);
     if terms.is_empty() || limit == 0 {
-        return Vec::new();
+        return Ranking::default();
     }
     let slot = index_for(tree, profile);
     let kept = slot.get_or_init(|| FieldIndex::for_tree(tree, profile));
@@ -88,9 +153,11 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // a tree that holds too few of the question's terms anywhere does not hold its subject
     let held = lists.iter().filter(|l| !l.is_empty()).count();
     let needed = (w.min_coverage * terms.len() as f64).ceil().max(1.0) as usize;
-    if held < needed {
-        return Vec::new();
-    }
+    let mut absent = (held < needed).then_some(Absent::InTree {
+        held,
+        needed,
+        terms: terms.len(),
+    });
     // the terms each file holds, ascending
     let mut by_file: HashMap<u32, Vec<usize>> = HashMap::new();
     for (t, list) in lists.iter().enumerate() {
@@ -100,8 +167,19 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     }
     // nor does one in which no file holds enough of them together
     let together = (w.min_joint_coverage * terms.len() as f64).ceil().max(1.0) as usize;
-    if by_file.values().all(|held| held.len() < together) {
-        return Vec::new();
+    let most = by_file.values().map(Vec::len).max().unwrap_or(0);
+    if absent.is_none() && most < together {
+        absent = Some(Absent::Together {
+            most,
+            needed: together,
+            terms: terms.len(),
+        });
+    }
+    if by_file.is_empty() {
+        return Ranking {
+            files: Vec::new(),
+            absent,
+        };
     }
     let files = tree.files();
     let depth = w.rerank_depth.max(limit);
@@ -172,7 +250,7 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
     // a file that changed often before the revision is more likely the one to change
     let changes = history::weigh_changes(tree, profile, &mut ranked);
     ranked.sort_by(order);
-    ranked
+    let best = ranked
         .into_iter()
         .take(limit)
         .map(
@@ -259,7 +337,11 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
                 }
             },
         )
-        .collect()
+        .collect();
+    Ranking {
+        files: best,
+        absent,
+    }
 }
 
 /// A file's best lines (1-based) with how many distinct terms each holds.

@@ -3,6 +3,7 @@
 
 use crate::modes::code::{CodeMatch, CodeStep};
 use crate::modes::grep::GrepMatch;
+use crate::retrieval::Absent;
 use serde::{Deserialize, Serialize};
 
 /// One ranked candidate, from whichever tool produced the candidates.
@@ -30,6 +31,9 @@ pub struct AskMatch {
 pub struct Found {
     pub matches: Vec<AskMatch>,
     pub candidates: usize,
+    /// Set when the candidates were ranked by words of a subject the tree does not hold:
+    /// they are listed, never read as evidence.
+    pub absent: Option<Absent>,
 }
 
 impl Found {
@@ -47,6 +51,7 @@ impl Found {
                     ranked: false,
                 })
                 .collect(),
+            absent: None,
         }
     }
 
@@ -64,6 +69,7 @@ impl Found {
                     ranked: false,
                 })
                 .collect(),
+            absent: None,
         }
     }
 }

@@ -193,6 +193,27 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         task_search::or_rank_subject(found, tree, &plan, profile, &mut cascade.calls, wanted)
     };
     let (mut matches, candidates) = (found.matches, found.candidates);
+    // words of a subject the tree does not hold: its files are listed, not read
+    if let Some(absent) = found.absent.filter(|_| !matches.is_empty()) {
+        matches.truncate(request.limit);
+        let reason = format!(
+            "{absent}: its subject is absent; the {} file{} listed hold{} the words it has, \
+             unread",
+            matches.len(),
+            if matches.len() == 1 { "" } else { "s" },
+            if matches.len() == 1 { "s" } else { "" },
+        );
+        return Ok(finish(
+            cascade,
+            None,
+            Some(plan),
+            matches,
+            candidates,
+            Reading::default(),
+            Outcome::InsufficientEvidence,
+            Some(reason),
+        ));
+    }
     // read the best candidates until one holds evidence
     // what a read looks for: the words the question requires, as stems when the plan has
     // them (`launched` -> `launch`; an optional `-ed` word is not required)

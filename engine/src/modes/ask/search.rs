@@ -211,6 +211,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 ranked: false,
             })
             .collect(),
+        absent: None,
     }
 }
 

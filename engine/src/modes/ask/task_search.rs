@@ -5,7 +5,7 @@
 //! A question whose term has at least `task_ranking.min_task_terms` significant words is a
 //! task: `find` runs once on its whole term (a phrase that names a file or a declaration
 //! still wins), and when that finds nothing the files are ranked by every word
-//! ([`crate::retrieval::rank_files`], recorded as the tool `rank`). A shorter question runs
+//! ([`crate::retrieval::rank_candidates`], recorded as the tool `rank`). A shorter question runs
 //! the cascade, and is ranked by every word only when the cascade finds nothing.
 
 use super::calls::{Calls, Tool, ToolCall};
@@ -13,7 +13,7 @@ use super::found::{find_input, AskMatch, Found};
 use crate::modes::code::{self, CodeRequest};
 use crate::planner::Plan;
 use crate::profile::Profile;
-use crate::retrieval::{rank_files, tokens::question_terms};
+use crate::retrieval::{rank_candidates, tokens::question_terms};
 use crate::text::term::SEPARATOR;
 use crate::tree::Tree;
 
@@ -94,10 +94,12 @@ fn rank(tree: &Tree, plan: &Plan, profile: &Profile, calls: &mut Calls, wanted: 
     if !calls.take(Tool::Rank, words.clone()) {
         return Found::default();
     }
-    let ranked = rank_files(tree, &words, profile, wanted);
+    let ranking = rank_candidates(tree, &words, profile, wanted);
+    let ranked = ranking.files;
     calls.found(ranked.len());
     Found {
         candidates: ranked.len(),
+        absent: ranking.absent,
         matches: ranked
             .into_iter()
             .map(|r| AskMatch {
