@@ -336,3 +336,95 @@ fn a_changed_or_added_ignore_file_refreshes_the_index() {
     );
     assert_ne!(scene.cache_files(), kept, "the index was written again");
 }
+
+/// Moves the mtime of the file `rel` half an hour back: out of the racy window of a
+/// refresh that reads it now, still after the index was built.
+fn settle(scene: &Scene, rel: &str) {
+    let past = SystemTime::now() - std::time::Duration::from_secs(1800);
+    fs::File::open(scene.path(rel))
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+}
+
+#[test]
+fn a_refresh_after_a_few_changes_keeps_the_files_it_read_beside_the_index() {
+    use findbench_engine::tree::IndexState;
+    let scene = Scene::new();
+    Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    let index = scene.cache_files();
+    let many: Vec<String> = (0..70).map(|i| format!("many/file_{i}.rs")).collect();
+    for (i, rel) in many.iter().enumerate() {
+        scene.write(rel, &format!("pub fn many_{i}() {{}}\n"));
+        settle(&scene, rel);
+    }
+    scene.replace("src/budget.rs", "pub fn zebra_budget() -> u32 { 3 }\n");
+    settle(&scene, "src/budget.rs");
+    assert!(
+        scene.cached().index_wanted().is_some(),
+        "71 files read a call"
+    );
+
+    // the refresh reads the changed files once and writes only them, beside the index
+    let stats = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(stats.state, IndexState::ChangesKept);
+    assert_eq!(stats.files_read, 71);
+    assert_eq!(stats.write_error, None);
+    let after = scene.cache_files();
+    for kept in &index {
+        assert!(
+            after.contains(kept),
+            "{} was written again",
+            kept.0.display()
+        );
+    }
+    let changes: Vec<_> = after.iter().filter(|f| !index.contains(f)).collect();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0].0.extension().unwrap(), "changes");
+
+    // the next call takes their records from there: nothing to read, no refresh wanted,
+    // and every answer is a fresh tree's
+    let tree = scene.cached();
+    assert_eq!(tree.index_wanted(), None);
+    assert_eq!(edited(&tree).len(), 71);
+    assert_eq!(answers(tree), answers(scene.uncached()), "kept changes");
+    assert_eq!(scene.cache_files(), after, "nothing written by a call");
+
+    // a kept file edited again is read again; so is one within the racy window of the
+    // refresh that kept it
+    scene.replace(
+        "src/budget.rs",
+        "pub fn zebra_budget_again() -> u32 { 4 }\n",
+    );
+    let stats = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(
+        (stats.state, stats.files_read),
+        (IndexState::ChangesKept, 1)
+    );
+    let stats = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(
+        stats.files_read, 1,
+        "racy: not trusted from the kept changes"
+    );
+    assert_eq!(answers(scene.cached()), answers(scene.uncached()), "again");
+
+    // a damaged file of changes is not used: the files are read again, the answers hold
+    let changes_path = &changes[0].0;
+    fs::write(changes_path, b"FBCHANGE and not much else").unwrap();
+    let tree = scene.cached();
+    assert!(tree.index_wanted().is_some());
+    assert_eq!(answers(tree), answers(scene.uncached()), "damaged");
+    assert!(
+        !changes_path.exists(),
+        "a damaged file of changes is removed"
+    );
+
+    // a whole refresh writes the index and drops the changes kept beside the old one
+    Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    for i in 0..300 {
+        scene.write(&format!("gen/file_{i}.rs"), "pub fn generated() {}\n");
+    }
+    let stats = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    assert_eq!(stats.state, IndexState::Refreshed);
+    assert!(!changes_path.exists());
+}

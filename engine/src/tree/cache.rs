@@ -29,6 +29,7 @@ use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
 use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
+use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded, Lazy};
 use super::report::WalkReport;
@@ -54,7 +55,7 @@ const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
 
 /// The walk options that change what the index holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct OptionsKey {
+pub(super) struct OptionsKey {
     max_file_bytes: u64,
     gitignore: bool,
     hidden: bool,
@@ -62,7 +63,7 @@ struct OptionsKey {
 }
 
 impl OptionsKey {
-    fn of(o: &TreeOptions) -> OptionsKey {
+    pub(super) fn of(o: &TreeOptions) -> OptionsKey {
         OptionsKey {
             max_file_bytes: o.max_file_bytes,
             gitignore: o.gitignore,
@@ -96,10 +97,13 @@ pub enum IndexState {
     Refreshed,
     /// Nothing changed: no file was read.
     Unchanged,
-    /// A few files changed: those edited or added were read again and laid over the index,
-    /// which was not written (`tree/edits.rs`; what a call on a tree loads, never
-    /// `findbench index`).
+    /// A few files changed: those edited or added were read again (or taken from the
+    /// changes kept beside the index) and laid over the index, which was not written
+    /// (`tree/edits.rs`; what a call on a tree loads, never `findbench index`).
     Edited,
+    /// A few files changed: `findbench index` read those edited or added and kept them
+    /// beside the index (`tree/kept_changes.rs`) instead of writing it again.
+    ChangesKept,
 }
 
 /// What the kept index of a root holds (`findbench index DIR`).
@@ -139,7 +143,7 @@ fn fingerprint() -> u64 {
     ])
 }
 
-fn index_path(cache_dir: &Path, canonical: &Path, key: &OptionsKey) -> PathBuf {
+pub(super) fn index_path(cache_dir: &Path, canonical: &Path, key: &OptionsKey) -> PathBuf {
     let options = postcard::to_allocvec(key).unwrap_or_default();
     let root = canonical.to_string_lossy();
     let hash = fnv(&[root.as_bytes(), &options]);
@@ -181,87 +185,6 @@ pub(super) fn is_indexed(root: &Path, options: &TreeOptions, cache_dir: &Path) -
         && &header[..8] == MAGIC
         && header[8..12] == FORMAT.to_le_bytes()
         && header[12..20] == fingerprint().to_le_bytes()
-}
-
-/// A marker beside the index while a process of its own builds it.
-pub fn building_marker(index_path: &Path) -> PathBuf {
-    index_path.with_extension("building")
-}
-
-/// How long a marker keeps another build from being claimed: a builder that died leaves
-/// one behind.
-const MARKER_STALE: std::time::Duration = std::time::Duration::from_secs(600);
-
-/// A tree answered without its kept index, whose index is wanted so that the next call is
-/// warm. The engine starts no process: it says what is wanted, and its caller (the CLI)
-/// decides whether to build it and how (`findbench index ROOT --background`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexWanted {
-    /// The canonical root to index.
-    pub root: PathBuf,
-    /// The cache directory the index goes into (`FINDBENCH_CACHE` of the builder).
-    pub cache_dir: PathBuf,
-    marker: PathBuf,
-}
-
-/// The index of `root` is wanted when the walk options are the ones `findbench index` uses
-/// (another key would build an index no call of the command line reads).
-pub(super) fn wanted(root: &Path, options: &TreeOptions, cache_dir: &Path) -> Option<IndexWanted> {
-    if options.no_cache || !options.walks_as_default() {
-        return None;
-    }
-    let canonical = root.canonicalize().ok()?;
-    let marker = building_marker(&index_path(cache_dir, &canonical, &OptionsKey::of(options)));
-    Some(IndexWanted {
-        root: canonical,
-        cache_dir: cache_dir.to_path_buf(),
-        marker,
-    })
-}
-
-/// The refresh of the index at `index_path` (of the root `root`, built with the options
-/// `findbench index` uses), wanted by a tree that changed too much since it was written.
-pub(super) fn wanted_refresh(root: &Path, index_path: &Path) -> Option<IndexWanted> {
-    Some(IndexWanted {
-        root: root.canonicalize().ok()?,
-        cache_dir: index_path.parent()?.parent()?.to_path_buf(),
-        marker: building_marker(index_path),
-    })
-}
-
-/// A build of one root claimed by its marker: the builder removes the marker when done
-/// (`findbench index` does); [`BuildClaim::release`] removes it when no build started.
-#[derive(Debug)]
-pub struct BuildClaim {
-    marker: PathBuf,
-}
-
-impl IndexWanted {
-    /// Claims the build unless another is under way (a marker younger than
-    /// [`MARKER_STALE`] beside the index): `None` when one is, or the marker cannot be
-    /// written.
-    pub fn claim(&self) -> Option<BuildClaim> {
-        let fresh = std::fs::metadata(&self.marker)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < MARKER_STALE));
-        if fresh {
-            return None;
-        }
-        if let Some(dir) = self.marker.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        std::fs::write(&self.marker, std::process::id().to_string()).ok()?;
-        Some(BuildClaim {
-            marker: self.marker.clone(),
-        })
-    }
-}
-
-impl BuildClaim {
-    /// No build started after all: the next call may claim it again.
-    pub fn release(self) {
-        let _ = std::fs::remove_file(&self.marker);
-    }
 }
 
 fn open_as(
@@ -318,22 +241,41 @@ fn open_as(
         Some(old) => {
             let h = &old.head;
             match edits::changes(root, options, &h.stamps, &h.files, h.built_ns) {
-                Some(changes) if changes.is_empty() || only_if_indexed => {
-                    let state = match changes.is_empty() {
-                        true => IndexState::Unchanged,
-                        false => IndexState::Edited,
+                Some(changes) => {
+                    // a few changes: laid over the index; `findbench index` keeps the files
+                    // it read beside it instead of writing the index again
+                    let written_ns = system_ns(SystemTime::now());
+                    let state = match (changes.is_empty(), only_if_indexed) {
+                        (true, _) => IndexState::Unchanged,
+                        (false, true) => IndexState::Edited,
+                        (false, false) => IndexState::ChangesKept,
                     };
-                    let read = changes.edited.len() + changes.added.len();
+                    let kept = match changes.is_empty() {
+                        true => KeptChanges::default(),
+                        false => kept_changes::read(&path, fingerprint(), old.head_crc),
+                    };
                     let changes = (!changes.is_empty()).then_some(changes);
-                    let tree = tree_of(
+                    let (tree, changed) = tree_of(
                         root,
                         options,
                         &path,
                         old.head,
                         old.symbols,
                         old.postings,
-                        changes.as_ref(),
+                        changes.as_ref().map(|c| (c, &kept)),
                     );
+                    let read = tree.overlay().map_or(0, |o| o.from_disk);
+                    let written = match state {
+                        IndexState::ChangesKept => kept_changes::write(
+                            &path,
+                            &changed,
+                            written_ns,
+                            fingerprint(),
+                            old.head_crc,
+                        )
+                        .err(),
+                        _ => None,
+                    };
                     let s = stats(
                         &tree,
                         None,
@@ -342,11 +284,11 @@ fn open_as(
                         state,
                         read,
                         old.bytes,
-                        None,
+                        written,
                     );
                     return Ok(Some((tree, s)));
                 }
-                _ => Some(old),
+                None => Some(old),
             }
         }
         None => None,
@@ -424,7 +366,9 @@ fn open_as(
         Err(e) => (0, Some(e)),
     };
     let (words, enc_bytes) = (enc.words(), enc.bytes());
-    let tree = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
+    // the changes kept beside the index it replaces belong to that one
+    kept_changes::remove(&path);
+    let (tree, _) = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
     let s = stats(
         &tree,
         rebuilt_because,
@@ -447,8 +391,8 @@ fn tree_of(
     mut head: Head,
     symbols: Arc<SymbolTable>,
     postings: Lazy,
-    changes: Option<&Changes>,
-) -> Tree {
+    changes: Option<(&Changes, &KeptChanges)>,
+) -> (Tree, Vec<FileRecord>) {
     // what is derived from the tree is kept only while every file's mtime is trusted: a
     // file within the racy window may change again without its size or mtime showing it;
     // the stamp is the index's, changes or not (what is derived is then laid over in
@@ -476,10 +420,12 @@ fn tree_of(
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,
     });
-    let overlay = changes.map(|changes| {
+    let mut changed = Vec::new();
+    let overlay = changes.map(|(changes, kept_records)| {
         let files = std::mem::take(&mut head.files);
-        let (records, overlay) = edits::laid_over(root, options, files, changes);
-        head.files = records;
+        let laid = edits::laid_over(root, options, files, changes, kept_records);
+        let overlay = laid.overlay;
+        (head.files, changed) = (laid.records, laid.changed);
         if let Some(kept) = kept.as_mut() {
             kept.edited = overlay.ids.clone();
         }
@@ -514,12 +460,14 @@ fn tree_of(
     );
     tree.kept = kept;
     tree.overlay = overlay;
-    tree
+    (tree, changed)
 }
 
 /// An index read from disk: its head, and its posting lists to read on first use.
 struct OldIndex {
     head: Head,
+    /// The head's checksum: what changes kept beside the index are keyed to.
+    head_crc: u32,
     symbols: Arc<SymbolTable>,
     postings: Lazy,
     bytes: u64,
@@ -623,6 +571,7 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
     };
     Ok(OldIndex {
         head,
+        head_crc,
         symbols: Arc::new(symbols),
         postings: Lazy::on_demand(Box::new(reader)),
         bytes: len,

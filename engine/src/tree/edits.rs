@@ -14,6 +14,7 @@
 //! that did not trust one of its records, an ignore file changed or added, or more than
 //! [`MAX_READ`] files to read, is left to the refresh by a walk (`tree/cache.rs`).
 
+use super::kept_changes::KeptChanges;
 use super::options::TreeOptions;
 use super::stamp::{self, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
@@ -68,6 +69,9 @@ pub(crate) struct Overlay {
     pub(crate) new_of_old: Vec<u32>,
     /// How many files the index holds.
     pub(crate) index_files: usize,
+    /// How many of the files were read from disk (the others' records were kept by a
+    /// refresh: `tree/kept_changes.rs`).
+    pub(crate) from_disk: usize,
     /// True when the tree was loaded with the walk options of `findbench index` (only an
     /// index of those is refreshed by the caller: [`REFRESH_AFTER`]).
     pub(crate) default_options: bool,
@@ -262,37 +266,64 @@ fn along_paths_to(targets: &[String]) -> impl Fn(&str) -> bool + Send + Sync + '
 }
 
 /// The records of the files `paths` under `root`, read, classified and scanned again, as
-/// the walk for the index reads a file.
-pub(super) fn read_again(root: &Path, options: &TreeOptions, paths: &[&str]) -> Vec<FileRecord> {
-    paths
+/// the walk for the index reads a file; or, for a file whose size and mtime are those of
+/// its record in `kept` (a refresh read it: `tree/kept_changes.rs`), that record. With how
+/// many were read.
+pub(super) fn read_again(
+    root: &Path,
+    options: &TreeOptions,
+    paths: &[&str],
+    kept: &KeptChanges,
+) -> (Vec<FileRecord>, usize) {
+    let records: Vec<(FileRecord, bool)> = paths
         .par_iter()
         .map(|&shown| {
             let path = root.join(shown);
             let (mtime, failed) = match std::fs::metadata(&path) {
-                Ok(m) => (stamp::mtime_ns(&m), None),
+                Ok(m) => match kept.record(shown, m.len(), stamp::mtime_ns(&m)) {
+                    Some(record) => return (record, false),
+                    None => (stamp::mtime_ns(&m), None),
+                },
                 Err(e) => (0, Some(e)),
             };
-            read_record(&path, shown.to_string(), mtime, failed, options).0
+            (
+                read_record(&path, shown.to_string(), mtime, failed, options).0,
+                true,
+            )
         })
-        .collect()
+        .collect();
+    let read = records.iter().filter(|(_, read)| *read).count();
+    (records.into_iter().map(|(r, _)| r).collect(), read)
+}
+
+/// The index's records with a tree's changes laid over them ([`laid_over`]).
+pub(super) struct LaidOver {
+    /// The tree's records, sorted by path, without their symbols (in the tables).
+    pub records: Vec<FileRecord>,
+    pub overlay: Overlay,
+    /// The records of the edited and added files, with their symbols: what a refresh keeps
+    /// beside the index (`tree/kept_changes.rs`).
+    pub changed: Vec<FileRecord>,
 }
 
 /// The tree's records: the index's `files` with `changes` laid over them (edited and added
-/// files read again), sorted by path, and the overlay that maps one to the other (its
-/// symbol table built from the records read).
+/// files read again, or taken from `kept`), sorted by path, and the overlay that maps one
+/// to the other (its symbol table built from the records read).
 pub(super) fn laid_over(
     root: &Path,
     options: &TreeOptions,
     files: Vec<FileRecord>,
     changes: &Changes,
-) -> (Vec<FileRecord>, Overlay) {
+    kept: &KeptChanges,
+) -> LaidOver {
     let mut read_paths: Vec<&str> = changes
         .edited
         .iter()
         .map(|&i| files[i as usize].path.as_str())
         .collect();
     read_paths.extend(changes.added.iter().map(String::as_str));
-    let read = read_again(root, options, &read_paths);
+    let (read, from_disk) = read_again(root, options, &read_paths, kept);
+    let changed = read.clone();
     let old_count = files.len();
     let dropped: HashSet<u32> = changes
         .edited
@@ -345,7 +376,12 @@ pub(super) fn laid_over(
         old_of_new,
         new_of_old,
         index_files: old_count,
+        from_disk,
         default_options: options.walks_as_default(),
     };
-    (records, overlay)
+    LaidOver {
+        records,
+        overlay,
+        changed,
+    }
 }

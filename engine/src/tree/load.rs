@@ -6,6 +6,7 @@
 
 use super::cache::{self, IndexStats};
 use super::file::Source;
+use super::index_wanted;
 use super::options::TreeOptions;
 use super::source_tree::{Tree, TreeState, Unindexed};
 use super::walk;
@@ -116,15 +117,17 @@ impl Tree {
     }
 
     /// The kept index this tree wants, when it was loaded without one and none has been
-    /// built since, or when more files changed since its index was written than a call
-    /// should read again ([`super::edits::REFRESH_AFTER`]): the caller decides whether to
-    /// build it ([`cache::IndexWanted`]). `None` for an indexed tree otherwise and with
+    /// built since, or when more files changed since its index was written (and since the
+    /// changes kept beside it: `tree/kept_changes.rs`) than a call should read again
+    /// ([`super::edits::REFRESH_AFTER`]): the caller decides whether to build it
+    /// ([`index_wanted::IndexWanted`]). `None` for an indexed tree otherwise and with
     /// `--no-cache`.
-    pub fn index_wanted(&self) -> Option<cache::IndexWanted> {
+    pub fn index_wanted(&self) -> Option<index_wanted::IndexWanted> {
         if let Some(overlay) = self.overlay() {
-            let many = overlay.ids.len() >= super::edits::REFRESH_AFTER;
+            // files whose records a refresh kept are not read again: only those read count
+            let many = overlay.from_disk >= super::edits::REFRESH_AFTER;
             return match (many && overlay.default_options, self.kept()) {
-                (true, Some(kept)) => cache::wanted_refresh(self.root(), &kept.index_path),
+                (true, Some(kept)) => index_wanted::wanted_refresh(self.root(), &kept.index_path),
                 _ => None,
             };
         }
@@ -132,7 +135,7 @@ impl Tree {
         if self.built().is_some() {
             return None;
         }
-        cache::wanted(self.root(), &unindexed.options, &unindexed.cache_dir)
+        index_wanted::wanted(self.root(), &unindexed.options, &unindexed.cache_dir)
     }
 
     /// Builds or refreshes the kept index of `root` and says what it holds (`findbench

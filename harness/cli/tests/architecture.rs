@@ -294,6 +294,8 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
         "tree/cache.rs",
         "tree/content.rs",
         "tree/edits.rs",
+        "tree/index_wanted.rs",
+        "tree/kept_changes.rs",
         "tree/paths.rs",
         "tree/root.rs",
         "tree/stamp.rs",

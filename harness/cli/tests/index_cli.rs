@@ -130,13 +130,28 @@ fn index_builds_then_finds_nothing_changed_then_sees_a_change() {
 
     assert_eq!(doc["ranking_kept"], true, "{doc}");
     assert!(index_file.with_extension("fields").is_file());
+    let index_bytes = doc["index_bytes"].clone();
 
     let (code, doc) = run(&cache, &["index", r]);
     assert_eq!(code, 0);
     assert_eq!(doc["state"], "unchanged", "{doc}");
     assert_eq!(doc["files_read"], 0);
 
+    // a few files changed: the new one is read and kept beside the index, not rewritten
     write(&root, "src/added.rs", "pub fn added_later() {}\n");
+    let (code, doc) = run(&cache, &["index", r]);
+    assert_eq!(code, 0);
+    common::assert_schema("index.schema.json", &doc);
+    assert_eq!(doc["state"], "changes_kept", "{doc}");
+    assert_eq!(doc["files"], 4);
+    assert_eq!(doc["files_read"], 1, "{doc}");
+    assert_eq!(doc["index_bytes"], index_bytes);
+    assert!(index_file.with_extension("changes").is_file());
+    // statistics over the index's files only: not kept for a tree that changed since
+    assert_eq!(doc["ranking_kept"], false, "{doc}");
+
+    // an ignore file added changes what the walk keeps: the index is refreshed
+    write(&root, ".ignore", "nothing-ignored/\n");
     let (code, doc) = run(&cache, &["index", r]);
     assert_eq!(code, 0);
     assert_eq!(doc["state"], "refreshed", "{doc}");
@@ -145,6 +160,7 @@ fn index_builds_then_finds_nothing_changed_then_sees_a_change() {
     assert_eq!(doc["files_read"], 1, "{doc}");
     // written just now: its mtime is not trusted yet, nor statistics built over it
     assert_eq!(doc["ranking_kept"], false, "{doc}");
+    assert!(!index_file.with_extension("changes").exists());
 }
 
 #[test]

@@ -114,6 +114,7 @@ fn render(indexed: &Indexed, quiet: bool) -> String {
         findbench_engine::tree::IndexState::Refreshed => "refreshed",
         findbench_engine::tree::IndexState::Unchanged => "unchanged",
         findbench_engine::tree::IndexState::Edited => "edited",
+        findbench_engine::tree::IndexState::ChangesKept => "changes kept",
     };
     let mut out = format!(
         "{state} {} ({} files, {} read, {:.0} ms)\n",
