@@ -627,4 +627,42 @@ mod tests {
         assert_eq!(r.tools, [Tool::Find, Tool::Read]);
         assert_eq!(r.outcome, Outcome::InsufficientEvidence);
     }
+
+    #[test]
+    fn a_subject_the_tree_does_not_hold_lists_the_files_of_its_words_unread() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                (
+                    "src/sampling.rs",
+                    "/// Draws a sample.\npub fn sample(n: usize) -> usize { n }\n",
+                ),
+                ("src/parse.rs", "pub fn parse_flags() {}\n"),
+                ("README.md", "A library of sample helpers.\n"),
+            ],
+        );
+        let q = "Tweaking sample to taste";
+        let r = ask(&tree, &AskRequest::new(q), &Profile::default()).unwrap();
+        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
+        let paths: Vec<&str> = r.matches.iter().map(|m| m.path.as_str()).collect();
+        assert_eq!(paths, ["src/sampling.rs", "README.md"]);
+        assert_eq!(r.candidates, 2);
+        assert!(r.reads.is_empty() && r.selected.is_none(), "{r:?}");
+        assert_eq!(r.confidence, 0.0);
+        assert_eq!(
+            r.reason.as_deref(),
+            Some(
+                "the tree holds 1 of the question's 3 terms, fewer than the 2 its subject \
+                 needs: its subject is absent; the 2 files listed hold the words it has, unread"
+            )
+        );
+        // a question whose words the tree holds together is read as before
+        let r = ask(
+            &tree,
+            &AskRequest::new("draws a sample"),
+            &Profile::default(),
+        )
+        .unwrap();
+        assert_eq!(r.outcome, Outcome::Success);
+    }
 }
