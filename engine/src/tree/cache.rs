@@ -41,6 +41,7 @@ use super::walk::{self, Found};
 use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
 use serde::{Deserialize, Serialize};
+use rayon::prelude::*;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -85,6 +86,18 @@ struct Head {
     messages: Vec<String>,
     /// Sorted by path: the posting lists number files in this order.
     files: Vec<FileRecord>,
+}
+
+/// How many files the index build reads at once (in parallel) before adding their words
+/// to the posting lists in file order: enough to keep every core busy, few enough that the
+/// words of a batch are a small part of the build's memory.
+const READ_BATCH: usize = 1024;
+
+/// A file of one batch of the index build, read or reused.
+enum Batched {
+    Read(FileRecord, Vec<u8>),
+    Reused(usize),
+    Neither,
 }
 
 /// What `open` did with the index.
@@ -319,33 +332,48 @@ fn open_as(
     } else {
         Vec::new()
     };
+    // the files to read are read a batch at a time, in parallel, and added in file order:
+    // a file's words are dropped once the builder holds them
     let mut builder = Builder::new();
     let mut files_read = 0;
-    for (i, found) in walked.found.iter().enumerate() {
-        match found {
-            Found::Read(_, words) => {
-                files_read += 1;
-                builder.add_listed(i as u32, words);
+    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
+    let mut files: Vec<FileRecord> = Vec::with_capacity(walked.found.len());
+    let mut found = walked.found.into_iter().peekable();
+    while found.peek().is_some() {
+        let batch: Vec<Found> = found.by_ref().take(READ_BATCH).collect();
+        let read: Vec<Batched> = batch
+            .into_par_iter()
+            .map(|f| match f {
+                Found::ToRead(shown, mtime, failed) => {
+                    let path = root.join(&shown);
+                    let (record, words) = walk::read_record(&path, shown, mtime, failed, options);
+                    Batched::Read(record, words)
+                }
+                Found::Reused(j) => Batched::Reused(j),
+                Found::Kept(_) => Batched::Neither,
+            })
+            .collect();
+        for item in read {
+            let file = files.len() as u32;
+            match item {
+                Batched::Read(record, words) => {
+                    files_read += 1;
+                    builder.add_listed(file, &words);
+                    files.push(record);
+                }
+                Batched::Reused(j) => {
+                    if let Some(mut r) = old_files.get_mut(j).and_then(Option::take) {
+                        builder.add_indexed(file, &old_enc, &old_words[j]);
+                        r.symbols = old_symbols.symbols_of(j);
+                        files.push(r);
+                    }
+                }
+                Batched::Neither => {}
             }
-            Found::Reused(j) => builder.add_indexed(i as u32, &old_enc, &old_words[*j]),
-            Found::Kept(_) => {}
         }
     }
     let enc = builder.finish();
     drop(old_words);
-    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
-    let mut files: Vec<FileRecord> = walked
-        .found
-        .into_iter()
-        .filter_map(|found| match found {
-            Found::Read(record, _) => Some(record),
-            Found::Reused(j) => old_files.get_mut(j).and_then(Option::take).map(|mut r| {
-                r.symbols = old_symbols.symbols_of(j);
-                r
-            }),
-            Found::Kept(_) => None,
-        })
-        .collect();
     drop(old_symbols);
     let symbols = Arc::new(SymbolTable::build(
         files.iter().map(|r| r.symbols.as_slice()),

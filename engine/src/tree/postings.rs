@@ -297,94 +297,80 @@ impl std::fmt::Debug for Lazy {
     }
 }
 
-/// Builds the lists from every file's words, in file order.
+/// Builds the lists from every file's words, the files added in ascending order: each
+/// word's list is encoded as its files come (a varint delta from the word's last file), and
+/// the words are the builder's own, so that a file's words can be dropped once added.
 #[derive(Default)]
-pub(crate) struct Builder<'a> {
-    ids: std::collections::HashMap<&'a [u8], u32, FxBuild>,
-    words: Vec<&'a [u8]>,
-    /// (word id, file number) pairs, in file order.
-    pairs: Vec<(u32, u32)>,
+pub(crate) struct Builder {
+    /// Each word's id; the word is held here only.
+    ids: std::collections::HashMap<Box<[u8]>, u32, FxBuild>,
+    /// Per word id: its encoded list, and the last file in it.
+    lists: Vec<Vec<u8>>,
+    last: Vec<u32>,
 }
 
-impl<'a> Builder<'a> {
+impl Builder {
     pub fn new() -> Self {
         Builder::default()
     }
 
-    fn id(&mut self, word: &'a [u8]) -> u32 {
-        let next = self.words.len() as u32;
-        *self.ids.entry(word).or_insert_with(|| {
-            self.words.push(word);
-            next
-        })
+    fn add(&mut self, word: &[u8], file: u32) {
+        let id = match self.ids.get(word) {
+            Some(&id) => id as usize,
+            None => {
+                let id = self.lists.len();
+                self.ids.insert(word.into(), id as u32);
+                self.lists.push(Vec::new());
+                self.last.push(0);
+                id
+            }
+        };
+        let list = &mut self.lists[id];
+        match list.is_empty() {
+            true => put_varint(list, file),
+            // a word listed twice for one file (never, from `words_of`) is kept once
+            false if file <= self.last[id] => return,
+            false => put_varint(list, file - self.last[id]),
+        }
+        self.last[id] = file;
     }
 
     /// Adds file `file`'s words given as [`words_of`] wrote them.
-    pub fn add_listed(&mut self, file: u32, listed: &'a [u8]) {
+    pub fn add_listed(&mut self, file: u32, listed: &[u8]) {
         for word in listed.split(|&b| b == b'\n').filter(|w| !w.is_empty()) {
-            let id = self.id(word);
-            self.pairs.push((id, file));
+            self.add(word, file);
         }
     }
 
     /// Adds file `file`'s words given as indices into `old` (kept from the last index).
-    pub fn add_indexed(&mut self, file: u32, old: &'a Encoded, words: &[u32]) {
+    pub fn add_indexed(&mut self, file: u32, old: &Encoded, words: &[u32]) {
         for &w in words {
-            let id = self.id(old.word(w as usize));
-            self.pairs.push((id, file));
+            self.add(old.word(w as usize), file);
         }
     }
 
     pub fn finish(self) -> Encoded {
-        let Builder { words, pairs, .. } = self;
-        // sorted vocabulary: `rank[id]` is the word's place in it
-        let mut order: Vec<u32> = (0..words.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| words[a as usize].cmp(words[b as usize]));
-        let mut rank = vec![0u32; words.len()];
-        for (place, &id) in order.iter().enumerate() {
-            rank[id as usize] = place as u32;
-        }
-        let mut vocab = Vec::with_capacity(words.iter().map(|w| w.len() + 1).sum());
+        let Builder { ids, mut lists, .. } = self;
+        let mut words: Vec<(Box<[u8]>, u32)> = ids.into_iter().collect();
+        words.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut vocab = Vec::with_capacity(words.iter().map(|w| w.0.len() + 1).sum());
         let mut starts = Vec::with_capacity(words.len() * 4);
-        for &id in &order {
-            starts.extend_from_slice(&(vocab.len() as u32).to_le_bytes());
-            vocab.extend_from_slice(words[id as usize]);
-            vocab.push(b'\n');
-        }
-        // counting sort of the pairs by word place; file order is kept within a word
-        let mut count = vec![0u32; words.len() + 1];
-        for &(id, _) in &pairs {
-            count[rank[id as usize] as usize + 1] += 1;
-        }
-        for i in 1..count.len() {
-            count[i] += count[i - 1];
-        }
-        let mut files = vec![0u32; pairs.len()];
-        let mut fill = count.clone();
-        for &(id, file) in &pairs {
-            let place = rank[id as usize] as usize;
-            files[fill[place] as usize] = file;
-            fill[place] += 1;
-        }
-        let mut lists = Vec::with_capacity(pairs.len() * 2);
         let mut offsets = Vec::with_capacity((words.len() + 1) * 4);
-        for place in 0..words.len() {
-            offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
-            let mut last = None;
-            for &file in &files[count[place] as usize..count[place + 1] as usize] {
-                match last {
-                    None => put_varint(&mut lists, file),
-                    Some(prev) => put_varint(&mut lists, file - prev),
-                }
-                last = Some(file);
-            }
+        let mut all = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for (word, id) in words {
+            starts.extend_from_slice(&(vocab.len() as u32).to_le_bytes());
+            vocab.extend_from_slice(&word);
+            vocab.push(b'\n');
+            offsets.extend_from_slice(&(all.len() as u32).to_le_bytes());
+            // freed as it is copied: the lists are held about once
+            all.extend_from_slice(&std::mem::take(&mut lists[id as usize]));
         }
-        offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        offsets.extend_from_slice(&(all.len() as u32).to_le_bytes());
         Encoded {
             vocab: Blob::owned(vocab),
             starts: Blob::owned(starts),
             offsets: Blob::owned(offsets),
-            lists: Blob::owned(lists),
+            lists: Blob::owned(all),
         }
     }
 }
@@ -503,5 +489,70 @@ mod tests {
         assert!(bad.validate());
         let _ = bad.candidates(&["beta"], 2);
         let _ = bad.per_file(2);
+    }
+
+    /// The lists as the format defines them, from a sorted map: each word's files
+    /// ascending, the first as it is and the rest as deltas.
+    fn reference(texts: &[&str]) -> Encoded {
+        let mut map: std::collections::BTreeMap<Vec<u8>, Vec<u32>> = Default::default();
+        for (file, text) in texts.iter().enumerate() {
+            let listed = words_of(text.to_ascii_lowercase().as_bytes());
+            for word in listed.split(|&b| b == b'\n').filter(|w| !w.is_empty()) {
+                map.entry(word.to_vec()).or_default().push(file as u32);
+            }
+        }
+        let (mut vocab, mut starts, mut offsets, mut lists) = (vec![], vec![], vec![], vec![]);
+        for (word, files) in &map {
+            starts.extend_from_slice(&(vocab.len() as u32).to_le_bytes());
+            vocab.extend_from_slice(word);
+            vocab.push(b'\n');
+            offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+            let mut last = None;
+            for &f in files {
+                put_varint(&mut lists, last.map_or(f, |l| f - l));
+                last = Some(f);
+            }
+        }
+        offsets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        Encoded {
+            vocab: Blob::owned(vocab),
+            starts: Blob::owned(starts),
+            offsets: Blob::owned(offsets),
+            lists: Blob::owned(lists),
+        }
+    }
+
+    #[test]
+    fn the_builder_writes_the_lists_the_format_defines() {
+        // files far apart (deltas of several varint bytes), words shared and not, a word
+        // longer than a window, and files with no word at all
+        let long = "x".repeat(WINDOW * 2 + 5);
+        let mut texts: Vec<String> = (0..400)
+            .map(|i| match i % 7 {
+                0 => format!("alpha beta_{} gamma", i % 13),
+                3 => format!("{long} beta_{} Delta{}", i % 5, i),
+                5 => String::new(),
+                _ => format!("gamma fn f{}() {{ alpha }}", i % 11),
+            })
+            .collect();
+        texts.push("zulu alpha".into());
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let built = build(&texts);
+        assert_eq!(built, reference(&texts));
+        assert!(built.validate());
+        // and one file added again with the same words is not listed twice
+        let mut b = Builder::new();
+        b.add_listed(3, b"alpha\n");
+        b.add_listed(3, b"alpha\n");
+        b.add_listed(300, b"alpha\n");
+        assert_eq!(b.finish(), reference_of(&[(3, "alpha"), (300, "alpha")]));
+    }
+
+    fn reference_of(files: &[(u32, &str)]) -> Encoded {
+        let mut texts = vec![""; files.iter().map(|f| f.0 as usize + 1).max().unwrap_or(0)];
+        for &(file, text) in files {
+            texts[file as usize] = text;
+        }
+        reference(&texts)
     }
 }

@@ -82,8 +82,10 @@ pub(super) enum Found {
     /// Read into memory (no cache), or met by a walk for a call without the kept index
     /// (its path only).
     Kept(TreeFile),
-    /// Read now: its record and its words ([`postings::words_of`]).
-    Read(FileRecord, Vec<u8>),
+    /// To read for the index: its path as shown, its mtime, and why its metadata could not
+    /// be read, if it could not ([`read_record`] reads it, in file order, a batch at a
+    /// time: `tree/cache.rs`).
+    ToRead(String, i64, Option<std::io::Error>),
     /// Unchanged since the last index: the index of its record there.
     Reused(usize),
 }
@@ -92,7 +94,7 @@ impl Found {
     fn path<'a>(&'a self, old: &'a [FileRecord]) -> &'a str {
         match self {
             Found::Kept(f) => &f.path,
-            Found::Read(r, _) => &r.path,
+            Found::ToRead(shown, ..) => shown,
             Found::Reused(i) => &old[*i].path,
         }
     }
@@ -349,8 +351,9 @@ impl Worker<'_> {
                         return;
                     }
                 }
-                let (record, words) = read_record(path, shown, mtime, meta.err(), self.options);
-                self.found.push(Found::Read(record, words));
+                // read later, a batch at a time in file order, so that the words of every
+                // file are never held at once
+                self.found.push(Found::ToRead(shown, mtime, meta.err()));
             }
         }
     }
