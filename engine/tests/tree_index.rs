@@ -198,10 +198,10 @@ fn an_unchanged_tree_is_answered_from_the_index_without_reading_a_file() {
         fs::metadata(&again.cache_path).unwrap().len()
     );
 
-    // one changed file: only it is read
+    // one changed file: only it is read, and kept beside the index (`tree/kept_changes.rs`)
     scene.write("src/cursor.c", "int cursor_binary(void);\n");
     let refreshed = Tree::index(scene.root.path(), &scene.options(false)).unwrap();
-    assert_eq!(refreshed.state, IndexState::Refreshed);
+    assert_eq!(refreshed.state, IndexState::ChangesKept);
     assert_eq!(refreshed.files_read, 1);
 }
 

@@ -372,12 +372,13 @@ fn best_lines(text: Option<&str>, terms: &[String]) -> Vec<(u32, usize)> {
     out
 }
 
-/// A tree's identity for the cache: its address, root, size and a hash of its paths and
-/// file sizes (an address reused by another tree of the same shape is all but impossible),
-/// and of the profile rules the statistics depend on (what a file is: source, test, docs).
+/// A tree's identity for the cache: its serial number (no two trees of a process share
+/// one, where a tree made after another is dropped may take its address, and a file edited
+/// to the same size keeps its hash), root, size and a hash of its paths and file sizes, and
+/// of the profile rules the statistics depend on (what a file is: source, test, docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct TreeKey {
-    address: usize,
+    serial: u64,
     root: std::path::PathBuf,
     files: usize,
     fingerprint: u64,
@@ -396,7 +397,7 @@ impl TreeKey {
             f.size().hash(&mut h);
         }
         TreeKey {
-            address: tree as *const Tree as usize,
+            serial: tree.serial(),
             root: tree.root().to_path_buf(),
             files: tree.len(),
             fingerprint: h.finish(),

@@ -48,6 +48,16 @@ pub struct Tree {
     /// The commits before the tree's revision, as its caller read them
     /// ([`Tree::set_history`]); shared by a first call's tree.
     pub(super) history: OnceLock<Arc<History>>,
+    /// This tree's number among the trees the process made: what keeps statistics derived
+    /// from it apart from another's (`retrieval::index_for`), whatever address it has.
+    serial: u64,
+}
+
+/// The number of the next tree the process makes.
+static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn next_serial() -> u64 {
+    NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What a tree knows of its files: the modes match on it ([`Tree::state`]).
@@ -213,6 +223,7 @@ impl Tree {
             overlay: None,
             state: TreeState::Indexed { postings },
             history: OnceLock::new(),
+            serial: next_serial(),
         }
     }
 
@@ -231,6 +242,11 @@ impl Tree {
 
     /// Where statistics derived from this tree may be kept, when it came from the kept
     /// index and every file's mtime is trusted.
+    /// This tree's number among the trees the process made (no two share one).
+    pub(crate) fn serial(&self) -> u64 {
+        self.serial
+    }
+
     pub fn kept(&self) -> Option<&KeptStamp> {
         self.kept.as_ref()
     }
@@ -278,6 +294,7 @@ impl Tree {
             overlay: None,
             state: TreeState::FirstCall(Box::new(state)),
             history: self.history.clone(),
+            serial: next_serial(),
         }
     }
 
