@@ -50,6 +50,10 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
 /// How the kept average lengths were estimated ([`kept_key`]).
 const AVERAGES_ESTIMATED_BY: &[u8] = b"per byte of text";
 
+/// How many files [`FieldIndex::build`] counts at once: enough to keep every core busy,
+/// few enough that their counts are a small part of the statistics.
+const COUNT_BATCH: usize = 1024;
+
 impl FieldIndex {
     /// The statistics of `tree`: read from the file kept beside its index when the tree
     /// came from the kept index and they were kept for it and this profile's rules; built
@@ -140,29 +144,34 @@ impl FieldIndex {
         })
     }
 
-    /// The statistics of `tree`, built in memory from every file's text.
+    /// The statistics of `tree`, built in memory from every file's text: a batch of files
+    /// counted at once (in parallel), then added in file order, so that the per-file
+    /// counts of the whole tree are never held together (they are several times the
+    /// postings they become).
     pub fn build(tree: &Tree, profile: &Profile) -> FieldIndex {
-        let per_file: Vec<FileTerms> = tree
-            .files()
-            .par_iter()
-            .map(|f| file_terms(f, profile))
-            .collect();
         let mut vocabulary: HashMap<String, u32, FxBuild> = HashMap::default();
         let mut postings: Vec<Vec<Posting>> = Vec::new();
-        let mut lengths = Vec::with_capacity(per_file.len());
-        for (i, (len, counts)) in per_file.into_iter().enumerate() {
-            // terms in a fixed order, so postings and ids do not depend on hashing
-            let mut counts: Vec<(String, [u16; NF])> = counts.into_iter().collect();
-            counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for (term, tf) in counts {
-                let next = postings.len() as u32;
-                let id = *vocabulary.entry(term).or_insert(next);
-                if id == next {
-                    postings.push(Vec::new());
+        let mut lengths = Vec::with_capacity(tree.len());
+        for batch in tree.files().chunks(COUNT_BATCH) {
+            let per_file: Vec<FileTerms> = batch
+                .par_iter()
+                .map(|f| file_terms(f, profile))
+                .collect();
+            for (len, counts) in per_file {
+                let i = lengths.len() as u32;
+                // terms in a fixed order, so postings and ids do not depend on hashing
+                let mut counts: Vec<(String, [u16; NF])> = counts.into_iter().collect();
+                counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                for (term, tf) in counts {
+                    let next = postings.len() as u32;
+                    let id = *vocabulary.entry(term).or_insert(next);
+                    if id == next {
+                        postings.push(Vec::new());
+                    }
+                    postings[id as usize].push(Posting { file: i, tf });
                 }
-                postings[id as usize].push(Posting { file: i as u32, tf });
+                lengths.push(len);
             }
-            lengths.push(len);
         }
         FieldIndex {
             average: estimated_averages(tree, &sample_of(tree, profile, &lengths)),
