@@ -396,21 +396,7 @@ fn open_as(
     let (words, enc_bytes) = (enc.words(), enc.bytes());
     // the changes kept beside the index it replaces belong to that one
     kept_changes::remove(&path);
-    // the index written is read back mapped, as a warm call reads it: the lists and the
-    // table built in memory are dropped, so that what runs next (the ranking statistics of
-    // `findbench index`) does not hold them beside its own
-    let written = write_error
-        .is_none()
-        .then(|| read(&path, &head.root, &head.options).ok())
-        .flatten();
-    let (tree, _) = match written {
-        Some(old) => {
-            drop((enc, symbols, head));
-            let postings = old.postings;
-            tree_of(root, options, &path, old.head, old.symbols, postings, None)
-        }
-        None => tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None),
-    };
+    let (tree, _) = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
     let s = stats(
         &tree,
         rebuilt_because,
