@@ -100,9 +100,14 @@ export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$PWD/$OUT/build}"
 # A mutant that loops while a vector grows (the candidates' bit loop of rank/term_query.rs
 # with `block &= block - 1` as `|=`) stops at 4 GiB of address space, not at the memory
 # the machine shares: the test binaries run under prlimit, cargo's runner for the host.
+# Under a lower cap already (the script itself run under prlimit), that one: a process may
+# lower its limit but not raise it.
 if command -v prlimit >/dev/null; then
   runner="CARGO_TARGET_$(rustc -vV | sed -n 's/^host: //p' | tr 'a-z-' 'A-Z_')_RUNNER"
-  [ -z "${!runner:-}" ] && export "$runner=prlimit --as=4294967296"
+  cap=4294967296
+  held="$(ulimit -v)"
+  [ "$held" != unlimited ] && [ $((held * 1024)) -lt "$cap" ] && cap=$((held * 1024))
+  [ -z "${!runner:-}" ] && export "$runner=prlimit --as=$cap"
 fi
 mkdir -p "$TMPDIR"
 declare -A GROUP_FILES=()
