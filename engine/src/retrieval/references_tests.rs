@@ -188,3 +188,27 @@ fn the_users_lift_worked_by_hand() {
     assert_eq!(out.uses, want);
     assert!(out.defines.is_empty() && out.referenced.is_empty());
 }
+
+/// The names a file defines that hold a term of "scan the input ast": `scan_input` (two
+/// terms) first, then `scan` and `input_of` (one each) in line order; not `ast` (under four
+/// bytes), `alpha` (no term), the trait's `read_input` (declared only), the test
+/// `scan_input_works`, nor the second `scan_input`.
+#[test]
+fn the_names_a_file_defines_worked_by_hand() {
+    let tree = Tree::from_memory(
+        "names",
+        [(
+            "src/scan.rs",
+            "pub fn scan() {}\nfn ast() {}\npub fn alpha() {}\npub fn scan_input() {}\n\
+             trait Reader { fn read_input(&self); }\n#[test]\nfn scan_input_works() {}\n\
+             mod inner { pub fn scan_input() {} }\npub fn input_of() {}\n",
+        )],
+    );
+    let file = tree.file("src/scan.rs").unwrap();
+    let question = terms("scan the input ast");
+    assert_eq!(question, ["scan", "input", "ast"]);
+    assert_eq!(
+        subject_names(file, &question),
+        ["scan_input", "scan", "input_of"]
+    );
+}
