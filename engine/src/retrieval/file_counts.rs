@@ -538,7 +538,13 @@ mod tests {
             .collect();
         assert_eq!(
             cut,
-            ["src/a", "src/archive.tar", "src/.gitignore", "v1.2/Makefile", "notes."]
+            [
+                "src/a",
+                "src/archive.tar",
+                "src/.gitignore",
+                "v1.2/Makefile",
+                "notes."
+            ]
         );
     }
 
@@ -562,5 +568,30 @@ mod tests {
         assert_eq!(counted.get(&terms, 2), None);
         let swapped: Vec<String> = ["pars", "head"].map(String::from).to_vec();
         assert_eq!(counted.get(&swapped, 3), None);
+    }
+
+    /// The terms of a path are its parts' whole terms (`gz` begins `gzip` and is not one;
+    /// `rs` is the extension), among those that may be held; a file's text is read only
+    /// for those its path does not hold (`main`).
+    #[test]
+    fn the_terms_a_path_and_a_text_hold() {
+        let tree = Tree::from_memory("t", [("src/gzip/x.rs", "fn main() {}\n")]);
+        let file = tree.file("src/gzip/x.rs").unwrap();
+        let terms: Vec<String> = ["gzip", "gz", "src", "rs", "main"]
+            .map(String::from)
+            .to_vec();
+        let all = [true; 5];
+        assert_eq!(
+            path_terms(file, &terms, &all),
+            [true, false, true, false, false]
+        );
+        let some = [false, true, true, true, true];
+        assert_eq!(
+            path_terms(file, &terms, &some),
+            [false, false, true, false, false]
+        );
+        let mut bytes = Vec::new();
+        let held = held_terms(file, &terms, &all, &mut bytes);
+        assert_eq!(held, [true, false, true, false, true]);
     }
 }

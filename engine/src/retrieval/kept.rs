@@ -424,7 +424,9 @@ mod tests {
         assert_eq!(&b[..8], b"FBFIELDS");
         assert_eq!(u32_at(&b, 8), 2);
         assert_eq!((u64_at(&b, 20), u32_at(&b, 28), u32_at(&b, 32)), (7, 3, 2));
-        let average: Vec<f64> = (0..4).map(|i| f64::from_bits(u64_at(&b, 36 + 8 * i))).collect();
+        let average: Vec<f64> = (0..4)
+            .map(|i| f64::from_bits(u64_at(&b, 36 + 8 * i)))
+            .collect();
         assert_eq!(average, [1.5, 2.0, 3.0, 4.25]);
         let parts: Vec<u64> = (0..4).map(|i| u64_at(&b, 68 + 8 * i)).collect();
         assert_eq!(parts, [48, 11, 60, 16]);
@@ -453,8 +455,11 @@ mod tests {
         assert_eq!(entry(2), (11, 16, 0));
     }
 
+    /// A term's postings as (file, frequencies).
+    type List = Vec<(u32, [u16; NF])>;
+
     /// Writes `lengths` and `terms` (sorted) for key 1.
-    fn write_terms(path: &Path, lengths: &[[u32; NF]], terms: &[(&str, Vec<(u32, [u16; NF])>)]) {
+    fn write_terms(path: &Path, lengths: &[[u32; NF]], terms: &[(&str, List)]) {
         let lists: Vec<Vec<Posting>> = terms
             .iter()
             .map(|(_, l)| l.iter().map(|&(file, tf)| Posting { file, tf }).collect())
@@ -471,7 +476,7 @@ mod tests {
         write(path, 1, &stats).unwrap();
     }
 
-    fn read_back(kept: &Kept, term: &str) -> Vec<(u32, [u16; NF])> {
+    fn read_back(kept: &Kept, term: &str) -> List {
         kept.postings(term)
             .unwrap()
             .iter()
@@ -487,9 +492,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.fields");
         let lengths = [[1, 2, 3, 4]; 10];
-        let terms: Vec<(&str, Vec<(u32, [u16; NF])>)> = vec![
+        let terms: Vec<(&str, List)> = vec![
             ("b", vec![(0, [1, 0, 0, 0])]),
-            ("d", vec![(2, [0, 1, 0, 0]), (5, [0, 0, 2, 0]), (9, [3, 0, 0, 1])]),
+            (
+                "d",
+                vec![(2, [0, 1, 0, 0]), (5, [0, 0, 2, 0]), (9, [3, 0, 0, 1])],
+            ),
             ("f", vec![(9, [0, 0, 0, 9])]),
             ("h", vec![(1, [1, 1, 1, 1]), (4, [2, 2, 2, 2])]),
             ("j", vec![(3, [0, 5, 0, 0])]),

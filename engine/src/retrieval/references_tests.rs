@@ -39,10 +39,7 @@ fn the_definers_lift_worked_by_hand() {
         "defines",
         [
             // first in path order: a lift given to the tree's first file alone is wrong
-            (
-                "src/far.c",
-                "int parse_number(int v) { return v; }\n",
-            ),
+            ("src/far.c", "int parse_number(int v) { return v; }\n"),
             (
                 "src/main.c",
                 "int main(void) { return parse_number(1) + print_value(2); }\n",
@@ -72,7 +69,10 @@ fn the_definers_lift_worked_by_hand() {
     assert_eq!(scores(&files), [4.0, 3.0, 2.5, 1.0, 0.5]);
     let named = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
     let want = HashMap::from([
-        (id(&tree, "src/parse.c"), named(&["parseNumber", "printValue"])),
+        (
+            id(&tree, "src/parse.c"),
+            named(&["parseNumber", "printValue"]),
+        ),
         (id(&tree, "src/print.c"), named(&["printValue"])),
     ]);
     assert_eq!(out.defines, want);
@@ -83,9 +83,15 @@ fn lexer_tree() -> Tree {
     Tree::from_memory(
         "referenced",
         [
-            ("src/a.rs", "fn go() { tokenize_input(\"\"); read_input(); }\n"),
+            (
+                "src/a.rs",
+                "fn go() { tokenize_input(\"\"); read_input(); }\n",
+            ),
             ("src/b.rs", "fn other() { tokenize_input(\"\"); }\n"),
-            ("src/far.rs", "fn far() { tokenize_input(\"\"); read_input(); }\n"),
+            (
+                "src/far.rs",
+                "fn far() { tokenize_input(\"\"); read_input(); }\n",
+            ),
             (
                 "src/lexer.rs",
                 "pub fn tokenize_input(s: &str) {}\nfn alpha() {}\n",
@@ -119,14 +125,20 @@ fn the_referenced_factor_worked_by_hand() {
     let mut files = ranked(&tree, &best);
     let out = weigh_references(&tree, &profile, question, &terms(question), &mut files, 4);
     assert_eq!(scores(&files), [8.0, 4.5, 2.0, 1.5, 1.0]);
-    let want = HashMap::from([(id(&tree, "src/lexer.rs"), 3), (id(&tree, "src/reader.rs"), 1)]);
+    let want = HashMap::from([
+        (id(&tree, "src/lexer.rs"), 3),
+        (id(&tree, "src/reader.rs"), 1),
+    ]);
     assert_eq!(out.referenced, want);
     assert!(out.defines.is_empty() && out.uses.is_empty());
 
     let mut files = ranked(&tree, &best);
     let out = weigh_references(&tree, &profile, question, &terms(question), &mut files, 2);
     assert_eq!(scores(&files), [8.0, 3.0, 2.0, 1.5, 1.0]);
-    assert_eq!(out.referenced, HashMap::from([(id(&tree, "src/lexer.rs"), 1)]));
+    assert_eq!(
+        out.referenced,
+        HashMap::from([(id(&tree, "src/lexer.rs"), 1)])
+    );
     // one best file: no other writes its names
     let mut files = ranked(&tree, &best);
     let out = weigh_references(&tree, &profile, question, &terms(question), &mut files, 1);
@@ -135,8 +147,8 @@ fn the_referenced_factor_worked_by_hand() {
 }
 
 /// The best two lend their names: lexer.rs (score 4) `tokenize_input` and `tokenize_all`,
-/// reader.rs (score 3) `read_input`. user.rs writes one of lexer.rs's two (0.5 x 4 x 1/2 =
-/// 1) and reader.rs's one (0.5 x 3 x 1/1 = 1.5): lifted by the most, 1.5; both.rs writes
+/// reader.rs (score 3) `read_input`. user.rs writes one of lexer.rs's two (a lift of 0.5
+/// x 4 x 1/2) and reader.rs's one (of 0.5 x 3 x 1/1): lifted by the most, 1.5; both.rs writes
 /// lexer.rs's two, lifted by 0.5 x 4 = 2; near.rs writes `tokenize_inputs`, no name of
 /// theirs; far.rs, below the best five, is not lifted. A weight of 0 for the definers
 /// names none, though the question quotes a name the best file defines.
@@ -145,7 +157,10 @@ fn the_users_lift_worked_by_hand() {
     let tree = Tree::from_memory(
         "uses",
         [
-            ("src/both.rs", "fn go() { tokenize_input(); tokenize_all(); }\n"),
+            (
+                "src/both.rs",
+                "fn go() { tokenize_input(); tokenize_all(); }\n",
+            ),
             ("src/far.rs", "fn far() { tokenize_input(); }\n"),
             (
                 "src/lexer.rs",
@@ -153,7 +168,10 @@ fn the_users_lift_worked_by_hand() {
             ),
             ("src/near.rs", "fn near() { tokenize_inputs(); }\n"),
             ("src/reader.rs", "pub fn read_input() {}\n"),
-            ("src/user.rs", "fn main() { tokenize_input(); read_input(); }\n"),
+            (
+                "src/user.rs",
+                "fn main() { tokenize_input(); read_input(); }\n",
+            ),
         ],
     );
     let mut profile = Profile::default();
@@ -179,7 +197,10 @@ fn the_users_lift_worked_by_hand() {
         of,
     };
     let want = HashMap::from([
-        (id(&tree, "src/user.rs"), uses("src/reader.rs", &["read_input"], 1)),
+        (
+            id(&tree, "src/user.rs"),
+            uses("src/reader.rs", &["read_input"], 1),
+        ),
         (
             id(&tree, "src/both.rs"),
             uses("src/lexer.rs", &["tokenize_input", "tokenize_all"], 2),
