@@ -28,7 +28,8 @@ DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
                engine/src/retrieval/posting.rs engine/src/retrieval/fields.rs
                engine/src/retrieval/kind.rs engine/src/retrieval/code_tokens.rs
                engine/src/retrieval/length_sample.rs engine/src/retrieval/history.rs
-               engine/src/retrieval/tokens.rs
+               engine/src/retrieval/tokens.rs engine/src/retrieval/references.rs
+               engine/src/retrieval/file_counts.rs engine/src/retrieval/kept.rs
                engine/src/rank/score.rs engine/src/rank/field_weight.rs engine/src/rank/natural.rs
                engine/src/rank/term_query.rs
                harness/eval/src/metrics/rank.rs harness/eval/src/metrics/several.rs
@@ -100,9 +101,14 @@ export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-$PWD/$OUT/build}"
 # A mutant that loops while a vector grows (the candidates' bit loop of rank/term_query.rs
 # with `block &= block - 1` as `|=`) stops at 4 GiB of address space, not at the memory
 # the machine shares: the test binaries run under prlimit, cargo's runner for the host.
+# Under a lower cap already (the script itself run under prlimit), that one: a process may
+# lower its limit but not raise it.
 if command -v prlimit >/dev/null; then
   runner="CARGO_TARGET_$(rustc -vV | sed -n 's/^host: //p' | tr 'a-z-' 'A-Z_')_RUNNER"
-  [ -z "${!runner:-}" ] && export "$runner=prlimit --as=4294967296"
+  cap=4294967296
+  held="$(ulimit -v)"
+  [ "$held" != unlimited ] && [ $((held * 1024)) -lt "$cap" ] && cap=$((held * 1024))
+  [ -z "${!runner:-}" ] && export "$runner=prlimit --as=$cap"
 fi
 mkdir -p "$TMPDIR"
 declare -A GROUP_FILES=()

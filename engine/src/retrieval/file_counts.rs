@@ -519,4 +519,79 @@ mod tests {
         assert!(len.iter().all(|&l| l > 0), "{len:?}");
         assert_eq!(held.iter().map(|h| h.0).collect::<Vec<_>>(), [0, 1]);
     }
+
+    /// The path field drops the last extension only: a dot in a directory or a name's
+    /// leading dot starts none.
+    #[test]
+    fn the_path_field_is_the_path_without_its_last_extension() {
+        let paths = [
+            "src/a.rs",
+            "src/archive.tar.gz",
+            "src/.gitignore",
+            "v1.2/Makefile",
+            "notes.",
+        ];
+        let tree = Tree::from_memory("t", paths.map(|p| (p, "")));
+        let cut: Vec<&str> = paths
+            .iter()
+            .map(|p| path_of(tree.file(p).unwrap()))
+            .collect();
+        assert_eq!(
+            cut,
+            [
+                "src/a",
+                "src/archive.tar",
+                "src/.gitignore",
+                "v1.2/Makefile",
+                "notes."
+            ]
+        );
+    }
+
+    /// Source: a file of a scanned language, or of one of the profile's source extensions.
+    #[test]
+    fn a_file_is_source_by_its_language_or_its_extension() {
+        let tree = Tree::from_memory("t", [("a.rs", ""), ("a.zig", ""), ("a.md", "")]);
+        let profile = Profile::default();
+        let source = ["a.rs", "a.zig", "a.md"].map(|p| is_source(tree.file(p).unwrap(), &profile));
+        assert_eq!(source, [true, true, false]);
+    }
+
+    /// Numbers counted for some terms are given back for those terms only, in that order.
+    #[test]
+    fn counted_numbers_are_kept_for_their_terms() {
+        let terms: Vec<String> = ["head", "pars"].map(String::from).to_vec();
+        let mut counted = Counted::new(terms.clone());
+        let numbers: CountsAndLines = (([1, 2, 3, 4], vec![(1, [0, 0, 5, 0])]), vec![(7, 1)]);
+        counted.insert(3, numbers.clone());
+        assert_eq!(counted.get(&terms, 3), Some(&numbers));
+        assert_eq!(counted.get(&terms, 2), None);
+        let swapped: Vec<String> = ["pars", "head"].map(String::from).to_vec();
+        assert_eq!(counted.get(&swapped, 3), None);
+    }
+
+    /// The terms of a path are its parts' whole terms (`gz` begins `gzip` and is not one;
+    /// `rs` is the extension), among those that may be held; a file's text is read only
+    /// for those its path does not hold (`main`).
+    #[test]
+    fn the_terms_a_path_and_a_text_hold() {
+        let tree = Tree::from_memory("t", [("src/gzip/x.rs", "fn main() {}\n")]);
+        let file = tree.file("src/gzip/x.rs").unwrap();
+        let terms: Vec<String> = ["gzip", "gz", "src", "rs", "main"]
+            .map(String::from)
+            .to_vec();
+        let all = [true; 5];
+        assert_eq!(
+            path_terms(file, &terms, &all),
+            [true, false, true, false, false]
+        );
+        let some = [false, true, true, true, true];
+        assert_eq!(
+            path_terms(file, &terms, &some),
+            [false, false, true, false, false]
+        );
+        let mut bytes = Vec::new();
+        let held = held_terms(file, &terms, &all, &mut bytes);
+        assert_eq!(held, [true, false, true, false, true]);
+    }
 }

@@ -400,4 +400,187 @@ mod tests {
         assert!(kept.postings("alpha").is_ok());
         assert!(kept.postings("beta").is_err());
     }
+
+    fn u64_at(bytes: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+    }
+
+    fn u32_at(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    /// The sample's file, byte by byte as the module's documentation lays it out: a header
+    /// of 8 + 4 + 8 + 8 + 4 + 4 + 4 x 8 + 4 x 8 + 4 = 104 bytes, 3 files' lengths (48), the
+    /// vocabulary `alpha\nbeta\n` (11), three table entries of 20 (the last the sentinel),
+    /// and the lists: alpha's file 0 (delta 0) with 1, 0, 2, 0 and file 1 (delta 1) with 0,
+    /// 300 (two bytes: 0xac 0x02), 0, 1; beta's file 1 with 0, 0, 0, 7.
+    #[test]
+    fn the_file_laid_out_by_hand() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        write_sample(&path, 7);
+        let b = std::fs::read(&path).unwrap();
+        assert_eq!(b.len(), 104 + 48 + 11 + 60 + 16);
+        assert_eq!(&b[..8], b"FBFIELDS");
+        assert_eq!(u32_at(&b, 8), 2);
+        assert_eq!((u64_at(&b, 20), u32_at(&b, 28), u32_at(&b, 32)), (7, 3, 2));
+        let average: Vec<f64> = (0..4)
+            .map(|i| f64::from_bits(u64_at(&b, 36 + 8 * i)))
+            .collect();
+        assert_eq!(average, [1.5, 2.0, 3.0, 4.25]);
+        let parts: Vec<u64> = (0..4).map(|i| u64_at(&b, 68 + 8 * i)).collect();
+        assert_eq!(parts, [48, 11, 60, 16]);
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&b[..100]);
+        crc.update(&b[104..152]);
+        assert_eq!(u32_at(&b, 100), crc.finalize());
+        let lengths: Vec<u32> = (0..12).map(|i| u32_at(&b, 104 + 4 * i)).collect();
+        assert_eq!(lengths, [3, 1, 4, 1, 5, 9, 2, 6, 0, 0, 0, 0]);
+        assert_eq!(&b[152..163], b"alpha\nbeta\n");
+        let alpha: &[u8] = &[0, 1, 0, 2, 0, 1, 0, 0xac, 0x02, 0, 1];
+        let beta: &[u8] = &[1, 0, 0, 0, 7];
+        assert_eq!(&b[223..], [alpha, beta].concat());
+        let crc_of = |term: &[u8], list: &[u8]| {
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(term);
+            crc.update(list);
+            crc.finalize()
+        };
+        let entry = |i: usize| {
+            let at = 163 + 20 * i;
+            (u64_at(&b, at), u64_at(&b, at + 8), u32_at(&b, at + 16))
+        };
+        assert_eq!(entry(0), (0, 0, crc_of(b"alpha", alpha)));
+        assert_eq!(entry(1), (6, 11, crc_of(b"beta", beta)));
+        assert_eq!(entry(2), (11, 16, 0));
+    }
+
+    /// A term's postings as (file, frequencies).
+    type List = Vec<(u32, [u16; NF])>;
+
+    /// Writes `lengths` and `terms` (sorted) for key 1.
+    fn write_terms(path: &Path, lengths: &[[u32; NF]], terms: &[(&str, List)]) {
+        let lists: Vec<Vec<Posting>> = terms
+            .iter()
+            .map(|(_, l)| l.iter().map(|&(file, tf)| Posting { file, tf }).collect())
+            .collect();
+        let stats = Statistics {
+            lengths,
+            average: [1.0; NF],
+            terms: terms
+                .iter()
+                .zip(&lists)
+                .map(|((t, _), l)| (*t, l.as_slice()))
+                .collect(),
+        };
+        write(path, 1, &stats).unwrap();
+    }
+
+    fn read_back(kept: &Kept, term: &str) -> List {
+        kept.postings(term)
+            .unwrap()
+            .iter()
+            .map(|p| (p.file, p.tf))
+            .collect()
+    }
+
+    /// Seven terms, each found by the binary search wherever it sits, the words between
+    /// them not; lists whose files are far apart (deltas of 2 and 3, then 4); a list naming
+    /// a file past the count does not check out; no file and no term read back empty.
+    #[test]
+    fn every_term_of_a_longer_vocabulary_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        let lengths = [[1, 2, 3, 4]; 10];
+        let terms: Vec<(&str, List)> = vec![
+            ("b", vec![(0, [1, 0, 0, 0])]),
+            (
+                "d",
+                vec![(2, [0, 1, 0, 0]), (5, [0, 0, 2, 0]), (9, [3, 0, 0, 1])],
+            ),
+            ("f", vec![(9, [0, 0, 0, 9])]),
+            ("h", vec![(1, [1, 1, 1, 1]), (4, [2, 2, 2, 2])]),
+            ("j", vec![(3, [0, 5, 0, 0])]),
+            ("l", vec![(10, [1, 0, 0, 0])]),
+            ("n", vec![(7, [0, 0, 1, 0])]),
+        ];
+        write_terms(&path, &lengths, &terms);
+        let kept = Kept::open(&path, 1, 10).unwrap();
+        for (term, list) in &terms {
+            if *term == "l" {
+                // file 10 of 10
+                assert!(kept.postings(term).is_err());
+            } else {
+                assert_eq!(&read_back(&kept, term), list, "{term}");
+            }
+        }
+        for absent in ["a", "c", "e", "g", "i", "k", "m", "o"] {
+            assert!(read_back(&kept, absent).is_empty(), "{absent}");
+        }
+        write_terms(&path, &[], &[]);
+        let kept = Kept::open(&path, 1, 0).unwrap();
+        assert!(kept.lengths.is_empty() && read_back(&kept, "b").is_empty());
+    }
+
+    /// `bytes` with its header's CRC made right again after a change.
+    fn checked_out(mut bytes: Vec<u8>) -> Vec<u8> {
+        let files_bytes = u64_at(&bytes, 68) as usize;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&bytes[..HEADER_BYTES - 4]);
+        crc.update(&bytes[HEADER_BYTES..HEADER_BYTES + files_bytes]);
+        bytes[HEADER_BYTES - 4..HEADER_BYTES].copy_from_slice(&crc.finalize().to_le_bytes());
+        bytes
+    }
+
+    /// A header that checks out is still refused when it is another build's or another
+    /// format's, or when its parts' lengths (the same total) do not fit its counts.
+    #[test]
+    fn a_header_of_another_build_or_of_parts_that_do_not_fit_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        write_sample(&path, 7);
+        let bytes = std::fs::read(&path).unwrap();
+        let opens = |b: Vec<u8>| {
+            std::fs::write(&path, checked_out(b)).unwrap();
+            Kept::open(&path, 7, 3).is_some()
+        };
+        assert!(opens(bytes.clone()), "the file as written");
+        for other in [0u64, 1] {
+            let mut b = bytes.clone();
+            b[12..20].copy_from_slice(&other.to_le_bytes());
+            assert!(!opens(b), "fingerprint {other}");
+        }
+        let mut b = bytes.clone();
+        b[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert!(!opens(b), "format 1");
+        let mut b = bytes.clone();
+        b[0] = b'X';
+        assert!(!opens(b), "magic");
+        // `moved` bytes of part `from` counted in part `to`
+        let shifted = |from: usize, to: usize, moved: u64| {
+            let mut b = bytes.clone();
+            let at = |k: usize| 68 + 8 * k;
+            let (f, t) = (u64_at(&b, at(from)) - moved, u64_at(&b, at(to)) + moved);
+            b[at(from)..at(from) + 8].copy_from_slice(&f.to_le_bytes());
+            b[at(to)..at(to) + 8].copy_from_slice(&t.to_le_bytes());
+            b
+        };
+        assert!(!opens(shifted(1, 0, 8)), "the lengths' part");
+        assert!(!opens(shifted(3, 2, 10)), "the table's part");
+    }
+
+    /// The statistics sit beside the tree index, under their own extension; a discarded
+    /// file is gone.
+    #[test]
+    fn the_file_beside_the_index_and_its_discarding() {
+        assert_eq!(
+            path_beside(Path::new("cache/trees/0a1b.idx")),
+            Path::new("cache/trees/0a1b.fields")
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.fields");
+        write_sample(&path, 7);
+        Kept::open(&path, 7, 3).unwrap().discard();
+        assert!(!path.exists());
+    }
 }

@@ -489,3 +489,7 @@ mod tests {
         assert_eq!(last_identifier("plain"), "plain");
     }
 }
+
+#[cfg(test)]
+#[path = "references_tests.rs"]
+mod worked_tests;
