@@ -153,10 +153,8 @@ impl FieldIndex {
         let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(tree.len());
         for batch in tree.files().chunks(COUNT_BATCH) {
-            let per_file: Vec<FileTerms> = batch
-                .par_iter()
-                .map(|f| file_terms(f, profile))
-                .collect();
+            let per_file: Vec<FileTerms> =
+                batch.par_iter().map(|f| file_terms(f, profile)).collect();
             for (len, counts) in per_file {
                 let i = lengths.len() as u32;
                 // terms in a fixed order, so postings and ids do not depend on hashing

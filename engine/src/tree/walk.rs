@@ -37,7 +37,7 @@ pub(super) fn walk_in_memory(
         .found
         .into_iter()
         .filter_map(|f| match f {
-            Found::Kept(file) => Some(file),
+            Found::Kept(file) => Some(*file),
             _ => None,
         })
         .collect();
@@ -81,7 +81,7 @@ pub(super) struct IndexWalk {
 pub(super) enum Found {
     /// Read into memory (no cache), or met by a walk for a call without the kept index
     /// (its path only).
-    Kept(TreeFile),
+    Kept(Box<TreeFile>),
     /// To read for the index: its path as shown, its mtime, and why its metadata could not
     /// be read, if it could not ([`read_record`] reads it, in file order, a batch at a
     /// time: `tree/cache.rs`).
@@ -334,7 +334,7 @@ impl Worker<'_> {
             Purpose::Memory => {
                 let (size, content) = read_content(path, self.options.max_file_bytes);
                 self.found
-                    .push(Found::Kept(TreeFile::new(shown, size, content)));
+                    .push(Found::Kept(Box::new(TreeFile::new(shown, size, content))));
             }
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
