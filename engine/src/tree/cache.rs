@@ -5,11 +5,13 @@
 //!
 //! A call first checks the index against the disk: every recorded directory and ignore file
 //! and every file is `stat`ed (in parallel). When nothing moved, the index is the tree and no
-//! file is read. Otherwise the root is walked again and only the files whose size or mtime
-//! changed (or that are new) are read; the others keep their records and words, and the
-//! index is written again. A file or directory whose mtime is within [`super::stamp::RACY_NS`] of the last
-//! build is not trusted (it may have changed in the same clock tick as it was read; git's
-//! "racily clean" rule) and is looked at again.
+//! file is read. When a few files changed, they are laid over the index (`tree/edits.rs`),
+//! and `findbench index` keeps the ones it read beside it (`tree/kept_changes.rs`).
+//! Otherwise the root is walked again and only the files whose size or mtime changed (or
+//! that are new) are read; the others keep their records and words, and the index is
+//! written again. A file or directory whose mtime is within [`super::stamp::RACY_NS`] of
+//! the last build is not trusted (it may have changed in the same clock tick as it was
+//! read; git's "racily clean" rule) and is looked at again.
 //!
 //! The file: an 80-byte header (magic, format number, a fingerprint of this engine's version
 //! and of the sources that decide what the index holds, the lengths of the six parts, a
