@@ -143,8 +143,8 @@ pub fn estimated_averages(tree: &Tree, sampled: &[Sampled]) -> [f64; NF] {
 /// The `cap` of [`sampled_lengths`] that counts every byte of a file: what the averages
 /// are measured with. Counting a part of each large file (its first 8, 16 or 32 KiB) read a
 /// third to two thirds of the sample's bytes, but a file's first bytes are not its whole:
-/// the averages' error on a cargo registry went from 27 % to 69 % for prose (docs/index.md,
-/// eleventh session; `benches/examples/length_estimators.rs` measures it).
+/// the averages' error on a cargo registry went from 27 % to 69 % for prose
+/// (`benches/examples/length_estimators.rs` measures it; docs/index.md).
 pub const WHOLE: usize = 0;
 
 /// The sample of `tree` for `profile`, measured ([`length_sample`], [`sampled_lengths`]),
