@@ -31,30 +31,31 @@ use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
 use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
+use super::index_build::{self, Old};
 use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
-use super::postings::{Builder, Encoded, Lazy};
+use super::postings::{Encoded, Lazy};
 use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
+use super::segments::{Scratch, SEGMENT_BYTES};
 use super::source_tree::{KeptStamp, Tree};
 use super::stamp::{system_ns, trusted, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
-use super::walk::{self, Found};
+use super::walk;
 use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-const MAGIC: &[u8; 8] = b"FBTREEIX";
+pub(super) const MAGIC: &[u8; 8] = b"FBTREEIX";
 /// Bumped when the layout changes; the fingerprint covers the rest.
-const FORMAT: u32 = 2;
-const PARTS: usize = 6;
-const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
+pub(super) const FORMAT: u32 = 2;
+/// The head, the symbol table and the four posting tables.
+pub(super) const PARTS: usize = 6;
+pub(super) const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
 
 /// The walk options that change what the index holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,29 +78,17 @@ impl OptionsKey {
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct Head {
+pub(super) struct Head {
     /// The canonical root, as the key was made from it.
-    root: String,
-    options: OptionsKey,
+    pub root: String,
+    pub options: OptionsKey,
     /// When the walk that wrote this index began.
-    built_ns: i64,
-    stamps: Vec<Stamp>,
-    errors: usize,
-    messages: Vec<String>,
+    pub built_ns: i64,
+    pub stamps: Vec<Stamp>,
+    pub errors: usize,
+    pub messages: Vec<String>,
     /// Sorted by path: the posting lists number files in this order.
-    files: Vec<FileRecord>,
-}
-
-/// How many files the index build reads at once (in parallel) before adding their words
-/// to the posting lists in file order: enough to keep every core busy, few enough that the
-/// words of a batch are a small part of the build's memory.
-const READ_BATCH: usize = 1024;
-
-/// A file of one batch of the index build, read or reused.
-enum Batched {
-    Read(FileRecord, Vec<u8>),
-    Reused(usize),
-    Neither,
+    pub files: Vec<FileRecord>,
 }
 
 /// What `open` did with the index.
@@ -150,7 +139,7 @@ pub struct IndexStats {
 
 /// This engine's version and sources (`sources_fingerprint.rs`): an index written by any
 /// other build of them is rebuilt, not trusted.
-fn fingerprint() -> u64 {
+pub(super) fn fingerprint() -> u64 {
     fnv(&[
         crate::version::VERSION.as_bytes(),
         &FORMAT.to_le_bytes(),
@@ -171,7 +160,7 @@ pub(super) fn open(
     options: &TreeOptions,
     cache_dir: &Path,
 ) -> Result<(Tree, IndexStats)> {
-    open_as(root, options, cache_dir, false).and_then(|opened| {
+    open_as(root, options, cache_dir, false, SEGMENT_BYTES).and_then(|opened| {
         opened.ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
     })
 }
@@ -183,7 +172,20 @@ pub(super) fn open_if_indexed(
     options: &TreeOptions,
     cache_dir: &Path,
 ) -> Result<Option<(Tree, IndexStats)>> {
-    open_as(root, options, cache_dir, true)
+    open_as(root, options, cache_dir, true, SEGMENT_BYTES)
+}
+
+/// [`open`], the index built in segments of `segment_bytes` (`tree/segments/mod.rs`).
+#[cfg(test)]
+pub(super) fn open_in_segments(
+    root: &Path,
+    options: &TreeOptions,
+    cache_dir: &Path,
+    segment_bytes: usize,
+) -> Result<(Tree, IndexStats)> {
+    open_as(root, options, cache_dir, false, segment_bytes).and_then(|opened| {
+        opened.ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
+    })
 }
 
 /// True when an index of `root` for these options is kept and written by this build (its
@@ -207,6 +209,7 @@ fn open_as(
     options: &TreeOptions,
     cache_dir: &Path,
     only_if_indexed: bool,
+    segment_bytes: usize,
 ) -> Result<Option<(Tree, IndexStats)>> {
     let started = Instant::now();
     check_root(root, ROOT_HINT)?;
@@ -316,89 +319,107 @@ fn open_as(
             None
         }
     });
-    let state = if old.is_some() {
+    let mut state = if old.is_some() {
         IndexState::Refreshed
     } else {
         IndexState::Built
     };
     // taken before the walk: a file written while it runs has a later mtime
     let built_ns = system_ns(SystemTime::now());
-    let (old_files, old_built, old_symbols, old_enc) = match old {
-        Some((head, symbols, enc)) => (head.files, head.built_ns, symbols, enc),
-        None => (Vec::new(), 0, Arc::default(), Encoded::default()),
-    };
-    let walked = walk::walk_for_index(root, options, &old_files, old_built)?;
-    let reused = walked.found.iter().any(|f| matches!(f, Found::Reused(_)));
-    let old_words = if reused {
-        old_enc.per_file(old_files.len())
-    } else {
-        Vec::new()
-    };
-    // the files to read are read a batch at a time, in parallel, and added in file order:
-    // a file's words are dropped once the builder holds them
-    let mut builder = Builder::new();
-    let mut files_read = 0;
-    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
-    let mut files: Vec<FileRecord> = Vec::with_capacity(walked.found.len());
-    let mut found = walked.found.into_iter().peekable();
-    while found.peek().is_some() {
-        let batch: Vec<Found> = found.by_ref().take(READ_BATCH).collect();
-        let read: Vec<Batched> = batch
-            .into_par_iter()
-            .map(|f| match f {
-                Found::ToRead(shown, mtime, failed) => {
-                    let path = root.join(&shown);
-                    let (record, words) = walk::read_record(&path, shown, mtime, failed, options);
-                    Batched::Read(record, words)
-                }
-                Found::Reused(j) => Batched::Reused(j),
-                Found::Kept(_) => Batched::Neither,
-            })
-            .collect();
-        for item in read {
-            let file = files.len() as u32;
-            match item {
-                Batched::Read(record, words) => {
-                    files_read += 1;
-                    builder.add_listed(file, &words);
-                    files.push(record);
-                }
-                Batched::Reused(j) => {
-                    if let Some(mut r) = old_files.get_mut(j).and_then(Option::take) {
-                        builder.add_indexed(file, &old_enc, &old_words[j]);
-                        r.symbols = old_symbols.symbols_of(j);
-                        files.push(r);
-                    }
-                }
-                Batched::Neither => {}
-            }
+    let (old, old_built) = match old {
+        Some((head, symbols, enc)) => {
+            let built = head.built_ns;
+            let old = Old {
+                files: head.files,
+                symbols,
+                enc,
+            };
+            (Some(old), built)
         }
-    }
-    let enc = builder.finish();
-    drop(old_words);
-    drop(old_symbols);
-    let symbols = Arc::new(SymbolTable::build(
-        files.iter().map(|r| r.symbols.as_slice()),
-    ));
-    // the table holds them now
-    files.iter_mut().for_each(|r| r.symbols = Vec::new());
+        None => (None, 0),
+    };
+    let empty = Vec::new();
+    let old_files = old.as_ref().map_or(&empty, |o| &o.files);
+    let walked = walk::walk_for_index(root, options, old_files, old_built)?;
     let head = Head {
-        root: root_shown,
-        options: key,
+        root: root_shown.clone(),
+        options: key.clone(),
         built_ns,
         stamps: walked.stamps,
         errors: walked.report.errors,
         messages: walked.report.messages,
-        files,
+        files: Vec::new(),
     };
-    let (index_bytes, write_error) = match write(&path, &head, &symbols, &enc) {
-        Ok(bytes) => (bytes, None),
-        Err(e) => (0, Some(e)),
+    let scratch = index_build::scratch_beside(&path);
+    let (head, parts, files_read) = match index_build::read_and_merge(
+        root,
+        options,
+        walked.found,
+        old,
+        &scratch,
+        segment_bytes,
+    ) {
+        Ok((files, parts, read)) => (Head { files, ..head }, parts, read),
+        Err(_) => {
+            // a segment could not be spilled (a full disk): built again in memory
+            state = IndexState::Built;
+            let walked = walk::walk_for_index(root, options, &[], 0)?;
+            let (files, parts, read) = index_build::read_and_merge(
+                root,
+                options,
+                walked.found,
+                None,
+                &Scratch::memory(),
+                segment_bytes,
+            )
+            .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
+            (Head { files, ..head }, parts, read)
+        }
     };
-    let (words, enc_bytes) = (enc.words(), enc.bytes());
+    let written = index_build::write(&path, &head, &parts);
     // the changes kept beside the index it replaces belong to that one
     kept_changes::remove(&path);
-    let (tree, _) = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
+    // the tree from the index as written (mapped, as the next call reads it), or from the
+    // tables in memory when it could not be written or read back
+    let read_back = written
+        .as_ref()
+        .ok()
+        .and_then(|_| read(&path, &root_shown, &key).ok());
+    let (tree, words, enc_bytes, index_bytes, write_error) = match read_back {
+        Some(back) => {
+            drop((head, parts));
+            let (words, bytes) = (back.words, back.postings_bytes);
+            let (tree, _) = tree_of(
+                root,
+                options,
+                &path,
+                back.head,
+                back.symbols,
+                back.postings,
+                None,
+            );
+            (tree, words, bytes, back.bytes, None)
+        }
+        None => {
+            let (symbols, enc) = parts
+                .into_memory()
+                .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
+            let (words, bytes) = (enc.words(), enc.bytes());
+            let (tree, _) = tree_of(
+                root,
+                options,
+                &path,
+                head,
+                Arc::new(symbols),
+                Lazy::ready(enc),
+                None,
+            );
+            let why = written
+                .err()
+                .unwrap_or_else(|| "the index written does not read back".into());
+            (tree, words, bytes, 0, Some(why))
+        }
+    };
     let s = stats(
         &tree,
         rebuilt_because,
@@ -607,61 +628,5 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
         bytes: len,
         words: (lens[3] / 4) as usize,
         postings_bytes: postings_len as usize,
-    })
-}
-
-/// Writes the index to a temporary file beside `path` and renames it over `path`; the
-/// bytes written, or why not.
-fn write(
-    path: &Path,
-    head: &Head,
-    symbols: &SymbolTable,
-    enc: &Encoded,
-) -> std::result::Result<u64, String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let head_bytes = postcard::to_allocvec(head).map_err(|e| e.to_string())?;
-    let parts: [&[u8]; PARTS] = [
-        &head_bytes,
-        symbols.bytes(),
-        &enc.vocab,
-        &enc.starts,
-        &enc.offsets,
-        &enc.lists,
-    ];
-    let mut header = Vec::with_capacity(HEADER_BYTES);
-    header.extend_from_slice(MAGIC);
-    header.extend_from_slice(&FORMAT.to_le_bytes());
-    header.extend_from_slice(&fingerprint().to_le_bytes());
-    for part in parts {
-        header.extend_from_slice(&(part.len() as u64).to_le_bytes());
-    }
-    // the head, the symbols and the posting lists are checked apart: the lists are checked
-    // only when a search needs them
-    header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
-    header.extend_from_slice(&crc32fast::hash(symbols.bytes()).to_le_bytes());
-    let mut hasher = crc32fast::Hasher::new();
-    parts[2..].iter().for_each(|part| hasher.update(part));
-    header.extend_from_slice(&hasher.finalize().to_le_bytes());
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let nanos = system_ns(SystemTime::now());
-    // unique per process and per call: threads of one process may build at once too
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = dir.join(format!(".{name}.{}.{nanos}.{call}.tmp", std::process::id()));
-    let written = (|| -> std::io::Result<u64> {
-        let mut out = File::create(&temp)?;
-        out.write_all(&header)?;
-        for part in parts {
-            out.write_all(part)?;
-        }
-        out.flush()?;
-        drop(out);
-        std::fs::rename(&temp, path)?;
-        Ok((header.len() + parts.iter().map(|p| p.len()).sum::<usize>()) as u64)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        format!("{}: {e}", path.display())
     })
 }

@@ -307,7 +307,13 @@ pub(crate) struct Builder {
     /// Per word id: its encoded list, and the last file in it.
     lists: Vec<Vec<u8>>,
     last: Vec<u32>,
+    /// About how many bytes the words and lists take ([`Builder::held_bytes`]).
+    held: usize,
 }
+
+/// What a word costs the builder beside its bytes and its list's: its map entry, its boxed
+/// bytes' and its list's headers and its last file.
+const WORD_OVERHEAD: usize = 80;
 
 impl Builder {
     pub fn new() -> Self {
@@ -319,6 +325,7 @@ impl Builder {
             Some(&id) => id as usize,
             None => {
                 let id = self.lists.len();
+                self.held += word.len() + WORD_OVERHEAD;
                 self.ids.insert(word.into(), id as u32);
                 self.lists.push(Vec::new());
                 self.last.push(0);
@@ -326,13 +333,21 @@ impl Builder {
             }
         };
         let list = &mut self.lists[id];
+        let capacity = list.capacity();
         match list.is_empty() {
             true => put_varint(list, file),
             // a word listed twice for one file (never, from `words_of`) is kept once
             false if file <= self.last[id] => return,
             false => put_varint(list, file - self.last[id]),
         }
+        self.held += list.capacity() - capacity;
         self.last[id] = file;
+    }
+
+    /// About how many bytes the builder holds: what the index build spills a segment at
+    /// (`tree/segments/mod.rs`).
+    pub fn held_bytes(&self) -> usize {
+        self.held
     }
 
     /// Adds file `file`'s words given as [`words_of`] wrote them.

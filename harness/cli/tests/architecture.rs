@@ -284,7 +284,8 @@ fn test_module_files(sources: &[(String, String)]) -> Vec<String> {
 fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load() {
     // the loaders: the walk (which also reads a tree file's text on first use), the store,
     // the path list, profile files, and the kept store cache and tree index (mapped and
-    // checked by tree/blob.rs, and laid over by the files changed since: tree/edits.rs)
+    // checked by tree/blob.rs, built in segments spilled beside it: tree/index_build.rs and
+    // tree/segments/mod.rs, and laid over by the files changed since: tree/edits.rs)
     let loaders = [
         "profile/load.rs",
         "retrieval/kept.rs",
@@ -294,10 +295,12 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
         "tree/cache.rs",
         "tree/content.rs",
         "tree/edits.rs",
+        "tree/index_build.rs",
         "tree/index_wanted.rs",
         "tree/kept_changes.rs",
         "tree/paths.rs",
         "tree/root.rs",
+        "tree/segments/mod.rs",
         "tree/stamp.rs",
         "tree/walk.rs",
     ];

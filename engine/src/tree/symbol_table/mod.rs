@@ -35,8 +35,8 @@ use std::sync::{Arc, Mutex, RwLock};
 
 /// No string: a symbol whose name is not qualified.
 const NONE: u32 = u32::MAX;
-const COUNTS: usize = 6;
-const RECORD: usize = 16;
+pub(in crate::tree) const COUNTS: usize = 6;
+pub(in crate::tree) const RECORD: usize = 16;
 const DEFINITION: u8 = 0x40;
 const TEST: u8 = 0x80;
 const KINDS: [SymbolKind; 17] = [
@@ -78,25 +78,25 @@ pub(crate) fn qualifier_of(name: &str) -> Option<String> {
 
 /// Where each array starts in the table's bytes.
 #[derive(Debug, Clone, Default)]
-struct Layout {
-    files: usize,
-    symbols: usize,
-    strings: usize,
-    qualified: usize,
-    file_start: usize,
-    record: usize,
-    string_start: usize,
-    snake_list_start: usize,
-    snake_list: usize,
-    qualifier_list_start: usize,
-    qualifier_list: usize,
-    dictionary: Range<usize>,
-    names: Range<usize>,
+pub(in crate::tree) struct Layout {
+    pub files: usize,
+    pub symbols: usize,
+    pub strings: usize,
+    pub qualified: usize,
+    pub file_start: usize,
+    pub record: usize,
+    pub string_start: usize,
+    pub snake_list_start: usize,
+    pub snake_list: usize,
+    pub qualifier_list_start: usize,
+    pub qualifier_list: usize,
+    pub dictionary: Range<usize>,
+    pub names: Range<usize>,
 }
 
 impl Layout {
     /// The layout of a table with these counts; its length is `names.end`.
-    fn of(counts: [usize; COUNTS]) -> Option<Layout> {
+    pub(in crate::tree) fn of(counts: [usize; COUNTS]) -> Option<Layout> {
         let [files, symbols, strings, qualified, dictionary, names] = counts;
         let mut at = COUNTS * 4;
         let mut array_of = |n: usize, width: usize| -> Option<usize> {

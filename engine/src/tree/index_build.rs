@@ -1,0 +1,238 @@
+//! Building the tree index file (`tree/cache.rs` describes it) in memory bounded whatever
+//! the tree's size: the files the walk lists are read a batch at a time, in parallel, and
+//! added in path order to a segment, which is spilled when it holds
+//! `SEGMENT_BYTES` (`tree/segments/mod.rs`); the segments are merged on disk
+//! and the file is written part by part, to a temporary name renamed over the index.
+
+use super::cache::{fingerprint, Head, FORMAT, HEADER_BYTES, MAGIC, PARTS};
+use super::options::TreeOptions;
+use super::postings::{Builder, Encoded};
+use super::segments::{self, Scratch, Segment, Spilled, SYMBOL_BYTES};
+use super::stamp::{system_ns, FileRecord};
+use super::symbol_table::SymbolTable;
+use super::walk::{self, Found};
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::time::SystemTime;
+
+/// How many files the index build reads at once (in parallel) before adding them in file
+/// order: enough to keep every core busy, few enough that a batch is a small part of the
+/// build's memory.
+const READ_BATCH: usize = 1024;
+
+/// A file of one batch of the index build, read or reused.
+enum Batched {
+    Read(FileRecord, Vec<u8>),
+    Reused(usize),
+    Neither,
+}
+
+/// The last index's files, symbols and words: what an unchanged file is taken from.
+pub(super) struct Old {
+    pub files: Vec<FileRecord>,
+    pub symbols: std::sync::Arc<SymbolTable>,
+    pub enc: Encoded,
+}
+
+/// The merged symbol table and posting tables, spilled, ready to be written.
+pub(super) struct Parts {
+    symbols: Spilled,
+    postings: [Spilled; 4],
+}
+
+impl Parts {
+    /// The symbol table and posting lists in memory (when the index could not be written).
+    pub(super) fn into_memory(self) -> io::Result<(SymbolTable, Encoded)> {
+        use super::blob::Blob;
+        let bad = || io::Error::new(io::ErrorKind::InvalidData, "a merged table does not read");
+        let symbols =
+            SymbolTable::from_bytes(Blob::owned(self.symbols.into_bytes()?)).ok_or_else(bad)?;
+        let [vocab, starts, offsets, lists] = self.postings;
+        let enc = Encoded {
+            vocab: Blob::owned(vocab.into_bytes()?),
+            starts: Blob::owned(starts.into_bytes()?),
+            offsets: Blob::owned(offsets.into_bytes()?),
+            lists: Blob::owned(lists.into_bytes()?),
+        };
+        enc.validate().then_some((symbols, enc)).ok_or_else(bad)
+    }
+}
+
+/// The files of `found` read (or taken from `old`) and gathered into segments of at most
+/// about `segment_bytes`, spilled through `scratch`, then merged: every file's record
+/// (without its symbols, which the merged table holds), the merged tables and the number of
+/// files read.
+pub(super) fn read_and_merge(
+    root: &Path,
+    options: &TreeOptions,
+    found: Vec<Found>,
+    mut old: Option<Old>,
+    scratch: &Scratch,
+    segment_bytes: usize,
+) -> io::Result<(Vec<FileRecord>, Parts, usize)> {
+    let reused = found.iter().any(|f| matches!(f, Found::Reused(_)));
+    let old_words = match &old {
+        Some(o) if reused => o.enc.per_file(o.files.len()),
+        _ => Vec::new(),
+    };
+    let mut old_files: Vec<Option<FileRecord>> = old
+        .as_mut()
+        .map(|o| std::mem::take(&mut o.files).into_iter().map(Some).collect())
+        .unwrap_or_default();
+    let mut files: Vec<FileRecord> = Vec::with_capacity(found.len());
+    let mut segments = Vec::new();
+    let (mut builder, mut first, mut symbols) = (Builder::new(), 0, 0);
+    let mut files_read = 0;
+    let mut found = found.into_iter().peekable();
+    while found.peek().is_some() {
+        let batch: Vec<Found> = found.by_ref().take(READ_BATCH).collect();
+        let read: Vec<Batched> = batch
+            .into_par_iter()
+            .map(|f| match f {
+                Found::ToRead(shown, mtime, failed) => {
+                    let path = root.join(&shown);
+                    let (record, words) = walk::read_record(&path, shown, mtime, failed, options);
+                    Batched::Read(record, words)
+                }
+                Found::Reused(j) => Batched::Reused(j),
+                Found::Kept(_) => Batched::Neither,
+            })
+            .collect();
+        for item in read {
+            let file = files.len() as u32;
+            match item {
+                Batched::Read(record, words) => {
+                    files_read += 1;
+                    builder.add_listed(file, &words);
+                    files.push(record);
+                }
+                Batched::Reused(j) => {
+                    let taken = old_files.get_mut(j).and_then(Option::take);
+                    if let (Some(mut r), Some(o)) = (taken, &old) {
+                        builder.add_indexed(file, &o.enc, &old_words[j]);
+                        r.symbols = o.symbols.symbols_of(j);
+                        files.push(r);
+                    }
+                }
+                Batched::Neither => continue,
+            }
+            symbols += files.last().map_or(0, |r| r.symbols.len());
+            if symbols * SYMBOL_BYTES + builder.held_bytes() >= segment_bytes {
+                let full = std::mem::take(&mut builder);
+                segments.push(spill(&mut files[first..], full, scratch)?);
+                (first, symbols) = (files.len(), 0);
+            }
+        }
+    }
+    if first < files.len() || segments.is_empty() {
+        segments.push(spill(&mut files[first..], builder, scratch)?);
+    }
+    drop((old, old_words, old_files));
+    let (symbols, postings) = segments::merge(segments, scratch)?.into_parts();
+    Ok((files, Parts { symbols, postings }, files_read))
+}
+
+/// Builds and spills the segment of `files` (whose symbols it then drops) and `builder`.
+fn spill(files: &mut [FileRecord], builder: Builder, scratch: &Scratch) -> io::Result<Segment> {
+    let table = SymbolTable::build(files.iter().map(|r| r.symbols.as_slice()));
+    files.iter_mut().for_each(|r| r.symbols = Vec::new());
+    Segment::spill(scratch, &table, &builder.finish())
+}
+
+/// A writer that counts and checksums what passes through it.
+struct Checked<'a> {
+    out: &'a mut dyn Write,
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+impl Write for Checked<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes the index of `head` and `parts` to a temporary file beside `path` and renames it
+/// over `path`; the bytes written, or why not.
+pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let head_bytes = postcard::to_allocvec(head).map_err(|e| e.to_string())?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let nanos = system_ns(SystemTime::now());
+    // unique per process and per call: threads of one process may build at once too
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = dir.join(format!(".{name}.{}.{nanos}.{call}.tmp", std::process::id()));
+    let written = (|| -> io::Result<u64> {
+        let mut file = File::create(&temp)?;
+        let mut out = BufWriter::with_capacity(1 << 20, &mut file);
+        // the header is written last, when the parts' checksums are known
+        out.write_all(&[0u8; HEADER_BYTES])?;
+        out.write_all(&head_bytes)?;
+        let mut lens = vec![head_bytes.len() as u64];
+        let mut symbols = Checked {
+            out: &mut out,
+            crc: crc32fast::Hasher::new(),
+            len: 0,
+        };
+        parts.symbols.copy_to(&mut symbols)?;
+        lens.push(symbols.len);
+        let symbols_crc = symbols.crc.finalize();
+        // the posting tables are checked together, when a search first needs them
+        let mut postings = Checked {
+            out: &mut out,
+            crc: crc32fast::Hasher::new(),
+            len: 0,
+        };
+        for part in &parts.postings {
+            let before = postings.len;
+            part.copy_to(&mut postings)?;
+            lens.push(postings.len - before);
+        }
+        let postings_crc = postings.crc.finalize();
+        out.flush()?;
+        drop(out);
+        let mut header = Vec::with_capacity(HEADER_BYTES);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(&FORMAT.to_le_bytes());
+        header.extend_from_slice(&fingerprint().to_le_bytes());
+        debug_assert_eq!(lens.len(), PARTS);
+        for len in &lens {
+            header.extend_from_slice(&len.to_le_bytes());
+        }
+        header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
+        header.extend_from_slice(&symbols_crc.to_le_bytes());
+        header.extend_from_slice(&postings_crc.to_le_bytes());
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header)?;
+        drop(file);
+        std::fs::rename(&temp, path)?;
+        Ok(HEADER_BYTES as u64 + lens.iter().sum::<u64>())
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("{}: {e}", path.display())
+    })
+}
+
+/// Where the index build spills its segments: beside the index at `path`, or in memory
+/// when its directory cannot be made.
+pub(super) fn scratch_beside(path: &Path) -> Scratch {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    match path.parent() {
+        Some(dir) if std::fs::create_dir_all(dir).is_ok() => {
+            Scratch::in_dir(dir.to_path_buf(), &name)
+        }
+        _ => Scratch::memory(),
+    }
+}

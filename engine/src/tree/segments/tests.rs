@@ -1,0 +1,173 @@
+//! The merge of segments against the tables one segment gives: the same bytes whatever the
+//! segments, spilled to files or kept in memory, and an index built in segments the same
+//! as one built at once.
+
+use super::*;
+use crate::tree::postings::{words_of, Builder};
+use crate::tree::symbols::{scan_file, Language, Symbol};
+use crate::tree::TreeOptions;
+use std::path::Path;
+
+/// The sources of this crate: real files, real symbols and words.
+fn sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths: Vec<_> = walk_rs(&root);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p.display().to_string(), text)
+        })
+        .collect()
+}
+
+fn walk_rs(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk_rs(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The symbol table and posting lists of `files`, split into segments of `per_segment`
+/// files, spilled through `scratch` and merged.
+fn merged(
+    files: &[(Vec<Symbol>, Vec<u8>)],
+    per_segment: usize,
+    scratch: &Scratch,
+) -> (Vec<u8>, [Vec<u8>; 4]) {
+    let mut segments = Vec::new();
+    for (k, chunk) in files.chunks(per_segment).enumerate() {
+        let table = SymbolTable::build(chunk.iter().map(|(s, _)| s.as_slice()));
+        let mut builder = Builder::new();
+        for (i, (_, words)) in chunk.iter().enumerate() {
+            builder.add_listed((k * per_segment + i) as u32, words);
+        }
+        segments.push(Segment::spill(scratch, &table, &builder.finish()).unwrap());
+    }
+    let (table, postings) = merge(segments, scratch).unwrap().into_parts();
+    (
+        table.into_bytes().unwrap(),
+        postings.map(|p| p.into_bytes().unwrap()),
+    )
+}
+
+#[test]
+fn segments_merged_are_the_tables_of_one_segment() {
+    let files: Vec<(Vec<Symbol>, Vec<u8>)> = sources()
+        .iter()
+        .map(|(_, text)| {
+            let symbols = scan_file(Language::Rust, text);
+            (symbols, words_of(text.to_ascii_lowercase().as_bytes()))
+        })
+        .collect();
+    assert!(files.len() > 2 * FAN_IN, "{} files", files.len());
+    assert!(files.iter().map(|f| f.0.len()).sum::<usize>() > 1000);
+    // the reference: one table and one builder over every file, no merge
+    let table = SymbolTable::build(files.iter().map(|(s, _)| s.as_slice()));
+    let mut builder = Builder::new();
+    for (i, (_, words)) in files.iter().enumerate() {
+        builder.add_listed(i as u32, words);
+    }
+    let enc = builder.finish();
+    let reference: [&[u8]; 4] = [&enc.vocab, &enc.starts, &enc.offsets, &enc.lists];
+    let dir = tempfile::tempdir().unwrap();
+    // one file a segment (merged in groups, then the groups), a few, and all in one
+    for per_segment in [1, 5, FAN_IN + 1, files.len()] {
+        for scratch in [Scratch::memory(), Scratch::in_dir(dir.path().into(), "t")] {
+            let (merged_table, merged_postings) = merged(&files, per_segment, &scratch);
+            assert!(
+                merged_table == table.bytes(),
+                "symbol table, {per_segment} a segment"
+            );
+            for (part, (m, r)) in merged_postings.iter().zip(reference).enumerate() {
+                assert!(m == r, "posting table {part}, {per_segment} a segment");
+            }
+        }
+    }
+    // every spilled file removed once read back
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let back = SymbolTable::from_bytes(crate::tree::blob::Blob::owned(table.bytes().to_vec()));
+    assert_eq!(back.map(|t| t.len()), Some(table.len()));
+}
+
+#[test]
+fn a_damaged_segment_is_an_error_not_a_panic() {
+    let files: Vec<(Vec<Symbol>, Vec<u8>)> = sources()
+        .iter()
+        .take(4)
+        .map(|(_, text)| (scan_file(Language::Rust, text), words_of(b"alpha beta")))
+        .collect();
+    let scratch = Scratch::memory();
+    let mut segments = Vec::new();
+    for (k, (symbols, words)) in files.iter().enumerate() {
+        let table = SymbolTable::build(std::iter::once(symbols.as_slice()));
+        let mut builder = Builder::new();
+        builder.add_listed(k as u32, words);
+        segments.push(Segment::spill(&scratch, &table, &builder.finish()).unwrap());
+    }
+    // the second segment's lists cut short: its offsets point past them
+    if let Spilled::Memory(lists) = &mut segments[1].postings[3] {
+        lists.clear();
+    }
+    let err = merge(segments, &scratch)
+        .err()
+        .expect("a damaged segment merged");
+    assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
+}
+
+/// The posting tables and the symbol table of the index file at `path`.
+fn parts_of(path: &Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).unwrap();
+    let len_at = |i: usize| u64::from_le_bytes(bytes[20 + i * 8..28 + i * 8].try_into().unwrap());
+    let header = 20 + 6 * 8 + 12;
+    let mut at = header;
+    let mut parts = Vec::new();
+    for i in 0..6 {
+        let len = len_at(i) as usize;
+        parts.push(bytes[at..at + len].to_vec());
+        at += len;
+    }
+    assert_eq!(at, bytes.len());
+    parts.remove(0);
+    parts
+}
+
+#[test]
+fn an_index_built_in_segments_is_the_index_built_at_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let options = TreeOptions::default();
+    let built = |segment_bytes: usize| {
+        let cache = tempfile::tempdir().unwrap();
+        let (tree, stats) =
+            crate::tree::cache::open_in_segments(&root, &options, cache.path(), segment_bytes)
+                .unwrap();
+        assert_eq!(stats.write_error, None);
+        let trees = cache.path().join("trees");
+        let left: Vec<String> = std::fs::read_dir(&trees)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        let paths: Vec<String> = tree.files().iter().map(|f| f.path.clone()).collect();
+        (
+            parts_of(&stats.cache_path),
+            paths,
+            stats.symbols,
+            stats.words,
+        )
+    };
+    let at_once = built(usize::MAX);
+    assert!(at_once.2 > 1000 && at_once.3 > 1000, "{:?}", &at_once.2);
+    for segment_bytes in [1, 256 << 10] {
+        let segmented = built(segment_bytes);
+        assert!(segmented == at_once, "{segment_bytes} bytes a segment");
+    }
+}
