@@ -116,7 +116,10 @@ impl FieldIndex {
         // read as any kept statistics are; not kept (a cache that cannot be written) is
         // only slower next time: built in memory, the answer is the same
         let written = kept_runs::write(tree, profile, &path, key, kept_runs::SEGMENT_POSTINGS);
-        if let Some(mut opened) = written.ok().and_then(|_| Kept::open(&path, key, tree.len())) {
+        if let Some(mut opened) = written
+            .ok()
+            .and_then(|_| Kept::open(&path, key, tree.len()))
+        {
             return FieldIndex {
                 lengths: std::mem::take(&mut opened.lengths),
                 average: opened.average,

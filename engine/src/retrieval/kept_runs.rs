@@ -161,7 +161,10 @@ impl Run {
 }
 
 fn damaged_run() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, "a run of postings does not decode")
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "a run of postings does not decode",
+    )
 }
 
 /// Reads a LEB128 varint (`encoding/varint.rs`) from `reader`.
@@ -238,8 +241,7 @@ fn merge(
                     .ok_or_else(damaged_run)?;
                 let mut tf = [0u16; NF];
                 for v in tf.iter_mut() {
-                    *v = u16::try_from(read_varint(&mut run.reader)?)
-                        .map_err(|_| damaged_run())?;
+                    *v = u16::try_from(read_varint(&mut run.reader)?).map_err(|_| damaged_run())?;
                 }
                 posting.clear();
                 kept::put_posting(&mut posting, file - last, &tf);

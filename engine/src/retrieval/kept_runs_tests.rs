@@ -110,7 +110,10 @@ fn the_file_written_in_runs_is_the_one_written_from_memory() {
     let empty = Tree::from_memory("e", std::iter::empty::<(&str, &str)>());
     written_from_memory(&empty, &Profile::default(), &memory, 1);
     assert_eq!(write(&empty, &Profile::default(), &runs, 1, 1), Ok(0));
-    assert_eq!(std::fs::read(&runs).unwrap(), std::fs::read(&memory).unwrap());
+    assert_eq!(
+        std::fs::read(&runs).unwrap(),
+        std::fs::read(&memory).unwrap()
+    );
 }
 
 /// A write that fails after its runs are written (the kept file's name taken by a
@@ -200,7 +203,10 @@ fn statistics_kept_in_runs_answer_as_those_built_in_memory() {
         let index = FieldIndex::for_tree(&tree, &profile);
         assert_eq!(matches!(index.terms, Terms::Kept(_)), writable);
         assert_eq!(FieldIndex::is_kept(&tree, &profile), writable);
-        assert_eq!((index.average, &index.lengths), (built.average, &built.lengths));
+        assert_eq!(
+            (index.average, &index.lengths),
+            (built.average, &built.lengths)
+        );
         for term in ["kept", "averag", "post", "delta", "varint", "absent"] {
             let (k, b) = (index.holding(term).unwrap(), built.holding(term).unwrap());
             assert_eq!(k.files(), b.files(), "{term}");
