@@ -12,7 +12,7 @@ use super::field_index::{TermCounts, Terms};
 use super::fields::FIELDS;
 use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
-    TermLines,
+    TermLines, COUNT_BATCH,
 };
 use super::kept::{self, Damaged, Kept};
 use super::kept_runs;
@@ -50,10 +50,6 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
 
 /// How the kept average lengths were estimated ([`kept_key`]).
 const AVERAGES_ESTIMATED_BY: &[u8] = b"per byte of text";
-
-/// How many files [`FieldIndex::build`] counts at once: enough to keep every core busy,
-/// few enough that their counts are a small part of the statistics.
-pub(super) const COUNT_BATCH: usize = 1024;
 
 impl FieldIndex {
     /// The statistics of `tree`: read from the file kept beside its index when the tree

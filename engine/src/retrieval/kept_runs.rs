@@ -14,8 +14,7 @@
 //! appended after the vocabulary; the header, which counts them, is written last. Every
 //! temporary file is removed, whether the write succeeds or fails.
 
-use super::bm25f::COUNT_BATCH;
-use super::file_counts::{file_terms, FileTerms};
+use super::file_counts::{file_terms, FileTerms, COUNT_BATCH};
 use super::kept::{self, HEADER_BYTES};
 use super::length_sample::{estimated_averages, sample_of};
 use super::posting::{Posting, NF};
