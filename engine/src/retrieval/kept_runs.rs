@@ -29,8 +29,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-/// How many postings a segment holds before it is written as a run: 12 bytes each, about
-/// 24 MB with their lists' slack and terms a few times that at most.
+/// How many postings a segment holds before it is written as a run: 12 bytes each (24 MB),
+/// with at most as many terms and their lists' spare room besides.
 pub(super) const SEGMENT_POSTINGS: usize = 2_000_000;
 
 /// How many bytes of each run the merge holds.
