@@ -12,9 +12,10 @@ use super::field_index::{TermCounts, Terms};
 use super::fields::FIELDS;
 use super::file_counts::{
     counted_with_lines, file_terms, held_terms, path_terms, Counted, FileCounts, FileTerms,
-    TermLines,
+    TermLines, COUNT_BATCH,
 };
 use super::kept::{self, Damaged, Kept};
+use super::kept_runs;
 use super::length_sample::{estimated_averages, measured_sample, sample_of, Sampled};
 use super::posting::{Holding, Posting, NF};
 use crate::encoding::fnv::fnv;
@@ -49,10 +50,6 @@ fn kept_key(stamp: u64, profile: &Profile) -> u64 {
 
 /// How the kept average lengths were estimated ([`kept_key`]).
 const AVERAGES_ESTIMATED_BY: &[u8] = b"per byte of text";
-
-/// How many files [`FieldIndex::build`] counts at once: enough to keep every core busy,
-/// few enough that their counts are a small part of the statistics.
-const COUNT_BATCH: usize = 1024;
 
 impl FieldIndex {
     /// The statistics of `tree`: read from the file kept beside its index when the tree
@@ -107,33 +104,25 @@ impl FieldIndex {
                 },
             };
         }
-        let built = FieldIndex::build(tree, profile);
         if overlay.is_some() {
             // not the statistics of the index's files: nothing is kept under its stamp
-            return built;
+            return FieldIndex::build(tree, profile);
         }
-        if let Terms::Memory {
-            vocabulary,
-            postings,
-        } = &built.terms
+        // written straight to disk, a segment of postings at a time (`kept_runs.rs`), then
+        // read as any kept statistics are; not kept (a cache that cannot be written) is
+        // only slower next time: built in memory, the answer is the same
+        let written = kept_runs::write(tree, profile, &path, key, kept_runs::SEGMENT_POSTINGS);
+        if let Some(mut opened) = written
+            .ok()
+            .and_then(|_| Kept::open(&path, key, tree.len()))
         {
-            let mut terms: Vec<(&str, &[Posting])> = vocabulary
-                .iter()
-                .map(|(t, &id)| (t.as_str(), postings[id as usize].as_slice()))
-                .collect();
-            terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            // not kept is only slower next time: the answer is the same
-            let _ = kept::write(
-                &path,
-                key,
-                &kept::Statistics {
-                    lengths: &built.lengths,
-                    average: built.average,
-                    terms,
-                },
-            );
+            return FieldIndex {
+                lengths: std::mem::take(&mut opened.lengths),
+                average: opened.average,
+                terms: Terms::Kept(opened),
+            };
         }
-        built
+        FieldIndex::build(tree, profile)
     }
 
     /// True when statistics kept for `tree` and `profile` are on disk and check out.

@@ -11,6 +11,11 @@ use crate::profile::Profile;
 use crate::tree::TreeFile;
 use std::collections::HashMap;
 
+/// How many files the statistics count at once (`FieldIndex::build`, `kept_runs.rs`):
+/// enough to keep every core busy, few enough that their counts are a small part of the
+/// statistics.
+pub(super) const COUNT_BATCH: usize = 1024;
+
 /// A file's field lengths and its terms with their counts per field.
 pub(crate) type FileTerms = ([u32; NF], HashMap<String, [u16; NF], FxBuild>);
 

@@ -28,7 +28,7 @@ use std::sync::Mutex;
 const MAGIC: &[u8; 8] = b"FBFIELDS";
 const FORMAT: u32 = 2;
 /// magic, format, fingerprint, key, files, terms, 4 averages, 4 part lengths, crc
-const HEADER_BYTES: usize = 8 + 4 + 8 + 8 + 4 + 4 + NF * 8 + 4 * 8 + 4;
+pub(super) const HEADER_BYTES: usize = 8 + 4 + 8 + 8 + 4 + 4 + NF * 8 + 4 * 8 + 4;
 /// One term table entry: vocabulary start (u64), list start (u64), CRC of term and list.
 const ENTRY_BYTES: usize = 8 + 8 + 4;
 
@@ -57,12 +57,7 @@ pub struct Statistics<'a> {
 
 /// Writes the statistics for `key` to `path` (temporary name, then rename); why not, if not.
 pub fn write(path: &Path, key: u64, stats: &Statistics<'_>) -> Result<(), String> {
-    let mut lengths = Vec::with_capacity(stats.lengths.len() * NF * 4);
-    for len in stats.lengths {
-        for v in len {
-            lengths.extend_from_slice(&v.to_le_bytes());
-        }
-    }
+    let lengths = length_bytes(stats.lengths);
     let mut vocab = Vec::new();
     let mut table = Vec::with_capacity((stats.terms.len() + 1) * ENTRY_BYTES);
     let mut lists = Vec::new();
@@ -72,50 +67,22 @@ pub fn write(path: &Path, key: u64, stats: &Statistics<'_>) -> Result<(), String
         vocab.push(b'\n');
         let mut last = 0u32;
         for p in *postings {
-            put_varint(&mut lists, p.file - last);
+            put_posting(&mut lists, p.file - last, &p.tf);
             last = p.file;
-            for tf in p.tf {
-                put_varint(&mut lists, u32::from(tf));
-            }
         }
         let mut crc = crc32fast::Hasher::new();
         crc.update(term.as_bytes());
         crc.update(&lists[list_at as usize..]);
-        table.extend_from_slice(&word_at.to_le_bytes());
-        table.extend_from_slice(&list_at.to_le_bytes());
-        table.extend_from_slice(&crc.finalize().to_le_bytes());
+        put_entry(&mut table, word_at, list_at, crc.finalize());
     }
     // the sentinel: where the last word and list end
-    table.extend_from_slice(&(vocab.len() as u64).to_le_bytes());
-    table.extend_from_slice(&(lists.len() as u64).to_le_bytes());
-    table.extend_from_slice(&0u32.to_le_bytes());
-
-    let mut header = Vec::with_capacity(HEADER_BYTES);
-    header.extend_from_slice(MAGIC);
-    header.extend_from_slice(&FORMAT.to_le_bytes());
-    header.extend_from_slice(&fingerprint().to_le_bytes());
-    header.extend_from_slice(&key.to_le_bytes());
-    header.extend_from_slice(&(stats.lengths.len() as u32).to_le_bytes());
-    header.extend_from_slice(&(stats.terms.len() as u32).to_le_bytes());
-    for a in stats.average {
-        header.extend_from_slice(&a.to_bits().to_le_bytes());
-    }
-    for part in [&lengths, &vocab, &table, &lists] {
-        header.extend_from_slice(&(part.len() as u64).to_le_bytes());
-    }
-    // the header and the file lengths are read whole at open and checked here; the
-    // vocabulary and table are checked entry by entry through the per-term CRC
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&header);
-    crc.update(&lengths);
-    header.extend_from_slice(&crc.finalize().to_le_bytes());
+    put_entry(&mut table, vocab.len() as u64, lists.len() as u64, 0);
+    let parts = [&lengths, &vocab, &table, &lists].map(|p| p.len() as u64);
+    let header = header(key, stats.terms.len(), stats.average, parts, &lengths);
 
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temp = dir.join(format!(".{name}.{}.{call}.tmp", std::process::id()));
+    let temp = temp_beside(path, "tmp");
     let written = (|| -> std::io::Result<()> {
         let mut out = std::io::BufWriter::new(File::create(&temp)?);
         for part in [&header, &lengths, &vocab, &table, &lists] {
@@ -129,6 +96,74 @@ pub fn write(path: &Path, key: u64, stats: &Statistics<'_>) -> Result<(), String
         let _ = std::fs::remove_file(&temp);
         format!("{}: {e}", path.display())
     })
+}
+
+/// Each file's four field lengths, as the file lays them out.
+pub(super) fn length_bytes(lengths: &[[u32; NF]]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(lengths.len() * NF * 4);
+    for len in lengths {
+        for v in len {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    bytes
+}
+
+/// One posting of a list: the file as a delta from the list's previous file, then its
+/// frequencies.
+pub(super) fn put_posting(out: &mut Vec<u8>, delta: u32, tf: &[u16; NF]) {
+    put_varint(out, delta);
+    for &tf in tf {
+        put_varint(out, u32::from(tf));
+    }
+}
+
+/// One term table entry ([`ENTRY_BYTES`]).
+pub(super) fn put_entry(out: &mut Vec<u8>, word_at: u64, list_at: u64, crc: u32) {
+    out.extend_from_slice(&word_at.to_le_bytes());
+    out.extend_from_slice(&list_at.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+}
+
+/// The header of statistics for `key` of `terms` terms whose parts (the file lengths
+/// `lengths`, vocabulary, table, lists) are `parts` bytes long.
+pub(super) fn header(
+    key: u64,
+    terms: usize,
+    average: [f64; NF],
+    parts: [u64; 4],
+    lengths: &[u8],
+) -> Vec<u8> {
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&FORMAT.to_le_bytes());
+    header.extend_from_slice(&fingerprint().to_le_bytes());
+    header.extend_from_slice(&key.to_le_bytes());
+    header.extend_from_slice(&((lengths.len() / (NF * 4)) as u32).to_le_bytes());
+    header.extend_from_slice(&(terms as u32).to_le_bytes());
+    for a in average {
+        header.extend_from_slice(&a.to_bits().to_le_bytes());
+    }
+    for part in parts {
+        header.extend_from_slice(&part.to_le_bytes());
+    }
+    // the header and the file lengths are read whole at open and checked here; the
+    // vocabulary and table are checked entry by entry through the per-term CRC
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    crc.update(lengths);
+    header.extend_from_slice(&crc.finalize().to_le_bytes());
+    header
+}
+
+/// A temporary file beside `path`, its name this process's and this call's alone, ending
+/// in `.{what}`.
+pub(super) fn temp_beside(path: &Path, what: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    dir.join(format!(".{name}.{}.{call}.{what}", std::process::id()))
 }
 
 /// Statistics opened from disk: the file lengths in memory, the terms read on demand.

@@ -22,6 +22,7 @@ pub mod fields;
 mod file_counts;
 pub mod history;
 pub mod kept;
+mod kept_runs;
 pub mod kind;
 mod length_sample;
 pub mod posting;

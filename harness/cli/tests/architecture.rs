@@ -289,6 +289,7 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
     let loaders = [
         "profile/load.rs",
         "retrieval/kept.rs",
+        "retrieval/kept_runs.rs",
         "store/cache.rs",
         "store/open.rs",
         "tree/blob.rs",

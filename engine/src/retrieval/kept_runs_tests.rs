@@ -1,0 +1,228 @@
+//! The statistics written a segment at a time against those written from memory, on
+//! this crate's own sources and the repository's docs: the same bytes whatever the
+//! segment's size, no temporary file left, and the same answers once kept.
+
+use super::*;
+use crate::retrieval::bm25f::FieldIndex;
+use crate::retrieval::field_index::Terms;
+use crate::tree::TreeOptions;
+
+/// The files of this crate's `src/retrieval` and of the repository's `docs`, as (path,
+/// text): code and prose, a few dozen files.
+fn texts() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut texts = Vec::new();
+    for (dir, under) in [("src/retrieval", "src/retrieval"), ("../docs", "docs")] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            texts.push((
+                format!("{under}/{name}"),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+    }
+    texts.sort();
+    assert!(texts.len() > 30, "{}", texts.len());
+    texts
+}
+
+/// The texts, with files that hold no term, a binary one and one that holds a word more
+/// times than a posting counts.
+fn tree(texts: &[(String, String)]) -> Tree {
+    let saturated = "word ".repeat(70_000);
+    let mut files: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    files.extend([
+        ("empty.txt", ""),
+        ("data.bin", "\0binary"),
+        ("big.txt", saturated.as_str()),
+        ("zz/1.txt", "1 2 3\n"),
+    ]);
+    Tree::from_memory("t", files)
+}
+
+/// What `kept::write` writes from the statistics built in memory.
+fn written_from_memory(tree: &Tree, profile: &Profile, path: &Path, key: u64) {
+    let built = FieldIndex::build(tree, profile);
+    let Terms::Memory {
+        vocabulary,
+        postings,
+    } = &built.terms
+    else {
+        panic!("built in memory");
+    };
+    let mut terms: Vec<(&str, &[Posting])> = vocabulary
+        .iter()
+        .map(|(t, &id)| (t.as_str(), postings[id as usize].as_slice()))
+        .collect();
+    terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let stats = kept::Statistics {
+        lengths: &built.lengths,
+        average: built.average,
+        terms,
+    };
+    kept::write(path, key, &stats).unwrap();
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A segment of one posting (a run for each file), of seven, of a
+/// thousand, and of the whole tree: the file written from memory, byte for byte, and
+/// nothing else left beside it. An empty tree too, and averages measured on a sample.
+#[test]
+fn the_file_written_in_runs_is_the_one_written_from_memory() {
+    let texts = texts();
+    let tree = tree(&texts);
+    let dir = tempfile::tempdir().unwrap();
+    let memory = dir.path().join("memory.fields");
+    let runs = dir.path().join("runs.fields");
+    let mut sampled = Profile::default();
+    sampled.task_ranking.length_sample = 5;
+    for profile in [Profile::default(), sampled] {
+        written_from_memory(&tree, &profile, &memory, 42);
+        let expected = std::fs::read(&memory).unwrap();
+        assert!(expected.len() > 10_000, "{}", expected.len());
+        for budget in [1, 7, 1000, SEGMENT_POSTINGS] {
+            let written = write(&tree, &profile, &runs, 42, budget).unwrap();
+            match budget {
+                // every file holds a term, of its path at least
+                1 => assert_eq!(written, tree.len(), "budget 1"),
+                7 | 1000 => assert!(written > 3, "budget {budget}: {written} runs"),
+                _ => assert_eq!(written, 1),
+            }
+            assert!(
+                std::fs::read(&runs).unwrap() == expected,
+                "budget {budget}: the bytes differ"
+            );
+            assert_eq!(names_in(dir.path()), ["memory.fields", "runs.fields"]);
+        }
+    }
+    let empty = Tree::from_memory("e", std::iter::empty::<(&str, &str)>());
+    written_from_memory(&empty, &Profile::default(), &memory, 1);
+    assert_eq!(write(&empty, &Profile::default(), &runs, 1, 1), Ok(0));
+    assert_eq!(
+        std::fs::read(&runs).unwrap(),
+        std::fs::read(&memory).unwrap()
+    );
+}
+
+/// A write that fails after its runs are written (the kept file's name taken by a
+/// directory), or before (its directory is a file), leaves no temporary file.
+#[test]
+fn a_failed_write_leaves_no_temporary_file() {
+    let texts = texts();
+    let tree = tree(&texts);
+    let dir = tempfile::tempdir().unwrap();
+    let taken = dir.path().join("t.fields");
+    std::fs::create_dir(&taken).unwrap();
+    std::fs::write(taken.join("inside"), "x").unwrap();
+    for budget in [1, 1000, SEGMENT_POSTINGS] {
+        let err = write(&tree, &Profile::default(), &taken, 1, budget).unwrap_err();
+        assert!(err.contains("t.fields"), "{err}");
+        assert_eq!(names_in(dir.path()), ["t.fields"], "budget {budget}");
+        assert_eq!(names_in(&taken), ["inside"]);
+    }
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    assert!(write(&tree, &Profile::default(), &file.join("t.fields"), 1, 1).is_err());
+    assert_eq!(names_in(dir.path()), ["file", "t.fields"]);
+}
+
+/// Writes `texts` under `root`, an hour old (statistics are kept only for files whose
+/// mtime is trusted).
+fn write_tree(root: &Path, texts: &[(String, String)]) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for (path, text) in texts {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(past).unwrap();
+    }
+}
+
+/// The statistics of a tree from the kept index are written in runs and read from disk,
+/// and rank as those built in memory; when they cannot be written they are built in
+/// memory, and answer the same.
+#[test]
+fn statistics_kept_in_runs_answer_as_those_built_in_memory() {
+    let texts = texts();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &texts);
+    let options = TreeOptions {
+        cache_dir: Some(cache.path().to_path_buf()),
+        ..TreeOptions::default()
+    };
+    let memory = Tree::load(
+        dir.path(),
+        &TreeOptions {
+            no_cache: true,
+            ..options.clone()
+        },
+    )
+    .unwrap();
+    let profile = Profile::default();
+    let built = FieldIndex::build(&memory, &profile);
+    let questions = [
+        "where are the kept statistics written",
+        "how is the average field length estimated",
+        "posting varint delta",
+    ];
+    let ranked = |tree: &Tree| -> Vec<Vec<(String, String)>> {
+        questions
+            .iter()
+            .map(|q| {
+                crate::retrieval::rank_files(tree, q, &profile, 10)
+                    .into_iter()
+                    .map(|f| (f.path, format!("{:.9}", f.score)))
+                    .collect()
+            })
+            .collect()
+    };
+    let expected = ranked(&memory);
+    assert!(expected.iter().all(|r| r.len() >= 3), "{expected:?}");
+    for writable in [true, false] {
+        let (tree, _) = Tree::index_and_load(dir.path(), &options).unwrap();
+        let path = kept::path_beside(&tree.kept().unwrap().index_path);
+        let _ = std::fs::remove_file(&path);
+        if !writable {
+            // the kept file's name taken: it cannot be written
+            std::fs::create_dir(&path).unwrap();
+        }
+        let index = FieldIndex::for_tree(&tree, &profile);
+        assert_eq!(matches!(index.terms, Terms::Kept(_)), writable);
+        assert_eq!(FieldIndex::is_kept(&tree, &profile), writable);
+        assert_eq!(
+            (index.average, &index.lengths),
+            (built.average, &built.lengths)
+        );
+        for term in ["kept", "averag", "post", "delta", "varint", "absent"] {
+            let (k, b) = (index.holding(term).unwrap(), built.holding(term).unwrap());
+            assert_eq!(k.files(), b.files(), "{term}");
+            for f in b.files() {
+                assert_eq!(k.tf_of(f), b.tf_of(f), "{term} in {f}");
+            }
+        }
+        assert_eq!(ranked(&tree), expected, "writable {writable}");
+        let trees = path.parent().unwrap();
+        assert!(
+            names_in(trees).iter().all(|n| !n.starts_with('.')),
+            "{:?}",
+            names_in(trees)
+        );
+        if !writable {
+            std::fs::remove_dir(&path).unwrap();
+        }
+    }
+}
