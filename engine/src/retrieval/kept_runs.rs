@@ -106,6 +106,9 @@ fn counted_in_runs(
                 held = 0;
             }
         }
+        // the names counted are read from the mapped symbol table: its pages read so far
+        // are not held for the rest of the pass
+        tree.symbol_table().release_pages();
     }
     if !segment.is_empty() {
         runs.push(write_run(&mut segment, temps.add(path, "run"))?);

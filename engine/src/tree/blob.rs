@@ -68,6 +68,30 @@ impl Blob {
 }
 
 impl Blob {
+    /// Takes a mapped blob's pages out of this process's resident memory (they stay in the
+    /// page cache, and are read again from it when next touched): a pass over a whole
+    /// table, such as the counting of every file's symbol names for the ranking
+    /// statistics, then holds only what it touched since the last release. Nothing for
+    /// bytes in memory.
+    pub fn release_pages(&self) {
+        if let Backing::Mapped(map, _) = &*self.backing {
+            // memmap2 widens the range to the page boundaries around it
+            let (start, end) = (self.range.start, self.range.end.min(map.len()));
+            if end > start {
+                // SAFETY: a read-only shared map of an index file that is never written in
+                // place (`Blob::map`): dropping its pages loses nothing, the next access
+                // reads the same bytes from the file again.
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        start,
+                        end - start,
+                    )
+                };
+            }
+        }
+    }
+
     /// Calls `hit` with the offset of every match of `finder` in this blob of `\n`-ended
     /// entries (a needle without `\n` never spans two), in order, until it returns false. A mapped blob is read through a
     /// buffer, in pieces cut after a `\n`, so that a scan of a whole dictionary or
@@ -283,6 +307,23 @@ mod tests {
             "the streamed checksum is the checksum of the bytes"
         );
         assert!(crc_of(&file, 8, 4).is_err(), "past the end is an error");
+    }
+
+    #[test]
+    fn released_pages_read_the_same_bytes_again() {
+        let bytes: Vec<u8> = (0..3 * 4096 + 17).map(|i| (i * 7 % 251) as u8).collect();
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&bytes).unwrap();
+        let whole = Blob::map(&file).unwrap();
+        let part = whole.slice(5000..9000);
+        assert_eq!(&*part, &bytes[5000..9000]);
+        part.release_pages();
+        whole.release_pages();
+        assert_eq!(&*whole, &bytes[..]);
+        assert_eq!(&*part, &bytes[5000..9000]);
+        let owned = Blob::owned(bytes.clone());
+        owned.release_pages();
+        assert_eq!(&*owned, &bytes[..]);
     }
 
     /// A scan through the buffer finds what a scan of the bytes finds, across pieces and

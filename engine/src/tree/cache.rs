@@ -32,6 +32,7 @@ use super::content::ContentKind;
 use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
 use super::index_build::{self, Old};
+use super::index_format::{fingerprint, Head, OptionsKey, FORMAT, HEADER_BYTES, MAGIC, PARTS};
 use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
 use super::postings::{Encoded, Lazy};
@@ -39,57 +40,16 @@ use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
 use super::segments::{Scratch, SEGMENT_BYTES};
 use super::source_tree::{KeptStamp, Tree};
-use super::stamp::{system_ns, trusted, FileRecord, Stamp};
+use super::stamp::{system_ns, trusted, FileRecord};
 use super::symbol_table::SymbolTable;
 use super::walk;
 use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
-
-pub(super) const MAGIC: &[u8; 8] = b"FBTREEIX";
-/// Bumped when the layout changes; the fingerprint covers the rest.
-pub(super) const FORMAT: u32 = 2;
-/// The head, the symbol table and the four posting tables.
-pub(super) const PARTS: usize = 6;
-pub(super) const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
-
-/// The walk options that change what the index holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct OptionsKey {
-    max_file_bytes: u64,
-    gitignore: bool,
-    hidden: bool,
-    follow_links: bool,
-}
-
-impl OptionsKey {
-    pub(super) fn of(o: &TreeOptions) -> OptionsKey {
-        OptionsKey {
-            max_file_bytes: o.max_file_bytes,
-            gitignore: o.gitignore,
-            hidden: o.hidden,
-            follow_links: o.follow_links,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) struct Head {
-    /// The canonical root, as the key was made from it.
-    pub root: String,
-    pub options: OptionsKey,
-    /// When the walk that wrote this index began.
-    pub built_ns: i64,
-    pub stamps: Vec<Stamp>,
-    pub errors: usize,
-    pub messages: Vec<String>,
-    /// Sorted by path: the posting lists number files in this order.
-    pub files: Vec<FileRecord>,
-}
 
 /// What `open` did with the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -135,16 +95,6 @@ pub struct IndexStats {
     /// Why the index could not be written (the tree is still answered from memory).
     pub write_error: Option<String>,
     pub duration_ms: f64,
-}
-
-/// This engine's version and sources (`sources_fingerprint.rs`): an index written by any
-/// other build of them is rebuilt, not trusted.
-pub(super) fn fingerprint() -> u64 {
-    fnv(&[
-        crate::version::VERSION.as_bytes(),
-        &FORMAT.to_le_bytes(),
-        &crate::sources_fingerprint::SOURCES_FINGERPRINT.to_le_bytes(),
-    ])
 }
 
 pub(super) fn index_path(cache_dir: &Path, canonical: &Path, key: &OptionsKey) -> PathBuf {

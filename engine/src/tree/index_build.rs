@@ -4,7 +4,7 @@
 //! `SEGMENT_BYTES` (`tree/segments/mod.rs`); the segments are merged on disk
 //! and the file is written part by part, to a temporary name renamed over the index.
 
-use super::cache::{fingerprint, Head, FORMAT, HEADER_BYTES, MAGIC, PARTS};
+use super::index_format::{fingerprint, Head, FORMAT, HEADER_BYTES, MAGIC, PARTS};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded};
 use super::segments::{self, Scratch, Segment, Spilled, SYMBOL_BYTES};
@@ -68,19 +68,18 @@ pub(super) fn read_and_merge(
     root: &Path,
     options: &TreeOptions,
     found: Vec<Found>,
-    mut old: Option<Old>,
+    old: Option<Old>,
     scratch: &Scratch,
     segment_bytes: usize,
 ) -> io::Result<(Vec<FileRecord>, Parts, usize)> {
-    let reused = found.iter().any(|f| matches!(f, Found::Reused(_)));
-    let old_words = match &old {
-        Some(o) if reused => o.enc.per_file(o.files.len()),
-        _ => Vec::new(),
+    let (old_files, old_symbols, old_enc) = match old {
+        Some(o) => (o.files, Some(o.symbols), Some(o.enc)),
+        None => (Vec::new(), None, None),
     };
-    let mut old_files: Vec<Option<FileRecord>> = old
-        .as_mut()
-        .map(|o| std::mem::take(&mut o.files).into_iter().map(Some).collect())
-        .unwrap_or_default();
+    let mut old_words = old_enc
+        .as_ref()
+        .map(|enc| OldWords::new(enc, old_files.len(), FORWARD_WORDS));
+    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
     let mut files: Vec<FileRecord> = Vec::with_capacity(found.len());
     let mut segments = Vec::new();
     let (mut builder, mut first, mut symbols) = (Builder::new(), 0, 0);
@@ -110,9 +109,11 @@ pub(super) fn read_and_merge(
                 }
                 Batched::Reused(j) => {
                     let taken = old_files.get_mut(j).and_then(Option::take);
-                    if let (Some(mut r), Some(o)) = (taken, &old) {
-                        builder.add_indexed(file, &o.enc, &old_words[j]);
-                        r.symbols = o.symbols.symbols_of(j);
+                    if let (Some(mut r), Some(words), Some(enc), Some(symbols)) =
+                        (taken, old_words.as_mut(), &old_enc, &old_symbols)
+                    {
+                        builder.add_indexed(file, enc, words.of(j as u32));
+                        r.symbols = symbols.symbols_of(j);
                         files.push(r);
                     }
                 }
@@ -125,13 +126,70 @@ pub(super) fn read_and_merge(
                 (first, symbols) = (files.len(), 0);
             }
         }
+        // the old table's pages read for this batch are not held for the rest of the build
+        if let Some(table) = &old_symbols {
+            table.release_pages();
+        }
     }
     if first < files.len() || segments.is_empty() {
         segments.push(spill(&mut files[first..], builder, scratch)?);
     }
-    drop((old, old_words, old_files));
+    drop((old_words, old_files, old_symbols));
+    drop(old_enc);
     let (symbols, postings) = segments::merge(segments, scratch)?.into_parts();
     Ok((files, Parts { symbols, postings }, files_read))
+}
+
+/// How many words of the last index's forward lists a build holds at once.
+const FORWARD_WORDS: u64 = 4 << 20;
+
+/// The words of the last index's files, a window of files at a time: an unchanged file's
+/// words are added again from there, and the forward lists of a whole large index would
+/// be a word number for every posting.
+struct OldWords<'a> {
+    enc: &'a Encoded,
+    /// The most words a window holds (one file's at least).
+    most: u64,
+    counts: Vec<u32>,
+    window: std::ops::Range<u32>,
+    starts: Vec<u32>,
+    words: Vec<u32>,
+}
+
+impl<'a> OldWords<'a> {
+    fn new(enc: &'a Encoded, files: usize, most: u64) -> Self {
+        OldWords {
+            enc,
+            most,
+            counts: enc.words_per_file(files),
+            window: 0..0,
+            starts: Vec::new(),
+            words: Vec::new(),
+        }
+    }
+
+    /// File `j`'s words (unchanged files are asked for in ascending order).
+    fn of(&mut self, j: u32) -> &[u32] {
+        if !self.window.contains(&j) {
+            let (mut end, mut held) = (j, 0u64);
+            while let Some(&n) = self.counts.get(end as usize) {
+                if end > j && held + u64::from(n) > self.most {
+                    break;
+                }
+                held += u64::from(n);
+                end += 1;
+            }
+            (self.starts, self.words) = self.enc.per_file_in(j..end, &self.counts);
+            self.window = j..end;
+            // each window reads every list: its pages are not held between windows
+            self.enc.lists.release_pages();
+        }
+        let i = j.saturating_sub(self.window.start) as usize;
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&from), Some(&to)) => self.words.get(from as usize..to as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
 }
 
 /// Builds and spills the segment of `files` (whose symbols it then drops) and `builder`.
@@ -234,5 +292,42 @@ pub(super) fn scratch_beside(path: &Path) -> Scratch {
             Scratch::in_dir(dir.to_path_buf(), &name)
         }
         _ => Scratch::memory(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::postings::words_of;
+
+    #[test]
+    fn the_old_words_read_a_window_at_a_time_are_the_forward_lists() {
+        let texts: Vec<String> = (0..40)
+            .map(|i| {
+                format!(
+                    "fn f{i}() {{ alpha{} beta }} // {}",
+                    i % 3,
+                    "gamma ".repeat(i % 4)
+                )
+            })
+            .collect();
+        let mut builder = Builder::new();
+        for (i, t) in texts.iter().enumerate() {
+            builder.add_listed(i as u32, &words_of(t.as_bytes()));
+        }
+        let enc = builder.finish();
+        let whole = enc.per_file(texts.len());
+        assert!(whole.iter().all(|w| w.len() >= 3), "{whole:?}");
+        for most in [1, 5, 13, u64::MAX] {
+            let mut windows = OldWords::new(&enc, texts.len(), most);
+            // unchanged files asked for in order, some skipped (changed or removed)
+            for j in (0..texts.len()).filter(|j| j % 7 != 3) {
+                assert_eq!(
+                    windows.of(j as u32),
+                    whole[j].as_slice(),
+                    "file {j}, {most}"
+                );
+            }
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! says what is wanted ([`IndexWanted`]), and its caller claims the build by a marker beside
 //! the index ([`BuildClaim`]) so that two processes do not build one root at once.
 
-use super::cache::{index_path, OptionsKey};
+use super::cache::index_path;
+use super::index_format::OptionsKey;
 use super::options::TreeOptions;
 use std::path::{Path, PathBuf};
 

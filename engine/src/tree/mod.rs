@@ -17,6 +17,7 @@ pub(crate) mod edits;
 mod file;
 mod history;
 mod index_build;
+mod index_format;
 mod index_wanted;
 mod kept_changes;
 mod load;

@@ -16,6 +16,7 @@ use super::blob::{self, Blob};
 use crate::encoding::fx_hash::FxBuild;
 use crate::encoding::varint::{get_varint, put_varint};
 use memchr::memmem;
+use std::ops::Range;
 
 /// Longest word kept whole.
 pub(crate) const WINDOW: usize = 64;
@@ -173,21 +174,65 @@ impl Encoded {
 
     /// For every file, the indices of its words (the forward lists), to rebuild the lists
     /// when some files change.
+    #[cfg(test)]
     pub fn per_file(&self, files: usize) -> Vec<Vec<u32>> {
-        let mut out = vec![Vec::new(); files];
+        let (starts, words) = self.per_file_in(0..files as u32, &self.words_per_file(files));
+        (0..files)
+            .map(|f| words[starts[f] as usize..starts[f + 1] as usize].to_vec())
+            .collect()
+    }
+
+    /// How many words each of `files` files holds.
+    pub fn words_per_file(&self, files: usize) -> Vec<u32> {
+        let mut counts = vec![0u32; files];
         let mut ok = true;
         for w in 0..self.words() {
             self.for_each_file(
                 w,
                 |f| {
-                    if let Some(list) = out.get_mut(f as usize) {
-                        list.push(w as u32);
+                    if let Some(c) = counts.get_mut(f as usize) {
+                        *c += 1;
                     }
                 },
                 &mut ok,
             );
         }
-        out
+        counts
+    }
+
+    /// The forward lists of the files `range` only, in one array: file `range.start + i`'s
+    /// words are `words[starts[i]..starts[i + 1]]`, ascending. `counts` is what
+    /// [`Encoded::words_per_file`] gave (a damaged list yields fewer words, never more
+    /// than the counts).
+    pub fn per_file_in(&self, range: Range<u32>, counts: &[u32]) -> (Vec<u32>, Vec<u32>) {
+        let span = range.end.saturating_sub(range.start) as usize;
+        let mut starts = Vec::with_capacity(span + 1);
+        let mut at = 0u32;
+        for f in range.clone() {
+            starts.push(at);
+            at += counts.get(f as usize).copied().unwrap_or(0);
+        }
+        starts.push(at);
+        let mut fill: Vec<u32> = starts[..span].to_vec();
+        let mut words = vec![0u32; at as usize];
+        let mut ok = true;
+        for w in 0..self.words() {
+            self.for_each_file(
+                w,
+                |f| {
+                    if !range.contains(&f) {
+                        return;
+                    }
+                    let i = (f - range.start) as usize;
+                    if fill[i] < starts[i + 1] {
+                        words[fill[i] as usize] = w as u32;
+                        fill[i] += 1;
+                    }
+                },
+                &mut ok,
+            );
+        }
+        (starts, words)
     }
 
     /// The files (as a bit set over `files`) that may hold every needle, each needle a

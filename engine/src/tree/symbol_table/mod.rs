@@ -421,6 +421,12 @@ impl SymbolTable {
     }
 
     /// The encoded table, as the index file keeps it.
+    /// Takes the table's mapped pages out of the process's resident memory
+    /// ([`Blob::release_pages`]).
+    pub(crate) fn release_pages(&self) {
+        self.bytes.release_pages();
+    }
+
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bytes
     }

@@ -1,0 +1,59 @@
+//! The tree index file's format: its header's constants, the engine fingerprint it is
+//! written under, and its head (the file records and what the walk met), shared by the
+//! reader (`tree/cache.rs`) and the writer (`tree/index_build.rs`).
+
+use super::options::TreeOptions;
+use super::stamp::{FileRecord, Stamp};
+use crate::encoding::fnv::fnv;
+use serde::{Deserialize, Serialize};
+
+pub(super) const MAGIC: &[u8; 8] = b"FBTREEIX";
+/// Bumped when the layout changes; the fingerprint covers the rest.
+pub(super) const FORMAT: u32 = 2;
+/// The head, the symbol table and the four posting tables.
+pub(super) const PARTS: usize = 6;
+pub(super) const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
+
+/// The walk options that change what the index holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct OptionsKey {
+    max_file_bytes: u64,
+    gitignore: bool,
+    hidden: bool,
+    follow_links: bool,
+}
+
+impl OptionsKey {
+    pub(super) fn of(o: &TreeOptions) -> OptionsKey {
+        OptionsKey {
+            max_file_bytes: o.max_file_bytes,
+            gitignore: o.gitignore,
+            hidden: o.hidden,
+            follow_links: o.follow_links,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Head {
+    /// The canonical root, as the key was made from it.
+    pub root: String,
+    pub options: OptionsKey,
+    /// When the walk that wrote this index began.
+    pub built_ns: i64,
+    pub stamps: Vec<Stamp>,
+    pub errors: usize,
+    pub messages: Vec<String>,
+    /// Sorted by path: the posting lists number files in this order.
+    pub files: Vec<FileRecord>,
+}
+
+/// This engine's version and sources (`sources_fingerprint.rs`): an index written by any
+/// other build of them is rebuilt, not trusted.
+pub(super) fn fingerprint() -> u64 {
+    fnv(&[
+        crate::version::VERSION.as_bytes(),
+        &FORMAT.to_le_bytes(),
+        &crate::sources_fingerprint::SOURCES_FINGERPRINT.to_le_bytes(),
+    ])
+}
