@@ -9,7 +9,8 @@
 //! part of the first run, then of the second, and so on: a k-way merge of the runs by term,
 //! each read in order through a small buffer, writes the vocabulary, the term table and
 //! the lists in the kept file's layout, byte for byte what [`super::kept::write`] writes
-//! from the statistics built in memory. Only each file's field lengths (16 bytes a file)
+//! from the statistics built in memory (more runs than [`FAN_IN`] are first merged a group
+//! at a time into larger runs, so that the files open at once stay few). Only each file's field lengths (16 bytes a file)
 //! are held whole. The table and the lists go to temporary files of their own and are
 //! appended after the vocabulary; the header, which counts them, is written last. Every
 //! temporary file is removed, whether the write succeeds or fails.
@@ -32,6 +33,9 @@ use std::path::{Path, PathBuf};
 /// How many postings a segment holds before it is written as a run: 12 bytes each (24 MB),
 /// with at most as many terms and their lists' spare room besides.
 pub(super) const SEGMENT_POSTINGS: usize = 2_000_000;
+
+/// How many runs are merged at once (each through an open file and its buffer).
+const FAN_IN: usize = 64;
 
 /// How many bytes of each run the merge holds.
 const RUN_BUFFER: usize = 64 * 1024;
@@ -69,12 +73,22 @@ pub(super) fn write(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut temps = Temps(Vec::new());
     let written = (|| -> io::Result<usize> {
-        let (lengths, runs) = counted_in_runs(tree, profile, path, segment_postings, &mut temps)?;
+        let (lengths, mut runs) =
+            counted_in_runs(tree, profile, path, segment_postings, &mut temps)?;
+        let counted = runs.len();
+        // each run is read through an open file: many are merged a group at a time first
+        while runs.len() > FAN_IN {
+            let mut merged = Vec::with_capacity(runs.len().div_ceil(FAN_IN));
+            for group in runs.chunks(FAN_IN) {
+                merged.push(merge_runs(group, temps.add(path, "run"))?);
+            }
+            runs = merged;
+        }
         let average = estimated_averages(tree, &sample_of(tree, profile, &lengths));
         let merged = temps.add(path, "tmp");
         merge(&runs, path, key, &lengths, average, &mut temps, &merged)?;
         std::fs::rename(&merged, path)?;
-        Ok(runs.len())
+        Ok(counted)
     })();
     drop(temps);
     written.map_err(|e| format!("{}: {e}", path.display()))
@@ -185,6 +199,85 @@ fn read_varint(reader: &mut impl BufRead) -> io::Result<u32> {
     Err(damaged_run())
 }
 
+/// The runs holding the smallest term left, in file order (the heap breaks ties by run),
+/// popped from `heap`; the term.
+fn holders(heap: &mut BinaryHeap<Reverse<(Vec<u8>, usize)>>) -> Option<(Vec<u8>, Vec<usize>)> {
+    let Reverse((term, first)) = heap.pop()?;
+    let mut parts = vec![first];
+    while heap.peek().is_some_and(|Reverse((t, _))| *t == term) {
+        if let Some(Reverse((_, r))) = heap.pop() {
+            parts.push(r);
+        }
+    }
+    Some((term, parts))
+}
+
+/// The runs at `paths`, open, and the heap of their first terms.
+fn open_runs(paths: &[PathBuf]) -> io::Result<(Vec<Run>, BinaryHeap<Reverse<(Vec<u8>, usize)>>)> {
+    let mut open: Vec<Run> = Vec::with_capacity(paths.len());
+    let mut heap = BinaryHeap::new();
+    for (r, path) in paths.iter().enumerate() {
+        let mut run = Run {
+            reader: BufReader::with_capacity(RUN_BUFFER, File::open(path)?),
+            term: Vec::new(),
+        };
+        if run.next_term()? {
+            heap.push(Reverse((std::mem::take(&mut run.term), r)));
+        }
+        open.push(run);
+    }
+    Ok((open, heap))
+}
+
+/// Reads a term's next posting of `run`: its file (after `file`) and its frequencies.
+fn next_posting(run: &mut Run, file: u32) -> io::Result<(u32, [u16; NF])> {
+    let file = file
+        .checked_add(read_varint(&mut run.reader)?)
+        .ok_or_else(damaged_run)?;
+    let mut tf = [0u16; NF];
+    for v in tf.iter_mut() {
+        *v = u16::try_from(read_varint(&mut run.reader)?).map_err(|_| damaged_run())?;
+    }
+    Ok((file, tf))
+}
+
+/// Merges `paths`, runs of ascending file ranges, into one run at `run`, as [`write_run`]
+/// would write their postings together.
+fn merge_runs(paths: &[PathBuf], run: PathBuf) -> io::Result<PathBuf> {
+    let (mut open, mut heap) = open_runs(paths)?;
+    let mut out = BufWriter::new(File::create(&run)?);
+    let mut bytes = Vec::new();
+    while let Some((term, parts)) = holders(&mut heap) {
+        let mut counts = Vec::with_capacity(parts.len());
+        for &r in &parts {
+            counts.push(read_varint(&mut open[r].reader)?);
+        }
+        let total = counts.iter().try_fold(0u32, |a, &c| a.checked_add(c));
+        bytes.clear();
+        put_varint(&mut bytes, term.len() as u32);
+        bytes.extend_from_slice(&term);
+        put_varint(&mut bytes, total.ok_or_else(damaged_run)?);
+        let mut last = 0u32;
+        for (&r, &count) in parts.iter().zip(&counts) {
+            let run = &mut open[r];
+            let mut file = 0u32;
+            for _ in 0..count {
+                let tf;
+                (file, tf) = next_posting(run, file)?;
+                let step = file.checked_sub(last).ok_or_else(damaged_run)?;
+                kept::put_posting(&mut bytes, step, &tf);
+                last = file;
+            }
+            if run.next_term()? {
+                heap.push(Reverse((std::mem::take(&mut run.term), r)));
+            }
+        }
+        out.write_all(&bytes)?;
+    }
+    out.flush()?;
+    Ok(run)
+}
+
 /// Merges `runs` by term into `merged`: the header (written last), the file lengths, the
 /// vocabulary, then the table and the lists, each written to a temporary file of its own
 /// as the terms come and appended.
@@ -204,28 +297,10 @@ fn merge(
     let mut table = BufWriter::new(read_back(&temps.add(path, "table"))?);
     let mut lists = BufWriter::new(read_back(&temps.add(path, "lists"))?);
 
-    let mut open: Vec<Run> = Vec::with_capacity(runs.len());
-    let mut heap = BinaryHeap::new();
-    for (r, run) in runs.iter().enumerate() {
-        let mut run = Run {
-            reader: BufReader::with_capacity(RUN_BUFFER, File::open(run)?),
-            term: Vec::new(),
-        };
-        if run.next_term()? {
-            heap.push(Reverse((std::mem::take(&mut run.term), r)));
-        }
-        open.push(run);
-    }
+    let (mut open, mut heap) = open_runs(runs)?;
     let (mut vocab_len, mut lists_len, mut terms) = (0u64, 0u64, 0usize);
     let (mut entry, mut posting) = (Vec::new(), Vec::new());
-    while let Some(Reverse((term, first))) = heap.pop() {
-        // the runs holding the term, in file order (the heap breaks ties by run)
-        let mut parts = vec![first];
-        while heap.peek().is_some_and(|Reverse((t, _))| *t == term) {
-            if let Some(Reverse((_, r))) = heap.pop() {
-                parts.push(r);
-            }
-        }
+    while let Some((term, parts)) = holders(&mut heap) {
         let (word_at, list_at) = (vocab_len, lists_len);
         out.write_all(&term)?;
         out.write_all(b"\n")?;
@@ -238,15 +313,11 @@ fn merge(
             let count = read_varint(&mut run.reader)?;
             let mut file = 0u32;
             for _ in 0..count {
-                file = file
-                    .checked_add(read_varint(&mut run.reader)?)
-                    .ok_or_else(damaged_run)?;
-                let mut tf = [0u16; NF];
-                for v in tf.iter_mut() {
-                    *v = u16::try_from(read_varint(&mut run.reader)?).map_err(|_| damaged_run())?;
-                }
+                let tf;
+                (file, tf) = next_posting(run, file)?;
                 posting.clear();
-                kept::put_posting(&mut posting, file - last, &tf);
+                let step = file.checked_sub(last).ok_or_else(damaged_run)?;
+                kept::put_posting(&mut posting, step, &tf);
                 last = file;
                 crc.update(&posting);
                 lists.write_all(&posting)?;

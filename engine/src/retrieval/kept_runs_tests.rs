@@ -27,12 +27,20 @@ fn texts() -> Vec<(String, String)> {
     texts
 }
 
-/// The texts, with files that hold no term, a binary one and one that holds a word more
-/// times than a posting counts.
+/// The texts, with files that hold no term, a binary one, one that holds a word more
+/// times than a posting counts, and enough small ones that a run a file makes more runs
+/// than are merged at once ([`FAN_IN`]).
 fn tree(texts: &[(String, String)]) -> Tree {
     let saturated = "word ".repeat(70_000);
+    let small: Vec<(String, String)> = (0..FAN_IN)
+        .map(|i| {
+            let text = format!("fn small_{i}() {{ shared_{} word{i} }}\n", i % 5);
+            (format!("small/{i:03}.rs"), text)
+        })
+        .collect();
     let mut files: Vec<(&str, &str)> = texts
         .iter()
+        .chain(&small)
         .map(|(p, t)| (p.as_str(), t.as_str()))
         .collect();
     files.extend([
