@@ -199,9 +199,12 @@ fn read_varint(reader: &mut impl BufRead) -> io::Result<u32> {
     Err(damaged_run())
 }
 
+/// The next term of each run not yet merged, smallest first, with its run.
+type Terms = BinaryHeap<Reverse<(Vec<u8>, usize)>>;
+
 /// The runs holding the smallest term left, in file order (the heap breaks ties by run),
 /// popped from `heap`; the term.
-fn holders(heap: &mut BinaryHeap<Reverse<(Vec<u8>, usize)>>) -> Option<(Vec<u8>, Vec<usize>)> {
+fn holders(heap: &mut Terms) -> Option<(Vec<u8>, Vec<usize>)> {
     let Reverse((term, first)) = heap.pop()?;
     let mut parts = vec![first];
     while heap.peek().is_some_and(|Reverse((t, _))| *t == term) {
@@ -213,7 +216,7 @@ fn holders(heap: &mut BinaryHeap<Reverse<(Vec<u8>, usize)>>) -> Option<(Vec<u8>,
 }
 
 /// The runs at `paths`, open, and the heap of their first terms.
-fn open_runs(paths: &[PathBuf]) -> io::Result<(Vec<Run>, BinaryHeap<Reverse<(Vec<u8>, usize)>>)> {
+fn open_runs(paths: &[PathBuf]) -> io::Result<(Vec<Run>, Terms)> {
     let mut open: Vec<Run> = Vec::with_capacity(paths.len());
     let mut heap = BinaryHeap::new();
     for (r, path) in paths.iter().enumerate() {
