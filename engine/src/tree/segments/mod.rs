@@ -250,11 +250,18 @@ pub(super) fn merge(mut segments: Vec<Segment>, scratch: &Scratch) -> io::Result
 }
 
 fn merge_group(segments: &[Segment], scratch: &Scratch) -> io::Result<Segment> {
-    let mut table = scratch.writer()?;
-    symbols::merge(segments, scratch, &mut table)?;
+    // the two merges read apart parts of the segments: each on a core of its own
+    let (table, postings) = rayon::join(
+        || -> io::Result<Spilled> {
+            let mut table = scratch.writer()?;
+            symbols::merge(segments, scratch, &mut table)?;
+            table.finish()
+        },
+        || postings::merge(segments, scratch),
+    );
     Ok(Segment {
-        table: table.finish()?,
-        postings: postings::merge(segments, scratch)?,
+        table: table?,
+        postings: postings?,
     })
 }
 
