@@ -414,11 +414,21 @@ pub type Slot = Arc<OnceLock<FieldIndex>>;
 
 /// Builds the ranking statistics of `tree` for `profile` and keeps them beside its index
 /// (what `findbench index` does ahead of the first question); `true` when they are kept
-/// on disk (the tree came from the kept index and every file's mtime is trusted).
+/// on disk. Statistics that cannot be kept (a tree held in memory, or one with a file
+/// whose mtime is in the racy window) are not built: the next question would build them
+/// again anyway.
 pub fn keep_statistics(tree: &Tree, profile: &Profile) -> bool {
-    let slot = index_for(tree, profile);
-    slot.get_or_init(|| FieldIndex::for_tree(tree, profile));
+    if tree.kept().is_none() {
+        return false;
+    }
+    warm_statistics(tree, profile);
     FieldIndex::is_kept(tree, profile)
+}
+
+/// Builds the ranking statistics of `tree` for `profile` for the next questions on it in
+/// this process (a resident server's), keeping them beside its index when they can be.
+pub fn warm_statistics(tree: &Tree, profile: &Profile) {
+    index_for(tree, profile).get_or_init(|| FieldIndex::for_tree(tree, profile));
 }
 
 /// The slot of `tree`'s statistics, kept for the next questions on it: the caller builds

@@ -40,7 +40,7 @@ pub(crate) fn start(
                 if let Some(tree) = tree {
                     // the statistics are kept in memory by the tree's address: this one's
                     on(pool.as_ref(), || {
-                        findbench_engine::retrieval::keep_statistics(&tree, &Profile::default())
+                        findbench_engine::retrieval::warm_statistics(&tree, &Profile::default())
                     });
                 }
             }
