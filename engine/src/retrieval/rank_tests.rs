@@ -15,7 +15,10 @@ fn parser_tree() -> Tree {
         [
             ("src/parser.rs", "fn read_header() {}\n// the gzip magic\n"),
             ("src/gzip.rs", "fn main() {}\n"),
-            ("src/config.rs", "pub struct Config { pub threads: usize }\n"),
+            (
+                "src/config.rs",
+                "pub struct Config { pub threads: usize }\n",
+            ),
             ("src/walk.rs", "pub fn walk(root: &Path) {}\n"),
             ("docs/intro.md", "# Intro\nHow to install it.\n"),
         ],
@@ -71,7 +74,10 @@ fn a_built_copys_score_is_its_factor_times_its_own() {
         [
             ("dist/app.js", "// read the header first\nvar a = 1;\n"),
             ("dist/app.js.map", "{\"version\":3}"),
-            ("src/config.rs", "pub struct Config { pub threads: usize }\n"),
+            (
+                "src/config.rs",
+                "pub struct Config { pub threads: usize }\n",
+            ),
             ("docs/intro.md", "# Intro\nHow to install it.\n"),
         ],
     );
