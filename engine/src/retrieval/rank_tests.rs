@@ -1,8 +1,8 @@
 //! `rank_candidates` worked by hand: the coverage rules' numbers and their wording, the
-//! proximity factor, a built copy's factor and the code-shaped terms named in a reason.
-//! A score is compared with the same file's score under a profile that leaves the factor
-//! out, so that the BM25F part cancels; scores are rounded to 4 decimals, hence the
-//! tolerances.
+//! proximity factor, a built copy's factor and the code-shaped terms named in a reason;
+//! and `keep_statistics`. A factor's score is compared with the same file's score under a
+//! profile that leaves the factor out, so that the BM25F part cancels; scores are rounded
+//! to 4 decimals, hence the tolerances.
 
 use super::*;
 
