@@ -671,3 +671,7 @@ mod tests {
         assert!(lines_of_several > 100, "{lines_of_several}");
     }
 }
+
+#[cfg(test)]
+#[path = "rank_tests.rs"]
+mod worked_tests;
