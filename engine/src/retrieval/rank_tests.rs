@@ -198,6 +198,10 @@ fn statistics_are_kept_beside_an_index_only() {
     assert!(FieldIndex::is_kept(&tree, &profile));
     assert!(index_for(&tree, &profile).get().is_some());
     let memory = Tree::from_memory("m", [("a.md", "alpha\n")]);
+    // statistics that cannot be kept are not built for nothing; a resident server warms
+    // them in memory
     assert!(!keep_statistics(&memory, &profile));
+    assert!(index_for(&memory, &profile).get().is_none());
+    warm_statistics(&memory, &profile);
     assert!(index_for(&memory, &profile).get().is_some());
 }
