@@ -30,9 +30,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-/// How many postings a segment holds before it is written as a run: 12 bytes each (24 MB),
+/// How many postings a segment holds before it is written as a run: 12 bytes each (12 MB),
 /// with at most as many terms and their lists' spare room besides.
-pub(super) const SEGMENT_POSTINGS: usize = 2_000_000;
+pub(super) const SEGMENT_POSTINGS: usize = 1_000_000;
 
 /// How many runs are merged at once (each through an open file and its buffer).
 const FAN_IN: usize = 64;

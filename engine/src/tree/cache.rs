@@ -331,13 +331,14 @@ fn open_as(
     kept_changes::remove(&path);
     // the tree from the index as written (mapped, as the next call reads it), or from the
     // tables in memory when it could not be written or read back
-    let read_back = written
-        .as_ref()
-        .ok()
-        .and_then(|_| read(&path, &root_shown, &key).ok());
-    let (tree, words, enc_bytes, index_bytes, write_error) = match read_back {
-        Some(back) => {
-            drop((head, parts));
+    let mut head = Some(head);
+    let read_back = match &written {
+        Ok(_) => read_with(&path, &root_shown, &key, &mut head).ok(),
+        Err(_) => None,
+    };
+    let (tree, words, enc_bytes, index_bytes, write_error) = match (read_back, head) {
+        (Some(back), _) => {
+            drop(parts);
             let (words, bytes) = (back.words, back.postings_bytes);
             let (tree, _) = tree_of(
                 root,
@@ -350,7 +351,12 @@ fn open_as(
             );
             (tree, words, bytes, back.bytes, None)
         }
-        None => {
+        (None, None) => {
+            return Err(EngineError::Internal(
+                "the index built was lost reading it back".into(),
+            ))
+        }
+        (None, Some(head)) => {
             let (symbols, enc) = parts
                 .into_memory()
                 .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
@@ -480,6 +486,18 @@ struct OldIndex {
 /// lists when first needed (from the file already open and mapped, so that an index renamed
 /// over this one meanwhile cannot mix with it), or why it cannot be used.
 fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldIndex, String> {
+    read_with(path, root, key, &mut None)
+}
+
+/// [`read`], with the head in `given` when this call wrote it (not decoded again: two heads
+/// of a large tree would be a visible part of the build's memory); it is left there when
+/// the index does not check out.
+fn read_with(
+    path: &Path,
+    root: &str,
+    key: &OptionsKey,
+    given: &mut Option<Head>,
+) -> std::result::Result<OldIndex, String> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("no index yet".into()),
@@ -519,13 +537,20 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
         starts[i + 1] = starts[i] + lens[i] as usize;
     }
     let part = |i: usize| map.slice(starts[i]..starts[i + 1]);
-    let head_bytes = part(0);
-    if crc32fast::hash(&head_bytes) != head_crc {
-        return Err("damaged index (checksum mismatch)".into());
+    if given.is_none() {
+        let head_bytes = part(0);
+        if crc32fast::hash(&head_bytes) != head_crc {
+            return Err("damaged index (checksum mismatch)".into());
+        }
+        let head: Head =
+            postcard::from_bytes(&head_bytes).map_err(|e| format!("damaged index head: {e}"))?;
+        // decoded: its pages are not held for the life of the map
+        head_bytes.release_pages();
+        *given = Some(head);
     }
-    let head: Head =
-        postcard::from_bytes(&head_bytes).map_err(|e| format!("damaged index head: {e}"))?;
-    drop(head_bytes);
+    let Some(head) = given.as_ref() else {
+        return Err("no index head".into());
+    };
     if head.root != root || &head.options != key {
         return Err("the index is for another root or other walk options".into());
     }
@@ -569,6 +594,9 @@ fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldInd
             return None;
         }
         Some(enc)
+    };
+    let Some(head) = given.take() else {
+        return Err("no index head".into());
     };
     Ok(OldIndex {
         head,

@@ -224,7 +224,6 @@ impl Write for Checked<'_> {
 pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let head_bytes = postcard::to_allocvec(head).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let nanos = system_ns(SystemTime::now());
     // unique per process and per call: threads of one process may build at once too
@@ -236,8 +235,15 @@ pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, Stri
         let mut out = BufWriter::with_capacity(1 << 20, &mut file);
         // the header is written last, when the parts' checksums are known
         out.write_all(&[0u8; HEADER_BYTES])?;
-        out.write_all(&head_bytes)?;
-        let mut lens = vec![head_bytes.len() as u64];
+        // the head encoded as it is written: its bytes are never held whole
+        let mut head_out = Checked {
+            out: &mut out,
+            crc: crc32fast::Hasher::new(),
+            len: 0,
+        };
+        postcard::to_io(head, &mut head_out).map_err(io::Error::other)?;
+        let (head_len, head_crc) = (head_out.len, head_out.crc.finalize());
+        let mut lens = vec![head_len];
         let mut symbols = Checked {
             out: &mut out,
             crc: crc32fast::Hasher::new(),
@@ -268,7 +274,7 @@ pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, Stri
         for len in &lens {
             header.extend_from_slice(&len.to_le_bytes());
         }
-        header.extend_from_slice(&crc32fast::hash(&head_bytes).to_le_bytes());
+        header.extend_from_slice(&head_crc.to_le_bytes());
         header.extend_from_slice(&symbols_crc.to_le_bytes());
         header.extend_from_slice(&postings_crc.to_le_bytes());
         file.seek(SeekFrom::Start(0))?;
