@@ -82,7 +82,7 @@ pub(super) fn read_and_merge(
     let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
     let mut files: Vec<FileRecord> = Vec::with_capacity(found.len());
     let mut segments = Vec::new();
-    let (mut builder, mut first, mut symbols) = (Builder::new(), 0, 0);
+    let (mut builder, mut first, mut held_symbols) = (Builder::new(), 0, 0);
     let mut files_read = 0;
     let mut found = found.into_iter().peekable();
     while found.peek().is_some() {
@@ -119,11 +119,11 @@ pub(super) fn read_and_merge(
                 }
                 Batched::Neither => continue,
             }
-            symbols += files.last().map_or(0, |r| r.symbols.len());
-            if symbols * SYMBOL_BYTES + builder.held_bytes() >= segment_bytes {
+            held_symbols += files.last().map_or(0, |r| r.symbols.len());
+            if held_symbols * SYMBOL_BYTES + builder.held_bytes() >= segment_bytes {
                 let full = std::mem::take(&mut builder);
                 segments.push(spill(&mut files[first..], full, scratch)?);
-                (first, symbols) = (files.len(), 0);
+                (first, held_symbols) = (files.len(), 0);
             }
         }
         // the old table's pages read for this batch are not held for the rest of the build
