@@ -234,3 +234,26 @@ fn statistics_kept_in_runs_answer_as_those_built_in_memory() {
         }
     }
 }
+
+/// A run's varints read back as `put_varint` wrote them, a byte of 0x80 (a value's low
+/// seven bits all zero, with more to come) included, and a cut one is an error.
+#[test]
+fn a_run_reads_its_varints_back() {
+    let values = [0u32, 1, 127, 128, 256, 300, 16_384, 2_097_152, u32::MAX];
+    let mut bytes = Vec::new();
+    for v in values {
+        put_varint(&mut bytes, v);
+    }
+    // 128 is written 0x80 0x01
+    assert_eq!(&bytes[3..5], &[0x80, 0x01]);
+    let mut reader = &bytes[..];
+    for v in values {
+        assert_eq!(read_varint(&mut reader).unwrap(), v);
+    }
+    assert!(read_varint(&mut reader).is_err(), "past the end");
+    let mut cut = &[0x80u8][..];
+    assert!(
+        read_varint(&mut cut).is_err(),
+        "a continuation byte with nothing after it"
+    );
+}
