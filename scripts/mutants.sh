@@ -30,6 +30,7 @@ DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
                engine/src/retrieval/length_sample.rs engine/src/retrieval/history.rs
                engine/src/retrieval/tokens.rs engine/src/retrieval/references.rs
                engine/src/retrieval/file_counts.rs engine/src/retrieval/kept.rs
+               engine/src/retrieval/kept_runs.rs
                engine/src/retrieval/word_parts.rs engine/src/retrieval/mod.rs
                engine/src/rank/score.rs engine/src/rank/field_weight.rs engine/src/rank/natural.rs
                engine/src/rank/term_query.rs
