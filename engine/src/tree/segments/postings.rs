@@ -4,10 +4,12 @@
 //! other. A list starts with its first file's number and goes on in gaps; a segment's part
 //! after the first starts with the gap from the last file of the part before.
 
-use super::{invalid, put_u32, read_line, read_u32, Scratch, Segment, SpillWriter, Spilled};
+use super::{
+    invalid, pop_holders, put_u32, read_line, read_u32, Heads, Scratch, Segment, SpillWriter,
+    Spilled,
+};
 use crate::encoding::varint::{get_varint, put_varint};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::io::{self, BufRead, Read, Write};
 
 /// A segment's words and their lists, read in order.
@@ -66,7 +68,7 @@ pub(in crate::tree) fn merge(segments: &[Segment], scratch: &Scratch) -> io::Res
         scratch.writer()?,
         scratch.writer()?,
     ];
-    let mut heap = BinaryHeap::with_capacity(open.len());
+    let mut heap = Heads::with_capacity(open.len());
     for (i, words) in open.iter_mut().enumerate() {
         if let Some(w) = words.next()? {
             heap.push(Reverse((w, i)));
@@ -74,19 +76,8 @@ pub(in crate::tree) fn merge(segments: &[Segment], scratch: &Scratch) -> io::Res
     }
     let (mut vocabulary_at, mut lists_at) = (0u32, 0u32);
     let (mut holders, mut list, mut gap) = (Vec::new(), Vec::new(), Vec::new());
-    while let Some(Reverse((word, first))) = heap.pop() {
-        holders.clear();
-        holders.push(first);
-        while let Some(Reverse((next, _))) = heap.peek() {
-            if *next != word {
-                break;
-            }
-            if let Some(Reverse((_, i))) = heap.pop() {
-                holders.push(i);
-            }
-        }
-        // the parts in segment order: ascending files
-        holders.sort_unstable();
+    // the parts in segment order: ascending files
+    while let Some(word) = pop_holders(&mut heap, &mut holders) {
         put_u32(&mut starts, vocabulary_at)?;
         vocabulary.write_all(&word)?;
         vocabulary.write_all(b"\n")?;

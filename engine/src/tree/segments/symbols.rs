@@ -8,10 +8,11 @@
 //! counts, the files' starts, the records (their string renumbered, their name moved by the
 //! names before), the merged arrays, and the names.
 
-use super::{invalid, put_u32, read_line, read_u32, Scratch, Segment, SpillWriter};
+use super::{
+    invalid, pop_holders, put_u32, read_line, read_u32, Heads, Scratch, Segment, SpillWriter,
+};
 use crate::tree::symbol_table::{Layout, COUNTS, RECORD};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::io::{self, BufRead, Read, Write};
 
 /// A segment's strings, read in order, with the symbol lists of each.
@@ -193,7 +194,7 @@ fn merge_strings(
         scratch.writer()?,
         scratch.writer()?,
     ];
-    let mut heap = BinaryHeap::with_capacity(open.len());
+    let mut heap = Heads::with_capacity(open.len());
     for (i, strings) in open.iter_mut().enumerate() {
         if let Some(s) = strings.next()? {
             heap.push(Reverse((s, i)));
@@ -205,19 +206,8 @@ fn merge_strings(
         .collect();
     let (mut strings, mut dictionary_bytes, mut snakes, mut qualified) = (0u32, 0u32, 0u32, 0u32);
     let mut holders = Vec::new();
-    while let Some(Reverse((string, first))) = heap.pop() {
-        holders.clear();
-        holders.push(first);
-        while let Some(Reverse((next, _))) = heap.peek() {
-            if *next != string {
-                break;
-            }
-            if let Some(Reverse((_, i))) = heap.pop() {
-                holders.push(i);
-            }
-        }
-        // the lists in segment order: ascending symbols
-        holders.sort_unstable();
+    // the lists in segment order: ascending symbols
+    while let Some(string) = pop_holders(&mut heap, &mut holders) {
         let [string_start, snake_start, snake_list, qualifier_start, qualifier_list, dictionary] =
             &mut parts;
         put_u32(string_start, dictionary_bytes)?;
