@@ -101,13 +101,6 @@ impl Write for SpillWriter {
         }
     }
 
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            SpillWriter::File(w, _) => w.write_all(buf),
-            SpillWriter::Memory(v) => v.write_all(buf),
-        }
-    }
-
     fn flush(&mut self) -> io::Result<()> {
         match self {
             SpillWriter::File(w, _) => w.flush(),
@@ -309,14 +302,34 @@ fn put_u32(out: &mut dyn Write, v: u32) -> io::Result<()> {
     out.write_all(&v.to_le_bytes())
 }
 
-/// Reads the next `\n`-ended string into `buf` (without the `\n`); false at the end.
-fn read_line(r: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
-    buf.clear();
-    if r.read_until(b'\n', buf)? == 0 {
-        return Ok(false);
+/// A segment's sorted strings (a dictionary or a vocabulary), each ended by `\n`, read in
+/// order: as many as its table counts.
+struct SortedStrings<'a> {
+    reader: Box<dyn BufRead + 'a>,
+    left: usize,
+}
+
+impl<'a> SortedStrings<'a> {
+    fn new(reader: Box<dyn BufRead + 'a>, count: usize) -> Self {
+        SortedStrings {
+            reader,
+            left: count,
+        }
     }
-    if buf.pop() != Some(b'\n') {
-        return Err(invalid("a string not ended by a newline"));
+
+    /// The next string (without its `\n`); `None` after the last.
+    fn next(&mut self) -> io::Result<Option<Vec<u8>>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let mut s = Vec::new();
+        self.reader.read_until(b'\n', &mut s)?;
+        if s.pop() != Some(b'\n') {
+            return Err(invalid(
+                "strings fewer than counted, or one not ended by a newline",
+            ));
+        }
+        self.left -= 1;
+        Ok(Some(s))
     }
-    Ok(true)
 }

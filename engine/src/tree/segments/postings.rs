@@ -5,7 +5,7 @@
 //! after the first starts with the gap from the last file of the part before.
 
 use super::{
-    invalid, pop_holders, put_u32, read_line, read_u32, Heads, Scratch, Segment, SpillWriter,
+    invalid, pop_holders, put_u32, read_u32, Heads, Scratch, Segment, SortedStrings, SpillWriter,
     Spilled,
 };
 use crate::encoding::varint::{get_varint, put_varint};
@@ -14,8 +14,7 @@ use std::io::{self, BufRead, Read, Write};
 
 /// A segment's words and their lists, read in order.
 struct Words<'a> {
-    vocabulary: Box<dyn BufRead + 'a>,
-    left: usize,
+    vocabulary: SortedStrings<'a>,
     offsets: Box<dyn BufRead + 'a>,
     lists: Box<dyn BufRead + 'a>,
     at: u32,
@@ -23,15 +22,7 @@ struct Words<'a> {
 
 impl Words<'_> {
     fn next(&mut self) -> io::Result<Option<Vec<u8>>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        let mut word = Vec::new();
-        if !read_line(&mut self.vocabulary, &mut word)? {
-            return Err(invalid("a vocabulary shorter than its word count"));
-        }
-        self.left -= 1;
-        Ok(Some(word))
+        self.vocabulary.next()
     }
 
     /// Reads the next word's list into `list`.
@@ -55,8 +46,7 @@ pub(in crate::tree) fn merge(segments: &[Segment], scratch: &Scratch) -> io::Res
         let mut offsets = segment.postings_reader(2)?;
         let at = read_u32(&mut offsets)?;
         open.push(Words {
-            vocabulary: segment.postings_reader(0)?,
-            left: segment.words(),
+            vocabulary: SortedStrings::new(segment.postings_reader(0)?, segment.words()),
             offsets,
             lists: segment.postings_reader(3)?,
             at,

@@ -9,7 +9,7 @@
 //! names before), the merged arrays, and the names.
 
 use super::{
-    invalid, pop_holders, put_u32, read_line, read_u32, Heads, Scratch, Segment, SpillWriter,
+    invalid, pop_holders, put_u32, read_u32, Heads, Scratch, Segment, SortedStrings, SpillWriter,
 };
 use crate::tree::symbol_table::{Layout, COUNTS, RECORD};
 use std::cmp::Reverse;
@@ -17,8 +17,7 @@ use std::io::{self, BufRead, Read, Write};
 
 /// A segment's strings, read in order, with the symbol lists of each.
 struct Strings<'a> {
-    dictionary: Box<dyn BufRead + 'a>,
-    left: usize,
+    dictionary: SortedStrings<'a>,
     snakes: Lists<'a>,
     qualified: Lists<'a>,
 }
@@ -65,15 +64,7 @@ impl<'a> Lists<'a> {
 
 impl Strings<'_> {
     fn next(&mut self) -> io::Result<Option<Vec<u8>>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        let mut s = Vec::new();
-        if !read_line(&mut self.dictionary, &mut s)? {
-            return Err(invalid("a symbol dictionary shorter than its count"));
-        }
-        self.left -= 1;
-        Ok(Some(s))
+        self.dictionary.next()
     }
 }
 
@@ -170,8 +161,7 @@ fn merge_strings(
     let mut open = Vec::with_capacity(segments.len());
     for (segment, l) in segments.iter().zip(layouts) {
         open.push(Strings {
-            dictionary: segment.table_reader(l.dictionary.clone())?,
-            left: l.strings,
+            dictionary: SortedStrings::new(segment.table_reader(l.dictionary.clone())?, l.strings),
             snakes: Lists::open(
                 segment,
                 (l.snake_list_start, l.snake_list),
