@@ -16,12 +16,39 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
 /// The hash of several parts, each ended by a separator, so that ("ab", "c") and
 /// ("a", "bc") differ: a tree index's name, stamp and fingerprint.
 pub(crate) fn fnv(parts: &[&[u8]]) -> u64 {
-    parts.iter().fold(OFFSET, |h, part| {
-        let h = part
+    let mut hash = FnvParts::new();
+    for part in parts {
+        hash.bytes(part);
+        hash.end_part();
+    }
+    hash.finish()
+}
+
+/// [`fnv`] fed a piece at a time: a part may come in several pieces (ended by
+/// [`FnvParts::end_part`]), so that a stamp over every file of a tree is hashed without
+/// gathering the parts first.
+pub(crate) struct FnvParts(u64);
+
+impl FnvParts {
+    pub(crate) fn new() -> FnvParts {
+        FnvParts(OFFSET)
+    }
+
+    /// Adds `bytes` to the part being hashed.
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        self.0 = bytes
             .iter()
-            .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME));
-        (h ^ 0xff).wrapping_mul(PRIME)
-    })
+            .fold(self.0, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+    }
+
+    /// Ends the part being hashed.
+    pub(crate) fn end_part(&mut self) {
+        self.0 = (self.0 ^ 0xff).wrapping_mul(PRIME);
+    }
+
+    pub(crate) fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 #[cfg(test)]
@@ -38,5 +65,14 @@ mod tests {
         // one part is the plain hash followed by the separator byte
         let h = (fnv1a(b"foobar") ^ 0xff).wrapping_mul(PRIME);
         assert_eq!(fnv(&[b"foobar"]), h);
+        // a part fed in pieces hashes as the part whole
+        let mut pieces = FnvParts::new();
+        pieces.bytes(b"ab");
+        pieces.end_part();
+        pieces.bytes(b"c");
+        pieces.bytes(b"de");
+        pieces.end_part();
+        assert_eq!(pieces.finish(), fnv(&[b"ab", b"cde"]));
+        assert_ne!(pieces.finish(), fnv(&[b"ab", b"c", b"de"]));
     }
 }

@@ -314,7 +314,7 @@ fn first_call_tree(
         .enumerate()
         .map(|(i, (f, s))| match s {
             Scanned::Not => tree.name_bag(i),
-            s => tree.name_bag(i) | name_bag_of(&f.stem, &f.stem_snake, &f.dir, s.symbols()),
+            s => tree.name_bag(i) | name_bag_of(f.stem(), f.stem_snake(), f.dir(), s.symbols()),
         })
         .collect();
     let state = FirstCallState {
@@ -347,7 +347,8 @@ fn words_alone(plan: Option<&planner::Plan>, profile: &Profile) -> Vec<String> {
 /// the term may then find that file by its name, with no symbol.
 fn named_by_a_file(files: &[TreeFile], keys: &[String], words: &[String]) -> bool {
     files.par_iter().any(|f| {
-        keys.contains(&f.stem_snake) || words.iter().all(|w| f.stem_snake.contains(w.as_str()))
+        keys.iter().any(|e| e == f.stem_snake())
+            || words.iter().all(|w| f.stem_snake().contains(w.as_str()))
     })
 }
 

@@ -356,14 +356,12 @@ fn score_file(
     // in Rust, Python and TS/JS the file is the module its stem names: it defines it; a
     // directory's module file (`path/mod.rs`) is the module its directory names
     let module_language = f.language.is_some_and(|l| l.spec().module_files);
-    let directory_module =
-        module_language && matches!(f.stem.as_str(), "mod" | "index" | "__init__");
-    let is_module =
-        module_language && !directory_module && !matches!(f.stem.as_str(), "lib" | "main");
+    let directory_module = module_language && matches!(f.stem(), "mod" | "index" | "__init__");
+    let is_module = module_language && !directory_module && !matches!(f.stem(), "lib" | "main");
     // a test, example or generated file is not the module its stem names: `test/Route.js`
     // tests `route`, it is named after it (asked only when the stem matches: it reads the
     // file's first bytes)
-    let stem_matches = f.stem == q.term.literal || f.stem_snake == q.key;
+    let stem_matches = f.stem() == q.term.literal || f.stem_snake() == q.key;
     let stem_kind = if stem_matches {
         secondary_kind(f, w)
     } else {
@@ -413,13 +411,13 @@ fn score_file(
     }
     // after the symbols: a file that both defines the term and is named for it shows the
     // definition's line
-    if f.stem == q.term.literal || (!w.camel_case && f.stem == q.key) {
+    if f.stem() == q.term.literal || (!w.camel_case && f.stem() == q.key) {
         best.offer(named, Why::ExactStem);
-    } else if w.camel_case && f.stem_snake == q.key {
+    } else if w.camel_case && f.stem_snake() == q.key {
         best.offer(named_normalised, Why::ExactStemCamel);
     }
     if directory_module {
-        let directory = f.dir.rsplit('/').next().unwrap_or("");
+        let directory = f.dir().rsplit('/').next().unwrap_or("");
         // named by its directory, as a file is by its stem; its modules' implementations
         // are usually the files beside it
         let named = (directory == q.term.literal || (!w.camel_case && directory == q.key))
@@ -430,15 +428,19 @@ fn score_file(
     }
     if w.word_match
         && q.words.len() >= 2
-        && q.words.iter().all(|word| f.stem.contains(word.as_str()))
+        && q.words.iter().all(|word| f.stem().contains(word.as_str()))
     {
         best.offer(w.all_words, Why::AllWords);
     }
-    let stem = if w.camel_case { &f.stem_snake } else { &f.stem };
+    let stem = if w.camel_case {
+        &f.stem_snake()
+    } else {
+        &f.stem()
+    };
     if q.in_text(stem) {
         best.offer(w.partial_stem, Why::PartialStem);
     }
-    if q.in_text(&f.dir) {
+    if q.in_text(f.dir()) {
         best.offer(w.directory, Why::Directory);
     }
     let (mut score, why) = best.0?;
@@ -458,7 +460,7 @@ fn score_file(
     };
     let boosted = impl_query
         && w.impl_boost != 0.0
-        && w.impl_extensions.contains(&f.ext)
+        && w.impl_extensions.iter().any(|e| e == f.ext())
         && (secondary.is_none() || w.impl_boost_secondary);
     // a file whose path only holds the term, or that only mentions it, is lifted among its
     // equals but not above a file that defines or declares the term
@@ -507,15 +509,15 @@ fn describe(
     let mut line = None;
     let mut defines_term = false;
     let mut reason = match c.why {
-        Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem),
+        Why::ExactStem if is_module_score(c, w) => format!("module file `{}`", f.stem()),
         Why::ExactStemCamel if is_module_score(c, w) => {
             "module file (CamelCase normalised)".to_string()
         }
         Why::DirectoryModule => format!(
             "module file of directory `{}`",
-            f.dir.rsplit('/').next().unwrap_or("")
+            f.dir().rsplit('/').next().unwrap_or("")
         ),
-        Why::ExactStem => format!("exact stem `{}`", f.stem),
+        Why::ExactStem => format!("exact stem `{}`", f.stem()),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
             // the one symbol, not the file's every symbol
@@ -546,8 +548,8 @@ fn describe(
             let list: Vec<String> = q.words.iter().map(|x| format!("`{x}`")).collect();
             format!("all words {} in stem", list.join(", "))
         }
-        Why::PartialStem => format!("stem `{}` contains `{}`", f.stem, q.key),
-        Why::Directory => format!("directory `{}` contains `{}`", f.dir, q.key),
+        Why::PartialStem => format!("stem `{}` contains `{}`", f.stem(), q.key),
+        Why::Directory => format!("directory `{}` contains `{}`", f.dir(), q.key),
     };
     if c.boost != 0.0 {
         reason.push_str(&format!("; +{} implementation file", c.boost));

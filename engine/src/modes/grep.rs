@@ -108,7 +108,7 @@ enum Kind {
 
 impl Kind {
     fn of(f: &TreeFile, w: &GrepWeights) -> Kind {
-        let has = |list: &[String]| list.contains(&f.ext);
+        let has = |list: &[String]| list.iter().any(|e| e == f.ext());
         if f.language.is_some() || has(&w.source_extensions) {
             Kind::Source
         } else if has(&w.docs_extensions) {
@@ -218,8 +218,8 @@ fn score_file(f: &TreeFile, pattern: &Pattern, w: &GrepWeights) -> Option<GrepMa
         Tier::SameLine => w.same_line,
         Tier::SameFile => w.same_file,
     };
-    let in_stem = pattern.in_path(&f.stem);
-    let in_dir = pattern.in_path(&f.dir);
+    let in_stem = pattern.in_path(f.stem());
+    let in_dir = pattern.in_path(f.dir());
     let score = tier_weight * kind.weight(w)
         + match declaration {
             Some((sym, exact)) => {

@@ -57,7 +57,7 @@ impl Syntax {
     pub(crate) fn of(file: &TreeFile, source: bool) -> Syntax {
         match file.language {
             Some(language) => Syntax::Source(language.spec().lexicon()),
-            None if source && HASH_COMMENT_EXTENSIONS.contains(&file.ext.as_str()) => {
+            None if source && HASH_COMMENT_EXTENSIONS.contains(&file.ext()) => {
                 Syntax::Source(Lexicon::HASH_SOURCE)
             }
             None if source => Syntax::Source(Lexicon::SLASH_SOURCE),

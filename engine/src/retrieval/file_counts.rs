@@ -57,14 +57,19 @@ pub(crate) fn file_terms(file: &TreeFile, profile: &Profile) -> FileTerms {
 /// names a format, not a subject.
 pub(crate) fn path_of(file: &TreeFile) -> &str {
     match file.path.rfind('.') {
-        Some(i) if !file.ext.is_empty() && !file.path[i..].contains('/') => &file.path[..i],
+        Some(i) if !file.ext().is_empty() && !file.path[i..].contains('/') => &file.path[..i],
         _ => file.path.as_str(),
     }
 }
 
 /// A file in a language the tree scans, or with a source extension of the profile.
 pub(crate) fn is_source(file: &TreeFile, profile: &Profile) -> bool {
-    file.language.is_some() || profile.grep.source_extensions.contains(&file.ext)
+    file.language.is_some()
+        || profile
+            .grep
+            .source_extensions
+            .iter()
+            .any(|e| e == file.ext())
 }
 
 /// One file's field lengths, and the terms it holds (by their place in the list asked

@@ -21,7 +21,7 @@ pub enum FileKind {
 
 impl FileKind {
     pub fn of(file: &TreeFile, profile: &Profile) -> FileKind {
-        let has = |list: &[String]| list.contains(&file.ext);
+        let has = |list: &[String]| list.iter().any(|e| e == file.ext());
         let source = file.language.is_some() || has(&profile.grep.source_extensions);
         if is_test_file(file, &profile.code) {
             FileKind::Test
@@ -89,8 +89,8 @@ pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
         return Some(Secondary::Test);
     }
     let in_dir = |dirs: &[String]| {
-        !f.dir.is_empty()
-            && f.dir
+        !f.dir().is_empty()
+            && f.dir()
                 .split('/')
                 .any(|c| dirs.iter().any(|d| d.eq_ignore_ascii_case(c)))
     };
@@ -114,8 +114,8 @@ pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
 /// True when the file is a test by the profile's patterns: a directory component in
 /// `test_dirs`, or a file name matching one of `test_names`.
 pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
-    let in_test_dir = !f.dir.is_empty()
-        && f.dir
+    let in_test_dir = !f.dir().is_empty()
+        && f.dir()
             .split('/')
             .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
     if in_test_dir {

@@ -43,7 +43,7 @@ use super::source_tree::{KeptStamp, Tree};
 use super::stamp::{system_ns, trusted, FileRecord};
 use super::symbol_table::SymbolTable;
 use super::walk;
-use crate::encoding::fnv::fnv;
+use crate::encoding::fnv::{fnv, FnvParts};
 use crate::error::{EngineError, Result};
 use serde::Serialize;
 use std::fs::File;
@@ -409,17 +409,19 @@ fn tree_of(
         .iter()
         .all(|f| trusted(f.mtime, head.built_ns))
         .then(|| {
-            let mut parts: Vec<Vec<u8>> = vec![head.root.as_bytes().to_vec()];
+            // hashed as it goes: gathering every file's part first held a copy of every path
+            let mut stamp = FnvParts::new();
+            stamp.bytes(head.root.as_bytes());
+            stamp.end_part();
             for f in &head.files {
-                let mut part = f.path.as_bytes().to_vec();
-                part.extend_from_slice(&f.size.to_le_bytes());
-                part.extend_from_slice(&f.mtime.to_le_bytes());
-                parts.push(part);
+                stamp.bytes(f.path.as_bytes());
+                stamp.bytes(&f.size.to_le_bytes());
+                stamp.bytes(&f.mtime.to_le_bytes());
+                stamp.end_part();
             }
-            let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
             KeptStamp {
                 index_path: index_path.to_path_buf(),
-                stamp: fnv(&refs),
+                stamp: stamp.finish(),
                 edited: Vec::new(),
             }
         });

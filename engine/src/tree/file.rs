@@ -52,6 +52,18 @@ impl PathParts {
             ext: fold(ext),
         }
     }
+
+    /// The four parts in one string, and where the last three start in it.
+    fn joined(self) -> (Box<str>, [u32; 3]) {
+        let mut names = self.stem;
+        let mut starts = [0; 3];
+        for (start, part) in starts.iter_mut().zip([self.stem_snake, self.dir, self.ext]) {
+            // a path's parts are far shorter than 4 GiB
+            *start = names.len() as u32;
+            names.push_str(&part);
+        }
+        (names.into_boxed_str(), starts)
+    }
 }
 
 /// [`TreeFile::name_bag`]: the characters of the stem, the directory and the symbols'
@@ -80,14 +92,12 @@ struct Known {
 pub struct TreeFile {
     /// Relative to the root, `/`-separated; a non-UTF-8 name is shown lossily.
     pub path: String,
-    /// Folded file name without its last extension (`find_service` of `find_service.h`).
-    pub stem: String,
-    /// The stem's words joined by `_` (`command_router` of `CommandRouter.h`).
-    pub stem_snake: String,
-    /// Folded directory part, without a trailing `/` (empty at the root).
-    pub dir: String,
-    /// Folded last extension, without the dot.
-    pub ext: String,
+    /// The folded stem, the stem's snake form, the folded directory and the folded
+    /// extension, one after another ([`TreeFile::stem`] and the others read them): one
+    /// allocation a file, not four, in a tree of a million files.
+    names: Box<str>,
+    /// Where the snake form, the directory and the extension start in `names`.
+    starts: [u32; 3],
     pub language: Option<Language>,
     /// The symbols, once decoded (set at construction for a file built in memory).
     symbols: OnceLock<Vec<Symbol>>,
@@ -102,13 +112,34 @@ pub struct TreeFile {
     /// something asks before any read, from a probe of its first 8 KiB
     /// ([`TreeFile::content_kind`]).
     known: OnceLock<Known>,
-    /// The text, once read (set at construction for a tree held in memory).
-    loaded: OnceLock<Option<Loaded>>,
+    /// The text, once read (set at construction for a tree held in memory); boxed, as
+    /// most files of a large tree are never read.
+    loaded: OnceLock<Option<Box<Loaded>>>,
     /// Where to read the text from; `None` for a file built in memory.
     source: Option<Arc<Source>>,
 }
 
 impl TreeFile {
+    /// Folded file name without its last extension (`find_service` of `find_service.h`).
+    pub fn stem(&self) -> &str {
+        &self.names[..self.starts[0] as usize]
+    }
+
+    /// The stem's words joined by `_` (`command_router` of `CommandRouter.h`).
+    pub fn stem_snake(&self) -> &str {
+        &self.names[self.starts[0] as usize..self.starts[1] as usize]
+    }
+
+    /// Folded directory part, without a trailing `/` (empty at the root).
+    pub fn dir(&self) -> &str {
+        &self.names[self.starts[1] as usize..self.starts[2] as usize]
+    }
+
+    /// Folded last extension, without the dot.
+    pub fn ext(&self) -> &str {
+        &self.names[self.starts[2] as usize..]
+    }
+
     /// Builds the file record for `path` (relative, `/`-separated) with its content.
     pub fn new(path: String, size: u64, content: Content) -> TreeFile {
         let parts = PathParts::of(&path);
@@ -122,7 +153,7 @@ impl TreeFile {
         });
         let loaded = OnceLock::new();
         if let Content::Text { text, folded } = content {
-            let _ = loaded.set(Some(Loaded { text, folded }));
+            let _ = loaded.set(Some(Box::new(Loaded { text, folded })));
         }
         let name_bag = name_bag_of(&parts.stem, &parts.stem_snake, &parts.dir, &symbols[..]);
         let file = TreeFile::with_parts(path, parts, known, name_bag, loaded, None);
@@ -179,22 +210,15 @@ impl TreeFile {
         parts: PathParts,
         known: OnceLock<Known>,
         name_bag: u64,
-        loaded: OnceLock<Option<Loaded>>,
+        loaded: OnceLock<Option<Box<Loaded>>>,
         source: Option<Arc<Source>>,
     ) -> TreeFile {
-        let PathParts {
-            stem,
-            stem_snake,
-            dir,
-            ext,
-        } = parts;
-        let language = Language::from_extension(&ext);
+        let language = Language::from_extension(&parts.ext);
+        let (names, starts) = parts.joined();
         TreeFile {
-            stem,
-            stem_snake,
-            dir,
+            names,
+            starts,
             name_bag,
-            ext,
             language,
             known,
             symbols: OnceLock::new(),
@@ -328,7 +352,9 @@ impl TreeFile {
         if !self.may_be_text() {
             return None;
         }
-        self.loaded.get_or_init(|| self.read_loaded()).as_ref()
+        self.loaded
+            .get_or_init(|| self.read_loaded().map(Box::new))
+            .as_deref()
     }
 
     /// The file's text for one pass over the whole tree: the kept text when it was read
@@ -508,6 +534,42 @@ mod tests {
             assert_eq!(text_once.as_deref(), content.text(), "{name}: text once");
             assert_eq!(once.known_kind(), Some(&kind), "{name}: after one read");
             assert_eq!(unread(name).read().ok().map(|(t, _)| t), content.text());
+        }
+    }
+
+    /// The four name parts read back from the one string they are kept in are the parts
+    /// of the path, whatever is empty (no directory, no extension, a dot file).
+    #[test]
+    fn a_files_name_parts_are_its_paths_parts() {
+        let cases = [
+            (
+                "src/Net/CommandRouter.h",
+                ["commandrouter", "command_router", "src/net", "h"],
+            ),
+            ("Makefile", ["makefile", "makefile", "", ""]),
+            ("a/.gitignore", [".gitignore", "gitignore", "a", ""]),
+            (
+                "docs/README.zh-CN.md",
+                ["readme.zh-cn", "readme_zh_cn", "docs", "md"],
+            ),
+            ("x/Übung.RS", ["ubung", "ubung", "x", "rs"]),
+        ];
+        for (path, [stem, stem_snake, dir, ext]) in cases {
+            let file = TreeFile::new(
+                path.to_string(),
+                0,
+                Content::Text {
+                    text: String::new(),
+                    folded: String::new(),
+                },
+            );
+            let got = [file.stem(), file.stem_snake(), file.dir(), file.ext()];
+            assert_eq!(got, [stem, stem_snake, dir, ext], "{path}");
+            let parts = PathParts::of(path);
+            assert_eq!(
+                got,
+                [&parts.stem[..], &parts.stem_snake, &parts.dir, &parts.ext]
+            );
         }
     }
 }

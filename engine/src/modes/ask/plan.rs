@@ -181,7 +181,7 @@ fn first_named<'c>(
     let stems: Vec<usize> = tree
         .files()
         .par_iter()
-        .filter_map(|f| at.get(f.stem_snake.as_str()).copied())
+        .filter_map(|f| at.get(f.stem_snake()).copied())
         .collect();
     let mut named = vec![false; candidates.len()];
     for i in stems {

@@ -120,7 +120,12 @@ pub fn sample(options: &CommitsOptions, profile: &Profile) -> Result<CommitSampl
     )?;
     let counts = |path: &str| {
         let file = TreeFile::new(path.to_string(), 0, Content::Unreadable(String::new()));
-        let source = file.language.is_some() || profile.grep.source_extensions.contains(&file.ext);
+        let source = file.language.is_some()
+            || profile
+                .grep
+                .source_extensions
+                .iter()
+                .any(|e| e == file.ext());
         source
             && (options.include_tests || !is_test_file(&file, &profile.code))
             && !excludes.iter().any(|g| g.matches(path))
