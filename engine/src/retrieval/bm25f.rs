@@ -22,7 +22,7 @@ use crate::encoding::fnv::fnv;
 use crate::encoding::fx_hash::FxBuild;
 use crate::first_call::state::{HeldWord, HeldWords};
 use crate::profile::{FieldWeight, Profile, TaskRankingWeights};
-use crate::tree::{Tree, TreeState};
+use crate::tree::{RecordFiles, Tree, TreeState};
 use crate::worker_scratch::{WorkerScratch, FILES_PER_JOB};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -123,6 +123,19 @@ impl FieldIndex {
             };
         }
         FieldIndex::build(tree, profile)
+    }
+
+    /// Writes the statistics of the index's records `files` for `profile` beside the index
+    /// (what `findbench index` does after a build or a refresh); true when they are kept
+    /// and check out. Nothing is written when a file's mtime is in the racy window.
+    pub fn keep_records(files: &RecordFiles, profile: &Profile) -> bool {
+        let Some(stamp) = files.kept() else {
+            return false;
+        };
+        let key = kept_key(stamp.stamp, profile);
+        let path = kept::path_beside(&stamp.index_path);
+        kept_runs::write(files, profile, &path, key, kept_runs::SEGMENT_POSTINGS).is_ok()
+            && Kept::open(&path, key, files.len()).is_some()
     }
 
     /// True when statistics kept for `tree` and `profile` are on disk and check out.

@@ -15,14 +15,14 @@
 //! appended after the vocabulary; the header, which counts them, is written last. Every
 //! temporary file is removed, whether the write succeeds or fails.
 
+use super::counted_files::CountedFiles;
 use super::file_counts::{file_terms, FileTerms, COUNT_BATCH};
 use super::kept::{self, HEADER_BYTES};
-use super::length_sample::{estimated_averages, sample_of};
+use super::length_sample::{averages_of, sample_of};
 use super::posting::{Posting, NF};
 use crate::encoding::fx_hash::FxBuild;
 use crate::encoding::varint::put_varint;
 use crate::profile::Profile;
-use crate::tree::Tree;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -59,11 +59,11 @@ impl Drop for Temps {
     }
 }
 
-/// Writes the statistics of `tree` for `profile` under `key` to `path`, a segment of at
+/// Writes the statistics of `files` (a tree's, or an index's records) for `profile` under `key` to `path`, a segment of at
 /// most about `segment_postings` postings in memory at a time; how many runs the postings
 /// were written in, or why not.
-pub(super) fn write(
-    tree: &Tree,
+pub(super) fn write<F: CountedFiles + ?Sized>(
+    files: &F,
     profile: &Profile,
     path: &Path,
     key: u64,
@@ -74,7 +74,7 @@ pub(super) fn write(
     let mut temps = Temps(Vec::new());
     let written = (|| -> io::Result<usize> {
         let (lengths, mut runs) =
-            counted_in_runs(tree, profile, path, segment_postings, &mut temps)?;
+            counted_in_runs(files, profile, path, segment_postings, &mut temps)?;
         let counted = runs.len();
         // each run is read through an open file: many are merged a group at a time first
         while runs.len() > FAN_IN {
@@ -84,7 +84,7 @@ pub(super) fn write(
             }
             runs = merged;
         }
-        let average = estimated_averages(tree, &sample_of(tree, profile, &lengths));
+        let average = averages_of(files, &sample_of(files, profile, &lengths));
         let merged = temps.add(path, "tmp");
         merge(&runs, path, key, &lengths, average, &mut temps, &merged)?;
         std::fs::rename(&merged, path)?;
@@ -95,8 +95,8 @@ pub(super) fn write(
 }
 
 /// Each file's field lengths, and the runs its postings were written in (in file order).
-fn counted_in_runs(
-    tree: &Tree,
+fn counted_in_runs<F: CountedFiles + ?Sized>(
+    files: &F,
     profile: &Profile,
     path: &Path,
     segment_postings: usize,
@@ -105,9 +105,11 @@ fn counted_in_runs(
     let mut segment: HashMap<String, Vec<Posting>, FxBuild> = HashMap::default();
     let mut held = 0usize;
     let mut runs = Vec::new();
-    let mut lengths = Vec::with_capacity(tree.len());
-    for batch in tree.files().chunks(COUNT_BATCH) {
+    let mut lengths = Vec::with_capacity(files.len());
+    for start in (0..files.len()).step_by(COUNT_BATCH) {
+        let batch = files.batch(start, COUNT_BATCH);
         let per_file: Vec<FileTerms> = batch.par_iter().map(|f| file_terms(f, profile)).collect();
+        drop(batch);
         for (len, counts) in per_file {
             let file = lengths.len() as u32;
             held += counts.len();
@@ -122,7 +124,7 @@ fn counted_in_runs(
         }
         // the names counted are read from the mapped symbol table: its pages read so far
         // are not held for the rest of the pass
-        tree.symbol_table().release_pages();
+        files.release_pages();
     }
     if !segment.is_empty() {
         runs.push(write_run(&mut segment, temps.add(path, "run"))?);

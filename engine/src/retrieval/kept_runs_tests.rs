@@ -5,7 +5,7 @@
 use super::*;
 use crate::retrieval::bm25f::FieldIndex;
 use crate::retrieval::field_index::Terms;
-use crate::tree::TreeOptions;
+use crate::tree::{Indexed, Tree, TreeOptions};
 
 /// The files of this crate's `src/retrieval` and of the repository's `docs`, as (path,
 /// text): code and prose, a few dozen files.
@@ -256,4 +256,60 @@ fn a_run_reads_its_varints_back() {
         read_varint(&mut cut).is_err(),
         "a continuation byte with nothing after it"
     );
+}
+
+/// What `findbench index` keeps after a build or a refresh, counted from the index's
+/// records a batch at a time (`tree/record_files.rs`), is byte for byte what is kept from
+/// the tree of the same index; after no change it is given the tree, and keeps the same.
+#[test]
+fn statistics_kept_from_the_records_are_those_kept_from_the_tree() {
+    let mut texts = texts();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &texts);
+    let options = TreeOptions {
+        cache_dir: Some(cache.path().to_path_buf()),
+        ..TreeOptions::default()
+    };
+    let profile = Profile::default();
+    let kept_from_tree = |path: &Path| {
+        let _ = std::fs::remove_file(path);
+        let (tree, _) = Tree::index_and_load(dir.path(), &options).unwrap();
+        assert!(crate::retrieval::keep_statistics(&tree, &profile));
+        std::fs::read(path).unwrap()
+    };
+    // built, then refreshed (more files changed than are laid over the index), then as is
+    for (step, expect_records) in [("built", true), ("refreshed", true), ("unchanged", false)] {
+        if step == "refreshed" {
+            for (i, (_, text)) in texts.iter_mut().enumerate().take(300) {
+                text.push_str(&format!("\nrefreshed_word_{i} kept records\n"));
+            }
+            texts.push(("src/added.rs".into(), "fn added_after() {}\n".into()));
+            write_tree(dir.path(), &texts);
+            // the directories' mtimes out of the racy window too, so that the next index
+            // finds nothing changed
+            let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+            for d in ["", "src", "src/retrieval", "docs"] {
+                let d = std::fs::File::open(dir.path().join(d)).unwrap();
+                d.set_modified(past).unwrap();
+            }
+        }
+        let (indexed, stats) = Tree::index_for_statistics(dir.path(), &options).unwrap();
+        assert_eq!(
+            matches!(indexed, Indexed::Records(_)),
+            expect_records,
+            "{step}: {:?}",
+            stats.state
+        );
+        assert_eq!(stats.files, texts.len(), "{step}");
+        assert!(crate::retrieval::keep_index_statistics(&indexed, &profile));
+        let stamp = match &indexed {
+            Indexed::Records(files) => files.kept().unwrap().clone(),
+            Indexed::Tree(tree) => tree.kept().unwrap().clone(),
+        };
+        drop(indexed);
+        let path = kept::path_beside(&stamp.index_path);
+        let from_records = std::fs::read(&path).unwrap();
+        assert_eq!(from_records, kept_from_tree(&path), "{step}");
+    }
 }

@@ -16,6 +16,7 @@
 //! trees it is as precise from 256 files as the plain mean from 512 (benches/RESULTS.md,
 //! "Fast-path A/Bs").
 
+use super::counted_files::CountedFiles;
 use super::fields::Field;
 use super::fields::Syntax;
 use super::file_counts::{count_fields, is_source, path_of};
@@ -24,22 +25,20 @@ use super::tokens::for_each_part;
 use crate::encoding::fnv::fnv1a;
 use crate::profile::Profile;
 use crate::tree::symbols::scan_file_keeping;
-use crate::tree::{ContentKind, Tree, TreeFile};
+use crate::tree::{Tree, TreeFile};
 use crate::worker_scratch::WorkerScratch;
 use rayon::prelude::*;
 
 /// The indices (ascending, into [`Tree::files`]) of the files the averages are measured
 /// on: every file when the tree has at most `size`, else the `size` files whose paths
 /// hash lowest (FNV-1a; ties, which need equal hashes of different paths, by path).
-pub(crate) fn length_sample(tree: &Tree, size: usize) -> Vec<usize> {
-    let files = tree.files();
+pub(crate) fn length_sample<F: CountedFiles + ?Sized>(files: &F, size: usize) -> Vec<usize> {
     if files.len() <= size {
         return (0..files.len()).collect();
     }
-    let mut keyed: Vec<(u64, usize)> = files
-        .par_iter()
-        .enumerate()
-        .map(|(i, f)| (fnv1a(f.path.as_bytes()), i))
+    let mut keyed: Vec<(u64, usize)> = (0..files.len())
+        .into_par_iter()
+        .map(|i| (fnv1a(files.path(i).as_bytes()), i))
         .collect();
     // the tree's files are ordered by path: the index breaks a tie of hashes by path
     if size > 0 {
@@ -115,6 +114,11 @@ fn path_lengths(file: &TreeFile) -> [u32; NF] {
 /// ([`text_bytes`]); the mean when the sample counted no text. At least 1, so that an
 /// empty field divides nothing by zero.
 pub fn estimated_averages(tree: &Tree, sampled: &[Sampled]) -> [f64; NF] {
+    averages_of(tree, sampled)
+}
+
+/// [`estimated_averages`] over any [`CountedFiles`].
+pub(crate) fn averages_of<F: CountedFiles + ?Sized>(files: &F, sampled: &[Sampled]) -> [f64; NF] {
     let mut totals = [0f64; NF];
     let mut sample_bytes = 0f64;
     for (lengths, bytes) in sampled {
@@ -126,8 +130,11 @@ pub fn estimated_averages(tree: &Tree, sampled: &[Sampled]) -> [f64; NF] {
     let n = sampled.len().max(1) as f64;
     let mean_bytes = if sample_bytes > 0.0 {
         // on the pool: a file whose kind no read has learnt yet is probed here
-        let all: u64 = tree.files().par_iter().map(text_bytes).sum();
-        all as f64 / tree.len().max(1) as f64
+        let all: u64 = (0..files.len())
+            .into_par_iter()
+            .map(|i| files.text_bytes(i))
+            .sum();
+        all as f64 / files.len().max(1) as f64
     } else {
         0.0
     };
@@ -163,20 +170,15 @@ pub(crate) fn measured_sample(tree: &Tree, profile: &Profile) -> Vec<Sampled> {
 /// The sample of `tree` for `profile` from every file's field lengths counted whole
 /// (`lengths[i]` for file `i`, what the kept statistics count): what [`measured_sample`]
 /// measures, without reading the sampled files again.
-pub(crate) fn sample_of(tree: &Tree, profile: &Profile, lengths: &[[u32; NF]]) -> Vec<Sampled> {
-    length_sample(tree, profile.task_ranking.length_sample)
+pub(crate) fn sample_of<F: CountedFiles + ?Sized>(
+    files: &F,
+    profile: &Profile,
+    lengths: &[[u32; NF]],
+) -> Vec<Sampled> {
+    length_sample(files, profile.task_ranking.length_sample)
         .into_iter()
-        .map(|i| (lengths[i], text_bytes(&tree.files()[i])))
+        .map(|i| (lengths[i], files.text_bytes(i)))
         .collect()
-}
-
-/// The bytes of a file's text: its size when it holds text, else none (a binary file, one
-/// over the size limit or unreadable has no text field).
-fn text_bytes(file: &TreeFile) -> u64 {
-    match file.content_kind() {
-        ContentKind::Text => file.size(),
-        _ => 0,
-    }
 }
 
 #[cfg(test)]
@@ -293,7 +295,7 @@ mod tests {
             .map(|f| sampled_lengths(f, &profile, WHOLE, &mut Vec::new()))
             .collect();
         for (i, m) in measured.iter().enumerate() {
-            assert_eq!((m.0, m.1), (lengths[i], text_bytes(&t.files()[i])));
+            assert_eq!((m.0, m.1), (lengths[i], CountedFiles::text_bytes(&t, i)));
         }
         let of = |files: &[usize]| -> Vec<Sampled> { files.iter().map(|&i| measured[i]).collect() };
         let sample = length_sample(&t, 20);

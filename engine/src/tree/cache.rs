@@ -36,14 +36,15 @@ use super::index_format::{fingerprint, Head, OptionsKey, FORMAT, HEADER_BYTES, M
 use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
 use super::postings::{Encoded, Lazy};
+use super::record_files::{kept_stamp, RecordFiles};
 use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
 use super::segments::{Scratch, SEGMENT_BYTES};
-use super::source_tree::{KeptStamp, Tree};
-use super::stamp::{system_ns, trusted, FileRecord};
+use super::source_tree::Tree;
+use super::stamp::{system_ns, FileRecord};
 use super::symbol_table::SymbolTable;
 use super::walk;
-use crate::encoding::fnv::{fnv, FnvParts};
+use crate::encoding::fnv::fnv;
 use crate::error::{EngineError, Result};
 use serde::Serialize;
 use std::fs::File;
@@ -68,6 +69,24 @@ pub enum IndexState {
     /// A few files changed: `findbench index` read those edited or added and kept them
     /// beside the index (`tree/kept_changes.rs`) instead of writing it again.
     ChangesKept,
+}
+
+/// What [`open_as`] gives: the tree of the index, or, for `findbench index` after a build
+/// or refresh, the files as the records written (`tree/record_files.rs`).
+pub enum Indexed {
+    Tree(Box<Tree>),
+    Records(RecordFiles),
+}
+
+impl Indexed {
+    fn into_tree(self) -> Result<Tree> {
+        match self {
+            Indexed::Tree(tree) => Ok(*tree),
+            Indexed::Records(_) => Err(EngineError::Internal(
+                "the index gave its records, not a tree".into(),
+            )),
+        }
+    }
 }
 
 /// What the kept index of a root holds (`findbench index DIR`).
@@ -110,9 +129,10 @@ pub(super) fn open(
     options: &TreeOptions,
     cache_dir: &Path,
 ) -> Result<(Tree, IndexStats)> {
-    open_as(root, options, cache_dir, false, SEGMENT_BYTES).and_then(|opened| {
-        opened.ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
-    })
+    let opened = open_as(root, options, cache_dir, false, false, SEGMENT_BYTES)?;
+    let (indexed, stats) = opened
+        .ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))?;
+    Ok((indexed.into_tree()?, stats))
 }
 
 /// [`open`] when a usable index of `root` is kept (refreshed as needed); `None` when there
@@ -122,7 +142,21 @@ pub(super) fn open_if_indexed(
     options: &TreeOptions,
     cache_dir: &Path,
 ) -> Result<Option<(Tree, IndexStats)>> {
-    open_as(root, options, cache_dir, true, SEGMENT_BYTES)
+    match open_as(root, options, cache_dir, true, false, SEGMENT_BYTES)? {
+        Some((indexed, stats)) => Ok(Some((indexed.into_tree()?, stats))),
+        None => Ok(None),
+    }
+}
+
+/// [`open`] for `findbench index`: after a build or a refresh, the files as the records
+/// written, not a tree (whose every file costs twice a record's memory).
+pub(super) fn open_for_index(
+    root: &Path,
+    options: &TreeOptions,
+    cache_dir: &Path,
+) -> Result<(Indexed, IndexStats)> {
+    open_as(root, options, cache_dir, false, true, SEGMENT_BYTES)?
+        .ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
 }
 
 /// [`open`], the index built in segments of `segment_bytes` (`tree/segments/mod.rs`).
@@ -133,9 +167,10 @@ pub(super) fn open_in_segments(
     cache_dir: &Path,
     segment_bytes: usize,
 ) -> Result<(Tree, IndexStats)> {
-    open_as(root, options, cache_dir, false, segment_bytes).and_then(|opened| {
-        opened.ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))
-    })
+    let opened = open_as(root, options, cache_dir, false, false, segment_bytes)?;
+    let (indexed, stats) = opened
+        .ok_or_else(|| EngineError::Internal("the index was neither read nor built".into()))?;
+    Ok((indexed.into_tree()?, stats))
 }
 
 /// True when an index of `root` for these options is kept and written by this build (its
@@ -154,13 +189,17 @@ pub(super) fn is_indexed(root: &Path, options: &TreeOptions, cache_dir: &Path) -
         && header[12..20] == fingerprint().to_le_bytes()
 }
 
+/// The index of `root`, read, refreshed or built; `None` when `only_if_indexed` and there
+/// is no usable one. With `records`, an index built or refreshed gives its files as the
+/// records written ([`Indexed::Records`]) when it reads back, else a tree.
 fn open_as(
     root: &Path,
     options: &TreeOptions,
     cache_dir: &Path,
     only_if_indexed: bool,
+    records: bool,
     segment_bytes: usize,
-) -> Result<Option<(Tree, IndexStats)>> {
+) -> Result<Option<(Indexed, IndexStats)>> {
     let started = Instant::now();
     check_root(root, ROOT_HINT)?;
     let canonical = root.canonicalize().map_err(|e| EngineError::File {
@@ -176,7 +215,8 @@ fn open_as(
         Err(_) if only_if_indexed => return Ok(None),
         Err(why) => (None, Some(why)),
     };
-    let stats = |tree: &Tree,
+    // (files, text files, symbols, walk report) of the tree or records
+    let stats = |counts: (usize, usize, usize, WalkReport),
                  rebuilt_because: Option<String>,
                  enc_words,
                  enc_bytes,
@@ -189,18 +229,14 @@ fn open_as(
             cache_path: path.clone(),
             state,
             rebuilt_because,
-            files: tree.len(),
-            text_files: tree
-                .files()
-                .iter()
-                .filter(|f| *f.content_kind() == ContentKind::Text)
-                .count(),
-            symbols: tree.symbol_table().len(),
+            files: counts.0,
+            text_files: counts.1,
+            symbols: counts.2,
             words: enc_words,
             postings_bytes: enc_bytes,
             index_bytes,
             files_read,
-            report: tree.report().clone(),
+            report: counts.3,
             write_error,
             duration_ms: started.elapsed().as_secs_f64() * 1e3,
         }
@@ -245,7 +281,7 @@ fn open_as(
                         _ => None,
                     };
                     let s = stats(
-                        &tree,
+                        counts_of(&tree),
                         None,
                         old.words,
                         old.postings_bytes,
@@ -254,7 +290,7 @@ fn open_as(
                         old.bytes,
                         written,
                     );
-                    return Ok(Some((tree, s)));
+                    return Ok(Some((Indexed::Tree(Box::new(tree)), s)));
                 }
                 None => Some(old),
             }
@@ -336,7 +372,19 @@ fn open_as(
         Ok(_) => read_with(&path, &root_shown, &key, &mut head).ok(),
         Err(_) => None,
     };
-    let (tree, words, enc_bytes, index_bytes, write_error) = match (read_back, head) {
+    let (indexed, words, enc_bytes, index_bytes, write_error) = match (read_back, head) {
+        (Some(back), _) if records => {
+            drop(parts);
+            let (words, bytes) = (back.words, back.postings_bytes);
+            let (files, report) = RecordFiles::new(root, options, &path, back.head, back.symbols);
+            let counts = (
+                files.len(),
+                files.text_files(),
+                files.symbol_table().len(),
+                report,
+            );
+            (Err((files, counts)), words, bytes, back.bytes, None)
+        }
         (Some(back), _) => {
             drop(parts);
             let (words, bytes) = (back.words, back.postings_bytes);
@@ -349,7 +397,7 @@ fn open_as(
                 back.postings,
                 None,
             );
-            (tree, words, bytes, back.bytes, None)
+            (Ok(tree), words, bytes, back.bytes, None)
         }
         (None, None) => {
             return Err(EngineError::Internal(
@@ -373,11 +421,18 @@ fn open_as(
             let why = written
                 .err()
                 .unwrap_or_else(|| "the index written does not read back".into());
-            (tree, words, bytes, 0, Some(why))
+            (Ok(tree), words, bytes, 0, Some(why))
         }
     };
+    let (indexed, counts) = match indexed {
+        Ok(tree) => {
+            let counts = counts_of(&tree);
+            (Indexed::Tree(Box::new(tree)), counts)
+        }
+        Err((files, counts)) => (Indexed::Records(files), counts),
+    };
     let s = stats(
-        &tree,
+        counts,
         rebuilt_because,
         words,
         enc_bytes,
@@ -386,7 +441,19 @@ fn open_as(
         index_bytes,
         write_error,
     );
-    Ok(Some((tree, s)))
+    Ok(Some((indexed, s)))
+}
+
+/// What [`IndexStats`] counts of `tree`: its files, those holding text, its symbols, and
+/// what its walk met.
+fn counts_of(tree: &Tree) -> (usize, usize, usize, WalkReport) {
+    let text_files = tree
+        .files()
+        .iter()
+        .filter(|f| *f.content_kind() == ContentKind::Text)
+        .count();
+    let report = tree.report().clone();
+    (tree.len(), text_files, tree.symbol_table().len(), report)
 }
 
 /// The tree of the index `head` (its symbols in `symbols`, its words in `postings`), with
@@ -404,27 +471,7 @@ fn tree_of(
     // file within the racy window may change again without its size or mtime showing it;
     // the stamp is the index's, changes or not (what is derived is then laid over in
     // turn: `retrieval/bm25f.rs`)
-    let mut kept = head
-        .files
-        .iter()
-        .all(|f| trusted(f.mtime, head.built_ns))
-        .then(|| {
-            // hashed as it goes: gathering every file's part first held a copy of every path
-            let mut stamp = FnvParts::new();
-            stamp.bytes(head.root.as_bytes());
-            stamp.end_part();
-            for f in &head.files {
-                stamp.bytes(f.path.as_bytes());
-                stamp.bytes(&f.size.to_le_bytes());
-                stamp.bytes(&f.mtime.to_le_bytes());
-                stamp.end_part();
-            }
-            KeptStamp {
-                index_path: index_path.to_path_buf(),
-                stamp: stamp.finish(),
-                edited: Vec::new(),
-            }
-        });
+    let mut kept = kept_stamp(&head, index_path);
     let source = Arc::new(Source {
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,

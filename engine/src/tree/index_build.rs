@@ -196,7 +196,7 @@ impl<'a> OldWords<'a> {
 fn spill(files: &mut [FileRecord], builder: Builder, scratch: &Scratch) -> io::Result<Segment> {
     let table = SymbolTable::build(files.iter().map(|r| r.symbols.as_slice()));
     files.iter_mut().for_each(|r| r.symbols = Vec::new());
-    Segment::spill(scratch, &table, &builder.finish())
+    Segment::spill_in_turn(scratch, table, || builder.finish())
 }
 
 /// A writer that counts and checksums what passes through it.

@@ -147,21 +147,35 @@ impl Tree {
     /// [`Tree::index`], and the tree it now holds (what is derived from the tree can then be
     /// kept beside the index without loading it again).
     pub fn index_and_load(root: &Path, options: &TreeOptions) -> Result<(Tree, IndexStats)> {
-        if options.no_cache {
-            return Err(crate::error::EngineError::invalid(
-                "the index is not kept with --no-cache",
-            ));
-        }
-        let dir = options
-            .cache_dir
-            .clone()
-            .or_else(crate::cache_dir::cache_dir)
-            .ok_or_else(|| {
-                crate::error::EngineError::invalid_with_hint(
-                    "no cache directory: neither FINDBENCH_CACHE nor a home directory is set",
-                    "set FINDBENCH_CACHE to a writable directory",
-                )
-            })?;
-        cache::open(root, options, &dir)
+        cache::open(root, options, &index_cache_dir(options)?)
     }
+
+    /// [`Tree::index`], and its files: after a build or a refresh, as the records written
+    /// (what `findbench index` counts the ranking statistics from in less memory than a
+    /// tree of the same files), else the tree.
+    pub fn index_for_statistics(
+        root: &Path,
+        options: &TreeOptions,
+    ) -> Result<(cache::Indexed, IndexStats)> {
+        cache::open_for_index(root, options, &index_cache_dir(options)?)
+    }
+}
+
+/// Where the index is kept: an error when caching is off or no cache directory is known.
+fn index_cache_dir(options: &TreeOptions) -> Result<std::path::PathBuf> {
+    if options.no_cache {
+        return Err(crate::error::EngineError::invalid(
+            "the index is not kept with --no-cache",
+        ));
+    }
+    options
+        .cache_dir
+        .clone()
+        .or_else(crate::cache_dir::cache_dir)
+        .ok_or_else(|| {
+            crate::error::EngineError::invalid_with_hint(
+                "no cache directory: neither FINDBENCH_CACHE nor a home directory is set",
+                "set FINDBENCH_CACHE to a writable directory",
+            )
+        })
 }

@@ -180,25 +180,45 @@ pub(super) struct Segment {
     postings: [Spilled; 4],
 }
 
+/// `bytes` written to a file of `scratch` (or kept in memory).
+fn spilled(scratch: &Scratch, bytes: &[u8]) -> io::Result<Spilled> {
+    let mut out = scratch.writer()?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
 impl Segment {
     /// Spills the symbol table and posting lists of a run of files.
+    #[cfg(test)]
     pub(super) fn spill(
         scratch: &Scratch,
         table: &SymbolTable,
         postings: &Encoded,
     ) -> io::Result<Segment> {
-        let spilled = |bytes: &[u8]| -> io::Result<Spilled> {
-            let mut out = scratch.writer()?;
-            out.write_all(bytes)?;
-            out.finish()
-        };
+        let table = spilled(scratch, table.bytes())?;
+        Segment::with_table(scratch, table, postings)
+    }
+
+    /// [`Segment::spill`], one of its tables in memory at a time: the symbol table is
+    /// spilled and dropped before the posting lists are encoded (`postings`), which lowers
+    /// the build's peak by the table's size.
+    pub(super) fn spill_in_turn(
+        scratch: &Scratch,
+        table: SymbolTable,
+        postings: impl FnOnce() -> Encoded,
+    ) -> io::Result<Segment> {
+        let table = spilled(scratch, table.bytes())?;
+        Segment::with_table(scratch, table, &postings())
+    }
+
+    fn with_table(scratch: &Scratch, table: Spilled, postings: &Encoded) -> io::Result<Segment> {
         Ok(Segment {
-            table: spilled(table.bytes())?,
+            table,
             postings: [
-                spilled(&postings.vocab)?,
-                spilled(&postings.starts)?,
-                spilled(&postings.offsets)?,
-                spilled(&postings.lists)?,
+                spilled(scratch, &postings.vocab)?,
+                spilled(scratch, &postings.starts)?,
+                spilled(scratch, &postings.offsets)?,
+                spilled(scratch, &postings.lists)?,
             ],
         })
     }

@@ -88,7 +88,7 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
     }
     findbench_eval::call::check_root(&args.root, "pass a directory: findbench index DIR")?;
     let profile = Profile::resolve(&args.profile.profile)?;
-    let (tree, stats) = Tree::index_and_load(&args.root, &cache.tree_options())?;
+    let (indexed, stats) = Tree::index_for_statistics(&args.root, &cache.tree_options())?;
     if let Some(why) = &stats.write_error {
         return Err(EngineError::File {
             path: stats.cache_path.clone(),
@@ -97,7 +97,7 @@ fn index(args: &IndexArgs, cache: &CacheArgs) -> Result<Indexed, EngineError> {
         });
     }
     // the ranking statistics too, so that the first word-ranked question is warm
-    let ranking_kept = findbench_engine::retrieval::keep_statistics(&tree, &profile);
+    let ranking_kept = findbench_engine::retrieval::keep_index_statistics(&indexed, &profile);
     // built: a call that started this build in the background may start another later
     let _ = std::fs::remove_file(findbench_engine::tree::building_marker(&stats.cache_path));
     Ok(Indexed {
