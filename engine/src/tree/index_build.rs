@@ -84,9 +84,16 @@ pub(super) fn read_and_merge(
     let mut segments = Vec::new();
     let (mut builder, mut first, mut held_symbols) = (Builder::new(), 0, 0);
     let mut files_read = 0;
-    let mut found = found.into_iter().peekable();
-    while found.peek().is_some() {
-        let batch: Vec<Found> = found.by_ref().take(READ_BATCH).collect();
+    // taken a batch at a time from the end of the reversed list, which is shrunk as it
+    // empties: the files found are given back as their records are made, not held to the end
+    let mut found = found;
+    found.reverse();
+    while !found.is_empty() {
+        let mut batch = found.split_off(found.len().saturating_sub(READ_BATCH));
+        batch.reverse();
+        if found.len() < found.capacity() / 2 {
+            found.shrink_to_fit();
+        }
         let read: Vec<Batched> = batch
             .into_par_iter()
             .map(|f| match f {

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// How much a segment may hold in memory (its files' symbols and its words' lists, as
 /// [`Segment::held`] estimates them) before it is spilled: the build's memory beside the
 /// list of files.
-pub(super) const SEGMENT_BYTES: usize = 48 << 20;
+pub(super) const SEGMENT_BYTES: usize = 24 << 20;
 
 /// Bytes a symbol takes while its file's record holds it (a `Symbol` with its two strings).
 pub(super) const SYMBOL_BYTES: usize = 112;
