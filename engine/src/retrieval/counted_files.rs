@@ -2,19 +2,8 @@
 //! just written (`tree/record_files.rs`), which `findbench index` counts from so that it
 //! never holds a [`TreeFile`] for every file of the tree at once.
 
-use super::bm25f::FieldIndex;
-use crate::profile::Profile;
-use crate::tree::{ContentKind, Indexed, RecordFiles, Tree, TreeFile};
+use crate::tree::{ContentKind, RecordFiles, Tree, TreeFile};
 use std::borrow::Cow;
-
-/// Keeps the ranking statistics of what `findbench index` built or read, for `profile`,
-/// beside the index ([`super::keep_statistics`] for a tree); true when they are kept.
-pub fn keep_index_statistics(indexed: &Indexed, profile: &Profile) -> bool {
-    match indexed {
-        Indexed::Tree(tree) => super::keep_statistics(tree, profile),
-        Indexed::Records(files) => FieldIndex::keep_records(files, profile),
-    }
-}
 
 /// Files in a fixed order, read a batch at a time.
 pub(crate) trait CountedFiles: Sync {

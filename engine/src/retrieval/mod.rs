@@ -36,7 +36,6 @@ use crate::profile::Profile;
 use crate::tree::{Tree, TreeState};
 use best_files::Scored;
 use bm25f::FieldIndex;
-pub use counted_files::keep_index_statistics;
 use fields::FIELDS;
 pub(crate) use file_counts::{counted_of_read, Counted, CountsAndLines};
 pub use length_sample::{estimated_averages, sampled_lengths, Sampled};
@@ -425,6 +424,15 @@ pub fn keep_statistics(tree: &Tree, profile: &Profile) -> bool {
     }
     warm_statistics(tree, profile);
     FieldIndex::is_kept(tree, profile)
+}
+
+/// [`keep_statistics`] for what `findbench index` built or read: after a build or a
+/// refresh, counted from the index's records a batch at a time (`tree/record_files.rs`).
+pub fn keep_index_statistics(indexed: &crate::tree::Indexed, profile: &Profile) -> bool {
+    match indexed {
+        crate::tree::Indexed::Tree(tree) => keep_statistics(tree, profile),
+        crate::tree::Indexed::Records(files) => FieldIndex::keep_records(files, profile),
+    }
 }
 
 /// Builds the ranking statistics of `tree` for `profile` for the next questions on it in

@@ -37,11 +37,21 @@ impl RecordFiles {
         symbols: Arc<SymbolTable>,
     ) -> (RecordFiles, WalkReport) {
         let kept = kept_stamp(&head, index_path);
-        let report = WalkReport {
+        // counted by kind as a tree of the same files counts them (`Tree::report`)
+        let mut report = WalkReport {
+            files: head.files.len(),
             errors: head.errors,
             messages: head.messages,
             ..WalkReport::default()
         };
+        for r in &head.files {
+            match r.kind {
+                ContentKind::Binary => report.binary += 1,
+                ContentKind::TooLarge => report.too_large += 1,
+                ContentKind::Unreadable(_) => report.unreadable += 1,
+                ContentKind::Text => {}
+            }
+        }
         let source = Arc::new(Source {
             root: root.to_path_buf(),
             max_file_bytes: options.max_file_bytes,
