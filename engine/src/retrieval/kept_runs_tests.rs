@@ -159,19 +159,24 @@ fn write_tree(root: &Path, texts: &[(String, String)]) {
     }
 }
 
+/// `texts` written under `root` (their mtimes trusted), and the options of a tree whose
+/// index is kept under `cache`.
+fn written_and_cached(root: &Path, cache: &Path, texts: &[(String, String)]) -> TreeOptions {
+    write_tree(root, texts);
+    TreeOptions {
+        cache_dir: Some(cache.to_path_buf()),
+        ..TreeOptions::default()
+    }
+}
+
 /// The statistics of a tree from the kept index are written in runs and read from disk,
 /// and rank as those built in memory; when they cannot be written they are built in
 /// memory, and answer the same.
 #[test]
 fn statistics_kept_in_runs_answer_as_those_built_in_memory() {
     let texts = texts();
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    write_tree(dir.path(), &texts);
-    let options = TreeOptions {
-        cache_dir: Some(cache.path().to_path_buf()),
-        ..TreeOptions::default()
-    };
+    let (dir, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let options = written_and_cached(dir.path(), cache.path(), &texts);
     let memory = Tree::load(
         dir.path(),
         &TreeOptions {
@@ -264,13 +269,8 @@ fn a_run_reads_its_varints_back() {
 #[test]
 fn statistics_kept_from_the_records_are_those_kept_from_the_tree() {
     let mut texts = texts();
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    write_tree(dir.path(), &texts);
-    let options = TreeOptions {
-        cache_dir: Some(cache.path().to_path_buf()),
-        ..TreeOptions::default()
-    };
+    let (dir, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let options = written_and_cached(dir.path(), cache.path(), &texts);
     let profile = Profile::default();
     let kept_from_tree = |path: &Path| {
         let _ = std::fs::remove_file(path);
