@@ -59,9 +59,9 @@ impl Drop for Temps {
     }
 }
 
-/// Writes the statistics of `files` (a tree's, or an index's records) for `profile` under `key` to `path`, a segment of at
-/// most about `segment_postings` postings in memory at a time; how many runs the postings
-/// were written in, or why not.
+/// Writes the statistics of `files` (a tree's, or an index's records) for `profile` under
+/// `key` to `path`, a segment of at most about `segment_postings` postings in memory at a
+/// time; how many runs the postings were written in, or why not.
 pub(super) fn write<F: CountedFiles + ?Sized>(
     files: &F,
     profile: &Profile,
