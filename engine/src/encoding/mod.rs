@@ -3,4 +3,5 @@
 
 pub(crate) mod fnv;
 pub(crate) mod fx_hash;
+pub(crate) mod sorted_heads;
 pub(crate) mod varint;

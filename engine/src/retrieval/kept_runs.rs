@@ -21,11 +21,12 @@ use super::kept::{self, HEADER_BYTES};
 use super::length_sample::{averages_of, sample_of};
 use super::posting::{Posting, NF};
 use crate::encoding::fx_hash::FxBuild;
+use crate::encoding::sorted_heads::{pop_holders, Heads};
 use crate::encoding::varint::put_varint;
 use crate::profile::Profile;
 use rayon::prelude::*;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -201,26 +202,10 @@ fn read_varint(reader: &mut impl BufRead) -> io::Result<u32> {
     Err(damaged_run())
 }
 
-/// The next term of each run not yet merged, smallest first, with its run.
-type Terms = BinaryHeap<Reverse<(Vec<u8>, usize)>>;
-
-/// The runs holding the smallest term left, in file order (the heap breaks ties by run),
-/// popped from `heap`; the term.
-fn holders(heap: &mut Terms) -> Option<(Vec<u8>, Vec<usize>)> {
-    let Reverse((term, first)) = heap.pop()?;
-    let mut parts = vec![first];
-    while heap.peek().is_some_and(|Reverse((t, _))| *t == term) {
-        if let Some(Reverse((_, r))) = heap.pop() {
-            parts.push(r);
-        }
-    }
-    Some((term, parts))
-}
-
 /// The runs at `paths`, open, and the heap of their first terms.
-fn open_runs(paths: &[PathBuf]) -> io::Result<(Vec<Run>, Terms)> {
+fn open_runs(paths: &[PathBuf]) -> io::Result<(Vec<Run>, Heads)> {
     let mut open: Vec<Run> = Vec::with_capacity(paths.len());
-    let mut heap = BinaryHeap::new();
+    let mut heap = Heads::new();
     for (r, path) in paths.iter().enumerate() {
         let mut run = Run {
             reader: BufReader::with_capacity(RUN_BUFFER, File::open(path)?),
@@ -252,7 +237,8 @@ fn merge_runs(paths: &[PathBuf], run: PathBuf) -> io::Result<PathBuf> {
     let (mut open, mut heap) = open_runs(paths)?;
     let mut out = BufWriter::new(File::create(&run)?);
     let mut bytes = Vec::new();
-    while let Some((term, parts)) = holders(&mut heap) {
+    let mut parts = Vec::new();
+    while let Some(term) = pop_holders(&mut heap, &mut parts) {
         let mut counts = Vec::with_capacity(parts.len());
         for &r in &parts {
             counts.push(read_varint(&mut open[r].reader)?);
@@ -305,7 +291,8 @@ fn merge(
     let (mut open, mut heap) = open_runs(runs)?;
     let (mut vocab_len, mut lists_len, mut terms) = (0u64, 0u64, 0usize);
     let (mut entry, mut posting) = (Vec::new(), Vec::new());
-    while let Some((term, parts)) = holders(&mut heap) {
+    let mut parts = Vec::new();
+    while let Some(term) = pop_holders(&mut heap, &mut parts) {
         let (word_at, list_at) = (vocab_len, lists_len);
         out.write_all(&term)?;
         out.write_all(b"\n")?;
@@ -313,7 +300,7 @@ fn merge(
         let mut crc = crc32fast::Hasher::new();
         crc.update(&term);
         let mut last = 0u32;
-        for r in parts {
+        for &r in &parts {
             let run = &mut open[r];
             let count = read_varint(&mut run.reader)?;
             let mut file = 0u32;

@@ -285,27 +285,6 @@ impl Segment {
     }
 }
 
-/// The next string of each segment not yet merged, smallest first, with its segment.
-type Heads = std::collections::BinaryHeap<std::cmp::Reverse<(Vec<u8>, usize)>>;
-
-/// Pops the smallest string left and every segment holding it, in segment order (their
-/// lists follow one another in that order) into `holders`; `None` when none is left.
-fn pop_holders(heads: &mut Heads, holders: &mut Vec<usize>) -> Option<Vec<u8>> {
-    let std::cmp::Reverse((string, first)) = heads.pop()?;
-    holders.clear();
-    holders.push(first);
-    while heads
-        .peek()
-        .is_some_and(|std::cmp::Reverse((next, _))| *next == string)
-    {
-        if let Some(std::cmp::Reverse((_, i))) = heads.pop() {
-            holders.push(i);
-        }
-    }
-    holders.sort_unstable();
-    Some(string)
-}
-
 /// The error of spilled bytes that do not read as what was written.
 fn invalid(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.to_string())

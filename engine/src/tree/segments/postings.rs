@@ -4,10 +4,8 @@
 //! other. A list starts with its first file's number and goes on in gaps; a segment's part
 //! after the first starts with the gap from the last file of the part before.
 
-use super::{
-    invalid, pop_holders, put_u32, read_u32, Heads, Scratch, Segment, SortedStrings, SpillWriter,
-    Spilled,
-};
+use super::{invalid, put_u32, read_u32, Scratch, Segment, SortedStrings, SpillWriter, Spilled};
+use crate::encoding::sorted_heads::{pop_holders, Heads};
 use crate::encoding::varint::{get_varint, put_varint};
 use std::cmp::Reverse;
 use std::io::{self, BufRead, Read, Write};

@@ -8,9 +8,8 @@
 //! counts, the files' starts, the records (their string renumbered, their name moved by the
 //! names before), the merged arrays, and the names.
 
-use super::{
-    invalid, pop_holders, put_u32, read_u32, Heads, Scratch, Segment, SortedStrings, SpillWriter,
-};
+use super::{invalid, put_u32, read_u32, Scratch, Segment, SortedStrings, SpillWriter};
+use crate::encoding::sorted_heads::{pop_holders, Heads};
 use crate::tree::symbol_table::{Layout, COUNTS, RECORD};
 use std::cmp::Reverse;
 use std::io::{self, BufRead, Read, Write};
