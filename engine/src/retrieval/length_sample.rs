@@ -28,6 +28,7 @@ use crate::tree::symbols::scan_file_keeping;
 use crate::tree::{Tree, TreeFile};
 use crate::worker_scratch::WorkerScratch;
 use rayon::prelude::*;
+use std::collections::BinaryHeap;
 
 /// The indices (ascending, into [`Tree::files`]) of the files the averages are measured
 /// on: every file when the tree has at most `size`, else the `size` files whose paths
@@ -36,15 +37,19 @@ pub(crate) fn length_sample<F: CountedFiles + ?Sized>(files: &F, size: usize) ->
     if files.len() <= size {
         return (0..files.len()).collect();
     }
-    let mut keyed: Vec<(u64, usize)> = (0..files.len())
-        .into_par_iter()
-        .map(|i| (fnv1a(files.path(i).as_bytes()), i))
-        .collect();
-    // the tree's files are ordered by path: the index breaks a tie of hashes by path
-    if size > 0 {
-        keyed.select_nth_unstable(size - 1);
-    }
-    let mut chosen: Vec<usize> = keyed[..size].iter().map(|&(_, i)| i).collect();
+    // the `size` lowest (hash, file) pairs, held in a heap of that size as the paths pass:
+    // the tree's files are ordered by path, so the file number breaks a tie of hashes by path
+    let mut lowest: BinaryHeap<(u64, usize)> = BinaryHeap::with_capacity(size + 1);
+    files.each_path(&mut |i, path| {
+        let key = (fnv1a(path.as_bytes()), i);
+        if lowest.len() < size {
+            lowest.push(key);
+        } else if lowest.peek().is_some_and(|&top| key < top) {
+            lowest.pop();
+            lowest.push(key);
+        }
+    });
+    let mut chosen: Vec<usize> = lowest.into_iter().map(|(_, i)| i).collect();
     chosen.sort_unstable();
     chosen
 }
@@ -129,12 +134,7 @@ pub(crate) fn averages_of<F: CountedFiles + ?Sized>(files: &F, sampled: &[Sample
     }
     let n = sampled.len().max(1) as f64;
     let mean_bytes = if sample_bytes > 0.0 {
-        // on the pool: a file whose kind no read has learnt yet is probed here
-        let all: u64 = (0..files.len())
-            .into_par_iter()
-            .map(|i| files.text_bytes(i))
-            .sum();
-        all as f64 / files.len().max(1) as f64
+        files.text_bytes_total() as f64 / files.len().max(1) as f64
     } else {
         0.0
     };
@@ -175,9 +175,12 @@ pub(crate) fn sample_of<F: CountedFiles + ?Sized>(
     profile: &Profile,
     lengths: &[[u32; NF]],
 ) -> Vec<Sampled> {
-    length_sample(files, profile.task_ranking.length_sample)
-        .into_iter()
-        .map(|i| (lengths[i], files.text_bytes(i)))
+    let chosen = length_sample(files, profile.task_ranking.length_sample);
+    let bytes = files.text_bytes_of(&chosen);
+    chosen
+        .iter()
+        .zip(bytes)
+        .map(|(&i, b)| (lengths[i], b))
         .collect()
 }
 
@@ -295,7 +298,7 @@ mod tests {
             .map(|f| sampled_lengths(f, &profile, WHOLE, &mut Vec::new()))
             .collect();
         for (i, m) in measured.iter().enumerate() {
-            assert_eq!((m.0, m.1), (lengths[i], CountedFiles::text_bytes(&t, i)));
+            assert_eq!((m.0, m.1), (lengths[i], t.text_bytes_of(&[i])[0]));
         }
         let of = |files: &[usize]| -> Vec<Sampled> { files.iter().map(|&i| measured[i]).collect() };
         let sample = length_sample(&t, 20);

@@ -27,15 +27,15 @@
 //! written to a temporary name in the same directory and renamed, so that a reader never
 //! sees half a file and two processes building at once each write a whole one.
 
-use super::blob::{self, verified_stamp, Blob, Identity};
 use super::content::ContentKind;
 use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
 use super::index_build::{self, Old};
-use super::index_format::{fingerprint, Head, OptionsKey, FORMAT, HEADER_BYTES, MAGIC, PARTS};
+use super::index_format::{fingerprint, Head, HeadStart, OptionsKey, FORMAT, MAGIC};
+use super::index_read::{read, read_mapped};
 use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
-use super::postings::{Encoded, Lazy};
+use super::postings::Lazy;
 use super::record_files::{kept_stamp, RecordFiles};
 use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
@@ -244,7 +244,7 @@ fn open_as(
     let old = match old {
         Some(old) => {
             let h = &old.head;
-            match edits::changes(root, options, &h.stamps, &h.files, h.built_ns) {
+            match edits::changes(root, options, &h.start.stamps, &h.files, h.start.built_ns) {
                 Some(changes) => {
                     // a few changes: laid over the index; `findbench index` keeps the files
                     // it read beside it instead of writing the index again
@@ -314,7 +314,7 @@ fn open_as(
     let built_ns = system_ns(SystemTime::now());
     let (old, old_built) = match old {
         Some((head, symbols, enc)) => {
-            let built = head.built_ns;
+            let built = head.start.built_ns;
             let old = Old {
                 files: head.files,
                 symbols,
@@ -326,18 +326,18 @@ fn open_as(
     };
     let empty = Vec::new();
     let old_files = old.as_ref().map_or(&empty, |o| &o.files);
-    let walked = walk::walk_for_index(root, options, old_files, old_built)?;
-    let head = Head {
+    let scratch = index_build::scratch_beside(&path);
+    let walked =
+        walk::walk_for_index(root, options, old_files, old_built, &scratch, segment_bytes)?;
+    let start = HeadStart {
         root: root_shown.clone(),
         options: key.clone(),
         built_ns,
         stamps: walked.stamps,
         errors: walked.report.errors,
         messages: walked.report.messages,
-        files: Vec::new(),
     };
-    let scratch = index_build::scratch_beside(&path);
-    let (head, parts, files_read) = match index_build::read_and_merge(
+    let (spilled, parts, files_read) = match index_build::read_and_merge(
         root,
         options,
         walked.found,
@@ -345,50 +345,36 @@ fn open_as(
         &scratch,
         segment_bytes,
     ) {
-        Ok((files, parts, read)) => (Head { files, ..head }, parts, read),
+        Ok(built) => built,
         Err(_) => {
             // a segment could not be spilled (a full disk): built again in memory
             state = IndexState::Built;
-            let walked = walk::walk_for_index(root, options, &[], 0)?;
-            let (files, parts, read) = index_build::read_and_merge(
-                root,
-                options,
-                walked.found,
-                None,
-                &Scratch::memory(),
-                segment_bytes,
-            )
-            .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
-            (Head { files, ..head }, parts, read)
+            let memory = Scratch::memory();
+            let walked = walk::walk_for_index(root, options, &[], 0, &memory, segment_bytes)?;
+            index_build::read_and_merge(root, options, walked.found, None, &memory, segment_bytes)
+                .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?
         }
     };
-    let written = index_build::write(&path, &head, &parts);
+    let written = index_build::write(&path, &start, &spilled, &parts);
     // the changes kept beside the index it replaces belong to that one
     kept_changes::remove(&path);
-    // the tree from the index as written (mapped, as the next call reads it), or from the
+    // the files from the index as written (mapped, as the next call reads it), or from the
     // tables in memory when it could not be written or read back
-    let mut head = Some(head);
     let read_back = match &written {
-        Ok(_) => read_with(&path, &root_shown, &key, &mut head).ok(),
-        Err(_) => None,
+        Ok(_) => read_mapped(&path, &root_shown, &key),
+        Err(why) => Err(why.clone()),
     };
-    let (indexed, words, enc_bytes, index_bytes, write_error) = match (read_back, head) {
-        (Some(back), _) if records => {
-            drop(parts);
-            let (words, bytes) = (back.words, back.postings_bytes);
-            let (files, report) = RecordFiles::new(root, options, &path, back.head, back.symbols);
-            let counts = (
-                files.len(),
-                files.text_files(),
-                files.symbol_table().len(),
-                report,
-            );
-            (Err((files, counts)), words, bytes, back.bytes, None)
-        }
-        (Some(back), _) => {
-            drop(parts);
-            let (words, bytes) = (back.words, back.postings_bytes);
-            let (tree, _) = tree_of(
+    let read_back = read_back.and_then(|back| {
+        let (words, bytes, index_bytes) = (back.words, back.postings_bytes, back.bytes);
+        let indexed = if records {
+            let (files, report) =
+                RecordFiles::new(root, options, &path, back.start, back.records, back.symbols)?;
+            let symbols = files.symbol_table().len();
+            let counts = (files.len(), files.text_files(), symbols, report);
+            (Indexed::Records(files), counts)
+        } else {
+            let back = back.decoded()?;
+            let tree = tree_of(
                 root,
                 options,
                 &path,
@@ -396,40 +382,42 @@ fn open_as(
                 back.symbols,
                 back.postings,
                 None,
-            );
-            (Ok(tree), words, bytes, back.bytes, None)
+            )
+            .0;
+            let counts = counts_of(&tree);
+            (Indexed::Tree(Box::new(tree)), counts)
+        };
+        Ok((indexed, words, bytes, index_bytes))
+    });
+    let (indexed, counts, words, enc_bytes, index_bytes, write_error) = match read_back {
+        Ok(((indexed, counts), words, bytes, index_bytes)) => {
+            (indexed, counts, words, bytes, index_bytes, None)
         }
-        (None, None) => {
-            return Err(EngineError::Internal(
-                "the index built was lost reading it back".into(),
-            ))
-        }
-        (None, Some(head)) => {
+        Err(why) => {
+            let files = spilled
+                .into_records()
+                .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
             let (symbols, enc) = parts
                 .into_memory()
                 .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?;
             let (words, bytes) = (enc.words(), enc.bytes());
-            let (tree, _) = tree_of(
-                root,
-                options,
-                &path,
-                head,
-                Arc::new(symbols),
-                Lazy::ready(enc),
-                None,
-            );
-            let why = written
-                .err()
-                .unwrap_or_else(|| "the index written does not read back".into());
-            (Ok(tree), words, bytes, 0, Some(why))
-        }
-    };
-    let (indexed, counts) = match indexed {
-        Ok(tree) => {
+            let head = Head { start, files };
+            let symbols = Arc::new(symbols);
+            let (tree, _) = tree_of(root, options, &path, head, symbols, Lazy::ready(enc), None);
             let counts = counts_of(&tree);
-            (Indexed::Tree(Box::new(tree)), counts)
+            let why = match written {
+                Err(e) => e,
+                Ok(_) => format!("the index written does not read back: {why}"),
+            };
+            (
+                Indexed::Tree(Box::new(tree)),
+                counts,
+                words,
+                bytes,
+                0,
+                Some(why),
+            )
         }
-        Err((files, counts)) => (Indexed::Records(files), counts),
     };
     let s = stats(
         counts,
@@ -471,7 +459,7 @@ fn tree_of(
     // file within the racy window may change again without its size or mtime showing it;
     // the stamp is the index's, changes or not (what is derived is then laid over in
     // turn: `retrieval/bm25f.rs`)
-    let mut kept = kept_stamp(&head, index_path);
+    let mut kept = kept_stamp(&head.start, &head.files, index_path);
     let source = Arc::new(Source {
         root: root.to_path_buf(),
         max_file_bytes: options.max_file_bytes,
@@ -503,8 +491,8 @@ fn tree_of(
         })
         .collect();
     let report = WalkReport {
-        errors: head.errors,
-        messages: head.messages,
+        errors: head.start.errors,
+        messages: head.start.messages,
         ..WalkReport::default()
     };
     let mut tree = Tree::from_files(
@@ -517,143 +505,4 @@ fn tree_of(
     tree.kept = kept;
     tree.overlay = overlay;
     (tree, changed)
-}
-
-/// An index read from disk: its head, and its posting lists to read on first use.
-struct OldIndex {
-    head: Head,
-    /// The head's checksum: what changes kept beside the index are keyed to.
-    head_crc: u32,
-    symbols: Arc<SymbolTable>,
-    postings: Lazy,
-    bytes: u64,
-    words: usize,
-    postings_bytes: usize,
-}
-
-/// Reads and checks the index at `path`: the head and the symbol table now, the posting
-/// lists when first needed (from the file already open and mapped, so that an index renamed
-/// over this one meanwhile cannot mix with it), or why it cannot be used.
-fn read(path: &Path, root: &str, key: &OptionsKey) -> std::result::Result<OldIndex, String> {
-    read_with(path, root, key, &mut None)
-}
-
-/// [`read`], with the head in `given` when this call wrote it (not decoded again: two heads
-/// of a large tree would be a visible part of the build's memory); it is left there when
-/// the index does not check out.
-fn read_with(
-    path: &Path,
-    root: &str,
-    key: &OptionsKey,
-    given: &mut Option<Head>,
-) -> std::result::Result<OldIndex, String> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err("no index yet".into()),
-        Err(e) => return Err(format!("cannot open the index: {e}")),
-    };
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read the index: {e}"))?
-        .len();
-    if len < HEADER_BYTES as u64 {
-        return Err("truncated index (shorter than its header)".into());
-    }
-    let map = Blob::map(&file).map_err(|e| format!("cannot map the index: {e}"))?;
-    let header = &map[..HEADER_BYTES];
-    if &header[..8] != MAGIC {
-        return Err("not an index file (bad magic)".into());
-    }
-    let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or([0; 8]));
-    let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or([0; 4]));
-    if u32_at(8) != FORMAT || u64_at(12) != fingerprint() {
-        return Err("written by another version of findbench".into());
-    }
-    let lens: Vec<u64> = (0..PARTS).map(|i| u64_at(20 + i * 8)).collect();
-    let crc_at = 20 + PARTS * 8;
-    let (head_crc, symbols_crc, postings_crc) =
-        (u32_at(crc_at), u32_at(crc_at + 4), u32_at(crc_at + 8));
-    let body = lens.iter().try_fold(0u64, |a, &b| a.checked_add(b));
-    if body.and_then(|b| b.checked_add(HEADER_BYTES as u64)) != Some(len) || map.len() as u64 != len
-    {
-        return Err(format!(
-            "truncated or padded index ({len} bytes, the header says otherwise)"
-        ));
-    }
-    // where each part starts: all within the map, as the lengths add up to it
-    let mut starts = [HEADER_BYTES; PARTS + 1];
-    for i in 0..PARTS {
-        starts[i + 1] = starts[i] + lens[i] as usize;
-    }
-    let part = |i: usize| map.slice(starts[i]..starts[i + 1]);
-    if given.is_none() {
-        let head_bytes = part(0);
-        if crc32fast::hash(&head_bytes) != head_crc {
-            return Err("damaged index (checksum mismatch)".into());
-        }
-        let head: Head =
-            postcard::from_bytes(&head_bytes).map_err(|e| format!("damaged index head: {e}"))?;
-        // decoded: its pages are not held for the life of the map
-        head_bytes.release_pages();
-        *given = Some(head);
-    }
-    let Some(head) = given.as_ref() else {
-        return Err("no index head".into());
-    };
-    if head.root != root || &head.options != key {
-        return Err("the index is for another root or other walk options".into());
-    }
-    if !head.files.windows(2).all(|w| w[0].path < w[1].path) {
-        return Err("damaged index (files out of order)".into());
-    }
-    // the table's checksum is computed once per written file: a file whose identity
-    // (length, mtime, ctime, inode) is the one recorded when it last checked out is trusted
-    let identity = Identity::of(&file, symbols_crc);
-    let stamp = verified_stamp(path);
-    if identity.is_none() || std::fs::read(&stamp).ok() != identity.map(|i| i.bytes()) {
-        if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
-            return Err("damaged index (symbol table checksum mismatch)".into());
-        }
-        if let Some(identity) = identity.filter(Identity::settled) {
-            // not kept is only a checksum again next time
-            let _ = std::fs::write(&stamp, identity.bytes());
-        }
-    }
-    let symbols = SymbolTable::from_bytes(part(1))
-        .filter(|t| t.file_range(head.files.len().saturating_sub(1)).end as usize == t.len())
-        .ok_or("damaged index (symbol table)")?;
-    let tables = [part(2), part(3), part(4), part(5)];
-    let (postings_start, postings_len) = (starts[2] as u64, lens[2..].iter().sum::<u64>());
-    let index_path = path.to_path_buf();
-    let reader = move || {
-        if blob::crc_of(&file, postings_start, postings_len).ok() != Some(postings_crc) {
-            // answered without narrowing; the next call finds no index and rebuilds it
-            let _ = std::fs::remove_file(&index_path);
-            return None;
-        }
-        let [vocab, starts, offsets, lists] = tables;
-        let enc = Encoded {
-            vocab,
-            starts,
-            offsets,
-            lists,
-        };
-        if !enc.validate() {
-            let _ = std::fs::remove_file(&index_path);
-            return None;
-        }
-        Some(enc)
-    };
-    let Some(head) = given.take() else {
-        return Err("no index head".into());
-    };
-    Ok(OldIndex {
-        head,
-        head_crc,
-        symbols: Arc::new(symbols),
-        postings: Lazy::on_demand(Box::new(reader)),
-        bytes: len,
-        words: (lens[3] / 4) as usize,
-        postings_bytes: postings_len as usize,
-    })
 }

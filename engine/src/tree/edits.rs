@@ -284,7 +284,7 @@ pub(super) fn read_again(
                     Some(record) => return (record, false),
                     None => (stamp::mtime_ns(&m), None),
                 },
-                Err(e) => (0, Some(e)),
+                Err(e) => (0, Some(e.to_string())),
             };
             (
                 read_record(&path, shown.to_string(), mtime, failed, options).0,

@@ -4,13 +4,15 @@
 //! `SEGMENT_BYTES` (`tree/segments/mod.rs`); the segments are merged on disk
 //! and the file is written part by part, to a temporary name renamed over the index.
 
-use super::index_format::{fingerprint, Head, FORMAT, HEADER_BYTES, MAGIC, PARTS};
+use super::found_runs::{FoundRuns, ListedFrom};
+use super::head_records::{RecordSpill, SpilledRecords};
+use super::index_format::{fingerprint, HeadStart, FORMAT, HEADER_BYTES, MAGIC, PARTS};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded};
 use super::segments::{self, Scratch, Segment, Spilled, SYMBOL_BYTES};
 use super::stamp::{system_ns, FileRecord};
 use super::symbol_table::SymbolTable;
-use super::walk::{self, Found};
+use super::walk;
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -26,7 +28,6 @@ const READ_BATCH: usize = 1024;
 enum Batched {
     Read(FileRecord, Vec<u8>),
     Reused(usize),
-    Neither,
 }
 
 /// The last index's files, symbols and words: what an unchanged file is taken from.
@@ -62,16 +63,16 @@ impl Parts {
 
 /// The files of `found` read (or taken from `old`) and gathered into segments of at most
 /// about `segment_bytes`, spilled through `scratch`, then merged: every file's record
-/// (without its symbols, which the merged table holds), the merged tables and the number of
-/// files read.
+/// (without its symbols, which the merged table holds), spilled with its segment; the
+/// merged tables; and the number of files read.
 pub(super) fn read_and_merge(
     root: &Path,
     options: &TreeOptions,
-    found: Vec<Found>,
+    found: FoundRuns,
     old: Option<Old>,
     scratch: &Scratch,
     segment_bytes: usize,
-) -> io::Result<(Vec<FileRecord>, Parts, usize)> {
+) -> io::Result<(SpilledRecords, Parts, usize)> {
     let (old_files, old_symbols, old_enc) = match old {
         Some(o) => (o.files, Some(o.symbols), Some(o.enc)),
         None => (Vec::new(), None, None),
@@ -80,34 +81,38 @@ pub(super) fn read_and_merge(
         .as_ref()
         .map(|enc| OldWords::new(enc, old_files.len(), FORWARD_WORDS));
     let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
-    let mut files: Vec<FileRecord> = Vec::with_capacity(found.len());
+    // the records of the segment being gathered; those of the segments spilled are in
+    // `spilled`, so that the build never holds a record for every file
+    let mut files: Vec<FileRecord> = Vec::new();
+    let mut spilled = RecordSpill::new(scratch)?;
     let mut segments = Vec::new();
-    let (mut builder, mut first, mut held_symbols) = (Builder::new(), 0, 0);
+    let (mut builder, mut held_symbols) = (Builder::new(), 0);
     let mut files_read = 0;
-    // taken a batch at a time from the end of the reversed list, which is shrunk as it
-    // empties: the files found are given back as their records are made, not held to the end
-    let mut found = found;
-    found.reverse();
-    while !found.is_empty() {
-        let mut batch = found.split_off(found.len().saturating_sub(READ_BATCH));
-        batch.reverse();
-        if found.len() < found.capacity() / 2 {
-            found.shrink_to_fit();
+    // the files found in path order, merged from their runs a batch at a time
+    let mut found = found.sorted()?;
+    let mut batch = Vec::with_capacity(READ_BATCH);
+    loop {
+        batch.clear();
+        for listed in found.by_ref().take(READ_BATCH) {
+            batch.push(listed?);
+        }
+        if batch.is_empty() {
+            break;
         }
         let read: Vec<Batched> = batch
-            .into_par_iter()
-            .map(|f| match f {
-                Found::ToRead(shown, mtime, failed) => {
-                    let path = root.join(&shown);
-                    let (record, words) = walk::read_record(&path, shown, mtime, failed, options);
+            .par_drain(..)
+            .map(|f| match f.from {
+                ListedFrom::Read(failed) => {
+                    let path = root.join(&f.path);
+                    let (record, words) =
+                        walk::read_record(&path, f.path, f.mtime, failed, options);
                     Batched::Read(record, words)
                 }
-                Found::Reused(j) => Batched::Reused(j),
-                Found::Kept(_) => Batched::Neither,
+                ListedFrom::Reused(j) => Batched::Reused(j as usize),
             })
             .collect();
         for item in read {
-            let file = files.len() as u32;
+            let file = (spilled.len() + files.len()) as u32;
             match item {
                 Batched::Read(record, words) => {
                     files_read += 1;
@@ -124,13 +129,12 @@ pub(super) fn read_and_merge(
                         files.push(r);
                     }
                 }
-                Batched::Neither => continue,
             }
             held_symbols += files.last().map_or(0, |r| r.symbols.len());
             if held_symbols * SYMBOL_BYTES + builder.held_bytes() >= segment_bytes {
                 let full = std::mem::take(&mut builder);
-                segments.push(spill(&mut files[first..], full, scratch)?);
-                (first, held_symbols) = (files.len(), 0);
+                segments.push(spill(&mut files, &mut spilled, full, scratch)?);
+                held_symbols = 0;
             }
         }
         // the old table's pages read for this batch are not held for the rest of the build
@@ -138,13 +142,13 @@ pub(super) fn read_and_merge(
             table.release_pages();
         }
     }
-    if first < files.len() || segments.is_empty() {
-        segments.push(spill(&mut files[first..], builder, scratch)?);
+    if !files.is_empty() || segments.is_empty() {
+        segments.push(spill(&mut files, &mut spilled, builder, scratch)?);
     }
     drop((old_words, old_files, old_symbols));
     drop(old_enc);
     let (symbols, postings) = segments::merge(segments, scratch)?.into_parts();
-    Ok((files, Parts { symbols, postings }, files_read))
+    Ok((spilled.finish()?, Parts { symbols, postings }, files_read))
 }
 
 /// How many words of the last index's forward lists a build holds at once.
@@ -199,11 +203,20 @@ impl<'a> OldWords<'a> {
     }
 }
 
-/// Builds and spills the segment of `files` (whose symbols it then drops) and `builder`.
-fn spill(files: &mut [FileRecord], builder: Builder, scratch: &Scratch) -> io::Result<Segment> {
+/// Builds and spills the segment of `files` and `builder`; the records of `files` (without
+/// their symbols, which the segment's table holds) are moved to `records`.
+fn spill(
+    files: &mut Vec<FileRecord>,
+    records: &mut RecordSpill,
+    builder: Builder,
+    scratch: &Scratch,
+) -> io::Result<Segment> {
     let table = SymbolTable::build(files.iter().map(|r| r.symbols.as_slice()));
     files.iter_mut().for_each(|r| r.symbols = Vec::new());
-    Segment::spill_in_turn(scratch, table, || builder.finish())
+    let segment = Segment::spill_in_turn(scratch, table, || builder.finish())?;
+    files.iter().try_for_each(|r| records.push(r))?;
+    files.clear();
+    Ok(segment)
 }
 
 /// A writer that counts and checksums what passes through it.
@@ -226,9 +239,14 @@ impl Write for Checked<'_> {
     }
 }
 
-/// Writes the index of `head` and `parts` to a temporary file beside `path` and renames it
-/// over `path`; the bytes written, or why not.
-pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, String> {
+/// Writes the index of the head `start` and `records`, and of `parts`, to a temporary file
+/// beside `path` and renames it over `path`; the bytes written, or why not.
+pub(super) fn write(
+    path: &Path,
+    start: &HeadStart,
+    records: &SpilledRecords,
+    parts: &Parts,
+) -> Result<u64, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -242,13 +260,15 @@ pub(super) fn write(path: &Path, head: &Head, parts: &Parts) -> Result<u64, Stri
         let mut out = BufWriter::with_capacity(1 << 20, &mut file);
         // the header is written last, when the parts' checksums are known
         out.write_all(&[0u8; HEADER_BYTES])?;
-        // the head encoded as it is written: its bytes are never held whole
+        // the head encoded as it is written, its records copied from their spill: its
+        // bytes are never held whole (`tree/head_records.rs`)
         let mut head_out = Checked {
             out: &mut out,
             crc: crc32fast::Hasher::new(),
             len: 0,
         };
-        postcard::to_io(head, &mut head_out).map_err(io::Error::other)?;
+        postcard::to_io(start, &mut head_out).map_err(io::Error::other)?;
+        records.write_to(&mut head_out)?;
         let (head_len, head_crc) = (head_out.len, head_out.crc.finalize());
         let mut lens = vec![head_len];
         let mut symbols = Checked {

@@ -1,5 +1,5 @@
 //! The tree index file's format: its header's constants, the engine fingerprint it is
-//! written under, and its head (the file records and what the walk met), shared by the
+//! written under, and its head (what the walk met, then the file records), shared by the
 //! reader (`tree/cache.rs`) and the writer (`tree/index_build.rs`).
 
 use super::options::TreeOptions;
@@ -34,8 +34,9 @@ impl OptionsKey {
     }
 }
 
+/// What the head holds before its file records.
 #[derive(Debug, Serialize, Deserialize)]
-pub(super) struct Head {
+pub(super) struct HeadStart {
     /// The canonical root, as the key was made from it.
     pub root: String,
     pub options: OptionsKey,
@@ -44,6 +45,14 @@ pub(super) struct Head {
     pub stamps: Vec<Stamp>,
     pub errors: usize,
     pub messages: Vec<String>,
+}
+
+/// The head whole. Postcard writes a struct as its fields one after the other, so this is
+/// the start's bytes, then the records' count and each record: the build writes a head in
+/// those two parts without holding its records (`tree/head_records.rs`).
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Head {
+    pub start: HeadStart,
     /// Sorted by path: the posting lists number files in this order.
     pub files: Vec<FileRecord>,
 }

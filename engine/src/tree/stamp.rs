@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub(crate) const RACY_NS: i64 = 2_000_000_000;
 
 /// What the index keeps of a file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct FileRecord {
     pub path: String,
     pub size: u64,

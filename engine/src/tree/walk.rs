@@ -8,10 +8,12 @@
 
 use super::content::{read_content, Content};
 use super::file::{extension, name_bag_of, PathParts, Source, TreeFile};
+use super::found_runs::{FoundRuns, Listed, ListedFrom};
 use super::options::TreeOptions;
 use super::postings;
 use super::report::WalkReport;
 use super::root::{check_root, ROOT_HINT};
+use super::segments::Scratch;
 use super::stamp::{self, FileRecord, Stamp};
 use super::symbols::{self, Language};
 use crate::error::{EngineError, Result};
@@ -33,15 +35,7 @@ pub(super) fn walk_in_memory(
     options: &TreeOptions,
 ) -> Result<(Vec<TreeFile>, WalkReport)> {
     let walked = run(root, options, Purpose::Memory)?;
-    let files = walked
-        .found
-        .into_iter()
-        .filter_map(|f| match f {
-            Found::Kept(file) => Some(*file),
-            _ => None,
-        })
-        .collect();
-    Ok((files, walked.report))
+    Ok((walked.files, walked.report))
 }
 
 /// Walks `root` keeping every file's path and the names it makes ([`TreeFile::unread`], made
@@ -69,45 +63,29 @@ pub(super) fn walk_paths_only(
     Ok((files, walked.report))
 }
 
-/// What the index walk found: files (sorted by path), the directories and ignore files
-/// whose mtimes tell a later call whether to walk again, and the walk's errors.
+/// What the walk for the index found: files (to sort by path, [`FoundRuns::sorted`]), the
+/// directories and ignore files whose mtimes tell a later call whether to walk again
+/// (sorted by path), and the walk's errors.
 pub(super) struct IndexWalk {
-    pub found: Vec<Found>,
+    pub found: FoundRuns,
     pub stamps: Vec<Stamp>,
     pub report: WalkReport,
 }
 
-/// One file the walk met.
-pub(super) enum Found {
-    /// Read into memory (no cache), or met by a walk for a call without the kept index
-    /// (its path only).
-    Kept(Box<TreeFile>),
-    /// To read for the index: its path as shown, its mtime, and why its metadata could not
-    /// be read, if it could not ([`read_record`] reads it, in file order, a batch at a
-    /// time: `tree/cache.rs`).
-    ToRead(String, i64, Option<std::io::Error>),
-    /// Unchanged since the last index: the index of its record there.
-    Reused(usize),
-}
+/// How many files a walker thread lists before handing them over.
+const HAND_OVER: usize = 4096;
 
-impl Found {
-    fn path<'a>(&'a self, old: &'a [FileRecord]) -> &'a str {
-        match self {
-            Found::Kept(f) => &f.path,
-            Found::ToRead(shown, ..) => shown,
-            Found::Reused(i) => &old[*i].path,
-        }
-    }
-}
-
-/// Walks `root` for the index. `old` is the last index's records with their build time: a
-/// file whose size and mtime match (and whose mtime is not too close to that build to
-/// trust, see [`stamp::trusted`]) is reused, not read.
+/// Walks `root` for the index, the files found held in runs of about `run_bytes`, spilled
+/// through `scratch` (`tree/found_runs.rs`). `old` is the last index's records with their
+/// build time: a file whose size and mtime match (and whose mtime is not too close to that
+/// build to trust, see [`stamp::trusted`]) is reused, not read.
 pub(super) fn walk_for_index(
     root: &Path,
     options: &TreeOptions,
     old: &[FileRecord],
     old_built_ns: i64,
+    scratch: &Scratch,
+    run_bytes: usize,
 ) -> Result<IndexWalk> {
     let reuse: HashMap<&str, usize> = old
         .iter()
@@ -115,11 +93,19 @@ pub(super) fn walk_for_index(
         .filter(|(_, r)| stamp::trusted(r.mtime, old_built_ns))
         .map(|(i, r)| (r.path.as_str(), i))
         .collect();
-    let mut walked = run(root, options, Purpose::Index { old, reuse: &reuse })?;
-    walked.found.sort_by(|a, b| a.path(old).cmp(b.path(old)));
+    let runs = Mutex::new(FoundRuns::new(scratch.clone(), run_bytes));
+    let purpose = Purpose::Index {
+        old,
+        reuse: &reuse,
+        runs: &runs,
+    };
+    let mut walked = run(root, options, purpose)?;
     walked.stamps.sort_by(|a, b| a.path.cmp(&b.path));
+    let found = runs
+        .into_inner()
+        .map_err(|_| EngineError::Internal("a walker thread panicked".into()))?;
     Ok(IndexWalk {
-        found: walked.found,
+        found,
         stamps: walked.stamps,
         report: walked.report,
     })
@@ -133,11 +119,13 @@ enum Purpose<'a> {
     Index {
         old: &'a [FileRecord],
         reuse: &'a HashMap<&'a str, usize>,
+        runs: &'a Mutex<FoundRuns>,
     },
 }
 
 struct Walked {
-    found: Vec<Found>,
+    /// The files read, for a walk that keeps them in memory ([`Purpose::Memory`]).
+    files: Vec<TreeFile>,
     /// The files' paths, for a walk without the kept index ([`Purpose::PathsOnly`]).
     paths: Vec<String>,
     stamps: Vec<Stamp>,
@@ -187,7 +175,7 @@ fn run_along(
         .require_git(false)
         .threads(options.threads);
     let shared = Mutex::new(Walked {
-        found: Vec::new(),
+        files: Vec::new(),
         paths: Vec::new(),
         stamps: Vec::new(),
         report: WalkReport::default(),
@@ -197,7 +185,8 @@ fn run_along(
             root,
             options,
             purpose,
-            found: Vec::new(),
+            files: Vec::new(),
+            listed: Vec::new(),
             paths: Vec::new(),
             stamps: Vec::new(),
             report: WalkReport::default(),
@@ -266,12 +255,12 @@ pub(super) fn read_record(
     path: &Path,
     shown: String,
     mtime: i64,
-    failed: Option<std::io::Error>,
+    failed: Option<String>,
     options: &TreeOptions,
 ) -> (FileRecord, Vec<u8>) {
     let (size, content) = match failed {
         None => read_content(path, options.max_file_bytes),
-        Some(e) => (0, Content::Unreadable(e.to_string())),
+        Some(why) => (0, Content::Unreadable(why)),
     };
     let language = Language::from_extension(&fold(extension(&shown)));
     let (symbols, words) = match (&content, language) {
@@ -300,7 +289,9 @@ struct Worker<'a> {
     root: &'a Path,
     options: &'a TreeOptions,
     purpose: Purpose<'a>,
-    found: Vec<Found>,
+    files: Vec<TreeFile>,
+    /// Files listed for the index, handed over [`HAND_OVER`] at a time.
+    listed: Vec<Listed>,
     paths: Vec<String>,
     stamps: Vec<Stamp>,
     report: WalkReport,
@@ -333,27 +324,34 @@ impl Worker<'_> {
         match self.purpose {
             Purpose::Memory => {
                 let (size, content) = read_content(path, self.options.max_file_bytes);
-                self.found
-                    .push(Found::Kept(Box::new(TreeFile::new(shown, size, content))));
+                self.files.push(TreeFile::new(shown, size, content));
             }
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
             Purpose::PathsOnly => self.paths.push(shown),
-            Purpose::Index { old, reuse } => {
+            Purpose::Index { old, reuse, runs } => {
                 let meta = std::fs::metadata(path);
                 let (size, mtime) = match &meta {
                     Ok(m) => (m.len(), stamp::mtime_ns(m)),
                     Err(_) => (0, 0),
                 };
-                if let Some(&i) = reuse.get(shown.as_str()) {
-                    if meta.is_ok() && old[i].size == size && old[i].mtime == mtime {
-                        self.found.push(Found::Reused(i));
-                        return;
-                    }
+                let reused = reuse
+                    .get(shown.as_str())
+                    .filter(|&&i| meta.is_ok() && old[i].size == size && old[i].mtime == mtime);
+                // else read later, a batch at a time in file order, so that the words of
+                // every file are never held at once
+                let from = match reused {
+                    Some(&i) => ListedFrom::Reused(i as u32),
+                    None => ListedFrom::Read(meta.err().map(|e| e.to_string())),
+                };
+                self.listed.push(Listed {
+                    path: shown,
+                    mtime,
+                    from,
+                });
+                if self.listed.len() >= HAND_OVER {
+                    lock(runs).take(&mut self.listed);
                 }
-                // read later, a batch at a time in file order, so that the words of every
-                // file are never held at once
-                self.found.push(Found::ToRead(shown, mtime, meta.err()));
             }
         }
     }
@@ -386,10 +384,17 @@ impl Worker<'_> {
     }
 }
 
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
-        let mut shared = self.shared.lock().unwrap_or_else(|p| p.into_inner());
-        shared.found.append(&mut self.found);
+        if let Purpose::Index { runs, .. } = self.purpose {
+            lock(runs).take(&mut self.listed);
+        }
+        let mut shared = lock(self.shared);
+        shared.files.append(&mut self.files);
         shared.paths.append(&mut self.paths);
         shared.stamps.append(&mut self.stamps);
         let r = &mut shared.report;

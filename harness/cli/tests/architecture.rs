@@ -297,6 +297,7 @@ fn the_engine_never_prints_and_reads_files_only_where_fixtures_and_profiles_load
         "tree/content.rs",
         "tree/edits.rs",
         "tree/index_build.rs",
+        "tree/index_read.rs",
         "tree/index_wanted.rs",
         "tree/kept_changes.rs",
         "tree/paths.rs",

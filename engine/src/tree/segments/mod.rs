@@ -38,6 +38,7 @@ const READ_BUFFER: usize = 32 << 10;
 
 /// Where spilled bytes go: temporary files in a directory, named apart per process and
 /// call, or memory when there is no directory to write to.
+#[derive(Clone)]
 pub(super) struct Scratch {
     dir: Option<PathBuf>,
     prefix: String,
@@ -158,6 +159,19 @@ impl Spilled {
         let mut reader = self.reader(0..self.len())?;
         io::copy(&mut reader, out)?;
         Ok(())
+    }
+
+    /// A reader of every byte that owns them: a spilled file is opened and removed (the
+    /// reader holds it open).
+    pub(super) fn into_reader(self) -> io::Result<Box<dyn BufRead>> {
+        match self {
+            Spilled::File(removed, _) => {
+                let file = File::open(&removed.0)?;
+                drop(removed);
+                Ok(Box::new(BufReader::with_capacity(READ_BUFFER, file)))
+            }
+            Spilled::Memory(v) => Ok(Box::new(io::Cursor::new(v))),
+        }
     }
 
     /// The bytes, in memory.

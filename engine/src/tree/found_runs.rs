@@ -1,0 +1,284 @@
+//! The files the index walk finds, sorted by path in bounded memory. The walk's workers
+//! hand over what they find a few thousand files at a time; once that holds about a
+//! segment's bytes (`tree/segments/mod.rs`) it is sorted and spilled as a run through the
+//! build's scratch, and the runs are merged k ways as the build reads the files in path
+//! order (`tree/index_build.rs`). A tree that fits in one run is sorted in memory and never
+//! spilled. Either way the build never holds an entry for every file of the tree.
+
+use super::segments::{Scratch, Spilled};
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+use std::io::{self, BufRead, Read, Write};
+
+/// One file the index walk found: its path as shown, its mtime, and whether it is read
+/// or its record is taken from the last index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Listed {
+    pub path: String,
+    pub mtime: i64,
+    pub from: ListedFrom,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum ListedFrom {
+    /// To read; with why its metadata could not be read, if it could not.
+    Read(Option<String>),
+    /// Unchanged since the last index: the number of its record there.
+    Reused(u32),
+}
+
+impl Listed {
+    /// What holding it costs, roughly: the entry, its strings and an allocator's word each.
+    fn held_bytes(&self) -> usize {
+        let failed = match &self.from {
+            ListedFrom::Read(Some(why)) => why.len() + 16,
+            _ => 0,
+        };
+        std::mem::size_of::<Listed>() + self.path.len() + 16 + failed
+    }
+
+    fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_bytes(out, self.path.as_bytes())?;
+        out.write_all(&self.mtime.to_le_bytes())?;
+        match &self.from {
+            ListedFrom::Read(None) => out.write_all(&[0]),
+            ListedFrom::Read(Some(why)) => {
+                out.write_all(&[1])?;
+                write_bytes(out, why.as_bytes())
+            }
+            ListedFrom::Reused(j) => {
+                out.write_all(&[2])?;
+                out.write_all(&j.to_le_bytes())
+            }
+        }
+    }
+
+    /// The next entry of a run; `None` at its end.
+    fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Listed>> {
+        if input.fill_buf()?.is_empty() {
+            return Ok(None);
+        }
+        let path = read_string(input)?;
+        let mtime = i64::from_le_bytes(read_array(input)?);
+        let from = match read_array::<1>(input)?[0] {
+            0 => ListedFrom::Read(None),
+            1 => ListedFrom::Read(Some(read_string(input)?)),
+            2 => ListedFrom::Reused(u32::from_le_bytes(read_array(input)?)),
+            _ => return Err(invalid("a spilled walk entry of no known kind")),
+        };
+        Ok(Some(Listed { path, mtime, from }))
+    }
+}
+
+fn write_bytes(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(bytes.len()).map_err(|_| invalid("a path over 4 GiB"))?;
+    out.write_all(&len.to_le_bytes())?;
+    out.write_all(bytes)
+}
+
+fn read_array<const N: usize>(input: &mut dyn BufRead) -> io::Result<[u8; N]> {
+    let mut bytes = [0u8; N];
+    input.read_exact(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn read_string(input: &mut dyn BufRead) -> io::Result<String> {
+    let len = u32::from_le_bytes(read_array(input)?) as usize;
+    let mut bytes = Vec::with_capacity(len.min(1 << 16));
+    input.take(len as u64).read_to_end(&mut bytes)?;
+    if bytes.len() != len {
+        return Err(invalid("a spilled walk entry cut short"));
+    }
+    String::from_utf8(bytes).map_err(|_| invalid("a spilled path not UTF-8"))
+}
+
+fn invalid(why: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, why)
+}
+
+/// What the walk found so far: the entries held, and the runs spilled.
+pub(super) struct FoundRuns {
+    scratch: Scratch,
+    run_bytes: usize,
+    held: Vec<Listed>,
+    held_bytes: usize,
+    runs: Vec<Spilled>,
+    /// The first spill that failed: the build then fails, and is done again in memory.
+    failed: Option<io::Error>,
+}
+
+impl FoundRuns {
+    /// Entries spilled through `scratch` in sorted runs of about `run_bytes`.
+    pub(super) fn new(scratch: Scratch, run_bytes: usize) -> FoundRuns {
+        FoundRuns {
+            scratch,
+            run_bytes: run_bytes.max(1),
+            held: Vec::new(),
+            held_bytes: 0,
+            runs: Vec::new(),
+            failed: None,
+        }
+    }
+
+    /// Takes every entry of `listed`, spilling a run when the entries held reach the bound.
+    pub(super) fn take(&mut self, listed: &mut Vec<Listed>) {
+        self.held_bytes += listed.iter().map(Listed::held_bytes).sum::<usize>();
+        self.held.append(listed);
+        if self.held_bytes >= self.run_bytes && self.failed.is_none() {
+            if let Err(e) = self.spill() {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    fn spill(&mut self) -> io::Result<()> {
+        let mut held = std::mem::take(&mut self.held);
+        self.held_bytes = 0;
+        // paths are distinct: unstable is deterministic
+        held.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        let mut out = self.scratch.writer()?;
+        for entry in &held {
+            entry.write_to(&mut out)?;
+        }
+        drop(held);
+        self.runs.push(out.finish()?);
+        Ok(())
+    }
+
+    /// The entries in path order: those held when nothing was spilled, else every run
+    /// (the rest held spilled as the last) merged.
+    pub(super) fn sorted(mut self) -> io::Result<SortedFound> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        if self.runs.is_empty() {
+            let mut held = std::mem::take(&mut self.held);
+            held.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+            return Ok(SortedFound::Held(held.into_iter()));
+        }
+        if !self.held.is_empty() {
+            self.spill()?;
+        }
+        let mut readers = Vec::with_capacity(self.runs.len());
+        let mut heads = BinaryHeap::with_capacity(self.runs.len());
+        for run in self.runs {
+            let mut reader = run.into_reader()?;
+            if let Some(first) = Listed::read_from(&mut *reader)? {
+                heads.push(Reverse(Head(first, readers.len())));
+            }
+            readers.push(reader);
+        }
+        Ok(SortedFound::Merged { readers, heads })
+    }
+}
+
+/// A run's next entry and the run's number, ordered by path (paths are distinct).
+pub(super) struct Head(Listed, usize);
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Head) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Head {}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Head) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Head) -> Ordering {
+        (&self.0.path, self.1).cmp(&(&other.0.path, other.1))
+    }
+}
+
+/// The walk's entries in path order.
+pub(super) enum SortedFound {
+    Held(std::vec::IntoIter<Listed>),
+    Merged {
+        readers: Vec<Box<dyn BufRead>>,
+        heads: BinaryHeap<Reverse<Head>>,
+    },
+}
+
+impl Iterator for SortedFound {
+    type Item = io::Result<Listed>;
+
+    fn next(&mut self) -> Option<io::Result<Listed>> {
+        match self {
+            SortedFound::Held(held) => held.next().map(Ok),
+            SortedFound::Merged { readers, heads } => {
+                let Reverse(Head(entry, run)) = heads.pop()?;
+                match Listed::read_from(&mut *readers[run]) {
+                    Ok(Some(next)) => heads.push(Reverse(Head(next, run))),
+                    Ok(None) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+                Some(Ok(entry))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(i: usize) -> Listed {
+        let from = match i % 3 {
+            0 => ListedFrom::Read(None),
+            1 => ListedFrom::Read(Some(format!("denied é {i}"))),
+            _ => ListedFrom::Reused(i as u32 * 7),
+        };
+        Listed {
+            path: format!("d{}/f{i:04}.rs", i % 5),
+            mtime: i as i64 * 1_000_000_007 - 3,
+            from,
+        }
+    }
+
+    /// Entries handed over in any order, a few at a time, come back sorted by path and
+    /// whole, whether held, spilled to files or spilled to memory.
+    #[test]
+    fn entries_come_back_in_path_order_whole_however_they_were_spilled() {
+        let dir = tempfile::tempdir().unwrap();
+        let all: Vec<Listed> = (0..500).map(|i| listed((i * 37) % 500)).collect();
+        let mut want = all.clone();
+        want.sort_by(|a, b| a.path.cmp(&b.path));
+        for (run_bytes, scratch) in [
+            (usize::MAX, Scratch::memory()),
+            (2000, Scratch::in_dir(dir.path().into(), "t")),
+            (1, Scratch::memory()),
+        ] {
+            let mut runs = FoundRuns::new(scratch, run_bytes);
+            for chunk in all.chunks(7) {
+                runs.take(&mut chunk.to_vec());
+            }
+            let spilled = runs.runs.len();
+            let got: Vec<Listed> = runs.sorted().unwrap().map(Result::unwrap).collect();
+            assert_eq!(got, want, "runs of {run_bytes} bytes");
+            match run_bytes {
+                usize::MAX => assert_eq!(spilled, 0),
+                _ => assert!(spilled > 10, "{spilled} runs of {run_bytes} bytes"),
+            }
+        }
+        // the spilled files are removed once opened to be merged
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_run_cut_short_is_an_error_not_an_end() {
+        let mut bytes = Vec::new();
+        listed(1).write_to(&mut bytes).unwrap();
+        listed(2).write_to(&mut bytes).unwrap();
+        let cut = &bytes[..bytes.len() - 2];
+        let mut input: &[u8] = cut;
+        assert_eq!(Listed::read_from(&mut input).unwrap(), Some(listed(1)));
+        assert!(Listed::read_from(&mut input).is_err());
+        let mut input: &[u8] = &[];
+        assert_eq!(Listed::read_from(&mut input).unwrap(), None);
+    }
+}
