@@ -126,14 +126,18 @@ impl FieldIndex {
     }
 
     /// Writes the statistics of the index's records `files` for `profile` beside the index
-    /// (what `findbench index` does after a build or a refresh); true when they are kept
-    /// and check out. Nothing is written when a file's mtime is in the racy window.
+    /// unless they are kept there already (what `findbench index` does); true when they are
+    /// kept and check out. Nothing is written when a file's mtime is in the racy window.
     pub fn keep_records(files: &RecordFiles, profile: &Profile) -> bool {
         let Some(stamp) = files.kept() else {
             return false;
         };
         let key = kept_key(stamp.stamp, profile);
         let path = kept::path_beside(&stamp.index_path);
+        // kept already (an index unchanged, or changed by a few files laid over it)
+        if Kept::open(&path, key, files.len()).is_some() {
+            return true;
+        }
         kept_runs::write(files, profile, &path, key, kept_runs::SEGMENT_POSTINGS).is_ok()
             && Kept::open(&path, key, files.len()).is_some()
     }

@@ -263,9 +263,10 @@ fn a_run_reads_its_varints_back() {
     );
 }
 
-/// What `findbench index` keeps after a build or a refresh, counted from the index's
-/// records a batch at a time (`tree/record_files.rs`), is byte for byte what is kept from
-/// the tree of the same index; after no change it is given the tree, and keeps the same.
+/// What `findbench index` keeps after a build, a refresh or no change, counted from the
+/// index's records a batch at a time (`tree/record_files.rs`), is byte for byte what is
+/// kept from the tree of the same index; after a few changes laid over the index it counts
+/// what the tree holds as the tree with those changes counts it.
 #[test]
 fn statistics_kept_from_the_records_are_those_kept_from_the_tree() {
     let mut texts = texts();
@@ -280,7 +281,7 @@ fn statistics_kept_from_the_records_are_those_kept_from_the_tree() {
         (std::fs::read(path).unwrap(), counts)
     };
     // built, then refreshed (more files changed than are laid over the index), then as is
-    for (step, expect_records) in [("built", true), ("refreshed", true), ("unchanged", false)] {
+    for (step, expect_records) in [("built", true), ("refreshed", true), ("unchanged", true)] {
         if step == "refreshed" {
             for (i, (_, text)) in texts.iter_mut().enumerate().take(300) {
                 text.push_str(&format!("\nrefreshed_word_{i} kept records\n"));
@@ -315,4 +316,47 @@ fn statistics_kept_from_the_records_are_those_kept_from_the_tree() {
         // the same bytes, and the same counts of what the index holds
         assert_eq!((from_records, counts), kept_from_tree(&path), "{step}");
     }
+    // two files edited, one added, one removed: laid over the index, their records kept
+    // beside it, the statistics kept under the index's stamp as they were
+    let kept_before = std::fs::read(kept::path_beside(&cache_index(cache.path()))).unwrap();
+    for (_, text) in texts.iter_mut().take(2) {
+        text.push_str("\nedited_after_the_index\n");
+    }
+    write_tree(dir.path(), &texts[..2]);
+    let added = (
+        "src/retrieval/added_later.rs".to_string(),
+        "fn added_later() {}\n".to_string(),
+    );
+    write_tree(dir.path(), std::slice::from_ref(&added));
+    let removed = texts.pop().unwrap();
+    std::fs::remove_file(dir.path().join(&removed.0)).unwrap();
+    texts.push(added);
+    let (indexed, stats) = Tree::index_for_statistics(dir.path(), &options).unwrap();
+    assert!(matches!(indexed, Indexed::Records(_)), "{:?}", stats.state);
+    assert_eq!(stats.state, crate::tree::IndexState::ChangesKept);
+    assert_eq!((stats.files, stats.files_read), (texts.len(), 3));
+    assert!(crate::retrieval::keep_index_statistics(&indexed, &profile));
+    drop(indexed);
+    let kept_after = std::fs::read(kept::path_beside(&cache_index(cache.path()))).unwrap();
+    assert!(
+        kept_after == kept_before,
+        "the kept statistics were written again"
+    );
+    let (tree, tree_stats) = Tree::index_and_load(dir.path(), &options).unwrap();
+    assert_eq!(tree_stats.state, crate::tree::IndexState::ChangesKept);
+    assert_eq!(tree.len(), texts.len());
+    let counts = |s: &crate::tree::IndexStats| (s.files, s.text_files, s.symbols, s.report.clone());
+    assert_eq!(counts(&stats), counts(&tree_stats));
+}
+
+/// The one index file under `cache`.
+fn cache_index(cache: &Path) -> std::path::PathBuf {
+    let trees = cache.join("trees");
+    let mut found = std::fs::read_dir(&trees)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "idx"));
+    let index = found.next().unwrap();
+    assert!(found.next().is_none());
+    index
 }

@@ -32,7 +32,7 @@ use super::edits::{self, Changes};
 use super::file::{Source, TreeFile};
 use super::index_build::{self, Old};
 use super::index_format::{fingerprint, Head, HeadStart, OptionsKey, FORMAT, MAGIC};
-use super::index_read::{read, read_mapped};
+use super::index_read::{read_mapped, MappedIndex};
 use super::kept_changes::{self, KeptChanges};
 use super::options::TreeOptions;
 use super::postings::Lazy;
@@ -210,8 +210,8 @@ fn open_as(
     let key = OptionsKey::of(options);
     let path = index_path(cache_dir, &canonical, &key);
     let root_shown = canonical.to_string_lossy().into_owned();
-    let (old, mut rebuilt_because) = match read(&path, &root_shown, &key) {
-        Ok(old) => (Some(old), None),
+    let (mapped, mut rebuilt_because) = match read_mapped(&path, &root_shown, &key) {
+        Ok(mapped) => (Some(mapped), None),
         Err(_) if only_if_indexed => return Ok(None),
         Err(why) => (None, Some(why)),
     };
@@ -240,6 +240,50 @@ fn open_as(
             write_error,
             duration_ms: started.elapsed().as_secs_f64() * 1e3,
         }
+    };
+    let mapped = match mapped {
+        // `findbench index` on a tree changed by a few files or none: the index's records
+        // as mapped, never decoded whole (`tree/record_files.rs`)
+        Some(m) if records => {
+            let (stamps, built_ns) = (&m.start.stamps, m.start.built_ns);
+            match edits::changes(root, options, stamps, &m.records, built_ns) {
+                Some(changes) => match records_with_changes(root, options, &path, m, &changes) {
+                    Ok((files, counts, read, written)) => {
+                        let state = match changes.is_empty() {
+                            true => IndexState::Unchanged,
+                            false => IndexState::ChangesKept,
+                        };
+                        let (words, enc_bytes, index_bytes) = read.1;
+                        let s = stats(
+                            counts,
+                            None,
+                            words,
+                            enc_bytes,
+                            state,
+                            read.0,
+                            index_bytes,
+                            written,
+                        );
+                        return Ok(Some((Indexed::Records(files), s)));
+                    }
+                    Err(why) => {
+                        rebuilt_because = Some(why);
+                        None
+                    }
+                },
+                None => Some(m),
+            }
+        }
+        mapped => mapped,
+    };
+    let old = match mapped.map(MappedIndex::decoded) {
+        Some(Ok(old)) => Some(old),
+        Some(Err(_)) if only_if_indexed => return Ok(None),
+        Some(Err(why)) => {
+            rebuilt_because = Some(why);
+            None
+        }
+        None => None,
     };
     let old = match old {
         Some(old) => {
@@ -505,4 +549,70 @@ fn tree_of(
     tree.kept = kept;
     tree.overlay = overlay;
     (tree, changed)
+}
+
+/// The files of the index `m` as its records, for `findbench index` on a tree changed by
+/// `changes` (or none) since: the files edited or added read (or taken from the changes
+/// kept) and kept beside the index (`tree/kept_changes.rs`); what the tree holds counted
+/// as the index's files with the changes laid over, as a tree of them would count it. With
+/// (files read, (words, posting bytes, index bytes)) and why the changes were not kept.
+#[allow(clippy::type_complexity)]
+fn records_with_changes(
+    root: &Path,
+    options: &TreeOptions,
+    path: &Path,
+    m: MappedIndex,
+    changes: &Changes,
+) -> std::result::Result<
+    (
+        RecordFiles,
+        (usize, usize, usize, WalkReport),
+        (usize, (usize, usize, u64)),
+        Option<String>,
+    ),
+    String,
+> {
+    let written_ns = system_ns(SystemTime::now());
+    let (sizes, head_crc) = ((m.words, m.postings_bytes, m.bytes), m.head_crc);
+    let (files, report) = RecordFiles::new(root, options, path, m.start, m.records, m.symbols)?;
+    let mut counts = (
+        files.len(),
+        files.text_files(),
+        files.symbol_table().len(),
+        report,
+    );
+    if changes.is_empty() {
+        return Ok((files, counts, (0, sizes), None));
+    }
+    let as_numbers = |n: &[u32]| n.iter().map(|&i| i as usize).collect::<Vec<_>>();
+    let edited = files.records_at(&as_numbers(&changes.edited));
+    let removed = files.records_at(&as_numbers(&changes.removed));
+    let mut read_paths: Vec<&str> = edited.iter().map(|r| r.path.as_str()).collect();
+    read_paths.extend(changes.added.iter().map(String::as_str));
+    let kept = kept_changes::read(path, fingerprint(), head_crc);
+    let (changed, read) = edits::read_again(root, options, &read_paths, &kept);
+    for (r, sign) in edited
+        .iter()
+        .chain(&removed)
+        .map(|r| (r, -1))
+        .chain(changed.iter().map(|r| (r, 1)))
+    {
+        count_kind(&mut counts, &r.kind, sign);
+    }
+    let written = kept_changes::write(path, &changed, written_ns, fingerprint(), head_crc).err();
+    Ok((files, counts, (read, sizes), written))
+}
+
+/// Adds (`sign` 1) or takes away (-1) a file of `kind` from `counts` (files, text files,
+/// symbols, walk report).
+fn count_kind(counts: &mut (usize, usize, usize, WalkReport), kind: &ContentKind, sign: isize) {
+    let add = |n: &mut usize| *n = n.saturating_add_signed(sign);
+    add(&mut counts.0);
+    add(&mut counts.3.files);
+    match kind {
+        ContentKind::Text => add(&mut counts.1),
+        ContentKind::Binary => add(&mut counts.3.binary),
+        ContentKind::TooLarge => add(&mut counts.3.too_large),
+        ContentKind::Unreadable(_) => add(&mut counts.3.unreadable),
+    }
 }

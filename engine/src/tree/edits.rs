@@ -113,15 +113,57 @@ pub(super) fn changes(
     root: &Path,
     options: &TreeOptions,
     stamps: &[Stamp],
-    files: &[FileRecord],
+    files: &dyn IndexRecords,
     built_ns: i64,
 ) -> Option<Changes> {
     // a record the index did not trust (written within the racy window of its build) is
     // not laid over but refreshed by a walk, which writes an index that trusts it: what is
     // derived from the tree is kept only for such an index (`tree/cache.rs`)
-    if stamps.iter().any(|s| !stamp::trusted(s.mtime, built_ns))
-        || files.iter().any(|f| !stamp::trusted(f.mtime, built_ns))
-    {
+    if stamps.iter().any(|s| !stamp::trusted(s.mtime, built_ns)) {
+        return None;
+    }
+    let mut changes = Changes::default();
+    let mut untrusted = false;
+    let mut removed: HashSet<String> = HashSet::new();
+    let read = files.each_chunk(&mut |first, chunk| {
+        untrusted = untrusted || chunk.iter().any(|f| !stamp::trusted(f.mtime, built_ns));
+        if untrusted {
+            return;
+        }
+        let moved: Vec<(usize, bool)> = chunk
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                // as the walk saw it: through a link it follows, else the entry itself
+                let path = root.join(&f.path);
+                let meta = match options.follow_links {
+                    true => std::fs::metadata(&path),
+                    false => std::fs::symlink_metadata(&path),
+                };
+                let same = meta
+                    .as_ref()
+                    .is_ok_and(|m| m.len() == f.size && stamp::mtime_ns(m) == f.mtime);
+                match (same, meta) {
+                    (true, _) => None,
+                    (false, Ok(m)) if m.is_file() => Some((i, true)),
+                    // gone, or another kind of entry (which, if the walk keeps it, the
+                    // listing of its directory finds again)
+                    (false, _) => Some((i, false)),
+                }
+            })
+            .collect();
+        for (i, edited) in moved {
+            let number = (first + i) as u32;
+            match edited {
+                true => changes.edited.push(number),
+                false => {
+                    changes.removed.push(number);
+                    removed.insert(chunk[i].path.clone());
+                }
+            }
+        }
+    });
+    if !read || untrusted || changes.edited.len() > MAX_READ {
         return None;
     }
     // the directories whose names changed; an ignore file that changed is not a change
@@ -140,50 +182,9 @@ pub(super) fn changes(
         })
         .collect();
     let changed_dirs: Vec<&str> = listed.into_iter().collect::<Option<_>>()?;
-    let moved: Vec<(u32, bool)> = files
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            // as the walk saw it: through a link it follows, else the entry itself
-            let path = root.join(&f.path);
-            let meta = match options.follow_links {
-                true => std::fs::metadata(&path),
-                false => std::fs::symlink_metadata(&path),
-            };
-            let same = meta
-                .as_ref()
-                .is_ok_and(|m| m.len() == f.size && stamp::mtime_ns(m) == f.mtime);
-            match (same, meta) {
-                (true, _) => None,
-                (false, Ok(m)) if m.is_file() => Some((i as u32, true)),
-                // gone, or another kind of entry (which, if the walk keeps it, the listing
-                // of its directory finds again)
-                (false, _) => Some((i as u32, false)),
-            }
-        })
-        .collect();
-    let mut changes = Changes::default();
-    for (i, edited) in moved {
-        match edited {
-            true => changes.edited.push(i),
-            false => changes.removed.push(i),
-        }
-    }
-    if changes.edited.len() > MAX_READ {
-        return None;
-    }
     if !changed_dirs.is_empty() {
-        let known: HashSet<&str> = files
-            .iter()
-            .map(|f| f.path.as_str())
-            // the directories walked and the ignore files met (a new one is not known)
-            .chain(stamps.iter().map(|s| s.path.as_str()))
-            .collect();
-        let removed: HashSet<&str> = changes
-            .removed
-            .iter()
-            .map(|&i| files[i as usize].path.as_str())
-            .collect();
+        // the directories walked and the ignore files met (a new one is not known)
+        let stamped: HashSet<&str> = stamps.iter().map(|s| s.path.as_str()).collect();
         // the changed directories' entries; one that cannot be listed is gone (or is a
         // directory no more: its name, in the directory above, is then new)
         let listings: Vec<(&str, Option<Vec<String>>)> = changed_dirs
@@ -203,38 +204,82 @@ pub(super) fn changes(
             .filter(|(_, names)| names.is_none())
             .map(|(dir, _)| *dir)
             .collect();
+        let mut listed_paths: Vec<String> = Vec::new();
+        for (dir, names) in &listings {
+            for name in names.iter().flatten() {
+                listed_paths.push(match dir.is_empty() {
+                    true => name.clone(),
+                    false => format!("{dir}/{name}"),
+                });
+            }
+        }
+        // a path the index holds as a file or a directory that is another kind of entry
+        // now is read as added, having been removed
+        let held = held_of(files, &listed_paths)?;
+        let is_new = |p: &str| {
+            !(held.contains(p) || stamped.contains(p)) || removed.contains(p) || gone.contains(p)
+        };
         // the names of the changed directories the index does not hold as they are
         let mut new_names: Vec<String> = Vec::new();
-        for (dir, names) in listings {
-            for name in names.into_iter().flatten() {
-                let path = match dir.is_empty() {
-                    true => name,
-                    false => format!("{dir}/{name}"),
-                };
-                let p = path.as_str();
-                if !known.contains(p) || removed.contains(p) || gone.contains(p) {
-                    // a new ignore file changes what the walk keeps below it
-                    let name = p.rsplit('/').next().unwrap_or(p);
-                    if options.gitignore && IGNORE_FILES.contains(&name) {
-                        return None;
-                    }
-                    new_names.push(path);
+        for path in listed_paths {
+            if is_new(&path) {
+                // a new ignore file changes what the walk keeps below it
+                let name = path.rsplit('/').next().unwrap_or(&path);
+                if options.gitignore && IGNORE_FILES.contains(&name) {
+                    return None;
                 }
+                new_names.push(path);
             }
         }
         if !new_names.is_empty() {
             let mut added = walk_only(root, options, along_paths_to(&new_names)).ok()?;
-            // a path the index holds as a file or a directory that is another kind of
-            // entry now is read as added, having been removed
+            let held = held_of(files, &added)?;
             added.retain(|p| {
                 let p = p.as_str();
-                !known.contains(p) || removed.contains(p) || gone.contains(p)
+                !(held.contains(p) || stamped.contains(p))
+                    || removed.contains(p)
+                    || gone.contains(p)
             });
             added.sort_unstable();
             changes.added = added;
         }
     }
     (changes.edited.len() + changes.added.len() <= MAX_READ).then_some(changes)
+}
+
+/// The records of an index as [`changes`] reads them: a chunk at a time, in order, so
+/// that an index read from its mapped head is never decoded whole (`tree/head_records.rs`).
+pub(super) trait IndexRecords: Sync {
+    /// Calls `each` with each chunk and the number of its first record; false when the
+    /// records could not all be read.
+    fn each_chunk(&self, each: &mut dyn FnMut(usize, &[FileRecord])) -> bool;
+}
+
+/// How many records a chunk holds.
+pub(super) const CHUNK: usize = 8192;
+
+impl IndexRecords for Vec<FileRecord> {
+    fn each_chunk(&self, each: &mut dyn FnMut(usize, &[FileRecord])) -> bool {
+        for (k, chunk) in self.chunks(CHUNK).enumerate() {
+            each(k * CHUNK, chunk);
+        }
+        true
+    }
+}
+
+/// Which of `paths` the index holds as files; `None` when its records could not be read.
+fn held_of(files: &dyn IndexRecords, paths: &[String]) -> Option<HashSet<String>> {
+    let wanted: HashSet<&str> = paths.iter().map(String::as_str).collect();
+    let mut held = HashSet::new();
+    let read = files.each_chunk(&mut |_, chunk| {
+        held.extend(
+            chunk
+                .iter()
+                .filter(|f| wanted.contains(f.path.as_str()))
+                .map(|f| f.path.clone()),
+        );
+    });
+    read.then_some(held)
 }
 
 /// Which paths a walk from the root takes to reach `targets` and everything under them:

@@ -7,6 +7,7 @@
 //! written from a spill is byte for byte the head encoded whole (tests below).
 
 use super::blob::Blob;
+use super::edits::{IndexRecords, CHUNK};
 use super::index_format::HeadStart;
 use super::segments::{Scratch, SpillWriter, Spilled};
 use super::stamp::FileRecord;
@@ -100,8 +101,10 @@ impl HeadRecords {
     /// gave), in order.
     pub(super) fn decoded_at(&self, at: usize) -> Decoded<'_> {
         Decoded {
+            records: self,
             rest: self.bytes.get(at..).unwrap_or(&[]),
             at,
+            unreleased: 0,
         }
     }
 
@@ -126,10 +129,39 @@ impl HeadRecords {
     }
 }
 
+impl IndexRecords for HeadRecords {
+    fn each_chunk(&self, each: &mut dyn FnMut(usize, &[FileRecord])) -> bool {
+        let mut decoded = self.decoded_at(0);
+        let mut chunk = Vec::with_capacity(CHUNK.min(self.count));
+        let mut first = 0;
+        while first < self.count {
+            chunk.clear();
+            for _ in first..(first + CHUNK).min(self.count) {
+                match decoded.next_record() {
+                    Ok(r) => chunk.push(r),
+                    Err(_) => return false,
+                }
+            }
+            each(first, &chunk);
+            first += chunk.len();
+        }
+        // decoded once: the pages are not held for the rest of the call
+        self.release_pages();
+        decoded.check_end().is_ok()
+    }
+}
+
+/// How many bytes of mapped records a pass decodes before it lets go of their pages: a
+/// pass over every record (a count, a sample) then holds no more of them than this.
+const RELEASE_EVERY: usize = 8 << 20;
+
 /// Records decoded one after another.
 pub(super) struct Decoded<'a> {
+    records: &'a HeadRecords,
     rest: &'a [u8],
     at: usize,
+    /// Bytes decoded since the pages were last released.
+    unreleased: usize,
 }
 
 impl Decoded<'_> {
@@ -141,8 +173,14 @@ impl Decoded<'_> {
     pub(super) fn next_record(&mut self) -> Result<FileRecord, String> {
         let (record, rest) = postcard::take_from_bytes::<FileRecord>(self.rest)
             .map_err(|e| format!("damaged index head (a file record): {e}"))?;
-        self.at += self.rest.len() - rest.len();
+        let len = self.rest.len() - rest.len();
+        self.at += len;
         self.rest = rest;
+        self.unreleased += len;
+        if self.unreleased >= RELEASE_EVERY {
+            self.records.release_pages();
+            self.unreleased = 0;
+        }
         Ok(record)
     }
 

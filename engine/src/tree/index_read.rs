@@ -59,14 +59,10 @@ impl MappedIndex {
     }
 }
 
-/// Reads and checks the index at `path`: the head and the symbol table now, the posting
-/// lists when first needed (from the file already open and mapped, so that an index renamed
-/// over this one meanwhile cannot mix with it), or why it cannot be used.
-pub(super) fn read(path: &Path, root: &str, key: &OptionsKey) -> Result<OldIndex, String> {
-    read_mapped(path, root, key)?.decoded()
-}
-
-/// [`read`], the head's records left encoded.
+/// Reads and checks the index at `path`: the head's start and the symbol table now, the
+/// head's records when decoded ([`MappedIndex::decoded`]), the posting lists when first
+/// needed (from the file already open and mapped, so that an index renamed over this one
+/// meanwhile cannot mix with it); or why it cannot be used.
 pub(super) fn read_mapped(
     path: &Path,
     root: &str,

@@ -133,13 +133,19 @@ impl RecordFiles {
     }
 
     /// The bytes of the text of each file of `chosen`: its size when it holds text, else
-    /// none. Each is decoded from its anchor (a sample is a few hundred files).
+    /// none.
     pub fn text_bytes_of(&self, chosen: &[usize]) -> Vec<u64> {
-        let mut bytes = Vec::with_capacity(chosen.len());
+        self.records_at(chosen).iter().map(text_bytes).collect()
+    }
+
+    /// The records of the files `chosen`, each decoded from its anchor (a few hundred
+    /// files at most: a sample, the files a few changes touched).
+    pub(super) fn records_at(&self, chosen: &[usize]) -> Vec<FileRecord> {
+        let mut records = Vec::with_capacity(chosen.len());
         for &i in chosen {
-            self.each_from(i, i + 1, |_, r| bytes.push(text_bytes(&r)));
+            self.each_from(i, i + 1, |_, r| records.push(r));
         }
-        bytes
+        records
     }
 
     /// The bytes of every file's text.
