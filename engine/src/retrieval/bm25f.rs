@@ -135,11 +135,11 @@ impl FieldIndex {
         let key = kept_key(stamp.stamp, profile);
         let path = kept::path_beside(&stamp.index_path);
         // kept already (an index unchanged, or changed by a few files laid over it)
-        if Kept::open(&path, key, files.len()).is_some() {
+        if Kept::is_kept(&path, key, files.len()) {
             return true;
         }
         kept_runs::write(files, profile, &path, key, kept_runs::SEGMENT_POSTINGS).is_ok()
-            && Kept::open(&path, key, files.len()).is_some()
+            && Kept::is_kept(&path, key, files.len())
     }
 
     /// True when statistics kept for `tree` and `profile` are on disk and check out.

@@ -198,6 +198,16 @@ impl Kept {
     /// Opens the statistics at `path` if they were written for `key` and `files` files by
     /// this build; `None` otherwise (missing, foreign, stale or damaged).
     pub fn open(path: &Path, key: u64, files: usize) -> Option<Kept> {
+        Self::open_with(path, key, files, true)
+    }
+
+    /// True when [`Kept::open`] would open the statistics at `path`, checked through a
+    /// buffer without holding every file's lengths: what `findbench index` asks.
+    pub fn is_kept(path: &Path, key: u64, files: usize) -> bool {
+        Self::open_with(path, key, files, false).is_some()
+    }
+
+    fn open_with(path: &Path, key: u64, files: usize, with_lengths: bool) -> Option<Kept> {
         let mut file = File::open(path).ok()?;
         let len = file.metadata().ok()?.len();
         let mut header = [0u8; HEADER_BYTES];
@@ -228,11 +238,27 @@ impl Kept {
         {
             return None;
         }
-        let mut raw = vec![0u8; parts[0] as usize];
-        file.read_exact(&mut raw).ok()?;
         let mut crc = crc32fast::Hasher::new();
         crc.update(&header[..HEADER_BYTES - 4]);
-        crc.update(&raw);
+        let raw = match with_lengths {
+            true => {
+                let mut raw = vec![0u8; parts[0] as usize];
+                file.read_exact(&mut raw).ok()?;
+                crc.update(&raw);
+                raw
+            }
+            false => {
+                let mut part = (&mut file).take(parts[0]);
+                let mut buf = vec![0u8; 256 << 10];
+                loop {
+                    match part.read(&mut buf).ok()? {
+                        0 => break,
+                        n => crc.update(&buf[..n]),
+                    }
+                }
+                Vec::new()
+            }
+        };
         if crc.finalize() != u32_at(HEADER_BYTES - 4) {
             return None;
         }
@@ -415,17 +441,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.fields");
         write_sample(&path, 7);
+        // checked without the lengths as opened with them
+        assert!(Kept::is_kept(&path, 7, 3));
         assert!(Kept::open(&path, 8, 3).is_none(), "another tree");
+        assert!(!Kept::is_kept(&path, 8, 3), "another tree");
         assert!(Kept::open(&path, 7, 4).is_none(), "another file count");
         let bytes = std::fs::read(&path).unwrap();
         // truncated
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(Kept::open(&path, 7, 3).is_none());
+        assert!(!Kept::is_kept(&path, 7, 3));
         // a file length flipped: the header CRC
         let mut flipped = bytes.clone();
         flipped[HEADER_BYTES] ^= 1;
         std::fs::write(&path, &flipped).unwrap();
         assert!(Kept::open(&path, 7, 3).is_none());
+        assert!(!Kept::is_kept(&path, 7, 3), "a file length flipped");
         // the last byte of the lists (beta's list): opens, but that list is refused
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
