@@ -216,7 +216,7 @@ fn open_as(
         Err(why) => (None, Some(why)),
     };
     // (files, text files, symbols, walk report) of the tree or records
-    let stats = |counts: (usize, usize, usize, WalkReport),
+    let stats = |counts: Counts,
                  rebuilt_because: Option<String>,
                  enc_words,
                  enc_bytes,
@@ -247,30 +247,32 @@ fn open_as(
         Some(m) if records => {
             let (stamps, built_ns) = (&m.start.stamps, m.start.built_ns);
             match edits::changes(root, options, stamps, &m.records, built_ns) {
-                Some(changes) => match records_with_changes(root, options, &path, m, &changes) {
-                    Ok((files, counts, read, written)) => {
-                        let state = match changes.is_empty() {
-                            true => IndexState::Unchanged,
-                            false => IndexState::ChangesKept,
-                        };
-                        let (words, enc_bytes, index_bytes) = read.1;
-                        let s = stats(
-                            counts,
-                            None,
-                            words,
-                            enc_bytes,
-                            state,
-                            read.0,
-                            index_bytes,
-                            written,
-                        );
-                        return Ok(Some((Indexed::Records(files), s)));
+                Some(changes) => {
+                    let (words, enc_bytes, index_bytes) = (m.words, m.postings_bytes, m.bytes);
+                    match records_with_changes(root, options, &path, m, &changes) {
+                        Ok(with) => {
+                            let state = match changes.is_empty() {
+                                true => IndexState::Unchanged,
+                                false => IndexState::ChangesKept,
+                            };
+                            let s = stats(
+                                with.counts,
+                                None,
+                                words,
+                                enc_bytes,
+                                state,
+                                with.files_read,
+                                index_bytes,
+                                with.write_error,
+                            );
+                            return Ok(Some((Indexed::Records(with.files), s)));
+                        }
+                        Err(why) => {
+                            rebuilt_because = Some(why);
+                            None
+                        }
                     }
-                    Err(why) => {
-                        rebuilt_because = Some(why);
-                        None
-                    }
-                },
+                }
                 None => Some(m),
             }
         }
@@ -478,7 +480,7 @@ fn open_as(
 
 /// What [`IndexStats`] counts of `tree`: its files, those holding text, its symbols, and
 /// what its walk met.
-fn counts_of(tree: &Tree) -> (usize, usize, usize, WalkReport) {
+fn counts_of(tree: &Tree) -> Counts {
     let text_files = tree
         .files()
         .iter()
@@ -551,29 +553,32 @@ fn tree_of(
     (tree, changed)
 }
 
+/// What `findbench index` gives of a tree changed by a few files or none: the index's
+/// files as its records, what the tree holds counted (files, text files, symbols, walk
+/// report), the files read, and why the changes read were not kept.
+struct WithChanges {
+    files: RecordFiles,
+    counts: Counts,
+    files_read: usize,
+    write_error: Option<String>,
+}
+
+/// (files, text files, symbols, walk report): what [`IndexStats`] counts.
+type Counts = (usize, usize, usize, WalkReport);
+
 /// The files of the index `m` as its records, for `findbench index` on a tree changed by
 /// `changes` (or none) since: the files edited or added read (or taken from the changes
 /// kept) and kept beside the index (`tree/kept_changes.rs`); what the tree holds counted
-/// as the index's files with the changes laid over, as a tree of them would count it. With
-/// (files read, (words, posting bytes, index bytes)) and why the changes were not kept.
-#[allow(clippy::type_complexity)]
+/// as the index's files with the changes laid over, as a tree of them would count it.
 fn records_with_changes(
     root: &Path,
     options: &TreeOptions,
     path: &Path,
     m: MappedIndex,
     changes: &Changes,
-) -> std::result::Result<
-    (
-        RecordFiles,
-        (usize, usize, usize, WalkReport),
-        (usize, (usize, usize, u64)),
-        Option<String>,
-    ),
-    String,
-> {
+) -> std::result::Result<WithChanges, String> {
     let written_ns = system_ns(SystemTime::now());
-    let (sizes, head_crc) = ((m.words, m.postings_bytes, m.bytes), m.head_crc);
+    let head_crc = m.head_crc;
     let (files, report) = RecordFiles::new(root, options, path, m.start, m.records, m.symbols)?;
     let mut counts = (
         files.len(),
@@ -582,7 +587,12 @@ fn records_with_changes(
         report,
     );
     if changes.is_empty() {
-        return Ok((files, counts, (0, sizes), None));
+        return Ok(WithChanges {
+            files,
+            counts,
+            files_read: 0,
+            write_error: None,
+        });
     }
     let as_numbers = |n: &[u32]| n.iter().map(|&i| i as usize).collect::<Vec<_>>();
     let edited = files.records_at(&as_numbers(&changes.edited));
@@ -599,13 +609,19 @@ fn records_with_changes(
     {
         count_kind(&mut counts, &r.kind, sign);
     }
-    let written = kept_changes::write(path, &changed, written_ns, fingerprint(), head_crc).err();
-    Ok((files, counts, (read, sizes), written))
+    let write_error =
+        kept_changes::write(path, &changed, written_ns, fingerprint(), head_crc).err();
+    Ok(WithChanges {
+        files,
+        counts,
+        files_read: read,
+        write_error,
+    })
 }
 
 /// Adds (`sign` 1) or takes away (-1) a file of `kind` from `counts` (files, text files,
 /// symbols, walk report).
-fn count_kind(counts: &mut (usize, usize, usize, WalkReport), kind: &ContentKind, sign: isize) {
+fn count_kind(counts: &mut Counts, kind: &ContentKind, sign: isize) {
     let add = |n: &mut usize| *n = n.saturating_add_signed(sign);
     add(&mut counts.0);
     add(&mut counts.3.files);
