@@ -245,8 +245,8 @@ fn open_as(
         // `findbench index` on a tree changed by a few files or none: the index's records
         // as mapped, never decoded whole (`tree/record_files.rs`)
         Some(m) if records => {
-            let (stamps, built_ns) = (&m.start.stamps, m.start.built_ns);
-            match edits::changes(root, options, stamps, &m.records, built_ns) {
+            let (stamps, built_ns) = (&m.head.start.stamps, m.head.start.built_ns);
+            match edits::changes(root, options, stamps, &m.head.records, built_ns) {
                 Some(changes) => {
                     let (words, enc_bytes, index_bytes) = (m.words, m.postings_bytes, m.bytes);
                     match records_with_changes(root, options, &path, m, &changes) {
@@ -413,8 +413,14 @@ fn open_as(
     let read_back = read_back.and_then(|back| {
         let (words, bytes, index_bytes) = (back.words, back.postings_bytes, back.bytes);
         let indexed = if records {
-            let (files, report) =
-                RecordFiles::new(root, options, &path, back.start, back.records, back.symbols)?;
+            let (files, report) = RecordFiles::new(
+                root,
+                options,
+                &path,
+                back.head.start,
+                back.head.records,
+                back.symbols,
+            )?;
             let symbols = files.symbol_table().len();
             let counts = (files.len(), files.text_files(), symbols, report);
             (Indexed::Records(files), counts)
@@ -579,7 +585,8 @@ fn records_with_changes(
 ) -> std::result::Result<WithChanges, String> {
     let written_ns = system_ns(SystemTime::now());
     let head_crc = m.head_crc;
-    let (files, report) = RecordFiles::new(root, options, path, m.start, m.records, m.symbols)?;
+    let (start, records) = (m.head.start, m.head.records);
+    let (files, report) = RecordFiles::new(root, options, path, start, records, m.symbols)?;
     let mut counts = (
         files.len(),
         files.text_files(),

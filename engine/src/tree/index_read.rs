@@ -14,9 +14,10 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
-/// An index read from disk: its head, and its posting lists to read on first use.
-pub(super) struct OldIndex {
-    pub head: Head,
+/// An index read from disk: its head (`H`: decoded whole, or [`MappedHead`]), and its
+/// posting lists to read on first use.
+pub(super) struct ReadIndex<H> {
+    pub head: H,
     /// The head's checksum: what changes kept beside the index are keyed to.
     pub head_crc: u32,
     pub symbols: Arc<SymbolTable>,
@@ -26,27 +27,24 @@ pub(super) struct OldIndex {
     pub postings_bytes: usize,
 }
 
-/// [`OldIndex`] with its records still encoded, as mapped.
-pub(super) struct MappedIndex {
+/// A head as mapped: its start decoded, its records not.
+pub(super) struct MappedHead {
     pub start: HeadStart,
     pub records: HeadRecords,
-    pub head_crc: u32,
-    pub symbols: Arc<SymbolTable>,
-    pub postings: Lazy,
-    pub bytes: u64,
-    pub words: usize,
-    pub postings_bytes: usize,
 }
+
+pub(super) type OldIndex = ReadIndex<Head>;
+pub(super) type MappedIndex = ReadIndex<MappedHead>;
 
 impl MappedIndex {
     /// Its records decoded (checked to be in path order).
     pub(super) fn decoded(self) -> Result<OldIndex, String> {
-        let files = self.records.decode_all()?;
+        let files = self.head.records.decode_all()?;
         // decoded: the head's pages are not held for the life of the map
-        self.records.release_pages();
-        Ok(OldIndex {
+        self.head.records.release_pages();
+        Ok(ReadIndex {
             head: Head {
-                start: self.start,
+                start: self.head.start,
                 files,
             },
             head_crc: self.head_crc,
@@ -158,9 +156,8 @@ pub(super) fn read_mapped(
         }
         Some(enc)
     };
-    Ok(MappedIndex {
-        start,
-        records,
+    Ok(ReadIndex {
+        head: MappedHead { start, records },
         head_crc,
         symbols: Arc::new(symbols),
         postings: Lazy::on_demand(Box::new(reader)),
