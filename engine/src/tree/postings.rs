@@ -80,6 +80,9 @@ pub(crate) fn pieces_of(needle: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// How many words' lists a pass over every list reads between releases of their pages.
+const RELEASE_WORDS: usize = 4096;
+
 /// The encoded lists: `vocab` holds the sorted words each followed by `\n`; `starts[w]` is
 /// where word `w` begins in it; `offsets[w]..offsets[w + 1]` is its list in `lists`, file
 /// numbers as ascending deltas in varints. Integers are little-endian `u32`.
@@ -182,11 +185,20 @@ impl Encoded {
             .collect()
     }
 
+    /// Lets go of the mapped pages of the lists read so far every [`RELEASE_WORDS`] words
+    /// of a pass over every list (a refresh's), which would otherwise hold them all.
+    fn release_lists_every(&self, w: usize) {
+        if w % RELEASE_WORDS == RELEASE_WORDS - 1 {
+            self.lists.release_pages();
+        }
+    }
+
     /// How many words each of `files` files holds.
     pub fn words_per_file(&self, files: usize) -> Vec<u32> {
         let mut counts = vec![0u32; files];
         let mut ok = true;
         for w in 0..self.words() {
+            self.release_lists_every(w);
             self.for_each_file(
                 w,
                 |f| {
@@ -217,6 +229,7 @@ impl Encoded {
         let mut words = vec![0u32; at as usize];
         let mut ok = true;
         for w in 0..self.words() {
+            self.release_lists_every(w);
             self.for_each_file(
                 w,
                 |f| {
