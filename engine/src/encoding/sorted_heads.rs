@@ -1,6 +1,7 @@
 //! The heads of several sorted streams of strings, merged k ways: what the index's
-//! segment merge (`tree/segments/`) and the kept statistics' run merge
-//! (`retrieval/kept_runs.rs`) pop their next string, and the streams that hold it, from.
+//! segment merge (`tree/segments/`), the kept statistics' run merge
+//! (`retrieval/kept_runs.rs`) and the index walk's runs (`tree/found_runs.rs`) pop their
+//! next string, and the streams that hold it, from.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

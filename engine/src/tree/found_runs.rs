@@ -6,8 +6,8 @@
 //! spilled. Either way the build never holds an entry for every file of the tree.
 
 use super::segments::{Scratch, Spilled};
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use crate::encoding::sorted_heads::{pop_holders, Heads};
+use std::cmp::Reverse;
 use std::io::{self, BufRead, Read, Write};
 
 /// One file the index walk found: its path as shown, its mtime, and whether it is read
@@ -159,49 +159,47 @@ impl FoundRuns {
         if !self.held.is_empty() {
             self.spill()?;
         }
-        let mut readers = Vec::with_capacity(self.runs.len());
-        let mut heads = BinaryHeap::with_capacity(self.runs.len());
+        let mut merged = Merged {
+            readers: Vec::with_capacity(self.runs.len()),
+            next: Vec::with_capacity(self.runs.len()),
+            heads: Heads::with_capacity(self.runs.len()),
+            holders: Vec::new(),
+        };
         for run in self.runs {
-            let mut reader = run.into_reader()?;
-            if let Some(first) = Listed::read_from(&mut *reader)? {
-                heads.push(Reverse(Head(first, readers.len())));
-            }
-            readers.push(reader);
+            merged.readers.push(run.into_reader()?);
+            merged.next.push(None);
+            merged.advance(merged.readers.len() - 1)?;
         }
-        Ok(SortedFound::Merged { readers, heads })
+        Ok(SortedFound::Merged(merged))
     }
 }
 
-/// A run's next entry and the run's number, ordered by path (paths are distinct).
-pub(super) struct Head(Listed, usize);
-
-impl PartialEq for Head {
-    fn eq(&self, other: &Head) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
+/// The runs merged k ways (`encoding/sorted_heads.rs`): each run's next entry, its path
+/// among the heads.
+pub(super) struct Merged {
+    readers: Vec<Box<dyn BufRead>>,
+    next: Vec<Option<Listed>>,
+    heads: Heads,
+    holders: Vec<usize>,
 }
 
-impl Eq for Head {}
-
-impl PartialOrd for Head {
-    fn partial_cmp(&self, other: &Head) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Head {
-    fn cmp(&self, other: &Head) -> Ordering {
-        (&self.0.path, self.1).cmp(&(&other.0.path, other.1))
+impl Merged {
+    /// Reads run `run`'s next entry, its path pushed among the heads.
+    fn advance(&mut self, run: usize) -> io::Result<()> {
+        let next = Listed::read_from(&mut *self.readers[run])?;
+        if let Some(entry) = &next {
+            self.heads
+                .push(Reverse((entry.path.clone().into_bytes(), run)));
+        }
+        self.next[run] = next;
+        Ok(())
     }
 }
 
 /// The walk's entries in path order.
 pub(super) enum SortedFound {
     Held(std::vec::IntoIter<Listed>),
-    Merged {
-        readers: Vec<Box<dyn BufRead>>,
-        heads: BinaryHeap<Reverse<Head>>,
-    },
+    Merged(Merged),
 }
 
 impl Iterator for SortedFound {
@@ -210,14 +208,15 @@ impl Iterator for SortedFound {
     fn next(&mut self) -> Option<io::Result<Listed>> {
         match self {
             SortedFound::Held(held) => held.next().map(Ok),
-            SortedFound::Merged { readers, heads } => {
-                let Reverse(Head(entry, run)) = heads.pop()?;
-                match Listed::read_from(&mut *readers[run]) {
-                    Ok(Some(next)) => heads.push(Reverse(Head(next, run))),
-                    Ok(None) => {}
-                    Err(e) => return Some(Err(e)),
+            SortedFound::Merged(m) => {
+                // paths are distinct: the one run holding the smallest
+                pop_holders(&mut m.heads, &mut m.holders)?;
+                let run = *m.holders.first()?;
+                let entry = m.next[run].take()?;
+                match m.advance(run) {
+                    Ok(()) => Some(Ok(entry)),
+                    Err(e) => Some(Err(e)),
                 }
-                Some(Ok(entry))
             }
         }
     }
