@@ -7,7 +7,10 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // read when the script runs, not baked in when it is compiled: a target directory
+    // shared by two checkouts runs one compiled script for both
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let src = Path::new(&manifest).join("src");
     println!("cargo:rerun-if-changed=src");
     let mut files = Vec::new();
     collect(&src, &mut files);

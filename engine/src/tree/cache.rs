@@ -38,6 +38,7 @@ use super::options::TreeOptions;
 use super::postings::Lazy;
 use super::record_files::{kept_stamp, RecordFiles};
 use super::report::WalkReport;
+use super::reused_records::{OldRecords, ReusedRecords};
 use super::root::{check_root, ROOT_HINT};
 use super::segments::{Scratch, SEGMENT_BYTES};
 use super::source_tree::Tree;
@@ -278,79 +279,97 @@ fn open_as(
         }
         mapped => mapped,
     };
-    let old = match mapped.map(MappedIndex::decoded) {
-        Some(Ok(old)) => Some(old),
-        Some(Err(_)) if only_if_indexed => return Ok(None),
-        Some(Err(why)) => {
-            rebuilt_because = Some(why);
-            None
-        }
-        None => None,
-    };
-    let old = match old {
-        Some(old) => {
-            let h = &old.head;
-            match edits::changes(root, options, &h.start.stamps, &h.files, h.start.built_ns) {
-                Some(changes) => {
-                    // a few changes: laid over the index; `findbench index` keeps the files
-                    // it read beside it instead of writing the index again
-                    let written_ns = system_ns(SystemTime::now());
-                    let state = match (changes.is_empty(), only_if_indexed) {
-                        (true, _) => IndexState::Unchanged,
-                        (false, true) => IndexState::Edited,
-                        (false, false) => IndexState::ChangesKept,
-                    };
-                    let kept = match changes.is_empty() {
-                        true => KeptChanges::default(),
-                        false => kept_changes::read(&path, fingerprint(), old.head_crc),
-                    };
-                    let changes = (!changes.is_empty()).then_some(changes);
-                    let (tree, changed) = tree_of(
-                        root,
-                        options,
-                        &path,
-                        old.head,
+    // the last index's records, what a refresh takes unchanged files from: still mapped for
+    // `findbench index` (its changes were looked for in the mapped records above), decoded
+    // by a call that lays a few changes over a tree
+    let old = match mapped {
+        Some(m) if records => Some((
+            m.head.start.built_ns,
+            OldRecords::Mapped(m.head.records),
+            m.symbols,
+            m.postings,
+        )),
+        Some(m) => match m.decoded() {
+            Ok(old) => {
+                let h = &old.head;
+                match edits::changes(root, options, &h.start.stamps, &h.files, h.start.built_ns) {
+                    Some(changes) => {
+                        // a few changes: laid over the index; `findbench index` keeps the files
+                        // it read beside it instead of writing the index again
+                        let written_ns = system_ns(SystemTime::now());
+                        let state = match (changes.is_empty(), only_if_indexed) {
+                            (true, _) => IndexState::Unchanged,
+                            (false, true) => IndexState::Edited,
+                            (false, false) => IndexState::ChangesKept,
+                        };
+                        let kept = match changes.is_empty() {
+                            true => KeptChanges::default(),
+                            false => kept_changes::read(&path, fingerprint(), old.head_crc),
+                        };
+                        let changes = (!changes.is_empty()).then_some(changes);
+                        let (tree, changed) = tree_of(
+                            root,
+                            options,
+                            &path,
+                            old.head,
+                            old.symbols,
+                            old.postings,
+                            changes.as_ref().map(|c| (c, &kept)),
+                        );
+                        let read = tree.overlay().map_or(0, |o| o.from_disk);
+                        let written = match state {
+                            IndexState::ChangesKept => kept_changes::write(
+                                &path,
+                                &changed,
+                                written_ns,
+                                fingerprint(),
+                                old.head_crc,
+                            )
+                            .err(),
+                            _ => None,
+                        };
+                        let s = stats(
+                            counts_of(&tree),
+                            None,
+                            old.words,
+                            old.postings_bytes,
+                            state,
+                            read,
+                            old.bytes,
+                            written,
+                        );
+                        return Ok(Some((Indexed::Tree(Box::new(tree)), s)));
+                    }
+                    None => Some((
+                        old.head.start.built_ns,
+                        OldRecords::Decoded(old.head.files),
                         old.symbols,
                         old.postings,
-                        changes.as_ref().map(|c| (c, &kept)),
-                    );
-                    let read = tree.overlay().map_or(0, |o| o.from_disk);
-                    let written = match state {
-                        IndexState::ChangesKept => kept_changes::write(
-                            &path,
-                            &changed,
-                            written_ns,
-                            fingerprint(),
-                            old.head_crc,
-                        )
-                        .err(),
-                        _ => None,
-                    };
-                    let s = stats(
-                        counts_of(&tree),
-                        None,
-                        old.words,
-                        old.postings_bytes,
-                        state,
-                        read,
-                        old.bytes,
-                        written,
-                    );
-                    return Ok(Some((Indexed::Tree(Box::new(tree)), s)));
+                    )),
                 }
-                None => Some(old),
             }
-        }
+            Err(_) if only_if_indexed => return Ok(None),
+            Err(why) => {
+                rebuilt_because = Some(why);
+                None
+            }
+        },
         None => None,
     };
     // the old words are needed to keep unchanged files' words; damaged, they cannot be
-    let old = old.and_then(|old| match old.postings.into_inner() {
-        Some(enc) => Some((old.head, old.symbols, enc)),
-        None => {
-            rebuilt_because = Some("damaged index (posting lists)".into());
-            None
-        }
-    });
+    let old = old.and_then(
+        |(built_ns, records, symbols, postings)| match postings.into_inner() {
+            Some(enc) => Some(Old {
+                records: ReusedRecords::new(records, built_ns),
+                symbols,
+                enc,
+            }),
+            None => {
+                rebuilt_because = Some("damaged index (posting lists)".into());
+                None
+            }
+        },
+    );
     let mut state = if old.is_some() {
         IndexState::Refreshed
     } else {
@@ -358,23 +377,8 @@ fn open_as(
     };
     // taken before the walk: a file written while it runs has a later mtime
     let built_ns = system_ns(SystemTime::now());
-    let (old, old_built) = match old {
-        Some((head, symbols, enc)) => {
-            let built = head.start.built_ns;
-            let old = Old {
-                files: head.files,
-                symbols,
-                enc,
-            };
-            (Some(old), built)
-        }
-        None => (None, 0),
-    };
-    let empty = Vec::new();
-    let old_files = old.as_ref().map_or(&empty, |o| &o.files);
     let scratch = index_build::scratch_beside(&path);
-    let walked =
-        walk::walk_for_index(root, options, old_files, old_built, &scratch, segment_bytes)?;
+    let walked = walk::walk_for_index(root, options, &scratch, segment_bytes)?;
     let start = HeadStart {
         root: root_shown.clone(),
         options: key.clone(),
@@ -396,7 +400,7 @@ fn open_as(
             // a segment could not be spilled (a full disk): built again in memory
             state = IndexState::Built;
             let memory = Scratch::memory();
-            let walked = walk::walk_for_index(root, options, &[], 0, &memory, segment_bytes)?;
+            let walked = walk::walk_for_index(root, options, &memory, segment_bytes)?;
             index_build::read_and_merge(root, options, walked.found, None, &memory, segment_bytes)
                 .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?
         }

@@ -10,45 +10,34 @@ use crate::encoding::sorted_heads::{pop_holders, Heads};
 use std::cmp::Reverse;
 use std::io::{self, BufRead, Read, Write};
 
-/// One file the index walk found: its path as shown, its mtime, and whether it is read
-/// or its record is taken from the last index.
+/// One file the index walk found: its path as shown, its size and mtime, and why its
+/// metadata could not be read, if it could not. Whether its record is read again or taken
+/// from the last index is decided as the build meets it in path order
+/// (`tree/reused_records.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Listed {
     pub path: String,
+    pub size: u64,
     pub mtime: i64,
-    pub from: ListedFrom,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum ListedFrom {
-    /// To read; with why its metadata could not be read, if it could not.
-    Read(Option<String>),
-    /// Unchanged since the last index: the number of its record there.
-    Reused(u32),
+    pub failed: Option<String>,
 }
 
 impl Listed {
     /// What holding it costs, roughly: the entry, its strings and an allocator's word each.
     fn held_bytes(&self) -> usize {
-        let failed = match &self.from {
-            ListedFrom::Read(Some(why)) => why.len() + 16,
-            _ => 0,
-        };
+        let failed = self.failed.as_ref().map_or(0, |why| why.len() + 16);
         std::mem::size_of::<Listed>() + self.path.len() + 16 + failed
     }
 
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         write_bytes(out, self.path.as_bytes())?;
+        out.write_all(&self.size.to_le_bytes())?;
         out.write_all(&self.mtime.to_le_bytes())?;
-        match &self.from {
-            ListedFrom::Read(None) => out.write_all(&[0]),
-            ListedFrom::Read(Some(why)) => {
+        match &self.failed {
+            None => out.write_all(&[0]),
+            Some(why) => {
                 out.write_all(&[1])?;
                 write_bytes(out, why.as_bytes())
-            }
-            ListedFrom::Reused(j) => {
-                out.write_all(&[2])?;
-                out.write_all(&j.to_le_bytes())
             }
         }
     }
@@ -59,14 +48,19 @@ impl Listed {
             return Ok(None);
         }
         let path = read_string(input)?;
+        let size = u64::from_le_bytes(read_array(input)?);
         let mtime = i64::from_le_bytes(read_array(input)?);
-        let from = match read_array::<1>(input)?[0] {
-            0 => ListedFrom::Read(None),
-            1 => ListedFrom::Read(Some(read_string(input)?)),
-            2 => ListedFrom::Reused(u32::from_le_bytes(read_array(input)?)),
+        let failed = match read_array::<1>(input)?[0] {
+            0 => None,
+            1 => Some(read_string(input)?),
             _ => return Err(invalid("a spilled walk entry of no known kind")),
         };
-        Ok(Some(Listed { path, mtime, from }))
+        Ok(Some(Listed {
+            path,
+            size,
+            mtime,
+            failed,
+        }))
     }
 }
 
@@ -227,15 +221,11 @@ mod tests {
     use super::*;
 
     fn listed(i: usize) -> Listed {
-        let from = match i % 3 {
-            0 => ListedFrom::Read(None),
-            1 => ListedFrom::Read(Some(format!("denied é {i}"))),
-            _ => ListedFrom::Reused(i as u32 * 7),
-        };
         Listed {
             path: format!("d{}/f{i:04}.rs", i % 5),
+            size: (i as u64) << 33 | 5,
             mtime: i as i64 * 1_000_000_007 - 3,
-            from,
+            failed: (i % 3 == 1).then(|| format!("denied é {i}")),
         }
     }
 

@@ -108,6 +108,14 @@ impl HeadRecords {
         }
     }
 
+    /// The record that starts `at` bytes in (0, or an offset this gave), and where the next
+    /// one starts.
+    pub(super) fn record_at(&self, at: usize) -> Result<(FileRecord, usize), String> {
+        let mut decoded = self.decoded_at(at);
+        let record = decoded.next_record()?;
+        Ok((record, decoded.offset()))
+    }
+
     /// Every record, checked to be in path order and as many as the head says.
     pub(super) fn decode_all(&self) -> Result<Vec<FileRecord>, String> {
         let mut files: Vec<FileRecord> = Vec::with_capacity(self.count.min(self.bytes.len()));
@@ -121,6 +129,20 @@ impl HeadRecords {
         }
         records.check_end()?;
         Ok(files)
+    }
+
+    /// `files` encoded as a head holds them.
+    #[cfg(test)]
+    pub(super) fn of(files: &[FileRecord]) -> HeadRecords {
+        let bytes = postcard::to_allocvec(files).unwrap_or_default();
+        let (count, rest) = postcard::take_from_bytes::<usize>(&bytes).unwrap_or((0, &[]));
+        HeadRecords::of_bytes(Blob::owned(rest.to_vec()), count)
+    }
+
+    /// `count` records encoded in `bytes` (which may be damaged).
+    #[cfg(test)]
+    pub(super) fn of_bytes(bytes: Blob, count: usize) -> HeadRecords {
+        HeadRecords { bytes, count }
     }
 
     /// Lets go of the pages read so far (`tree/blob.rs`).
@@ -153,7 +175,7 @@ impl IndexRecords for HeadRecords {
 
 /// How many bytes of mapped records a pass decodes before it lets go of their pages: a
 /// pass over every record (a count, a sample) then holds no more of them than this.
-const RELEASE_EVERY: usize = 8 << 20;
+pub(super) const RELEASE_EVERY: usize = 8 << 20;
 
 /// Records decoded one after another.
 pub(super) struct Decoded<'a> {

@@ -4,11 +4,12 @@
 //! `SEGMENT_BYTES` (`tree/segments/mod.rs`); the segments are merged on disk
 //! and the file is written part by part, to a temporary name renamed over the index.
 
-use super::found_runs::{FoundRuns, ListedFrom};
+use super::found_runs::{FoundRuns, Listed};
 use super::head_records::{RecordSpill, SpilledRecords};
 use super::index_format::{fingerprint, HeadStart, FORMAT, HEADER_BYTES, MAGIC, PARTS};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded};
+use super::reused_records::ReusedRecords;
 use super::segments::{self, Scratch, Segment, Spilled, SYMBOL_BYTES};
 use super::stamp::{system_ns, FileRecord};
 use super::symbol_table::SymbolTable;
@@ -24,15 +25,22 @@ use std::time::SystemTime;
 /// build's memory.
 const READ_BATCH: usize = 1024;
 
-/// A file of one batch of the index build, read or reused.
+/// A file of one batch of the index build: to read, or taken from the last index (its
+/// record and its number there).
 enum Batched {
+    ToRead(Listed),
+    Reused(u32, FileRecord),
+}
+
+/// A file of one batch, ready to add: read (its record and words), or taken.
+enum Added {
     Read(FileRecord, Vec<u8>),
-    Reused(usize),
+    Reused(u32, FileRecord),
 }
 
 /// The last index's files, symbols and words: what an unchanged file is taken from.
 pub(super) struct Old {
-    pub files: Vec<FileRecord>,
+    pub records: ReusedRecords,
     pub symbols: std::sync::Arc<SymbolTable>,
     pub enc: Encoded,
 }
@@ -73,14 +81,14 @@ pub(super) fn read_and_merge(
     scratch: &Scratch,
     segment_bytes: usize,
 ) -> io::Result<(SpilledRecords, Parts, usize)> {
-    let (old_files, old_symbols, old_enc) = match old {
-        Some(o) => (o.files, Some(o.symbols), Some(o.enc)),
-        None => (Vec::new(), None, None),
+    let (mut old_records, old_symbols, old_enc) = match old {
+        Some(o) => (Some(o.records), Some(o.symbols), Some(o.enc)),
+        None => (None, None, None),
     };
-    let mut old_words = old_enc
-        .as_ref()
-        .map(|enc| OldWords::new(enc, old_files.len(), FORWARD_WORDS));
-    let mut old_files: Vec<Option<FileRecord>> = old_files.into_iter().map(Some).collect();
+    let mut old_words = match (&old_enc, &old_records) {
+        (Some(enc), Some(records)) => Some(OldWords::new(enc, records.len(), FORWARD_WORDS)),
+        _ => None,
+    };
     // the records of the segment being gathered; those of the segments spilled are in
     // `spilled`, so that the build never holds a record for every file
     let mut files: Vec<FileRecord> = Vec::new();
@@ -94,40 +102,46 @@ pub(super) fn read_and_merge(
     loop {
         batch.clear();
         for listed in found.by_ref().take(READ_BATCH) {
-            batch.push(listed?);
+            let listed = listed?;
+            // decided in path order beside the last index's records
+            let reused = old_records.as_mut().and_then(|o| o.take(&listed));
+            batch.push(match reused {
+                Some((j, record)) => Batched::Reused(j, record),
+                None => Batched::ToRead(listed),
+            });
         }
         if batch.is_empty() {
             break;
         }
-        let read: Vec<Batched> = batch
+        let read: Vec<Added> = batch
             .par_drain(..)
-            .map(|f| match f.from {
-                ListedFrom::Read(failed) => {
+            .map(|f| match f {
+                Batched::ToRead(f) => {
                     let path = root.join(&f.path);
                     let (record, words) =
-                        walk::read_record(&path, f.path, f.mtime, failed, options);
-                    Batched::Read(record, words)
+                        walk::read_record(&path, f.path, f.mtime, f.failed, options);
+                    Added::Read(record, words)
                 }
-                ListedFrom::Reused(j) => Batched::Reused(j as usize),
+                Batched::Reused(j, record) => Added::Reused(j, record),
             })
             .collect();
         for item in read {
             let file = (spilled.len() + files.len()) as u32;
             match item {
-                Batched::Read(record, words) => {
+                Added::Read(record, words) => {
                     files_read += 1;
                     builder.add_listed(file, &words);
                     files.push(record);
                 }
-                Batched::Reused(j) => {
-                    let taken = old_files.get_mut(j).and_then(Option::take);
-                    if let (Some(mut r), Some(words), Some(enc), Some(symbols)) =
-                        (taken, old_words.as_mut(), &old_enc, &old_symbols)
+                Added::Reused(j, mut record) => {
+                    // a file is taken only where the last index is (`old_records`)
+                    if let (Some(words), Some(enc), Some(symbols)) =
+                        (old_words.as_mut(), &old_enc, &old_symbols)
                     {
-                        builder.add_indexed(file, enc, words.of(j as u32));
-                        r.symbols = symbols.symbols_of(j);
-                        files.push(r);
+                        builder.add_indexed(file, enc, words.of(j));
+                        record.symbols = symbols.symbols_of(j as usize);
                     }
+                    files.push(record);
                 }
             }
             held_symbols += files.last().map_or(0, |r| r.symbols.len());
@@ -145,7 +159,7 @@ pub(super) fn read_and_merge(
     if !files.is_empty() || segments.is_empty() {
         segments.push(spill(&mut files, &mut spilled, builder, scratch)?);
     }
-    drop((old_words, old_files, old_symbols));
+    drop((old_words, old_records, old_symbols));
     drop(old_enc);
     let (symbols, postings) = segments::merge(segments, scratch)?.into_parts();
     Ok((spilled.finish()?, Parts { symbols, postings }, files_read))

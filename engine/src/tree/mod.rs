@@ -29,6 +29,7 @@ pub mod paths;
 pub(crate) mod postings;
 mod record_files;
 mod report;
+mod reused_records;
 mod root;
 mod segments;
 pub(crate) mod source_tree;

@@ -8,7 +8,7 @@
 
 use super::content::{read_content, Content};
 use super::file::{extension, name_bag_of, PathParts, Source, TreeFile};
-use super::found_runs::{FoundRuns, Listed, ListedFrom};
+use super::found_runs::{FoundRuns, Listed};
 use super::options::TreeOptions;
 use super::postings;
 use super::report::WalkReport;
@@ -20,7 +20,6 @@ use crate::error::{EngineError, Result};
 use crate::text::fold::fold;
 use ignore::{WalkBuilder, WalkState};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -75,30 +74,18 @@ pub(super) struct IndexWalk {
 /// How many files a walker thread lists before handing them over.
 const HAND_OVER: usize = 4096;
 
-/// Walks `root` for the index, the files found held in runs of about `run_bytes`, spilled
-/// through `scratch` (`tree/found_runs.rs`). `old` is the last index's records with their
-/// build time: a file whose size and mtime match (and whose mtime is not too close to that
-/// build to trust, see [`stamp::trusted`]) is reused, not read.
+/// Walks `root` for the index, each file found listed with its size and mtime and held in
+/// runs of about `run_bytes`, spilled through `scratch` (`tree/found_runs.rs`). Which
+/// files the last index's records serve is decided by the build, in path order
+/// (`tree/reused_records.rs`), so that the walk holds nothing per file of that index.
 pub(super) fn walk_for_index(
     root: &Path,
     options: &TreeOptions,
-    old: &[FileRecord],
-    old_built_ns: i64,
     scratch: &Scratch,
     run_bytes: usize,
 ) -> Result<IndexWalk> {
-    let reuse: HashMap<&str, usize> = old
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| stamp::trusted(r.mtime, old_built_ns))
-        .map(|(i, r)| (r.path.as_str(), i))
-        .collect();
     let runs = Mutex::new(FoundRuns::new(scratch.clone(), run_bytes));
-    let purpose = Purpose::Index {
-        old,
-        reuse: &reuse,
-        runs: &runs,
-    };
+    let purpose = Purpose::Index { runs: &runs };
     let mut walked = run(root, options, purpose)?;
     walked.stamps.sort_by(|a, b| a.path.cmp(&b.path));
     let found = runs
@@ -117,8 +104,6 @@ enum Purpose<'a> {
     /// Every file's path only: its record is made once the paths are sorted.
     PathsOnly,
     Index {
-        old: &'a [FileRecord],
-        reuse: &'a HashMap<&'a str, usize>,
         runs: &'a Mutex<FoundRuns>,
     },
 }
@@ -329,26 +314,24 @@ impl Worker<'_> {
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
             Purpose::PathsOnly => self.paths.push(shown),
-            Purpose::Index { old, reuse, runs } => {
-                let meta = std::fs::metadata(path);
-                let (size, mtime) = match &meta {
-                    Ok(m) => (m.len(), stamp::mtime_ns(m)),
-                    Err(_) => (0, 0),
+            Purpose::Index { runs } => {
+                // read later (or taken from the last index), a batch at a time in file
+                // order, so that the words of every file are never held at once
+                let listed = match std::fs::metadata(path) {
+                    Ok(m) => Listed {
+                        path: shown,
+                        size: m.len(),
+                        mtime: stamp::mtime_ns(&m),
+                        failed: None,
+                    },
+                    Err(e) => Listed {
+                        path: shown,
+                        size: 0,
+                        mtime: 0,
+                        failed: Some(e.to_string()),
+                    },
                 };
-                let reused = reuse
-                    .get(shown.as_str())
-                    .filter(|&&i| meta.is_ok() && old[i].size == size && old[i].mtime == mtime);
-                // else read later, a batch at a time in file order, so that the words of
-                // every file are never held at once
-                let from = match reused {
-                    Some(&i) => ListedFrom::Reused(i as u32),
-                    None => ListedFrom::Read(meta.err().map(|e| e.to_string())),
-                };
-                self.listed.push(Listed {
-                    path: shown,
-                    mtime,
-                    from,
-                });
+                self.listed.push(listed);
                 if self.listed.len() >= HAND_OVER {
                     lock(runs).take(&mut self.listed);
                 }

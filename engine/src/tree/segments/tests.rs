@@ -171,3 +171,120 @@ fn an_index_built_in_segments_is_the_index_built_at_once() {
         assert!(segmented == at_once, "{segment_bytes} bytes a segment");
     }
 }
+
+/// The records of the index at `path` over `root` (path, size, mtime, kind, name bag).
+fn records_of(path: &Path, root: &Path) -> Vec<crate::tree::stamp::FileRecord> {
+    let canonical = root.canonicalize().unwrap();
+    let key = crate::tree::index_format::OptionsKey::of(&TreeOptions::default());
+    let read = crate::tree::index_read::read_mapped(path, &canonical.to_string_lossy(), &key);
+    read.unwrap().head.records.decode_all().unwrap()
+}
+
+/// A refresh takes every unchanged file from the last index, met in path order beside the
+/// files found (`tree/reused_records.rs`), whether that index's records are still mapped
+/// (`findbench index`) or were decoded to look for changes (a call): it reads only the
+/// files changed or added, and writes the index a fresh build writes.
+#[test]
+fn a_refreshed_index_is_the_index_built_fresh_from_reading_only_what_changed() {
+    let sources = sources();
+    let root_dir = tempfile::tempdir().unwrap();
+    let root = root_dir.path();
+    let rels: Vec<String> = (0..sources.len())
+        .map(|i| format!("m{}/s{i:03}.rs", i % 7))
+        .collect();
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    };
+    for (rel, (_, text)) in rels.iter().zip(&sources) {
+        write(rel, text);
+        // out of the racy window of the first build: trusted by the refresh
+        let file = std::fs::File::options()
+            .write(true)
+            .open(root.join(rel))
+            .unwrap();
+        file.set_modified(an_hour_ago).unwrap();
+    }
+    let options = TreeOptions::default();
+    let caches = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let built = crate::tree::cache::open_for_index(root, &options, caches[0].path()).unwrap();
+    assert_eq!(built.1.files_read, sources.len());
+    crate::tree::cache::open(root, &options, caches[1].path()).unwrap();
+
+    // a fifth rewritten, a fifth removed, and more files added than a call lays over
+    let mut read_again = 0;
+    for (i, rel) in rels.iter().enumerate() {
+        match i % 5 {
+            0 => {
+                write(
+                    rel,
+                    &format!("pub fn rewritten_{i}() {{}}\n{}", sources[i].1),
+                );
+                read_again += 1;
+            }
+            1 => std::fs::remove_file(root.join(rel)).unwrap(),
+            // the same size, a letter changed: told by its mtime alone
+            3 => {
+                let mut text = sources[i].1.clone().into_bytes();
+                if let Some(b) = text.iter_mut().find(|b| b.is_ascii_lowercase()) {
+                    *b = b'a' + (*b - b'a' + 1) % 26;
+                }
+                write(rel, &String::from_utf8(text).unwrap());
+                read_again += 1;
+            }
+            // grown, its mtime put back: told by its size alone
+            4 if i % 10 == 4 => {
+                write(rel, &format!("{}\n// grown\n", sources[i].1));
+                let file = std::fs::File::options()
+                    .write(true)
+                    .open(root.join(rel))
+                    .unwrap();
+                file.set_modified(an_hour_ago).unwrap();
+                read_again += 1;
+            }
+            _ => {}
+        }
+    }
+    let added = crate::tree::edits::MAX_READ + 10;
+    for i in 0..added {
+        write(
+            &format!("m{}/added_{i:03}.rs", i % 9),
+            &format!("pub fn added_{i}() {{}}\n"),
+        );
+    }
+    read_again += added;
+
+    let fresh_cache = tempfile::tempdir().unwrap();
+    let fresh = crate::tree::cache::open_for_index(root, &options, fresh_cache.path())
+        .unwrap()
+        .1;
+    let refreshed = [
+        crate::tree::cache::open_for_index(root, &options, caches[0].path())
+            .unwrap()
+            .1,
+        crate::tree::cache::open(root, &options, caches[1].path())
+            .unwrap()
+            .1,
+    ];
+    for (k, stats) in refreshed.iter().enumerate() {
+        let from = ["mapped records", "decoded records"][k];
+        assert_eq!(stats.state, crate::tree::IndexState::Refreshed, "{from}");
+        assert_eq!(stats.files_read, read_again, "{from}");
+        assert_eq!(
+            (stats.files, stats.symbols),
+            (fresh.files, fresh.symbols),
+            "{from}"
+        );
+        assert!(
+            parts_of(&stats.cache_path) == parts_of(&fresh.cache_path),
+            "{from}"
+        );
+        assert_eq!(
+            records_of(&stats.cache_path, root),
+            records_of(&fresh.cache_path, root),
+            "{from}"
+        );
+    }
+}
