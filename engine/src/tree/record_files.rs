@@ -130,6 +130,8 @@ impl RecordFiles {
     /// Calls `each` with every file's number and path, in order.
     pub fn each_path(&self, mut each: impl FnMut(usize, &str)) {
         self.each_from(0, self.len(), |i, r| each(i, &r.path));
+        // the pass's last pages are not held for the rest of the call
+        self.records.release_pages();
     }
 
     /// The bytes of the text of each file of `chosen`: its size when it holds text, else
@@ -145,6 +147,8 @@ impl RecordFiles {
         for &i in chosen {
             self.each_from(i, i + 1, |_, r| records.push(r));
         }
+        // spread over the head, the pages of a few hundred files' anchors add up
+        self.records.release_pages();
         records
     }
 
