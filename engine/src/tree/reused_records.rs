@@ -1,9 +1,9 @@
 //! Which files an index build takes from the last index instead of reading them again. The
 //! walk lists every file with its size and mtime, and the build meets them in path order
 //! (`tree/found_runs.rs`); the last index's records are in path order too. One pass beside
-//! both decides, holding a single record of the last index at a time: neither a map from
-//! path to record nor the records decoded whole, which at a million files were most of a
-//! refresh's memory.
+//! both decides, holding a single record of the last index at a time, not a map from path
+//! to record nor every record decoded (some 200 bytes a file: most of a refresh's memory
+//! on a tree of a million files).
 
 use super::found_runs::Listed;
 use super::head_records::{HeadRecords, RELEASE_EVERY};
