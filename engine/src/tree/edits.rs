@@ -122,6 +122,49 @@ pub(super) fn changes(
     if stamps.iter().any(|s| !stamp::trusted(s.mtime, built_ns)) {
         return None;
     }
+    // the directories whose names changed; an ignore file that changed is not a change
+    // an overlay can follow
+    let listed: Vec<Option<&str>> = stamps
+        .par_iter()
+        .filter_map(|s| {
+            let path = root.join(&s.path);
+            let same_mtime = std::fs::metadata(&path).is_ok_and(|m| stamp::mtime_ns(&m) == s.mtime);
+            match (same_mtime, s.names) {
+                (true, _) => None,
+                (false, None) => Some(None),
+                (false, Some(names)) if stamp::names_of(&path) == Some(names) => None,
+                (false, Some(_)) => Some(Some(s.path.as_str())),
+            }
+        })
+        .collect();
+    let changed_dirs: Vec<&str> = listed.into_iter().collect::<Option<_>>()?;
+    // the changed directories' entries; one that cannot be listed is gone (or is a
+    // directory no more: its name, in the directory above, is then new)
+    let listings: Vec<(&str, Option<Vec<String>>)> = changed_dirs
+        .par_iter()
+        .map(|&dir| {
+            let names = std::fs::read_dir(root.join(dir)).ok().map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            });
+            (dir, names)
+        })
+        .collect();
+    let mut listed_paths: Vec<String> = Vec::new();
+    for (dir, names) in &listings {
+        for name in names.iter().flatten() {
+            listed_paths.push(match dir.is_empty() {
+                true => name.clone(),
+                false => format!("{dir}/{name}"),
+            });
+        }
+    }
+    // which of the listed paths the index holds as files, found in the same pass over its
+    // records as the files that moved
+    let wanted: HashSet<&str> = listed_paths.iter().map(String::as_str).collect();
+    let mut held: HashSet<String> = HashSet::new();
     let mut changes = Changes::default();
     let mut untrusted = false;
     let mut removed: HashSet<String> = HashSet::new();
@@ -130,6 +173,7 @@ pub(super) fn changes(
         if untrusted {
             return;
         }
+        hold_wanted(chunk, &wanted, &mut held);
         let moved: Vec<(usize, bool)> = chunk
             .par_iter()
             .enumerate()
@@ -166,63 +210,23 @@ pub(super) fn changes(
     if !read || untrusted || changes.edited.len() > MAX_READ {
         return None;
     }
-    // the directories whose names changed; an ignore file that changed is not a change
-    // an overlay can follow
-    let listed: Vec<Option<&str>> = stamps
-        .par_iter()
-        .filter_map(|s| {
-            let path = root.join(&s.path);
-            let same_mtime = std::fs::metadata(&path).is_ok_and(|m| stamp::mtime_ns(&m) == s.mtime);
-            match (same_mtime, s.names) {
-                (true, _) => None,
-                (false, None) => Some(None),
-                (false, Some(names)) if stamp::names_of(&path) == Some(names) => None,
-                (false, Some(_)) => Some(Some(s.path.as_str())),
-            }
-        })
-        .collect();
-    let changed_dirs: Vec<&str> = listed.into_iter().collect::<Option<_>>()?;
     if !changed_dirs.is_empty() {
         // the directories walked and the ignore files met (a new one is not known)
         let stamped: HashSet<&str> = stamps.iter().map(|s| s.path.as_str()).collect();
-        // the changed directories' entries; one that cannot be listed is gone (or is a
-        // directory no more: its name, in the directory above, is then new)
-        let listings: Vec<(&str, Option<Vec<String>>)> = changed_dirs
-            .par_iter()
-            .map(|&dir| {
-                let names = std::fs::read_dir(root.join(dir)).ok().map(|entries| {
-                    entries
-                        .flatten()
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .collect()
-                });
-                (dir, names)
-            })
-            .collect();
         let gone: HashSet<&str> = listings
             .iter()
             .filter(|(_, names)| names.is_none())
             .map(|(dir, _)| *dir)
             .collect();
-        let mut listed_paths: Vec<String> = Vec::new();
-        for (dir, names) in &listings {
-            for name in names.iter().flatten() {
-                listed_paths.push(match dir.is_empty() {
-                    true => name.clone(),
-                    false => format!("{dir}/{name}"),
-                });
-            }
-        }
         // a path the index holds as a file or a directory that is another kind of entry
         // now is read as added, having been removed
-        let held = held_of(files, &listed_paths)?;
-        let is_new = |p: &str| {
+        let is_new = |held: &HashSet<String>, p: &str| {
             !(held.contains(p) || stamped.contains(p)) || removed.contains(p) || gone.contains(p)
         };
         // the names of the changed directories the index does not hold as they are
         let mut new_names: Vec<String> = Vec::new();
         for path in listed_paths {
-            if is_new(&path) {
+            if is_new(&held, &path) {
                 // a new ignore file changes what the walk keeps below it
                 let name = path.rsplit('/').next().unwrap_or(&path);
                 if options.gitignore && IGNORE_FILES.contains(&name) {
@@ -234,12 +238,7 @@ pub(super) fn changes(
         if !new_names.is_empty() {
             let mut added = walk_only(root, options, along_paths_to(&new_names)).ok()?;
             let held = held_of(files, &added)?;
-            added.retain(|p| {
-                let p = p.as_str();
-                !(held.contains(p) || stamped.contains(p))
-                    || removed.contains(p)
-                    || gone.contains(p)
-            });
+            added.retain(|p| is_new(&held, p));
             added.sort_unstable();
             changes.added = added;
         }
@@ -271,15 +270,14 @@ impl IndexRecords for Vec<FileRecord> {
 fn held_of(files: &dyn IndexRecords, paths: &[String]) -> Option<HashSet<String>> {
     let wanted: HashSet<&str> = paths.iter().map(String::as_str).collect();
     let mut held = HashSet::new();
-    let read = files.each_chunk(&mut |_, chunk| {
-        held.extend(
-            chunk
-                .iter()
-                .filter(|f| wanted.contains(f.path.as_str()))
-                .map(|f| f.path.clone()),
-        );
-    });
+    let read = files.each_chunk(&mut |_, chunk| hold_wanted(chunk, &wanted, &mut held));
     read.then_some(held)
+}
+
+/// Adds to `held` the paths of `chunk` that are `wanted`.
+fn hold_wanted(chunk: &[FileRecord], wanted: &HashSet<&str>, held: &mut HashSet<String>) {
+    let found = chunk.iter().filter(|f| wanted.contains(f.path.as_str()));
+    held.extend(found.map(|f| f.path.clone()));
 }
 
 /// Which paths a walk from the root takes to reach `targets` and everything under them:
