@@ -77,6 +77,16 @@ impl Plan {
 
 /// A word of a question as the planner reads it: quotes and punctuation around it
 /// dropped, `_ - . / :` inside identifiers and paths kept.
+/// The words of a question: split at white space and at parentheses, which join words
+/// that are apart (a call's arguments, `f(x)`; a commit's scope, `docs(helpers/url)`),
+/// each trimmed by [`clean`]; empty words kept (the caller skips them).
+fn split_words(question: &str) -> impl Iterator<Item = &str> {
+    question
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|t| !t.is_empty())
+        .map(clean)
+}
+
 fn clean(token: &str) -> &str {
     token
         .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
@@ -107,10 +117,7 @@ pub fn bounded(question: &str, max_bytes: usize) -> (&str, bool) {
 /// The words of a question as the planner reads them (within `max_question_bytes`),
 /// every one kept.
 pub fn tokens(question: &str, rules: &PlannerRules) -> Vec<String> {
-    bounded(question, rules.max_question_bytes)
-        .0
-        .split_whitespace()
-        .map(clean)
+    split_words(bounded(question, rules.max_question_bytes).0)
         .filter(|t| !t.is_empty())
         .map(str::to_string)
         .collect()
@@ -157,7 +164,7 @@ pub fn plan_counted(question: &str, rules: &PlannerRules, steps: &mut usize) -> 
     // before the object of the question: intent words are the verb, said once
     let mut leading = true;
     let mut intents_seen: Vec<String> = Vec::new();
-    for token in question.split_whitespace().map(clean) {
+    for token in split_words(question) {
         *steps += 1;
         if token.is_empty() {
             continue;
@@ -502,6 +509,29 @@ mod tests {
         assert_eq!(
             plan("find checkpoint service", &rules).unwrap().term,
             "checkpoint"
+        );
+    }
+
+    #[test]
+    fn parentheses_part_words_as_white_space_does() {
+        let rules = PlannerRules::default();
+        assert_eq!(
+            tokens(
+                "docs(helpers/isAbsoluteURL): free() to cJSON_free(item)",
+                &rules
+            ),
+            [
+                "docs",
+                "helpers/isAbsoluteURL",
+                "free",
+                "to",
+                "cJSON_free",
+                "item"
+            ]
+        );
+        assert_eq!(
+            plan("fix(walk) cJSON_free(item)", &rules).unwrap().term,
+            "fix[ _-]?walk[ _-]?cJSON_free[ _-]?item"
         );
     }
 }

@@ -13,6 +13,7 @@ use crate::profile::CodeWeights;
 pub use crate::retrieval::kind::{is_test_file, secondary_kind, Secondary};
 use crate::text::camel::snake;
 use crate::text::char_bag::char_bag;
+use crate::text::fold::fold;
 use crate::text::term::Term;
 use crate::tree::symbols::{SymbolClass, SymbolKind};
 use crate::tree::{SymbolTable, Tree, TreeFile};
@@ -208,6 +209,8 @@ struct Query {
     /// Characters every step needs (the bags of the literal term, the key and the words
     /// intersected): a file whose [`TreeFile::name_bag`] lacks one matches no step.
     bag: u64,
+    /// The folded path the term is written as, when it is one ([`path_tail`]).
+    path_tail: Option<String>,
 }
 
 impl Query {
@@ -228,13 +231,24 @@ impl Query {
                 .map(str::to_string)
                 .collect()
         };
-        let bag = char_bag(&term.literal) & char_bag(&key) & char_bag(&words.concat());
+        let path_tail = path_tail(raw);
+        let bag = match &path_tail {
+            // a path's file has the letters of its directories and stem, not of its
+            // extension, nor a `/` when its directory is one name
+            Some(tail) => {
+                let (head, name) = tail.rsplit_once('/').unwrap_or(("", tail));
+                let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+                char_bag(&format!("{}{stem}", head.replace('/', "")))
+            }
+            None => char_bag(&term.literal) & char_bag(&key) & char_bag(&words.concat()),
+        };
         Query {
             key_finder: Finder::new(key.as_bytes()).into_owned(),
             term,
             key,
             words,
             bag,
+            path_tail,
         }
     }
 
@@ -252,6 +266,9 @@ enum Why {
     /// A directory's module file (`mod.rs`, `index.ts`, `__init__.py`) whose directory is
     /// named the term: named after the term, as a file is by its stem.
     DirectoryModule,
+    /// The term is written as a path (`helpers/isAbsoluteURL`, `src/walk.rs`) that ends
+    /// the file's path, with or without its extension.
+    PathTail,
     /// `index` into the file's symbols, and how its name matched.
     Symbol {
         index: u32,
@@ -289,7 +306,9 @@ fn inflected(name: &str, key: &str) -> bool {
 impl Why {
     fn step(self) -> CodeStep {
         match self {
-            Why::ExactStem | Why::ExactStemCamel | Why::DirectoryModule => CodeStep::ExactStem,
+            Why::ExactStem | Why::ExactStemCamel | Why::DirectoryModule | Why::PathTail => {
+                CodeStep::ExactStem
+            }
             Why::Symbol { .. } => CodeStep::Symbol,
             Why::AllWords => CodeStep::AllWords,
             Why::PartialStem => CodeStep::PartialStem,
@@ -416,6 +435,12 @@ fn score_file(
     } else if w.camel_case && f.stem_snake() == q.key {
         best.offer(named_normalised, Why::ExactStemCamel);
     }
+    if q.path_tail
+        .as_deref()
+        .is_some_and(|tail| path_ends_with(f, tail))
+    {
+        best.offer(named, Why::PathTail);
+    }
     if directory_module {
         let directory = f.dir().rsplit('/').next().unwrap_or("");
         // named by its directory, as a file is by its stem; its modules' implementations
@@ -482,6 +507,37 @@ fn score_file(
     })
 }
 
+/// The folded path a term is written as (`helpers/isAbsoluteURL`: it holds a `/` between
+/// two names), without a leading `./` or `/`; `None` for any other term.
+fn path_tail(term: &str) -> Option<String> {
+    let tail = term.trim_start_matches("./").trim_start_matches('/');
+    let one_word =
+        !tail.contains(crate::text::term::SEPARATOR) && !tail.contains(char::is_whitespace);
+    (one_word && tail.contains('/') && !tail.ends_with('/')).then(|| fold(tail))
+}
+
+/// True when `f`'s path ends with `tail` at a directory boundary, with or without its
+/// extension: the file a term written as a path names.
+fn path_ends_with(f: &TreeFile, tail: &str) -> bool {
+    let (dir, stem, ext) = (f.dir(), f.stem(), f.ext());
+    let mut path = String::with_capacity(dir.len() + stem.len() + ext.len() + 2);
+    if !dir.is_empty() {
+        path.push_str(dir);
+        path.push('/');
+    }
+    path.push_str(stem);
+    let ends = |p: &str| {
+        p.strip_suffix(tail)
+            .is_some_and(|head| head.is_empty() || head.ends_with('/'))
+    };
+    if ends(&path) {
+        return true;
+    }
+    path.push('.');
+    path.push_str(ext);
+    !ext.is_empty() && ends(&path)
+}
+
 /// The exact-stem step scored as a module file.
 fn is_module_score(c: &Candidate, w: &CodeWeights) -> bool {
     let base = c.score - c.boost
@@ -518,6 +574,7 @@ fn describe(
             f.dir().rsplit('/').next().unwrap_or("")
         ),
         Why::ExactStem => format!("exact stem `{}`", f.stem()),
+        Why::PathTail => format!("path ends with `{}`", q.term.literal),
         Why::ExactStemCamel => "exact stem after CamelCase normalisation".to_string(),
         Why::Symbol { index, how } => {
             // the one symbol, not the file's every symbol

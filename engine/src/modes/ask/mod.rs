@@ -168,7 +168,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             Some(reason),
         ));
     };
-    if let Some(term) = plan::subject(tree, &plan, rules) {
+    let task = task_search::is_task(&plan, profile);
+    if let Some(term) = plan::subject(tree, &plan, rules, task) {
         plan.term = term;
     }
     // the candidates shown and the ones `read` may open: reasons for these only

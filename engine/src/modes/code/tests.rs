@@ -401,3 +401,47 @@ fn a_definition_of_the_inflected_name_outranks_files_whose_path_holds_the_term()
     let m = ranked(&[("lib/parser.py", "class Parser:\n    pass\n")], "parse");
     assert_eq!(m[0].2, Profile::default().code.partial_stem, "{m:?}");
 }
+
+#[test]
+fn a_term_written_as_a_path_names_the_file_it_ends() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            ("lib/helpers/isAbsoluteURL.js", "module.exports = 1;\n"),
+            ("lib/core/isAbsoluteURL.js", "module.exports = 2;\n"),
+            ("lib/myhelpers/isAbsoluteURL.js", "module.exports = 3;\n"),
+            ("src/walk.rs", "pub fn step() {}\n"),
+        ],
+    );
+    let found = |term: &str| -> Vec<String> {
+        let mut r = CodeRequest::new(term);
+        r.limit = 50;
+        find_code(&tree, &r, &Profile::default().code)
+            .unwrap()
+            .matches
+            .into_iter()
+            .filter(|m| m.step == CodeStep::ExactStem)
+            .map(|m| m.path)
+            .collect()
+    };
+    // at a directory boundary only: `myhelpers/` does not end with `helpers/`
+    assert_eq!(
+        found("helpers/isAbsoluteURL"),
+        ["lib/helpers/isAbsoluteURL.js"]
+    );
+    assert_eq!(
+        found("./lib/core/isAbsoluteURL.js"),
+        ["lib/core/isAbsoluteURL.js"]
+    );
+    assert_eq!(found("src/walk.rs"), ["src/walk.rs"]);
+    assert!(found("src/walk.py").is_empty());
+    assert!(found("elpers/isAbsoluteURL").is_empty());
+    let m = &find_code(
+        &tree,
+        &CodeRequest::new("helpers/isAbsoluteURL"),
+        &Profile::default().code,
+    )
+    .unwrap()
+    .matches[0];
+    assert_eq!(m.reason, "path ends with `helpers/isabsoluteurl`");
+}
