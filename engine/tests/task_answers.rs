@@ -136,39 +136,3 @@ fn the_confidence_is_the_held_share_read_through_the_calibration_of_its_kind() {
     let raw = ask(&tree(), &AskRequest::new("cJSON_New_Item"), &plain).unwrap();
     assert_eq!(raw.confidence, raw.held_share);
 }
-
-#[test]
-fn two_words_of_a_task_that_join_into_a_name_do_not_replace_the_task() {
-    let tree = Tree::from_memory(
-        "t",
-        [
-            (
-                "src/Visibility.php",
-                "<?php\nclass Visibility {\n    public function forFile(string $v): int { return 0; }\n}\n",
-            ),
-            (
-                "src/S3Adapter.php",
-                "<?php\nclass S3Adapter {\n    // throws when the object check fails\n    public function fileExists(string $path): bool {\n        try { return $this->client->doesObjectExist($path); }\n        catch (S3Exception $e) { throw UnableToCheckExistence::forLocation($path, $e); }\n    }\n}\n",
-            ),
-            (
-                "src/Lexer.php",
-                "<?php\nclass Lexer {\n    public function parseNumber(string $s): int { return 0; }\n}\n",
-            ),
-        ],
-    );
-    let asked = |question: &str| {
-        ask(&tree, &AskRequest::new(question), &Profile::default())
-            .unwrap()
-            .selected
-    };
-    // `for file` names `forFile`, but it is two words of eight
-    assert_eq!(
-        asked("throw exception when failing to check for file existence in S3").as_deref(),
-        Some("src/S3Adapter.php")
-    );
-    // a name with one word beside it is still the name asked for
-    assert_eq!(
-        asked("where is parse number handled in the lexer").as_deref(),
-        Some("src/Lexer.php")
-    );
-}

@@ -378,8 +378,7 @@ fn looked_up(
 ) -> (Vec<String>, Vec<Vec<u8>>) {
     let rules = &profile.planner;
     let tokens = planner::tokens(question, rules);
-    let task = plan.is_some_and(|plan| crate::modes::ask::task_search::is_task(plan, profile));
-    let mut keys = crate::modes::ask::plan::phrase_keys(plan, &tokens, rules, task);
+    let mut keys = crate::modes::ask::plan::phrase_keys(plan, &tokens, rules);
     let mut grep = Vec::new();
     if let Some(plan) = plan {
         keys.push(Term::new(&plan.term).snake);

@@ -94,6 +94,14 @@ pub struct TaskRankingWeights {
     /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none: the default,
     /// for the reason `history` is 0.
     pub co_change: f64,
+    /// How many of the files an `insufficient_evidence` answer lists are the source files
+    /// that changed most often in the newest `history_commits` commits (sweeps left out),
+    /// where the tree has a history: after the best `limit - history_listed` by the
+    /// question's words, and wherever those are fewer (`retrieval/history.rs`,
+    /// `most_changed`). A task that names nothing the tree holds ("Fix a typo", "small
+    /// refactor") most often changes a file that changes often. 0 lists none; the
+    /// command line and the MCP server read the history only when an answer lists them.
+    pub history_listed: usize,
     /// How many of the best files by the question's words lift the files that changed
     /// with them.
     pub co_change_files: usize,
@@ -174,6 +182,7 @@ impl TaskRankingWeights {
         real("history", 0.0, 2.0),
         real("co_change", 0.0, 1.0),
         integer("co_change_files", 1.0, 5.0),
+        integer("history_listed", 0.0, 5.0),
         real("defines_named", 0.0, 2.0),
         real("uses_defined", 0.0, 1.0),
         integer("uses_defined_files", 1.0, 5.0),
@@ -247,6 +256,7 @@ impl Default for TaskRankingWeights {
             history_commits: 1000,
             co_change: 0.0,
             co_change_files: 3,
+            history_listed: 2,
             co_change_max_commit_files: 30,
             defines_named: 0.0,
             uses_defined: 0.0,

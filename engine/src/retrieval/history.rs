@@ -12,6 +12,7 @@
 //! are never added.
 
 use super::best_files::Scored;
+use super::kind::FileKind;
 use crate::profile::Profile;
 use crate::tree::{History, Tree};
 use std::collections::HashMap;
@@ -42,12 +43,13 @@ pub(super) struct CoChanged {
 /// are 0.
 pub(super) fn weigh_changes(tree: &Tree, profile: &Profile, ranked: &mut [Scored]) -> Changes {
     let w = &profile.task_ranking;
-    let Some(history) = tree.history() else {
-        return Changes::default();
-    };
+    // weighed first: a history given as a reader is read only when it is weighed
     if (w.history <= 0.0 && w.co_change <= 0.0) || ranked.is_empty() {
         return Changes::default();
     }
+    let Some(history) = tree.history() else {
+        return Changes::default();
+    };
     let mut changes = Changes {
         commits: history.commits().min(w.history_commits),
         ..Changes::default()
@@ -144,10 +146,49 @@ fn lift_co_changed(
     lifted
 }
 
+/// The source files of `tree` that changed most often in the newest `history_commits`
+/// commits of its history (a sweep of more than `co_change_max_commit_files` files left out,
+/// as for `co_change`), most first and then by path, at most `n`, none for which `skip`
+/// holds: each file's place in the tree and its commits. What `ask` lists when the tree
+/// lacks a question's subject (`task_ranking.history_listed`); empty without a history.
+pub fn most_changed(
+    tree: &Tree,
+    profile: &Profile,
+    n: usize,
+    skip: impl Fn(&str) -> bool,
+) -> Vec<(usize, u32)> {
+    let w = &profile.task_ranking;
+    let Some(history) = tree.history().filter(|_| n > 0) else {
+        return Vec::new();
+    };
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    for commit in history.newest(w.history_commits) {
+        if commit.len() > w.co_change_max_commit_files {
+            continue;
+        }
+        for &p in commit {
+            *counts.entry(history.path(p)).or_default() += 1;
+        }
+    }
+    let mut changed: Vec<(&str, u32)> = counts.into_iter().collect();
+    changed.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let files = tree.files();
+    changed
+        .into_iter()
+        .filter(|(path, _)| !skip(path))
+        .filter_map(|(path, c)| {
+            let i = files.binary_search_by(|f| f.path.as_str().cmp(path)).ok()?;
+            FileKind::of(&files[i], profile)
+                .is_source()
+                .then_some((i, c))
+        })
+        .take(n)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::retrieval::kind::FileKind;
     use crate::retrieval::rank_files;
 
     /// A ranked file of `tree` by its path, with its score by the question's words.

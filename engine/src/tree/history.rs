@@ -4,6 +4,69 @@
 //! tree ([`super::Tree::set_history`]).
 
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Reads a tree's history when it is first wanted (`None` when it cannot be read).
+pub type HistoryReader = Box<dyn FnOnce() -> Option<History> + Send>;
+
+/// A tree's history: the one its caller gave ([`super::Tree::set_history`]), or the one
+/// read by the reader it gave ([`super::Tree::set_history_reader`]) when a ranking first
+/// wants it, so that a call which weighs no history runs no `git log`. Shared by the trees
+/// made from one (a first call's, the built index's).
+#[derive(Default)]
+pub(crate) struct TreeHistory {
+    value: OnceLock<History>,
+    reader: Mutex<Option<HistoryReader>>,
+}
+
+impl std::fmt::Debug for TreeHistory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TreeHistory")
+            .field("value", &self.value.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TreeHistory {
+    /// `false` when the tree has a history already.
+    pub(crate) fn set(&self, history: History) -> bool {
+        self.value.set(history).is_ok()
+    }
+
+    /// `false` when the tree has a history or a reader already.
+    pub(crate) fn set_reader(&self, reader: HistoryReader) -> bool {
+        let mut held = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        if self.value.get().is_some() || held.is_some() {
+            return false;
+        }
+        *held = Some(reader);
+        true
+    }
+
+    /// The history, read now when only its reader was given (once: a reader that finds
+    /// none is not asked again). A second thread asking meanwhile waits for the first's.
+    pub(crate) fn get(&self) -> Option<&History> {
+        if let Some(history) = self.value.get() {
+            return Some(history);
+        }
+        let mut held = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(history) = held.take().and_then(|read| read()) {
+            let _ = self.value.set(history);
+        }
+        drop(held);
+        self.value.get()
+    }
+
+    /// True when a history or a reader of one was given.
+    pub(crate) fn is_given(&self) -> bool {
+        self.value.get().is_some()
+            || self
+                .reader
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some()
+    }
+}
 
 /// The commits before a tree's revision, newest first, each with the paths it changed
 /// (relative to the tree's root, `/`-separated).
@@ -72,6 +135,33 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reader_runs_once_and_only_when_the_history_is_wanted() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let runs = Arc::new(AtomicUsize::new(0));
+        let h = TreeHistory::default();
+        let counted = runs.clone();
+        assert!(h.set_reader(Box::new(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Some(History::from_commits([vec!["a.rs"]]))
+        })));
+        assert!(h.is_given());
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+        assert_eq!(h.get().map(History::commits), Some(1));
+        assert_eq!(h.get().map(History::commits), Some(1));
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        // given already: neither a second reader nor a history replaces it
+        assert!(!h.set_reader(Box::new(|| None)));
+        assert!(!h.set(History::default()));
+        // a reader that finds nothing leaves no history, and is not asked again
+        let none = TreeHistory::default();
+        assert!(none.set_reader(Box::new(|| None)));
+        assert!(none.get().is_none());
+        assert!(!none.is_given());
+        assert!(none.set(History::default()));
+    }
 
     #[test]
     fn counts_are_of_the_newest_commits_of_the_window() {

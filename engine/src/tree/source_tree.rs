@@ -5,7 +5,7 @@
 use super::content::{Content, ContentKind};
 use super::edits::Overlay;
 use super::file::TreeFile;
-use super::history::History;
+use super::history::{History, HistoryReader, TreeHistory};
 use super::options::TreeOptions;
 use super::paths::PathList;
 use super::postings;
@@ -47,7 +47,7 @@ pub struct Tree {
     pub(super) state: TreeState,
     /// The commits before the tree's revision, as its caller read them
     /// ([`Tree::set_history`]); shared by a first call's tree.
-    pub(super) history: OnceLock<Arc<History>>,
+    pub(super) history: Arc<TreeHistory>,
     /// This tree's number among the trees the process made: what keeps statistics derived
     /// from it apart from another's (`retrieval::index_for`), whatever address it has.
     serial: u64,
@@ -222,7 +222,7 @@ impl Tree {
             kept: None,
             overlay: None,
             state: TreeState::Indexed { postings },
-            history: OnceLock::new(),
+            history: Arc::default(),
             serial: next_serial(),
         }
     }
@@ -259,12 +259,24 @@ impl Tree {
     /// a task's files by (`retrieval/history.rs`); the engine reads no history itself.
     /// `false` when the tree already has one (it is kept).
     pub fn set_history(&self, history: History) -> bool {
-        self.history.set(Arc::new(history)).is_ok()
+        self.history.set(history)
     }
 
-    /// The history its caller gave the tree, if any.
+    /// Gives the tree a way to read its history when a ranking first wants it (a call
+    /// that weighs none never runs it). `false` when it has a history or a reader already.
+    pub fn set_history_reader(&self, reader: HistoryReader) -> bool {
+        self.history.set_reader(reader)
+    }
+
+    /// True when the tree's caller gave it a history or a reader of one.
+    pub fn has_history(&self) -> bool {
+        self.history.is_given()
+    }
+
+    /// The history its caller gave the tree, read now if it gave a reader; `None` if
+    /// neither, or the reader found none.
     pub fn history(&self) -> Option<&History> {
-        self.history.get().map(|h| h.as_ref())
+        self.history.get()
     }
 
     /// Every file's symbols in one table ([`TreeFile::symbols`] decodes one file's). A tree

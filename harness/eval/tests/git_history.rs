@@ -362,15 +362,83 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
     };
     let mut weighed = Profile::default();
     weighed.task_ranking.history = 1.0;
-    // the default weighs no history, and reads none
+    let mut unused = Profile::default();
+    unused.task_ranking.history_listed = 0;
+    let given = |fixture: &Fixture| matches!(fixture, Fixture::Tree(t) if t.has_history());
+    // a profile that neither weighs history nor lists the most changed files reads none
     let top = load(&r.path);
-    history::attach_work_tree(&top, &Profile::default());
+    history::attach_work_tree(&top, &unused);
+    assert!(!given(&top));
     assert_eq!(history_of(&top), None);
-    // six commits up to HEAD, src/cli.rs changed in three
-    history::attach_work_tree(&top, &weighed);
+    // the default lists them in an `insufficient_evidence` answer: the tree is given a
+    // reader, which reads six commits up to HEAD when asked (src/cli.rs changed in three)
+    history::attach_work_tree(&top, &Profile::default());
+    assert!(given(&top));
     assert_eq!(history_of(&top), Some((6, Some(3))));
+    // weighed: read at once
+    let weighed_top = load(&r.path);
+    history::attach_work_tree(&weighed_top, &weighed);
+    assert_eq!(history_of(&weighed_top), Some((6, Some(3))));
     // a directory inside the work tree is not its top: no history
     let inside = load(&r.path.join("src"));
     history::attach_work_tree(&inside, &weighed);
+    assert!(!given(&inside));
     assert_eq!(history_of(&inside), None);
+}
+
+#[test]
+fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
+    use findbench_engine::modes::ask::{ask, AskRequest};
+    use findbench_engine::Outcome;
+    use findbench_tools::{call, history, FixtureKind};
+    let r = repo();
+    let options = findbench_engine::TreeOptions {
+        no_cache: true,
+        ..Default::default()
+    };
+    let asked = |profile: &Profile, question: &str| {
+        let fixture = call::load_fixture(FixtureKind::Root, &r.path, &options).unwrap();
+        history::attach_work_tree(&fixture, profile);
+        let Fixture::Tree(tree) = &fixture else {
+            panic!("a root is a tree")
+        };
+        ask(tree, &AskRequest::new(question), profile).unwrap()
+    };
+    // nothing in the tree is a typo, and no file holds a word of it: every place goes to
+    // the most changed source files (three commits each, then by path, then one; the
+    // test and the changelog are not source files), none read
+    let answer = asked(&Profile::default(), "Fix a typo in the spelling");
+    assert_eq!(answer.outcome, Outcome::InsufficientEvidence);
+    let listed: Vec<(&str, &str)> = answer
+        .matches
+        .iter()
+        .map(|m| (m.path.as_str(), m.reason.as_str()))
+        .collect();
+    let why = |n: u32| {
+        format!(
+            "history: changed in {n} of the newest 6 commits, among the tree's most changed \
+             source files (the question's words are not evidence of a file)"
+        )
+    };
+    assert_eq!(
+        listed,
+        [
+            ("src/cli.rs", why(3).as_str()),
+            ("src/walk.rs", why(3).as_str()),
+            ("src/new_module.rs", why(1).as_str())
+        ]
+    );
+    assert!(answer.reads.is_empty(), "{:?}", answer.reads);
+    // none listed by a profile that lists none; none on an answer with evidence
+    let mut none = Profile::default();
+    none.task_ranking.history_listed = 0;
+    assert!(asked(&none, "Fix a typo in the spelling")
+        .matches
+        .is_empty());
+    let found = asked(&Profile::default(), "exit when Ctrl-C is pressed twice");
+    assert_eq!(found.outcome, Outcome::Success);
+    assert!(found
+        .matches
+        .iter()
+        .all(|m| !m.reason.starts_with("history:")));
 }

@@ -11,6 +11,7 @@
 mod calls;
 mod confidence;
 mod found;
+mod most_changed;
 mod outcome;
 pub(crate) mod plan;
 mod read;
@@ -168,8 +169,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             Some(reason),
         ));
     };
-    let task = task_search::is_task(&plan, profile);
-    if let Some(term) = plan::subject(tree, &plan, rules, task) {
+    if let Some(term) = plan::subject(tree, &plan, rules) {
         plan.term = term;
     }
     // the candidates shown and the ones `read` may open: reasons for these only
@@ -197,12 +197,20 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // words of a subject the tree does not hold: its files are listed, not read
     if let Some(absent) = found.absent.filter(|_| !matches.is_empty()) {
         matches.truncate(request.limit);
+        let by_history =
+            most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
+        let by_words = matches.len() - by_history;
         let reason = format!(
-            "{absent}: its subject is absent; the {} file{} listed hold{} the words it has, \
-             unread",
-            matches.len(),
-            if matches.len() == 1 { "" } else { "s" },
-            if matches.len() == 1 { "s" } else { "" },
+            "{absent}: its subject is absent; the {by_words} file{} listed{} hold{} the \
+             words it has{}, unread",
+            if by_words == 1 { "" } else { "s" },
+            if by_history > 0 { " first" } else { "" },
+            if by_words == 1 { "s" } else { "" },
+            match by_history {
+                0 => String::new(),
+                1 => ", the one after them changed most often".to_string(),
+                n => format!(", the {n} after them changed most often"),
+            },
         );
         return Ok(finish(
             cascade,
@@ -304,6 +312,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         )
     };
     matches.truncate(request.limit);
+    if outcome == Outcome::InsufficientEvidence {
+        most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
+    }
     Ok(finish(
         cascade,
         best,

@@ -19,13 +19,12 @@ use std::collections::{HashMap, HashSet};
 
 /// The term to search for instead of the plan's own: the longest phrase of the question
 /// around the term that names a definition or file stem of the tree exactly; `None` when
-/// no phrase does or the plan's own term is that phrase. `task` says the plan is a task
-/// (`task_search::is_task`): its subject then holds most of its term's words.
-pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules, task: bool) -> Option<String> {
+/// no phrase does or the plan's own term is that phrase.
+pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules) -> Option<String> {
     if !rules.subject_from_tree {
         return None;
     }
-    let spans = spans_around_term(plan, rules, task);
+    let spans = spans_around_term(plan, rules);
     if spans.is_empty() {
         return None;
     }
@@ -53,12 +52,8 @@ pub fn subject(tree: &Tree, plan: &Plan, rules: &PlannerRules, task: bool) -> Op
 }
 
 /// The phrases [`subject`] tries, as spans of the question's words: the term widened by up
-/// to `subject_widen` words each side, and narrowed to two or more of its own words. A
-/// task's term is narrowed only to phrases that keep more of its words than they leave
-/// out: two words of a sentence that happen to join into a name (`check for file
-/// existence in S3` holds `for file`, a method `forFile`) are not what the sentence asks
-/// for, while a name with a word beside it (`parse number in the lexer`) still is.
-fn spans_around_term(plan: &Plan, rules: &PlannerRules, task: bool) -> Vec<(usize, usize)> {
+/// to `subject_widen` words each side, and narrowed to two or more of its own words.
+fn spans_around_term(plan: &Plan, rules: &PlannerRules) -> Vec<(usize, usize)> {
     let (Some(&first), Some(&last)) = (plan.term_tokens.first(), plan.term_tokens.last()) else {
         return Vec::new();
     };
@@ -74,18 +69,9 @@ fn spans_around_term(plan: &Plan, rules: &PlannerRules, task: bool) -> Vec<(usiz
         }
     }
     // narrowed: the term without words at its ends, never below two words
-    let words = plan.term_tokens.len();
-    let keeps_most = |a: usize, b: usize| {
-        let kept = plan
-            .term_tokens
-            .iter()
-            .filter(|&&t| (a..=b).contains(&t))
-            .count();
-        !task || 2 * kept > words
-    };
     for a in first..=last {
         for b in a + 1..=last.min(a + MAX_TOKENS - 1) {
-            if (a, b) != (first, last) && keeps_most(a, b) {
+            if (a, b) != (first, last) {
                 spans.push((a, b));
             }
         }
@@ -139,17 +125,12 @@ fn spans_without_term(tokens: &[String], rules: &PlannerRules) -> Vec<(usize, us
 /// The snake keys [`subject`] (for a plan) or [`subject_without_term`] (for a question
 /// without one) may look up in the tree's symbol table: what a table of only some files'
 /// symbols must hold in full to answer them as the whole table would.
-pub fn phrase_keys(
-    plan: Option<&Plan>,
-    tokens: &[String],
-    rules: &PlannerRules,
-    task: bool,
-) -> Vec<String> {
+pub fn phrase_keys(plan: Option<&Plan>, tokens: &[String], rules: &PlannerRules) -> Vec<String> {
     if !rules.subject_from_tree {
         return Vec::new();
     }
     let spans = match plan {
-        Some(plan) => spans_around_term(plan, rules, task),
+        Some(plan) => spans_around_term(plan, rules),
         None if tokens.is_empty() || tokens.len() > MAX_TOKENS => Vec::new(),
         None => spans_without_term(tokens, rules),
     };
@@ -221,7 +202,7 @@ mod tests {
 
     fn spans_of(question: &str) -> Vec<(usize, usize)> {
         let rules = PlannerRules::default();
-        plan(question, &rules).map_or_else(Vec::new, |p| spans_around_term(&p, &rules, false))
+        plan(question, &rules).map_or_else(Vec::new, |p| spans_around_term(&p, &rules))
     }
 
     #[test]

@@ -1,0 +1,151 @@
+//! What an `insufficient_evidence` answer lists when the tree has a history: the tree
+//! lacks the question's subject, so its words say little of which file a task changes
+//! ("Fix a typo", "small refactor" name nothing a file holds), while a file that changed
+//! often before is the likeliest to change again. The best files by the question's words
+//! keep the first places; the last `task_ranking.history_listed` go to the source files
+//! that changed most often (`retrieval/history.rs`, `most_changed`). The answer stays
+//! `insufficient_evidence`: none of them is read as evidence.
+
+use super::found::AskMatch;
+use crate::profile::Profile;
+use crate::retrieval::history::most_changed;
+use crate::tree::Tree;
+
+/// Lays the most changed source files into the last places of `matches` (at most
+/// `limit`): the best `limit - history_listed` by the question's words first, then the
+/// most changed files not among them, then the rest by words while places remain.
+/// Nothing changes when the profile lists none or the tree has no history. Returns how
+/// many files it listed.
+pub(super) fn list_most_changed(
+    tree: &Tree,
+    profile: &Profile,
+    matches: &mut Vec<AskMatch>,
+    limit: usize,
+) -> usize {
+    let n = profile.task_ranking.history_listed.min(limit);
+    if n == 0 || !tree.has_history() {
+        return 0;
+    }
+    matches.truncate(limit);
+    let rest = matches.split_off((limit - n).min(matches.len()));
+    let changed = most_changed(tree, profile, limit - matches.len(), |path| {
+        matches.iter().any(|m| m.path == path)
+    });
+    let commits = tree
+        .history()
+        .map_or(0, |h| h.commits().min(profile.task_ranking.history_commits));
+    let files = tree.files();
+    let listed = changed.len();
+    for (i, count) in changed {
+        matches.push(AskMatch {
+            path: files[i].path.clone(),
+            score: 0.0,
+            reason: format!(
+                "history: changed in {count} of the newest {commits} commits, among the \
+                 tree's most changed source files (the question's words are not evidence \
+                 of a file)"
+            ),
+            line: None,
+            step: None,
+            ranked: false,
+        });
+    }
+    for m in rest {
+        if matches.len() >= limit {
+            break;
+        }
+        if !matches.iter().any(|k| k.path == m.path) {
+            matches.push(m);
+        }
+    }
+    listed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::History;
+
+    fn by_words(path: &str) -> AskMatch {
+        AskMatch {
+            path: path.to_string(),
+            score: 1.0,
+            reason: "rank".to_string(),
+            line: Some(1),
+            step: None,
+            ranked: true,
+        }
+    }
+
+    fn listed(tree: &Tree, profile: &Profile, words: &[&str], limit: usize) -> Vec<String> {
+        let mut matches: Vec<AskMatch> = words.iter().map(|p| by_words(p)).collect();
+        list_most_changed(tree, profile, &mut matches, limit);
+        matches.into_iter().map(|m| m.path).collect()
+    }
+
+    #[test]
+    fn the_best_by_words_keep_the_first_places_and_the_most_changed_the_last() {
+        let tree = Tree::from_memory(
+            "t",
+            [
+                ("src/a.rs", "a"),
+                ("src/b.rs", "b"),
+                ("src/c.rs", "c"),
+                ("src/hot.rs", "h"),
+                ("src/warm.rs", "w"),
+                ("tests/hot_test.rs", "t"),
+                ("NEWS.md", "n"),
+            ],
+        );
+        let profile = Profile::default();
+        assert_eq!(profile.task_ranking.history_listed, 2);
+        // without a history nothing changes
+        assert_eq!(
+            listed(&tree, &profile, &["src/a.rs", "src/b.rs"], 5),
+            ["src/a.rs", "src/b.rs"]
+        );
+        let sweep: Vec<String> = (0..40).map(|i| format!("src/f{i}.rs")).collect();
+        tree.set_history(History::from_commits([
+            vec!["src/hot.rs".to_string(), "tests/hot_test.rs".to_string()],
+            vec!["src/hot.rs".to_string(), "NEWS.md".to_string()],
+            vec!["src/warm.rs".to_string(), "tests/hot_test.rs".to_string()],
+            vec!["tests/hot_test.rs".to_string(), "NEWS.md".to_string()],
+            // a sweep of 41 files counts for none of them
+            sweep.into_iter().chain(["src/c.rs".to_string()]).collect(),
+            vec!["src/gone.rs".to_string()],
+        ]));
+        // three by words, then the two most changed source files (the test and the news
+        // changed as often, but are not source; a file the tree lacks is not listed)
+        assert_eq!(
+            listed(
+                &tree,
+                &profile,
+                &["src/a.rs", "src/b.rs", "src/c.rs", "NEWS.md"],
+                5
+            ),
+            [
+                "src/a.rs",
+                "src/b.rs",
+                "src/c.rs",
+                "src/hot.rs",
+                "src/warm.rs"
+            ]
+        );
+        // fewer by words: the most changed fill what they leave, nothing twice
+        assert_eq!(
+            listed(&tree, &profile, &["src/hot.rs"], 5),
+            ["src/hot.rs", "src/warm.rs"]
+        );
+        // a short limit keeps its share of each
+        assert_eq!(
+            listed(&tree, &profile, &["src/a.rs", "src/b.rs"], 3),
+            ["src/a.rs", "src/hot.rs", "src/warm.rs"]
+        );
+        let mut none = profile.clone();
+        none.task_ranking.history_listed = 0;
+        assert_eq!(
+            listed(&tree, &none, &["src/a.rs", "src/b.rs"], 5),
+            ["src/a.rs", "src/b.rs"]
+        );
+    }
+}
