@@ -134,12 +134,27 @@ pub(super) fn header(
     parts: [u64; 4],
     lengths: &[u8],
 ) -> Vec<u8> {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(lengths);
+    header_of(key, terms, average, parts, lengths.len() / (NF * 4), &crc)
+}
+
+/// [`header`] for `files` files whose length bytes have the CRC `lengths_crc`: what a
+/// writer that streams the lengths to disk (`kept_runs.rs`) computes as they pass.
+pub(super) fn header_of(
+    key: u64,
+    terms: usize,
+    average: [f64; NF],
+    parts: [u64; 4],
+    files: usize,
+    lengths_crc: &crc32fast::Hasher,
+) -> Vec<u8> {
     let mut header = Vec::with_capacity(HEADER_BYTES);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT.to_le_bytes());
     header.extend_from_slice(&fingerprint().to_le_bytes());
     header.extend_from_slice(&key.to_le_bytes());
-    header.extend_from_slice(&((lengths.len() / (NF * 4)) as u32).to_le_bytes());
+    header.extend_from_slice(&(files as u32).to_le_bytes());
     header.extend_from_slice(&(terms as u32).to_le_bytes());
     for a in average {
         header.extend_from_slice(&a.to_bits().to_le_bytes());
@@ -151,7 +166,7 @@ pub(super) fn header(
     // vocabulary and table are checked entry by entry through the per-term CRC
     let mut crc = crc32fast::Hasher::new();
     crc.update(&header);
-    crc.update(lengths);
+    crc.combine(lengths_crc);
     header.extend_from_slice(&crc.finalize().to_le_bytes());
     header
 }

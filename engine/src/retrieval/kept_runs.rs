@@ -10,15 +10,18 @@
 //! each read in order through a small buffer, writes the vocabulary, the term table and
 //! the lists in the kept file's layout, byte for byte what [`super::kept::write`] writes
 //! from the statistics built in memory (more runs than [`FAN_IN`] are first merged a group
-//! at a time into larger runs, so that the files open at once stay few). Only each file's field lengths (16 bytes a file)
-//! are held whole. The table and the lists go to temporary files of their own and are
-//! appended after the vocabulary; the header, which counts them, is written last. Every
-//! temporary file is removed, whether the write succeeds or fails.
+//! at a time into larger runs, so that the files open at once stay few). Each file's field
+//! lengths (16 bytes a file) go to a temporary file as they are counted, with their CRC,
+//! and the sampled files' (`length_sample.rs`, chosen by their paths before the count) are
+//! kept aside for the average lengths: nothing is held per file. The lengths, the table
+//! and the lists are appended after the header and the vocabulary; the header, which
+//! counts them, is written last. Every temporary file is removed, whether the write
+//! succeeds or fails.
 
 use super::counted_files::CountedFiles;
 use super::file_counts::{file_terms, FileTerms, COUNT_BATCH};
 use super::kept::{self, HEADER_BYTES};
-use super::length_sample::{averages_of, sample_of};
+use super::length_sample::{averages_of, length_sample, Sampled};
 use super::posting::{Posting, NF};
 use crate::encoding::fx_hash::FxBuild;
 use crate::encoding::sorted_heads::{pop_holders, Heads};
@@ -74,9 +77,9 @@ pub(super) fn write<F: CountedFiles + ?Sized>(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut temps = Temps(Vec::new());
     let written = (|| -> io::Result<usize> {
-        let (lengths, mut runs) =
-            counted_in_runs(files, profile, path, segment_postings, &mut temps)?;
-        let counted = runs.len();
+        let counted = counted_in_runs(files, profile, path, segment_postings, &mut temps)?;
+        let mut runs = counted.runs;
+        let counted_runs = runs.len();
         // each run is read through an open file: many are merged a group at a time first
         while runs.len() > FAN_IN {
             let mut merged = Vec::with_capacity(runs.len().div_ceil(FAN_IN));
@@ -85,39 +88,91 @@ pub(super) fn write<F: CountedFiles + ?Sized>(
             }
             runs = merged;
         }
-        let average = averages_of(files, &sample_of(files, profile, &lengths));
+        let average = averages_of(files, &counted.sample);
         let merged = temps.add(path, "tmp");
-        merge(&runs, path, key, &lengths, average, &mut temps, &merged)?;
+        merge(
+            &runs,
+            path,
+            key,
+            counted.lengths,
+            average,
+            &mut temps,
+            &merged,
+        )?;
         std::fs::rename(&merged, path)?;
-        Ok(counted)
+        Ok(counted_runs)
     })();
     drop(temps);
     written.map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Each file's field lengths, and the runs its postings were written in (in file order).
+/// What the count of every file leaves for the merge.
+struct Counted {
+    /// The runs the postings were written in, in file order.
+    runs: Vec<PathBuf>,
+    /// Every file's field lengths, in file order, as the kept file holds them.
+    lengths: Lengths,
+    /// The sampled files' lengths and text bytes, for the average lengths.
+    sample: Vec<Sampled>,
+}
+
+/// The field lengths written to a temporary file as they are counted.
+struct Lengths {
+    file: BufWriter<File>,
+    files: usize,
+    bytes: u64,
+    crc: crc32fast::Hasher,
+}
+
+impl Lengths {
+    fn push(&mut self, len: &[u32; NF]) -> io::Result<()> {
+        let mut bytes = [0u8; NF * 4];
+        for (out, v) in bytes.chunks_exact_mut(4).zip(len) {
+            out.copy_from_slice(&v.to_le_bytes());
+        }
+        self.crc.update(&bytes);
+        self.file.write_all(&bytes)?;
+        self.files += 1;
+        self.bytes += bytes.len() as u64;
+        Ok(())
+    }
+}
+
+/// Counts every file of `files` in order: postings to runs, lengths to a temporary file,
+/// and the lengths of the files the average lengths are measured on.
 fn counted_in_runs<F: CountedFiles + ?Sized>(
     files: &F,
     profile: &Profile,
     path: &Path,
     segment_postings: usize,
     temps: &mut Temps,
-) -> io::Result<(Vec<[u32; NF]>, Vec<PathBuf>)> {
+) -> io::Result<Counted> {
     let mut segment: HashMap<String, Vec<Posting>, FxBuild> = HashMap::default();
     let mut held = 0usize;
     let mut runs = Vec::new();
-    let mut lengths = Vec::with_capacity(files.len());
+    // chosen by path before the count (ascending), so that only theirs are kept
+    let chosen = length_sample(files, profile.task_ranking.length_sample);
+    let mut chosen_lengths: Vec<[u32; NF]> = Vec::with_capacity(chosen.len());
+    let mut lengths = Lengths {
+        file: BufWriter::new(read_back(&temps.add(path, "lengths"))?),
+        files: 0,
+        bytes: 0,
+        crc: crc32fast::Hasher::new(),
+    };
     for start in (0..files.len()).step_by(COUNT_BATCH) {
         let batch = files.batch(start, COUNT_BATCH);
         let per_file: Vec<FileTerms> = batch.par_iter().map(|f| file_terms(f, profile)).collect();
         drop(batch);
         for (len, counts) in per_file {
-            let file = lengths.len() as u32;
+            let file = lengths.files as u32;
             held += counts.len();
             for (term, tf) in counts {
                 segment.entry(term).or_default().push(Posting { file, tf });
             }
-            lengths.push(len);
+            if chosen.get(chosen_lengths.len()) == Some(&lengths.files) {
+                chosen_lengths.push(len);
+            }
+            lengths.push(&len)?;
             if held >= segment_postings.max(1) {
                 runs.push(write_run(&mut segment, temps.add(path, "run"))?);
                 held = 0;
@@ -130,7 +185,13 @@ fn counted_in_runs<F: CountedFiles + ?Sized>(
     if !segment.is_empty() {
         runs.push(write_run(&mut segment, temps.add(path, "run"))?);
     }
-    Ok((lengths, runs))
+    let bytes = files.text_bytes_of(&chosen);
+    let sample = chosen_lengths.into_iter().zip(bytes).collect();
+    Ok(Counted {
+        runs,
+        lengths,
+        sample,
+    })
 }
 
 /// Writes `segment` (emptied) to `run`, sorted by term: for each term, its length and
@@ -269,22 +330,25 @@ fn merge_runs(paths: &[PathBuf], run: PathBuf) -> io::Result<PathBuf> {
     Ok(run)
 }
 
-/// Merges `runs` by term into `merged`: the header (written last), the file lengths, the
-/// vocabulary, then the table and the lists, each written to a temporary file of its own
-/// as the terms come and appended.
+/// Merges `runs` by term into `merged`: the header (written last), the file lengths (copied
+/// from their temporary file), the vocabulary, then the table and the lists, each written
+/// to a temporary file of its own as the terms come and appended.
 fn merge(
     runs: &[PathBuf],
     path: &Path,
     key: u64,
-    lengths: &[[u32; NF]],
+    lengths: Lengths,
     average: [f64; NF],
     temps: &mut Temps,
     merged: &Path,
 ) -> io::Result<()> {
-    let length_bytes = kept::length_bytes(lengths);
     let mut out = BufWriter::new(File::create(merged)?);
     out.write_all(&[0u8; HEADER_BYTES])?;
-    out.write_all(&length_bytes)?;
+    let (files, length_bytes, lengths_crc) = (lengths.files, lengths.bytes, lengths.crc);
+    let mut written = lengths.file.into_inner().map_err(|e| e.into_error())?;
+    written.seek(SeekFrom::Start(0))?;
+    io::copy(&mut written, &mut out)?;
+    drop(written);
     let mut table = BufWriter::new(read_back(&temps.add(path, "table"))?);
     let mut lists = BufWriter::new(read_back(&temps.add(path, "lists"))?);
 
@@ -335,9 +399,16 @@ fn merge(
         io::copy(&mut part, &mut out)?;
     }
     let mut out = out.into_inner().map_err(|e| e.into_error())?;
-    let parts = [length_bytes.len() as u64, vocab_len, table_len, lists_len];
+    let parts = [length_bytes, vocab_len, table_len, lists_len];
     out.seek(SeekFrom::Start(0))?;
-    out.write_all(&kept::header(key, terms, average, parts, &length_bytes))?;
+    out.write_all(&kept::header_of(
+        key,
+        terms,
+        average,
+        parts,
+        files,
+        &lengths_crc,
+    ))?;
     Ok(())
 }
 

@@ -400,7 +400,10 @@ fn every_reader_names_the_file_line_and_field_of_a_broken_results_json() {
             line_holding(&text, "\"duration_ms\": \"slow\"")
         )],
     );
-    std::fs::write(bad_shard.join("results.json"), &text[..text.len() / 2]).unwrap();
+    // cut at a line's end: cut inside a number (`2.|5`, which the run's timings decide)
+    // the reader would see a bad number, not an early end
+    let cut = text.len() / 2 + text[text.len() / 2..].find('\n').unwrap() + 1;
+    std::fs::write(bad_shard.join("results.json"), &text[..cut]).unwrap();
     refused(
         &findbench(&[
             "merge",
@@ -414,7 +417,7 @@ fn every_reader_names_the_file_line_and_field_of_a_broken_results_json() {
             &format!(
                 "{}:{}: the file ends early, in the middle of field `",
                 bad_shard.join("results.json").display(),
-                text[..text.len() / 2].matches('\n').count() + 1
+                text[..cut].matches('\n').count() + 1
             ),
             NOT_COMPLETE,
         ],
