@@ -94,7 +94,9 @@ pub struct TaskRankingWeights {
     /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none: the default,
     /// for the reason `history` is 0.
     pub co_change: f64,
-    /// How many of the files an `insufficient_evidence` answer lists are the source files
+    /// How many of the files an `insufficient_evidence` answer lists (its subject absent, or
+    /// nothing found or read holding its term; not one whose reads hold part of it) are
+    /// the source files
     /// that changed most often in the newest `history_commits` commits (sweeps left out),
     /// where the tree has a history: after the best `limit - history_listed` by the
     /// question's words, and wherever those are fewer (`retrieval/history.rs`,

@@ -312,7 +312,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         )
     };
     matches.truncate(request.limit);
-    if outcome == Outcome::InsufficientEvidence {
+    // the most changed files where the words found nothing or nothing read holds them; a
+    // file read that holds part of the question (`weak`) keeps the places its words give
+    if outcome == Outcome::InsufficientEvidence && weak == 0 {
         most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
     }
     Ok(finish(

@@ -1,7 +1,8 @@
 //! What an `insufficient_evidence` answer lists when the tree has a history: the tree
-//! lacks the question's subject, so its words say little of which file a task changes
-//! ("Fix a typo", "small refactor" name nothing a file holds), while a file that changed
-//! often before is the likeliest to change again. The best files by the question's words
+//! lacks the question's subject (or nothing read holds its term), so its words say little
+//! of which file a task changes ("Fix a typo", "small refactor" name nothing a file
+//! holds), while a file that changed often before is the likeliest to change again. An
+//! answer whose files read hold part of the question, too little to answer, keeps them. The best files by the question's words
 //! keep the first places; the last `task_ranking.history_listed` go to the source files
 //! that changed most often (`retrieval/history.rs`, `most_changed`). The answer stays
 //! `insufficient_evidence`: none of them is read as evidence.
