@@ -75,8 +75,6 @@ impl Plan {
     }
 }
 
-/// A word of a question as the planner reads it: quotes and punctuation around it
-/// dropped, `_ - . / :` inside identifiers and paths kept.
 /// The words of a question: split at white space and at parentheses, which join words
 /// that are apart (a call's arguments, `f(x)`; a commit's scope, `docs(helpers/url)`),
 /// each trimmed by [`clean`]; empty words kept (the caller skips them).
@@ -87,6 +85,8 @@ fn split_words(question: &str) -> impl Iterator<Item = &str> {
         .map(clean)
 }
 
+/// A word of a question as the planner reads it: quotes and punctuation around it
+/// dropped, `_ - . / :` inside identifiers and paths kept.
 fn clean(token: &str) -> &str {
     token
         .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
