@@ -161,15 +161,7 @@ pub fn most_changed(
     let Some(history) = tree.history().filter(|_| n > 0) else {
         return Vec::new();
     };
-    let mut counts: HashMap<&str, u32> = HashMap::new();
-    for commit in history.newest(w.history_commits) {
-        if commit.len() > w.co_change_max_commit_files {
-            continue;
-        }
-        for &p in commit {
-            *counts.entry(history.path(p)).or_default() += 1;
-        }
-    }
+    let counts = history.change_counts_within(w.history_commits, w.co_change_max_commit_files);
     let mut changed: Vec<(&str, u32)> = counts.into_iter().collect();
     changed.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     let files = tree.files();

@@ -344,15 +344,20 @@ fn a_commit_tree_holds_the_files_its_gitattributes_keep_out_of_archives() {
     assert_eq!(run_git(p, &["status", "--porcelain"]), "");
 }
 
-#[test]
-fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() {
-    use findbench_tools::{call, history, FixtureKind};
-    let r = repo();
+/// `path` loaded as the command line loads a root, without the kept index.
+fn root_fixture(path: &Path) -> Fixture {
     let options = findbench_engine::TreeOptions {
         no_cache: true,
         ..Default::default()
     };
-    let load = |path: &Path| call::load_fixture(FixtureKind::Root, path, &options).unwrap();
+    findbench_tools::call::load_fixture(findbench_tools::FixtureKind::Root, path, &options).unwrap()
+}
+
+#[test]
+fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() {
+    use findbench_tools::history;
+    let r = repo();
+    let load = root_fixture;
     let history_of = |fixture: &Fixture| match fixture {
         Fixture::Tree(t) => t.history().map(|h| {
             let counts = h.change_counts(usize::MAX);
@@ -390,14 +395,10 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
 fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
     use findbench_engine::modes::ask::{ask, AskRequest};
     use findbench_engine::Outcome;
-    use findbench_tools::{call, history, FixtureKind};
+    use findbench_tools::history;
     let r = repo();
-    let options = findbench_engine::TreeOptions {
-        no_cache: true,
-        ..Default::default()
-    };
     let asked = |profile: &Profile, question: &str| {
-        let fixture = call::load_fixture(FixtureKind::Root, &r.path, &options).unwrap();
+        let fixture = root_fixture(&r.path);
         history::attach_work_tree(&fixture, profile);
         let Fixture::Tree(tree) = &fixture else {
             panic!("a root is a tree")

@@ -404,24 +404,17 @@ fn a_definition_of_the_inflected_name_outranks_files_whose_path_holds_the_term()
 
 #[test]
 fn a_term_written_as_a_path_names_the_file_it_ends() {
-    let tree = Tree::from_memory(
-        "t",
-        [
-            ("lib/helpers/isAbsoluteURL.js", "module.exports = 1;\n"),
-            ("lib/core/isAbsoluteURL.js", "module.exports = 2;\n"),
-            ("lib/myhelpers/isAbsoluteURL.js", "module.exports = 3;\n"),
-            ("src/walk.rs", "pub fn step() {}\n"),
-        ],
-    );
+    let files = [
+        ("lib/helpers/isAbsoluteURL.js", "module.exports = 1;\n"),
+        ("lib/core/isAbsoluteURL.js", "module.exports = 2;\n"),
+        ("lib/myhelpers/isAbsoluteURL.js", "module.exports = 3;\n"),
+        ("src/walk.rs", "pub fn step() {}\n"),
+    ];
     let found = |term: &str| -> Vec<String> {
-        let mut r = CodeRequest::new(term);
-        r.limit = 50;
-        find_code(&tree, &r, &Profile::default().code)
-            .unwrap()
-            .matches
+        ranked(&files, term)
             .into_iter()
-            .filter(|m| m.step == CodeStep::ExactStem)
-            .map(|m| m.path)
+            .filter(|m| m.1 == CodeStep::ExactStem)
+            .map(|m| m.0)
             .collect()
     };
     // at a directory boundary only: `myhelpers/` does not end with `helpers/`
@@ -436,12 +429,10 @@ fn a_term_written_as_a_path_names_the_file_it_ends() {
     assert_eq!(found("src/walk.rs"), ["src/walk.rs"]);
     assert!(found("src/walk.py").is_empty());
     assert!(found("elpers/isAbsoluteURL").is_empty());
-    let m = &find_code(
-        &tree,
-        &CodeRequest::new("helpers/isAbsoluteURL"),
-        &Profile::default().code,
-    )
-    .unwrap()
-    .matches[0];
+    let tree = Tree::from_memory("t", files);
+    let request = CodeRequest::new("helpers/isAbsoluteURL");
+    let m = &find_code(&tree, &request, &Profile::default().code)
+        .unwrap()
+        .matches[0];
     assert_eq!(m.reason, "path ends with `helpers/isabsoluteurl`");
 }
