@@ -247,20 +247,27 @@ fn a_truncated_garbage_or_foreign_index_is_rebuilt_not_trusted() {
     let file = scene.index_file();
     let good = fs::read(&file).unwrap();
     let expected = contents(&scene.uncached());
-    // the header is 80 bytes; the head's length is its first part length, at 20
+    // the header is 88 bytes; the parts' lengths start at 20: the head's, then the stamps'
     let head_len = u64::from_le_bytes(good[20..28].try_into().unwrap()) as usize;
-    let damages: [(&str, Vec<u8>); 6] = [
+    let stamps_len = u64::from_le_bytes(good[28..36].try_into().unwrap()) as usize;
+    assert!(stamps_len > 4, "{stamps_len}");
+    let damages: [(&str, Vec<u8>); 7] = [
         ("truncated", good[..good.len() / 2].to_vec()),
         ("truncated", good[..10].to_vec()),
         ("bad magic", b"not an index, just garbage bytes. ".repeat(8)),
         ("checksum", {
             let mut b = good.clone();
-            b[80 + 3] ^= 0x55; // inside the head, after the header
+            b[88 + 3] ^= 0x55; // inside the head, after the header
+            b
+        }),
+        ("checksum", {
+            let mut b = good.clone();
+            b[88 + head_len + 3] ^= 0x55; // inside the stamps, after the head
             b
         }),
         ("symbol table", {
             let mut b = good.clone();
-            b[80 + head_len + 30] ^= 0x55; // inside the symbol table, after the head
+            b[88 + head_len + stamps_len + 30] ^= 0x55; // after the head and the stamps
             b
         }),
         ("another version", {
@@ -382,7 +389,8 @@ fn a_checked_symbol_table_is_trusted_until_the_file_changes() {
     let mtime = fs::metadata(&file).unwrap().modified().unwrap();
     let mut bytes = fs::read(&file).unwrap();
     let head_len = u64::from_le_bytes(bytes[20..28].try_into().unwrap()) as usize;
-    bytes[80 + head_len + 30] ^= 0x55;
+    let stamps_len = u64::from_le_bytes(bytes[28..36].try_into().unwrap()) as usize;
+    bytes[88 + head_len + stamps_len + 30] ^= 0x55;
     fs::write(&file, &bytes).unwrap();
     fs::File::options()
         .write(true)

@@ -13,11 +13,12 @@
 //! the last build is not trusted (it may have changed in the same clock tick as it was
 //! read; git's "racily clean" rule) and is looked at again.
 //!
-//! The file: an 80-byte header (magic, format number, a fingerprint of this engine's version
-//! and of the sources that decide what the index holds, the lengths of the six parts, a
-//! CRC-32 each of the head, the symbol table and the posting tables), then the parts: the
-//! head (postcard-encoded file records), the symbol table ([`super::symbol_table`]) and the
-//! four posting tables. The file is mapped, not read: the symbol table and the posting lists
+//! The file: an 88-byte header (magic, format number, a fingerprint of this engine's version
+//! and of the sources that decide what the index holds, the lengths of the seven parts, a
+//! CRC-32 each of the head with the stamps, the symbol table and the posting tables), then
+//! the parts: the head (postcard-encoded file records), the stamps of the directories and
+//! ignore files walked, the symbol table ([`super::symbol_table`]) and the four posting
+//! tables. The file is mapped, not read: the symbol table and the posting lists
 //! are used in place, so a call brings into memory only the pages it looks at (their
 //! checksums are computed through a small buffer, the posting tables' only when a search
 //! first needs them). Anything that does not check out (short, foreign, another version, a
@@ -246,8 +247,8 @@ fn open_as(
         // `findbench index` on a tree changed by a few files or none: the index's records
         // as mapped, never decoded whole (`tree/record_files.rs`)
         Some(m) if records => {
-            let (stamps, built_ns) = (&m.head.start.stamps, m.head.start.built_ns);
-            match edits::changes(root, options, stamps, &m.head.records, built_ns) {
+            let built_ns = m.head.start.built_ns;
+            match edits::changes(root, options, &m.stamps, &m.head.records, built_ns) {
                 Some(changes) => {
                     let (words, enc_bytes, index_bytes) = (m.words, m.postings_bytes, m.bytes);
                     match records_with_changes(root, options, &path, m, &changes) {
@@ -292,7 +293,7 @@ fn open_as(
         Some(m) => match m.decoded() {
             Ok(old) => {
                 let h = &old.head;
-                match edits::changes(root, options, &h.start.stamps, &h.files, h.start.built_ns) {
+                match edits::changes(root, options, &old.stamps, &h.files, h.start.built_ns) {
                     Some(changes) => {
                         // a few changes: laid over the index; `findbench index` keeps the files
                         // it read beside it instead of writing the index again
@@ -383,10 +384,10 @@ fn open_as(
         root: root_shown.clone(),
         options: key.clone(),
         built_ns,
-        stamps: walked.stamps,
         errors: walked.report.errors,
         messages: walked.report.messages,
     };
+    let mut stamps = walked.stamps;
     let (spilled, parts, files_read) = match index_build::read_and_merge(
         root,
         options,
@@ -401,11 +402,12 @@ fn open_as(
             state = IndexState::Built;
             let memory = Scratch::memory();
             let walked = walk::walk_for_index(root, options, &memory, segment_bytes)?;
+            stamps = walked.stamps;
             index_build::read_and_merge(root, options, walked.found, None, &memory, segment_bytes)
                 .map_err(|e| EngineError::Internal(format!("cannot build the index: {e}")))?
         }
     };
-    let written = index_build::write(&path, &start, &spilled, &parts);
+    let written = index_build::write(&path, &start, &spilled, stamps, &parts);
     // the changes kept beside the index it replaces belong to that one
     kept_changes::remove(&path);
     // the files from the index as written (mapped, as the next call reads it), or from the

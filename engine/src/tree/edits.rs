@@ -14,9 +14,10 @@
 //! that did not trust one of its records, an ignore file changed or added, or more than
 //! [`MAX_READ`] files to read, is left to the refresh by a walk (`tree/cache.rs`).
 
+use super::head_records::{HeadStamps, IndexRecords};
 use super::kept_changes::KeptChanges;
 use super::options::TreeOptions;
-use super::stamp::{self, FileRecord, Stamp};
+use super::stamp::{self, FileRecord};
 use super::symbol_table::SymbolTable;
 use super::walk::{read_record, walk_only, IGNORE_FILES};
 use rayon::prelude::*;
@@ -112,37 +113,17 @@ impl Overlay {
 pub(super) fn changes(
     root: &Path,
     options: &TreeOptions,
-    stamps: &[Stamp],
+    stamps: &HeadStamps,
     files: &dyn IndexRecords,
     built_ns: i64,
 ) -> Option<Changes> {
-    // a record the index did not trust (written within the racy window of its build) is
-    // not laid over but refreshed by a walk, which writes an index that trusts it: what is
-    // derived from the tree is kept only for such an index (`tree/cache.rs`)
-    if stamps.iter().any(|s| !stamp::trusted(s.mtime, built_ns)) {
-        return None;
-    }
-    // the directories whose names changed; an ignore file that changed is not a change
-    // an overlay can follow
-    let listed: Vec<Option<&str>> = stamps
-        .par_iter()
-        .filter_map(|s| {
-            let path = root.join(&s.path);
-            let same_mtime = std::fs::metadata(&path).is_ok_and(|m| stamp::mtime_ns(&m) == s.mtime);
-            match (same_mtime, s.names) {
-                (true, _) => None,
-                (false, None) => Some(None),
-                (false, Some(names)) if stamp::names_of(&path) == Some(names) => None,
-                (false, Some(_)) => Some(Some(s.path.as_str())),
-            }
-        })
-        .collect();
-    let changed_dirs: Vec<&str> = listed.into_iter().collect::<Option<_>>()?;
+    let changed_dirs = changed_dirs(root, stamps, built_ns)?;
     // the changed directories' entries; one that cannot be listed is gone (or is a
     // directory no more: its name, in the directory above, is then new)
     let listings: Vec<(&str, Option<Vec<String>>)> = changed_dirs
         .par_iter()
-        .map(|&dir| {
+        .map(|dir| {
+            let dir = dir.as_str();
             let names = std::fs::read_dir(root.join(dir)).ok().map(|entries| {
                 entries
                     .flatten()
@@ -211,8 +192,9 @@ pub(super) fn changes(
         return None;
     }
     if !changed_dirs.is_empty() {
-        // the directories walked and the ignore files met (a new one is not known)
-        let stamped: HashSet<&str> = stamps.iter().map(|s| s.path.as_str()).collect();
+        // the directories walked and the ignore files met (a new one is not known), of
+        // those listed
+        let stamped = stamped_of(stamps, &wanted)?;
         let gone: HashSet<&str> = listings
             .iter()
             .filter(|(_, names)| names.is_none())
@@ -246,24 +228,51 @@ pub(super) fn changes(
     (changes.edited.len() + changes.added.len() <= MAX_READ).then_some(changes)
 }
 
-/// The records of an index as [`changes`] reads them: a chunk at a time, in order, so
-/// that an index read from its mapped head is never decoded whole (`tree/head_records.rs`).
-pub(super) trait IndexRecords: Sync {
-    /// Calls `each` with each chunk and the number of its first record; false when the
-    /// records could not all be read.
-    fn each_chunk(&self, each: &mut dyn FnMut(usize, &[FileRecord])) -> bool;
+/// The directories of `stamps` whose names changed since `built_ns`, their stamps read a
+/// chunk at a time; `None` when the index did not trust one of them or an ignore file
+/// changed.
+fn changed_dirs(root: &Path, stamps: &HeadStamps, built_ns: i64) -> Option<Vec<String>> {
+    let mut changed: Vec<String> = Vec::new();
+    let mut follow = true;
+    let read = stamps.each_chunk(&mut |_, chunk| {
+        // a record the index did not trust (written within the racy window of its build)
+        // is not laid over but refreshed by a walk, which writes an index that trusts it:
+        // what is derived from the tree is kept only for such an index (`tree/cache.rs`)
+        follow = follow && chunk.iter().all(|s| stamp::trusted(s.mtime, built_ns));
+        if !follow {
+            return;
+        }
+        // an ignore file that changed is not a change an overlay can follow
+        let listed: Option<Vec<&str>> = chunk
+            .par_iter()
+            .filter_map(|s| {
+                let path = root.join(&s.path);
+                let same_mtime =
+                    std::fs::metadata(&path).is_ok_and(|m| stamp::mtime_ns(&m) == s.mtime);
+                match (same_mtime, s.names) {
+                    (true, _) => None,
+                    (false, None) => Some(None),
+                    (false, Some(names)) if stamp::names_of(&path) == Some(names) => None,
+                    (false, Some(_)) => Some(Some(s.path.as_str())),
+                }
+            })
+            .collect();
+        match listed {
+            Some(dirs) => changed.extend(dirs.into_iter().map(str::to_string)),
+            None => follow = false,
+        }
+    });
+    (read && follow).then_some(changed)
 }
 
-/// How many records a chunk holds.
-pub(super) const CHUNK: usize = 8192;
-
-impl IndexRecords for Vec<FileRecord> {
-    fn each_chunk(&self, each: &mut dyn FnMut(usize, &[FileRecord])) -> bool {
-        for (k, chunk) in self.chunks(CHUNK).enumerate() {
-            each(k * CHUNK, chunk);
-        }
-        true
-    }
+/// Which of the `wanted` paths `stamps` holds; `None` when they could not be read.
+fn stamped_of(stamps: &HeadStamps, wanted: &HashSet<&str>) -> Option<HashSet<String>> {
+    let mut stamped = HashSet::new();
+    let read = stamps.each_chunk(&mut |_, chunk| {
+        let found = chunk.iter().filter(|s| wanted.contains(s.path.as_str()));
+        stamped.extend(found.map(|s| s.path.clone()));
+    });
+    read.then_some(stamped)
 }
 
 /// Which of `paths` the index holds as files; `None` when its records could not be read.

@@ -1,11 +1,14 @@
-//! The files the index walk finds, sorted by path in bounded memory. The walk's workers
-//! hand over what they find a few thousand files at a time; once that holds about a
-//! segment's bytes (`tree/segments/mod.rs`) it is sorted and spilled as a run through the
-//! build's scratch, and the runs are merged k ways as the build reads the files in path
-//! order (`tree/index_build.rs`). A tree that fits in one run is sorted in memory and never
-//! spilled. Either way the build never holds an entry for every file of the tree.
+//! What the index walk finds, sorted by path in bounded memory: the files ([`Listed`]) and
+//! the directories and ignore files it stamps ([`Stamp`]). The walk's workers hand over
+//! what they find a few thousand entries at a time; once that holds about a segment's bytes
+//! (`tree/segments/mod.rs`) it is sorted and spilled as a run through the build's scratch,
+//! and the runs are merged k ways as the build reads the files, or writes the stamps, in
+//! path order (`tree/index_build.rs`). What fits in one run is sorted in memory and never
+//! spilled. Either way the build never holds an entry for every file or directory of the
+//! tree.
 
 use super::segments::{Scratch, Spilled};
+use super::stamp::Stamp;
 use crate::encoding::sorted_heads::{pop_holders, Heads};
 use std::cmp::Reverse;
 use std::io::{self, BufRead, Read, Write};
@@ -22,8 +25,22 @@ pub(super) struct Listed {
     pub failed: Option<String>,
 }
 
-impl Listed {
+/// An entry the walk finds, as a run holds and spills it.
+pub(super) trait RunEntry: Sized {
+    /// The path runs are sorted by: distinct among the entries of one walk.
+    fn path(&self) -> &str;
     /// What holding it costs, roughly: the entry, its strings and an allocator's word each.
+    fn held_bytes(&self) -> usize;
+    fn write_to(&self, out: &mut dyn Write) -> io::Result<()>;
+    /// The next entry of a run; `None` at its end.
+    fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Self>>;
+}
+
+impl RunEntry for Listed {
+    fn path(&self) -> &str {
+        &self.path
+    }
+
     fn held_bytes(&self) -> usize {
         let failed = self.failed.as_ref().map_or(0, |why| why.len() + 16);
         std::mem::size_of::<Listed>() + self.path.len() + 16 + failed
@@ -42,7 +59,6 @@ impl Listed {
         }
     }
 
-    /// The next entry of a run; `None` at its end.
     fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Listed>> {
         if input.fill_buf()?.is_empty() {
             return Ok(None);
@@ -60,6 +76,49 @@ impl Listed {
             size,
             mtime,
             failed,
+        }))
+    }
+}
+
+impl RunEntry for Stamp {
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn held_bytes(&self) -> usize {
+        std::mem::size_of::<Stamp>() + self.path.len() + 16
+    }
+
+    fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_bytes(out, self.path.as_bytes())?;
+        out.write_all(&self.size.to_le_bytes())?;
+        out.write_all(&self.mtime.to_le_bytes())?;
+        match self.names {
+            None => out.write_all(&[0]),
+            Some(names) => {
+                out.write_all(&[1])?;
+                out.write_all(&names.to_le_bytes())
+            }
+        }
+    }
+
+    fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Stamp>> {
+        if input.fill_buf()?.is_empty() {
+            return Ok(None);
+        }
+        let path = read_string(input)?;
+        let size = u64::from_le_bytes(read_array(input)?);
+        let mtime = i64::from_le_bytes(read_array(input)?);
+        let names = match read_array::<1>(input)?[0] {
+            0 => None,
+            1 => Some(u64::from_le_bytes(read_array(input)?)),
+            _ => return Err(invalid("a spilled stamp of no known kind")),
+        };
+        Ok(Some(Stamp {
+            path,
+            size,
+            mtime,
+            names,
         }))
     }
 }
@@ -91,34 +150,57 @@ fn invalid(why: &str) -> io::Error {
 }
 
 /// What the walk found so far: the entries held, and the runs spilled.
-pub(super) struct FoundRuns {
+pub(super) struct FoundRuns<T> {
     scratch: Scratch,
     run_bytes: usize,
-    held: Vec<Listed>,
+    held: Vec<T>,
     held_bytes: usize,
     runs: Vec<Spilled>,
+    /// How many entries were taken.
+    count: usize,
     /// The first spill that failed: the build then fails, and is done again in memory.
     failed: Option<io::Error>,
 }
 
-impl FoundRuns {
+impl<T: RunEntry> FoundRuns<T> {
     /// Entries spilled through `scratch` in sorted runs of about `run_bytes`.
-    pub(super) fn new(scratch: Scratch, run_bytes: usize) -> FoundRuns {
+    pub(super) fn new(scratch: Scratch, run_bytes: usize) -> FoundRuns<T> {
         FoundRuns {
             scratch,
             run_bytes: run_bytes.max(1),
             held: Vec::new(),
             held_bytes: 0,
             runs: Vec::new(),
+            count: 0,
             failed: None,
         }
     }
 
-    /// Takes every entry of `listed`, spilling a run when the entries held reach the bound.
-    pub(super) fn take(&mut self, listed: &mut Vec<Listed>) {
-        self.held_bytes += listed.iter().map(Listed::held_bytes).sum::<usize>();
-        self.held.append(listed);
-        if self.held_bytes >= self.run_bytes && self.failed.is_none() {
+    /// How many entries were taken.
+    pub(super) fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Takes every entry of `found`, spilling a run when the entries held reach the bound.
+    pub(super) fn take(&mut self, found: &mut Vec<T>) {
+        self.count += found.len();
+        self.held_bytes += found.iter().map(T::held_bytes).sum::<usize>();
+        self.held.append(found);
+        if self.held_bytes >= self.run_bytes {
+            self.spill_held();
+        }
+    }
+
+    /// Spills the entries held when a run was spilled already: they would otherwise be
+    /// held until merged, and what fits in one run stays in memory.
+    pub(super) fn settle(&mut self) {
+        if !self.runs.is_empty() && !self.held.is_empty() {
+            self.spill_held();
+        }
+    }
+
+    fn spill_held(&mut self) {
+        if self.failed.is_none() {
             if let Err(e) = self.spill() {
                 self.failed = Some(e);
             }
@@ -129,7 +211,7 @@ impl FoundRuns {
         let mut held = std::mem::take(&mut self.held);
         self.held_bytes = 0;
         // paths are distinct: unstable is deterministic
-        held.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        held.sort_unstable_by(|a, b| a.path().cmp(b.path()));
         let mut out = self.scratch.writer()?;
         for entry in &held {
             entry.write_to(&mut out)?;
@@ -141,13 +223,13 @@ impl FoundRuns {
 
     /// The entries in path order: those held when nothing was spilled, else every run
     /// (the rest held spilled as the last) merged.
-    pub(super) fn sorted(mut self) -> io::Result<SortedFound> {
+    pub(super) fn sorted(mut self) -> io::Result<SortedFound<T>> {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
         if self.runs.is_empty() {
             let mut held = std::mem::take(&mut self.held);
-            held.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+            held.sort_unstable_by(|a, b| a.path().cmp(b.path()));
             return Ok(SortedFound::Held(held.into_iter()));
         }
         if !self.held.is_empty() {
@@ -170,20 +252,20 @@ impl FoundRuns {
 
 /// The runs merged k ways (`encoding/sorted_heads.rs`): each run's next entry, its path
 /// among the heads.
-pub(super) struct Merged {
+pub(super) struct Merged<T> {
     readers: Vec<Box<dyn BufRead>>,
-    next: Vec<Option<Listed>>,
+    next: Vec<Option<T>>,
     heads: Heads,
     holders: Vec<usize>,
 }
 
-impl Merged {
+impl<T: RunEntry> Merged<T> {
     /// Reads run `run`'s next entry, its path pushed among the heads.
     fn advance(&mut self, run: usize) -> io::Result<()> {
-        let next = Listed::read_from(&mut *self.readers[run])?;
+        let next = T::read_from(&mut *self.readers[run])?;
         if let Some(entry) = &next {
             self.heads
-                .push(Reverse((entry.path.clone().into_bytes(), run)));
+                .push(Reverse((entry.path().as_bytes().to_vec(), run)));
         }
         self.next[run] = next;
         Ok(())
@@ -191,15 +273,15 @@ impl Merged {
 }
 
 /// The walk's entries in path order.
-pub(super) enum SortedFound {
-    Held(std::vec::IntoIter<Listed>),
-    Merged(Merged),
+pub(super) enum SortedFound<T> {
+    Held(std::vec::IntoIter<T>),
+    Merged(Merged<T>),
 }
 
-impl Iterator for SortedFound {
-    type Item = io::Result<Listed>;
+impl<T: RunEntry> Iterator for SortedFound<T> {
+    type Item = io::Result<T>;
 
-    fn next(&mut self) -> Option<io::Result<Listed>> {
+    fn next(&mut self) -> Option<io::Result<T>> {
         match self {
             SortedFound::Held(held) => held.next().map(Ok),
             SortedFound::Merged(m) => {

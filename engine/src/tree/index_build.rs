@@ -5,13 +5,13 @@
 //! and the file is written part by part, to a temporary name renamed over the index.
 
 use super::found_runs::{FoundRuns, Listed};
-use super::head_records::{RecordSpill, SpilledRecords};
+use super::head_records::{write_stamps, RecordSpill, SpilledRecords};
 use super::index_format::{fingerprint, HeadStart, FORMAT, HEADER_BYTES, MAGIC, PARTS};
 use super::options::TreeOptions;
 use super::postings::{Builder, Encoded};
 use super::reused_records::ReusedRecords;
 use super::segments::{self, Scratch, Segment, Spilled, SYMBOL_BYTES};
-use super::stamp::{system_ns, FileRecord};
+use super::stamp::{system_ns, FileRecord, Stamp};
 use super::symbol_table::SymbolTable;
 use super::walk;
 use rayon::prelude::*;
@@ -76,7 +76,7 @@ impl Parts {
 pub(super) fn read_and_merge(
     root: &Path,
     options: &TreeOptions,
-    found: FoundRuns,
+    found: FoundRuns<Listed>,
     old: Option<Old>,
     scratch: &Scratch,
     segment_bytes: usize,
@@ -253,12 +253,13 @@ impl Write for Checked<'_> {
     }
 }
 
-/// Writes the index of the head `start` and `records`, and of `parts`, to a temporary file
-/// beside `path` and renames it over `path`; the bytes written, or why not.
+/// Writes the index of the head `start` and `records`, the walk's `stamps` and `parts` to a
+/// temporary file beside `path` and renames it over `path`; the bytes written, or why not.
 pub(super) fn write(
     path: &Path,
     start: &HeadStart,
     records: &SpilledRecords,
+    stamps: FoundRuns<Stamp>,
     parts: &Parts,
 ) -> Result<u64, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -283,8 +284,12 @@ pub(super) fn write(
         };
         postcard::to_io(start, &mut head_out).map_err(io::Error::other)?;
         records.write_to(&mut head_out)?;
-        let (head_len, head_crc) = (head_out.len, head_out.crc.finalize());
-        let mut lens = vec![head_len];
+        let head_len = head_out.len;
+        // the stamps, merged from their runs as they are written; one checksum covers the
+        // head and them
+        write_stamps(stamps, &mut head_out)?;
+        let (stamps_len, head_crc) = (head_out.len - head_len, head_out.crc.finalize());
+        let mut lens = vec![head_len, stamps_len];
         let mut symbols = Checked {
             out: &mut out,
             crc: crc32fast::Hasher::new(),

@@ -1,17 +1,18 @@
 //! The tree index file's format: its header's constants, the engine fingerprint it is
-//! written under, and its head (what the walk met, then the file records), shared by the
-//! reader (`tree/cache.rs`) and the writer (`tree/index_build.rs`).
+//! written under, its head (what the walk met, then the file records) and the stamps of the
+//! directories and ignore files walked, shared by the reader (`tree/index_read.rs`) and the
+//! writer (`tree/index_build.rs`).
 
 use super::options::TreeOptions;
-use super::stamp::{FileRecord, Stamp};
+use super::stamp::FileRecord;
 use crate::encoding::fnv::fnv;
 use serde::{Deserialize, Serialize};
 
 pub(super) const MAGIC: &[u8; 8] = b"FBTREEIX";
 /// Bumped when the layout changes; the fingerprint covers the rest.
-pub(super) const FORMAT: u32 = 2;
-/// The head, the symbol table and the four posting tables.
-pub(super) const PARTS: usize = 6;
+pub(super) const FORMAT: u32 = 3;
+/// The head, the stamps, the symbol table and the four posting tables.
+pub(super) const PARTS: usize = 7;
 pub(super) const HEADER_BYTES: usize = 8 + 4 + 8 + PARTS * 8 + 3 * 4;
 
 /// The walk options that change what the index holds.
@@ -42,12 +43,12 @@ pub(super) struct HeadStart {
     pub options: OptionsKey,
     /// When the walk that wrote this index began.
     pub built_ns: i64,
-    pub stamps: Vec<Stamp>,
     pub errors: usize,
     pub messages: Vec<String>,
 }
 
-/// The head whole. Postcard writes a struct as its fields one after the other, so this is
+/// The head whole (the stamps are a part of their own, encoded as a `Vec<Stamp>` is, so
+/// that a call reads them a chunk at a time: `tree/head_records.rs`). Postcard writes a struct as its fields one after the other, so this is
 /// the start's bytes, then the records' count and each record: the build writes a head in
 /// those two parts without holding its records (`tree/head_records.rs`).
 #[derive(Debug, Serialize, Deserialize)]

@@ -1,10 +1,10 @@
 //! Reading the tree index file (`tree/cache.rs` describes it, `tree/index_format.rs` lays
-//! it out): its header and checksums checked, its head's start decoded, its records left
-//! mapped until they are needed (`tree/head_records.rs`), its symbol table mapped, its
-//! posting lists checked on first use.
+//! it out): its header and checksums checked, its head's start decoded, its records and
+//! stamps left mapped until they are needed (`tree/head_records.rs`), its symbol table
+//! mapped, its posting lists checked on first use.
 
 use super::blob::{self, verified_stamp, Blob, Identity};
-use super::head_records::{split_head, HeadRecords};
+use super::head_records::{split_head, HeadList, HeadRecords, HeadStamps};
 use super::index_format::{
     fingerprint, Head, HeadStart, OptionsKey, FORMAT, HEADER_BYTES, MAGIC, PARTS,
 };
@@ -14,10 +14,12 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
-/// An index read from disk: its head (`H`: decoded whole, or [`MappedHead`]), and its
-/// posting lists to read on first use.
+/// An index read from disk: its head (`H`: decoded whole, or [`MappedHead`]), the stamps of
+/// the directories and ignore files its walk met (mapped), and its posting lists to read
+/// on first use.
 pub(super) struct ReadIndex<H> {
     pub head: H,
+    pub stamps: HeadStamps,
     /// The head's checksum: what changes kept beside the index are keyed to.
     pub head_crc: u32,
     pub symbols: Arc<SymbolTable>,
@@ -47,6 +49,7 @@ impl MappedIndex {
                 start: self.head.start,
                 files,
             },
+            stamps: self.stamps,
             head_crc: self.head_crc,
             symbols: self.symbols,
             postings: self.postings,
@@ -107,11 +110,13 @@ pub(super) fn read_mapped(
     let part = |i: usize| map.slice(starts[i]..starts[i + 1]);
     let head_bytes = part(0);
     // through a buffer, not the map: a pass that touched every page of the head would hold
-    // them all (the records are decoded a batch at a time where they need not be whole)
-    if blob::crc_of(&file, starts[0] as u64, lens[0]).ok() != Some(head_crc) {
+    // them all (the records are decoded a batch at a time where they need not be whole);
+    // the checksum covers the head and the stamps after it
+    if blob::crc_of(&file, starts[0] as u64, lens[0] + lens[1]).ok() != Some(head_crc) {
         return Err("damaged index (checksum mismatch)".into());
     }
     let (start, records) = split_head(&head_bytes)?;
+    let stamps = HeadList::of_encoded(&part(1))?;
     // the start decoded: its pages are not held for the life of the map (the records'
     // are read again as they are needed)
     head_bytes.release_pages();
@@ -123,7 +128,7 @@ pub(super) fn read_mapped(
     let identity = Identity::of(&file, symbols_crc);
     let stamp = verified_stamp(path);
     if identity.is_none() || std::fs::read(&stamp).ok() != identity.map(|i| i.bytes()) {
-        if blob::crc_of(&file, starts[1] as u64, lens[1]).ok() != Some(symbols_crc) {
+        if blob::crc_of(&file, starts[2] as u64, lens[2]).ok() != Some(symbols_crc) {
             return Err("damaged index (symbol table checksum mismatch)".into());
         }
         if let Some(identity) = identity.filter(Identity::settled) {
@@ -131,11 +136,11 @@ pub(super) fn read_mapped(
             let _ = std::fs::write(&stamp, identity.bytes());
         }
     }
-    let symbols = SymbolTable::from_bytes(part(1))
+    let symbols = SymbolTable::from_bytes(part(2))
         .filter(|t| t.file_range(records.len().saturating_sub(1)).end as usize == t.len())
         .ok_or("damaged index (symbol table)")?;
-    let tables = [part(2), part(3), part(4), part(5)];
-    let (postings_start, postings_len) = (starts[2] as u64, lens[2..].iter().sum::<u64>());
+    let tables = [part(3), part(4), part(5), part(6)];
+    let (postings_start, postings_len) = (starts[3] as u64, lens[3..].iter().sum::<u64>());
     let index_path = path.to_path_buf();
     let reader = move || {
         if blob::crc_of(&file, postings_start, postings_len).ok() != Some(postings_crc) {
@@ -158,11 +163,12 @@ pub(super) fn read_mapped(
     };
     Ok(ReadIndex {
         head: MappedHead { start, records },
+        stamps,
         head_crc,
         symbols: Arc::new(symbols),
         postings: Lazy::on_demand(Box::new(reader)),
         bytes: len,
-        words: (lens[3] / 4) as usize,
+        words: (lens[4] / 4) as usize,
         postings_bytes: postings_len as usize,
     })
 }

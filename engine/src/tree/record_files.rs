@@ -63,7 +63,7 @@ impl RecordFiles {
             }
             let r = decoded.next_record()?;
             if last.as_ref().is_some_and(|last| last.path >= r.path) {
-                return Err("damaged index (files out of order)".into());
+                return Err("damaged index (records out of order)".into());
             }
             match r.kind {
                 ContentKind::Binary => report.binary += 1,

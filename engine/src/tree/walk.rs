@@ -62,20 +62,21 @@ pub(super) fn walk_paths_only(
     Ok((files, walked.report))
 }
 
-/// What the walk for the index found: files (to sort by path, [`FoundRuns::sorted`]), the
-/// directories and ignore files whose mtimes tell a later call whether to walk again
-/// (sorted by path), and the walk's errors.
+/// What the walk for the index found: files, and the directories and ignore files whose
+/// mtimes tell a later call whether to walk again (each to sort by path,
+/// [`FoundRuns::sorted`]), and the walk's errors.
 pub(super) struct IndexWalk {
-    pub found: FoundRuns,
-    pub stamps: Vec<Stamp>,
+    pub found: FoundRuns<Listed>,
+    pub stamps: FoundRuns<Stamp>,
     pub report: WalkReport,
 }
 
-/// How many files a walker thread lists before handing them over.
+/// How many files (or stamps) a walker thread lists before handing them over.
 const HAND_OVER: usize = 4096;
 
-/// Walks `root` for the index, each file found listed with its size and mtime and held in
-/// runs of about `run_bytes`, spilled through `scratch` (`tree/found_runs.rs`). Which
+/// Walks `root` for the index, each file found listed with its size and mtime, and each
+/// directory and ignore file stamped, held in runs of about `run_bytes` spilled through
+/// `scratch` (`tree/found_runs.rs`). Which
 /// files the last index's records serve is decided by the build, in path order
 /// (`tree/reused_records.rs`), so that the walk holds nothing per file of that index.
 pub(super) fn walk_for_index(
@@ -85,15 +86,26 @@ pub(super) fn walk_for_index(
     run_bytes: usize,
 ) -> Result<IndexWalk> {
     let runs = Mutex::new(FoundRuns::new(scratch.clone(), run_bytes));
-    let purpose = Purpose::Index { runs: &runs };
-    let mut walked = run(root, options, purpose)?;
-    walked.stamps.sort_by(|a, b| a.path.cmp(&b.path));
-    let found = runs
-        .into_inner()
-        .map_err(|_| EngineError::Internal("a walker thread panicked".into()))?;
+    let stamps = Mutex::new(FoundRuns::new(scratch.clone(), run_bytes));
+    let purpose = Purpose::Index {
+        runs: &runs,
+        stamps: &stamps,
+    };
+    let walked = run(root, options, purpose)?;
+    let panicked = || EngineError::Internal("a walker thread panicked".into());
+    let found = runs.into_inner().map_err(|_| panicked())?;
+    let mut stamps = stamps.into_inner().map_err(|_| panicked())?;
+    if options.gitignore {
+        // the repository's own excludes apply to the whole root
+        if let Some(stamp) = stamp_of(root, ".git/info/exclude") {
+            stamps.take(&mut vec![stamp]);
+        }
+    }
+    // not held while the files are read
+    stamps.settle();
     Ok(IndexWalk {
         found,
-        stamps: walked.stamps,
+        stamps,
         report: walked.report,
     })
 }
@@ -104,7 +116,8 @@ enum Purpose<'a> {
     /// Every file's path only: its record is made once the paths are sorted.
     PathsOnly,
     Index {
-        runs: &'a Mutex<FoundRuns>,
+        runs: &'a Mutex<FoundRuns<Listed>>,
+        stamps: &'a Mutex<FoundRuns<Stamp>>,
     },
 }
 
@@ -113,7 +126,6 @@ struct Walked {
     files: Vec<TreeFile>,
     /// The files' paths, for a walk without the kept index ([`Purpose::PathsOnly`]).
     paths: Vec<String>,
-    stamps: Vec<Stamp>,
     report: WalkReport,
 }
 
@@ -162,7 +174,6 @@ fn run_along(
     let shared = Mutex::new(Walked {
         files: Vec::new(),
         paths: Vec::new(),
-        stamps: Vec::new(),
         report: WalkReport::default(),
     });
     builder.build_parallel().run(|| {
@@ -182,17 +193,9 @@ fn run_along(
             WalkState::Continue
         })
     });
-    let mut walked = shared
+    shared
         .into_inner()
-        .map_err(|_| EngineError::Internal("a walker thread panicked".into()))?;
-    if options.gitignore {
-        // the repository's own excludes apply to the whole root
-        let exclude = ".git/info/exclude";
-        if let Some(stamp) = stamp_of(root, exclude) {
-            walked.stamps.push(stamp);
-        }
-    }
-    Ok(walked)
+        .map_err(|_| EngineError::Internal("a walker thread panicked".into()))
 }
 
 /// `path` relative to `root`, `/`-separated, a non-UTF-8 name shown lossily. The walker
@@ -298,8 +301,8 @@ impl Worker<'_> {
         let path = entry.path();
         let shown = shown_path(self.root, path);
         if file_type.is_dir() {
-            if let Purpose::Index { .. } = self.purpose {
-                self.stamp_dir(&shown);
+            if let Purpose::Index { stamps, .. } = self.purpose {
+                self.stamp_dir(&shown, stamps);
             }
             return;
         }
@@ -314,7 +317,7 @@ impl Worker<'_> {
             // nothing more: a `stat` per file would double the walk's time, and the file is
             // read once when a mode needs it
             Purpose::PathsOnly => self.paths.push(shown),
-            Purpose::Index { runs } => {
+            Purpose::Index { runs, .. } => {
                 // read later (or taken from the last index), a batch at a time in file
                 // order, so that the words of every file are never held at once
                 let listed = match std::fs::metadata(path) {
@@ -339,8 +342,9 @@ impl Worker<'_> {
         }
     }
 
-    /// Records a walked directory's mtime, and its ignore files'.
-    fn stamp_dir(&mut self, shown: &str) {
+    /// Records a walked directory's mtime, and its ignore files', handed over to `stamps`
+    /// [`HAND_OVER`] at a time.
+    fn stamp_dir(&mut self, shown: &str, stamps: &Mutex<FoundRuns<Stamp>>) {
         if let Some(mut stamp) = stamp_of(self.root, shown) {
             stamp.names = stamp::names_of(&self.root.join(shown));
             self.stamps.push(stamp);
@@ -356,6 +360,9 @@ impl Worker<'_> {
                     self.stamps.push(stamp);
                 }
             }
+        }
+        if self.stamps.len() >= HAND_OVER {
+            lock(stamps).take(&mut self.stamps);
         }
     }
 
@@ -373,13 +380,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
-        if let Purpose::Index { runs, .. } = self.purpose {
+        if let Purpose::Index { runs, stamps } = self.purpose {
             lock(runs).take(&mut self.listed);
+            lock(stamps).take(&mut self.stamps);
         }
         let mut shared = lock(self.shared);
         shared.files.append(&mut self.files);
         shared.paths.append(&mut self.paths);
-        shared.stamps.append(&mut self.stamps);
         let r = &mut shared.report;
         r.errors += self.report.errors;
         let room = MAX_MESSAGES.saturating_sub(r.messages.len());

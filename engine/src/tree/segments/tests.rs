@@ -122,14 +122,14 @@ fn a_damaged_segment_is_an_error_not_a_panic() {
     assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
 }
 
-/// The posting tables and the symbol table of the index file at `path`.
+/// The stamps, the symbol table and the posting tables of the index file at `path`.
 fn parts_of(path: &Path) -> Vec<Vec<u8>> {
+    use crate::tree::index_format::{HEADER_BYTES, PARTS};
     let bytes = std::fs::read(path).unwrap();
     let len_at = |i: usize| u64::from_le_bytes(bytes[20 + i * 8..28 + i * 8].try_into().unwrap());
-    let header = 20 + 6 * 8 + 12;
-    let mut at = header;
+    let mut at = HEADER_BYTES;
     let mut parts = Vec::new();
-    for i in 0..6 {
+    for i in 0..PARTS {
         let len = len_at(i) as usize;
         parts.push(bytes[at..at + len].to_vec());
         at += len;
