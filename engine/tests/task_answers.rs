@@ -136,3 +136,64 @@ fn the_confidence_is_the_held_share_read_through_the_calibration_of_its_kind() {
     let raw = ask(&tree(), &AskRequest::new("cJSON_New_Item"), &plain).unwrap();
     assert_eq!(raw.confidence, raw.held_share);
 }
+
+/// The scope a subject opens with (`cli: ...`) reaches the ranking although the planner's
+/// words drop its colon: with `subject_scope`, the file under `cli/` that holds fewer of the
+/// words than another is ranked first, and its reason says why.
+#[test]
+fn a_subjects_scope_as_written_weighs_the_files_it_names() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "crates/core/flags.rs",
+                "// stdin detection heuristic: log it\n\
+                 fn detect_stdin_heuristic() { log_stdin_detection(); }\n\
+                 fn log_stdin_detection() {}\n",
+            ),
+            (
+                "crates/cli/src/lib.rs",
+                "// log when the stdin detection is unsure\nfn is_readable_stdin() -> bool { true }\n",
+            ),
+            ("crates/other/src/lib.rs", "fn unrelated() {}\n"),
+        ],
+    );
+    let question = "cli: add more logging for stdin heuristic detection";
+    let ranked = |weight: f64| {
+        let mut profile = Profile::default();
+        profile.task_ranking.subject_scope = weight;
+        let r = ask(&tree, &AskRequest::new(question), &profile).unwrap();
+        assert!(
+            r.calls.iter().any(|c| c.tool.as_str() == "rank"),
+            "{:?}",
+            r.calls
+        );
+        r.matches
+            .iter()
+            .map(|m| (m.path.clone(), m.reason.clone()))
+            .collect::<Vec<_>>()
+    };
+    let plain = ranked(0.0);
+    assert_eq!(plain[0].0, "crates/core/flags.rs", "{plain:?}");
+    assert!(
+        plain.iter().all(|(_, why)| !why.contains("scope")),
+        "{plain:?}"
+    );
+    let scoped = ranked(4.0);
+    assert_eq!(scoped[0].0, "crates/cli/src/lib.rs", "{scoped:?}");
+    assert!(
+        scoped[0].1.contains("in the subject's scope `cli`"),
+        "{}",
+        scoped[0].1
+    );
+    // written without its scope, the same words rank as before
+    let mut profile = Profile::default();
+    profile.task_ranking.subject_scope = 4.0;
+    let r = ask(
+        &tree,
+        &AskRequest::new("add more logging for stdin heuristic detection"),
+        &profile,
+    )
+    .unwrap();
+    assert_eq!(r.matches[0].path, "crates/core/flags.rs");
+}

@@ -13,6 +13,7 @@ use super::bm25f::FieldIndex;
 use super::file_counts::{FileCounts, TermLines};
 use super::kind::FileKind;
 use super::posting::{Holding, NF};
+use super::subject_scope;
 use crate::profile::{Profile, TaskRankingWeights};
 use crate::tree::Tree;
 use rayon::prelude::*;
@@ -40,6 +41,9 @@ pub(super) struct Scored {
 pub(super) struct Held<'a> {
     pub by_file: &'a HashMap<u32, Vec<usize>>,
     pub term_weights: &'a [f64],
+    /// The parts of the subject's scope (`subject_scope.rs`): a file in it is weighed by
+    /// `1 + subject_scope`; none when empty.
+    pub scope: &'a [String],
 }
 
 /// A bound is raised by this share, so that the rounding of a score's arithmetic (which
@@ -69,13 +73,22 @@ pub(super) fn best_scored(
     let Held {
         by_file,
         term_weights,
+        scope,
     } = held;
     let w = &profile.task_ranking;
-    // what each candidate is (its kind's prior weighs its score): only they are asked
+    // what each candidate is (its kind's prior and whether it is in the subject's scope
+    // weigh its score): only they are asked
     let files = tree.files();
-    let kinds: HashMap<u32, FileKind> = by_file
+    let kinds: HashMap<u32, (FileKind, f64)> = by_file
         .par_iter()
-        .map(|(&f, _)| (f, FileKind::of(&files[f as usize], profile)))
+        .map(|(&f, _)| {
+            let file = &files[f as usize];
+            let scoped = match subject_scope::in_scope(scope, &file.path) {
+                true => 1.0 + w.subject_scope,
+                false => 1.0,
+            };
+            (f, (FileKind::of(file, profile), scoped))
+        })
         .collect();
     // a term's weight (its code shape's) weighs its idf, in the bound as in the score
     let idf: Vec<f64> = lists
@@ -85,7 +98,8 @@ pub(super) fn best_scored(
         .collect();
     let factor = |file: u32, held: usize| {
         let coverage = held as f64 / terms.len() as f64;
-        kinds[&file].prior(w) * coverage.powf(w.coverage)
+        let (kind, scoped) = kinds[&file];
+        kind.prior(w) * scoped * coverage.powf(w.coverage)
     };
     // the same sum in the same order as the score's, each term's part at its largest
     let mut candidates: Vec<(u32, f64)> = by_file
@@ -110,7 +124,7 @@ pub(super) fn best_scored(
             score: sum * factor(file, found.len()),
             found,
             lines,
-            kind: kinds[&file],
+            kind: kinds[&file].0,
         }
     };
     let next = AtomicUsize::new(0);
@@ -209,6 +223,7 @@ fn bounds_hold(w: &TaskRankingWeights) -> bool {
             w.docs_prior,
             w.data_prior,
             w.other_prior,
+            1.0 + w.subject_scope,
         ]
         .iter()
         .all(|&p| p >= 0.0)
@@ -245,20 +260,28 @@ mod tests {
             })
             .collect();
         let tree = Tree::from_memory("t", files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
-        let profile = Profile::default();
+        let mut profile = Profile::default();
+        // the files under `src/parse/` weighed three times, as a subject `parse: ...` asks
+        profile.task_ranking.subject_scope = 2.0;
         let terms = question_terms(
             "how is the gzip header parsed",
             &profile.task_ranking.stop_words,
         );
-        for index in [
-            FieldIndex::build(&tree, &profile),
-            FieldIndex::for_terms(
-                &tree,
-                &profile,
-                &terms,
-                Default::default(),
-                None,
-                Default::default(),
+        let in_scope = vec!["parse".to_string()];
+        let mut every_score = Vec::new();
+        for (index, scope) in [
+            (FieldIndex::build(&tree, &profile), &in_scope[..]),
+            (FieldIndex::build(&tree, &profile), &[][..]),
+            (
+                FieldIndex::for_terms(
+                    &tree,
+                    &profile,
+                    &terms,
+                    Default::default(),
+                    None,
+                    Default::default(),
+                ),
+                &in_scope[..],
             ),
         ] {
             let lists: Vec<Holding<'_>> = terms.iter().map(|t| index.holding(t).unwrap()).collect();
@@ -278,6 +301,7 @@ mod tests {
                     Held {
                         by_file: &by_file,
                         term_weights: &vec![1.0; terms.len()],
+                        scope,
                     },
                     depth,
                 );
@@ -287,6 +311,12 @@ mod tests {
             };
             let (n_all, all) = best(usize::MAX);
             assert_eq!(n_all, by_file.len());
+            let mut by_path: Vec<(String, f64)> = all
+                .iter()
+                .map(|s| (tree.files()[s.file as usize].path.clone(), s.score))
+                .collect();
+            by_path.sort_by(|a, b| a.0.cmp(&b.0));
+            every_score.push(by_path);
             for depth in [1, 3, 10] {
                 let (n, some) = best(depth);
                 assert!(n < n_all, "depth {depth}: {n} of {n_all} scored");
@@ -300,6 +330,22 @@ mod tests {
                 assert_eq!(top(&some), top(&all), "depth {depth}");
             }
         }
+        // the same index with the scope and without: a file in it scores three times its own
+        let (scoped, plain) = (&every_score[0], &every_score[1]);
+        assert_eq!(scoped.len(), plain.len());
+        let mut lifted = 0;
+        for ((path, with), (_, without)) in scoped.iter().zip(plain) {
+            let factor = match path.starts_with("src/parse/") {
+                true => 3.0,
+                false => 1.0,
+            };
+            assert!(
+                (with / without - factor).abs() < 1e-12,
+                "{path}: {with} {without}"
+            );
+            lifted += usize::from(factor > 1.0);
+        }
+        assert!(lifted > 10, "{lifted}");
     }
 
     /// The files and scores `best_scored` gives for `terms` (each with its weight) on a tree
@@ -327,6 +373,7 @@ mod tests {
         let held = Held {
             by_file: &by_file,
             term_weights: &weights,
+            scope: &[],
         };
         let mut s = best_scored(tree, profile, &index, &names, &lists, held, depth);
         s.sort_by_key(|s| s.file);

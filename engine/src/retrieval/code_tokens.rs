@@ -131,6 +131,19 @@ pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Op
     }
 }
 
+/// What the scope token `raw` (`printer:`, `fix(parser):`) names: the part in parentheses
+/// when it has one, else the name before the colon; `None` for a token that is no scope.
+pub(super) fn scope_named(raw: &str) -> Option<&str> {
+    if !is_scope(raw) {
+        return None;
+    }
+    match scope_of(raw) {
+        Some(inner) => Some(inner),
+        None if raw.contains('(') => None,
+        None => raw.strip_suffix(':').map(|n| n.trim_end_matches('!')),
+    }
+}
+
 /// `printer:` or `fix(parser):`, a subject's first token naming where the change is.
 fn is_scope(raw: &str) -> bool {
     let Some(name) = raw.strip_suffix(':') else {

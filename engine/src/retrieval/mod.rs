@@ -28,6 +28,7 @@ pub mod kind;
 mod length_sample;
 pub mod posting;
 mod references;
+mod subject_scope;
 pub mod tested_subject;
 pub mod tokens;
 mod word_parts;
@@ -127,8 +128,22 @@ pub fn rank_files(tree: &Tree, question: &str, profile: &Profile, limit: usize) 
 /// [`Ranking::absent`] says which rule the question fell short of: an answer that is not
 /// evidence still lists where the words it has are.
 pub fn rank_candidates(tree: &Tree, question: &str, profile: &Profile, limit: usize) -> Ranking {
+    rank_written(tree, question, question, profile, limit)
+}
+
+/// As [`rank_candidates`], ranked by the terms of `words` (the words `ask`'s planner kept of
+/// a question) while the question as `written` tells which of them are code-shaped, the
+/// names it quotes and the scope it opens with: the punctuation that says so (a subject's
+/// `scope:`, backticks, quotes) is not in the words.
+pub fn rank_written(
+    tree: &Tree,
+    words: &str,
+    written: &str,
+    profile: &Profile,
+    limit: usize,
+) -> Ranking {
     let w = &profile.task_ranking;
-    let terms = tokens::question_terms(question, &w.stop_words);
+    let terms = tokens::question_terms(words, &w.stop_words);
     if terms.is_empty() || limit == 0 {
         return Ranking::default();
     }
@@ -186,14 +201,20 @@ pub fn rank_candidates(tree: &Tree, question: &str, profile: &Profile, limit: us
     let files = tree.files();
     let depth = w.rerank_depth.max(limit);
     // the terms of the question's code-shaped tokens weigh `code_tokens` times a word's
-    let shaped = code_tokens::code_shaped(question, &terms);
+    let shaped = code_tokens::code_shaped(written, &terms);
     let term_weights: Vec<f64> = shaped
         .iter()
         .map(|&s| if s { w.code_tokens } else { 1.0 })
         .collect();
+    // a subject's scope (`printer: ...`) names the part of the tree the change is in
+    let scope = match w.subject_scope != 0.0 {
+        true => subject_scope::scope_parts(written),
+        false => Vec::new(),
+    };
     let held = best_files::Held {
         by_file: &by_file,
         term_weights: &term_weights,
+        scope: &scope,
     };
     let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, held, depth);
     let order = |a: &Scored, b: &Scored| {
@@ -248,7 +269,7 @@ pub fn rank_candidates(tree: &Tree, question: &str, profile: &Profile, limit: us
     }
     // a file that defines a name the question quotes, or uses the names the best define
     let references =
-        references::weigh_references(tree, profile, question, &terms, &mut ranked, depth);
+        references::weigh_references(tree, profile, written, &terms, &mut ranked, depth);
     // a file that changed often before the revision is more likely the one to change
     let changes = history::weigh_changes(tree, profile, &mut ranked);
     ranked.sort_by(order);
@@ -291,6 +312,9 @@ pub fn rank_candidates(tree: &Tree, question: &str, profile: &Profile, limit: us
                     .collect();
                 if !code.is_empty() {
                     reason.push_str(&format!("; code-shaped: {}", code.join(", ")));
+                }
+                if subject_scope::in_scope(&scope, &f.path) {
+                    reason.push_str(&format!("; in the subject's scope `{}`", scope.join("/")));
                 }
                 if let Some(copy) = copies.get(&file) {
                     reason.push_str(&format!("; built copy: {copy}"));

@@ -361,6 +361,7 @@ mod tests {
             ],
         );
         let mut profile = Profile::default();
+        profile.task_ranking.defines_named = 0.0;
         let question = "fix overflow in parseNumber()";
         let before = ranked(&tree, question, &profile);
         assert_eq!(paths(&before)[0], "src/print.c", "{before:?}");

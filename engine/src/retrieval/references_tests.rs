@@ -177,6 +177,7 @@ fn the_users_lift_worked_by_hand() {
     let mut profile = Profile::default();
     profile.task_ranking.uses_defined = 0.5;
     profile.task_ranking.uses_defined_files = 2;
+    profile.task_ranking.defines_named = 0.0;
     let question = "tokenize the input in `tokenize_input`";
     let mut files = ranked(
         &tree,

@@ -178,8 +178,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // unless its whole term names something; a question that names one subject runs find
     // and its fallbacks, keeping a call for `read`; when they find nothing, only files that
     // hold every word of the subject are ranked, never one that merely shares a word.
+    let asked = (request.question.as_str(), &plan);
     let found = if task_search::is_task(&plan, profile) {
-        task_search::search(tree, &plan, profile, &mut cascade.calls, wanted)
+        task_search::search(tree, asked, profile, &mut cascade.calls, wanted)
     } else {
         let found = search::search(
             tree,
@@ -191,7 +192,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             },
             wanted,
         );
-        task_search::or_rank_subject(found, tree, &plan, profile, &mut cascade.calls, wanted)
+        task_search::or_rank_subject(found, tree, asked, profile, &mut cascade.calls, wanted)
     };
     let (mut matches, candidates) = (found.matches, found.candidates);
     // words of a subject the tree does not hold: its files are listed, not read

@@ -5,7 +5,7 @@
 //! A question whose term has at least `task_ranking.min_task_terms` significant words is a
 //! task: `find` runs once on its whole term (a phrase that names a file or a declaration
 //! still wins), and when that finds nothing the files are ranked by every word
-//! ([`crate::retrieval::rank_candidates`], recorded as the tool `rank`). A shorter question runs
+//! ([`crate::retrieval::rank_written`], recorded as the tool `rank`). A shorter question runs
 //! the cascade, and is ranked by every word only when the cascade finds nothing.
 
 use super::calls::{Calls, Tool, ToolCall};
@@ -13,7 +13,7 @@ use super::found::{find_input, AskMatch, Found};
 use crate::modes::code::{self, CodeRequest};
 use crate::planner::Plan;
 use crate::profile::Profile;
-use crate::retrieval::{rank_candidates, tokens::question_terms};
+use crate::retrieval::{rank_written, tokens::question_terms};
 use crate::text::term::SEPARATOR;
 use crate::tree::Tree;
 
@@ -30,10 +30,13 @@ pub fn is_task(plan: &Plan, profile: &Profile) -> bool {
             >= w.min_task_terms.max(1)
 }
 
+/// A question as written, and as planned.
+pub type Asked<'a> = (&'a str, &'a Plan);
+
 /// A task: `find` the whole term; when it finds nothing, rank by every word.
 pub fn search(
     tree: &Tree,
-    plan: &Plan,
+    (question, plan): Asked<'_>,
     profile: &Profile,
     calls: &mut Vec<ToolCall>,
     wanted: usize,
@@ -52,7 +55,7 @@ pub fn search(
     if !found.is_empty() {
         return Found::from_find(total, found);
     }
-    rank(tree, plan, profile, &mut calls, wanted)
+    rank(tree, (question, plan), profile, &mut calls, wanted)
 }
 
 /// What the cascade found for a question that names one subject, or, when it found
@@ -61,7 +64,7 @@ pub fn search(
 pub fn or_rank_subject(
     found: Found,
     tree: &Tree,
-    plan: &Plan,
+    (question, plan): Asked<'_>,
     profile: &Profile,
     calls: &mut Vec<ToolCall>,
     wanted: usize,
@@ -73,7 +76,8 @@ pub fn or_rank_subject(
     let w = &mut strict.task_ranking;
     w.min_coverage = w.min_coverage.max(w.subject_joint_coverage);
     w.min_joint_coverage = w.min_joint_coverage.max(w.subject_joint_coverage);
-    rank(tree, plan, &strict, &mut rank_calls(calls, profile), wanted)
+    let calls = &mut rank_calls(calls, profile);
+    rank(tree, (question, plan), &strict, calls, wanted)
 }
 
 /// Tool calls the search of a one-subject question may make: one is kept for `read`, and
@@ -88,13 +92,20 @@ pub fn subject_search_calls(profile: &Profile) -> usize {
 }
 
 /// One `rank` call: the files holding the words of the plan's term, best first, each
-/// pointing at the line where most of them meet.
-fn rank(tree: &Tree, plan: &Plan, profile: &Profile, calls: &mut Calls, wanted: usize) -> Found {
+/// pointing at the line where most of them meet; the question as written tells the code
+/// shapes, names and scope the words lost ([`rank_written`]).
+fn rank(
+    tree: &Tree,
+    (question, plan): Asked<'_>,
+    profile: &Profile,
+    calls: &mut Calls,
+    wanted: usize,
+) -> Found {
     let words = plan.term.split(SEPARATOR).collect::<Vec<_>>().join(" ");
     if !calls.take(Tool::Rank, words.clone()) {
         return Found::default();
     }
-    let ranking = rank_candidates(tree, &words, profile, wanted);
+    let ranking = rank_written(tree, &words, question, profile, wanted);
     let ranked = ranking.files;
     calls.found(ranked.len());
     Found {
