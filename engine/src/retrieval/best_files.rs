@@ -267,7 +267,7 @@ mod tests {
             "how is the gzip header parsed",
             &profile.task_ranking.stop_words,
         );
-        let in_scope = vec!["parse".to_string()];
+        let in_scope = ["parse".to_string()];
         let mut every_score = Vec::new();
         for (index, scope) in [
             (FieldIndex::build(&tree, &profile), &in_scope[..]),
