@@ -25,6 +25,7 @@ cd "$(dirname "$0")/.."
 command -v cargo-mutants >/dev/null || { echo "cargo-mutants not found: cargo install --locked cargo-mutants" >&2; exit 2; }
 DEFAULT_FILES=(engine/src/retrieval/bm25f.rs engine/src/retrieval/best_files.rs
                engine/src/retrieval/built_copy.rs engine/src/retrieval/tested_subject.rs
+               engine/src/retrieval/subject_scope.rs
                engine/src/retrieval/posting.rs engine/src/retrieval/fields.rs
                engine/src/retrieval/kind.rs engine/src/retrieval/code_tokens.rs
                engine/src/retrieval/length_sample.rs engine/src/retrieval/history.rs

@@ -234,6 +234,16 @@ mod tests {
     use super::*;
     use crate::retrieval::tokens::question_terms;
 
+    /// A factor below 1 but not below 0 keeps the bounds (a negative one does not).
+    #[test]
+    fn the_bounds_hold_for_a_scope_factor_not_below_zero() {
+        let mut w = Profile::default().task_ranking;
+        for (weight, holds) in [(0.0, true), (-0.5, true), (-1.0, true), (-1.5, false)] {
+            w.subject_scope = weight;
+            assert_eq!(bounds_hold(&w), holds, "{weight}");
+        }
+    }
+
     /// The best files when scoring stops at the bounds are the best files of every score:
     /// the same files, scores and terms found, in the same order; and fewer files are scored.
     #[test]

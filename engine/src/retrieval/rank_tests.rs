@@ -207,3 +207,43 @@ fn statistics_are_kept_beside_an_index_only() {
     warm_statistics(&memory, &profile);
     assert!(index_for(&memory, &profile).get().is_some());
 }
+
+/// A subject's scope as written (`gzip:`): the file whose path names it scores its factor
+/// (2 at the default weight, 1) times its own, the ranking's words being the same, and its
+/// reason says so; the words alone (`rank_candidates` of the question as written, with the
+/// scope's colon) rank as the words without a scope when the weight is 0.
+#[test]
+fn a_subjects_scope_weighs_the_files_it_names_by_its_factor() {
+    let t = parser_tree();
+    let words = "gzip read header";
+    let scoped = rank_written(&t, words, "gzip: read header", &Profile::default(), 5);
+    let plain = rank_written(&t, words, words, &Profile::default(), 5);
+    let (s, p) = (
+        score_of(&scoped, "src/gzip.rs"),
+        score_of(&plain, "src/gzip.rs"),
+    );
+    assert!(p > 0.01, "{p}");
+    assert!((s - 2.0 * p).abs() < 1e-3, "{s} against 2 x {p}");
+    // a file out of the scope keeps its score
+    let (s, p) = (
+        score_of(&scoped, "src/parser.rs"),
+        score_of(&plain, "src/parser.rs"),
+    );
+    assert!((s - p).abs() < 1e-9, "{s} {p}");
+    let gzip = scoped
+        .files
+        .iter()
+        .find(|f| f.path == "src/gzip.rs")
+        .unwrap();
+    assert!(
+        gzip.reason.contains("; in the subject's scope `gzip`"),
+        "{}",
+        gzip.reason
+    );
+    assert!(plain.files.iter().all(|f| !f.reason.contains("scope")));
+    let mut off = Profile::default();
+    off.task_ranking.subject_scope = 0.0;
+    let unweighed = rank_written(&t, words, "gzip: read header", &off, 5);
+    let u = score_of(&unweighed, "src/gzip.rs");
+    assert!((u - score_of(&plain, "src/gzip.rs")).abs() < 1e-9, "{u}");
+}

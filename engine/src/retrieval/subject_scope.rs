@@ -67,6 +67,8 @@ mod tests {
             ("fix(a,b): two", &["a", "b"]),
             ("Docs: fixes", &["docs"]),
             ("fix: ensure the project is removed", &["fix"]),
+            // a part of no letter or digit names nothing
+            ("chore(deps/*): bump", &["deps"]),
         ] {
             assert_eq!(scope_parts(question), parts, "{question}");
         }
@@ -76,6 +78,9 @@ mod tests {
             "read step:2 again",
             "",
             "(): nothing",
+            "fix(*): everything",
+            // parentheses that do not close the token hold no scope
+            "fix(parser)x: odd",
         ] {
             assert!(scope_parts(question).is_empty(), "{question}");
         }
