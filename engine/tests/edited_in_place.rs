@@ -428,3 +428,33 @@ fn a_refresh_after_a_few_changes_keeps_the_files_it_read_beside_the_index() {
     assert_eq!(stats.state, IndexState::Refreshed);
     assert!(!changes_path.exists());
 }
+
+/// A directory whose mtime is within the racy window of the build that stamped it is not
+/// trusted: it may change again in the same clock tick without its mtime showing it, so the
+/// next load walks the tree again instead of taking the index as it is.
+#[test]
+fn a_directory_stamped_within_the_racy_window_is_walked_again() {
+    use findbench_engine::tree::IndexState;
+    let index = |scene: &Scene| Tree::index(scene.root.path(), &scene.options(false)).unwrap();
+    let settled = Scene::new();
+    assert_eq!(index(&settled).state, IndexState::Built);
+    assert_eq!(
+        index(&settled).state,
+        IndexState::Unchanged,
+        "every stamp trusted"
+    );
+    // the same tree, one directory's mtime now and the index built at once: its stamp is
+    // within the window
+    let scene = Scene::new();
+    fs::File::open(scene.path("docs"))
+        .unwrap()
+        .set_modified(SystemTime::now())
+        .unwrap();
+    assert_eq!(index(&scene).state, IndexState::Built);
+    assert_eq!(
+        index(&scene).state,
+        IndexState::Refreshed,
+        "an untrusted stamp"
+    );
+    assert_eq!(answers(scene.cached()), answers(scene.uncached()));
+}

@@ -340,6 +340,56 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    fn stamp(path: &str) -> Stamp {
+        Stamp {
+            path: path.into(),
+            size: 4096,
+            mtime: 7,
+            names: Some(9),
+        }
+    }
+
+    /// What holding a stamp costs grows with its path, byte for byte, above the entry's size.
+    #[test]
+    fn a_stamps_cost_is_its_entry_and_its_path() {
+        let (short, long) = (
+            stamp("a").held_bytes(),
+            stamp(&"a".repeat(101)).held_bytes(),
+        );
+        assert_eq!(long - short, 100);
+        assert!(short > std::mem::size_of::<Stamp>(), "{short}");
+    }
+
+    /// Once a run is spilled, `settle` spills what is held too, so that nothing is held
+    /// until the merge; what fits in one run stays in memory. Either way the stamps come
+    /// back sorted and whole.
+    #[test]
+    fn settling_spills_what_is_held_only_once_a_run_was_spilled() {
+        let all: Vec<Stamp> = (0..40)
+            .map(|i| stamp(&format!("d{}", (i * 7) % 40)))
+            .collect();
+        let mut want = all.clone();
+        want.sort_by(|a, b| a.path.cmp(&b.path));
+        // a run of about 20 stamps: the first 30 spilled by `take`, the last 10 held
+        let run = 20 * stamp("d10").held_bytes();
+        let mut runs = FoundRuns::new(Scratch::memory(), run);
+        for chunk in all.chunks(15) {
+            runs.take(&mut chunk.to_vec());
+        }
+        assert_eq!((runs.runs.len(), runs.held.len()), (1, 10));
+        runs.settle();
+        assert_eq!((runs.runs.len(), runs.held.len()), (2, 0));
+        assert_eq!(runs.len(), 40);
+        let got: Vec<Stamp> = runs.sorted().unwrap().map(Result::unwrap).collect();
+        assert_eq!(got, want);
+        let mut held = FoundRuns::new(Scratch::memory(), usize::MAX);
+        held.take(&mut all.clone());
+        held.settle();
+        assert_eq!((held.runs.len(), held.held.len()), (0, 40));
+        let got: Vec<Stamp> = held.sorted().unwrap().map(Result::unwrap).collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn a_run_cut_short_is_an_error_not_an_end() {
         let mut bytes = Vec::new();

@@ -437,6 +437,30 @@ mod tests {
         assert!(err.starts_with("damaged index head (a stamp)"), "{err}");
     }
 
+    /// The records spilled come back whole in memory; a chunked pass over them, held or
+    /// mapped, numbers each chunk by its first record, and a damaged list is not read.
+    #[test]
+    fn records_spilled_come_back_whole_and_chunks_are_numbered() {
+        let files = records(2 * CHUNK + 3);
+        let mut spill = RecordSpill::new(&Scratch::memory()).unwrap();
+        files.iter().for_each(|r| spill.push(r).unwrap());
+        assert_eq!(spill.len(), files.len());
+        assert_eq!(spill.finish().unwrap().into_records().unwrap(), files);
+        let mapped = HeadRecords::of(&files);
+        for list in [&files as &dyn IndexRecords, &mapped] {
+            let (mut firsts, mut all) = (Vec::new(), Vec::new());
+            assert!(list.each_chunk(&mut |first, chunk| {
+                firsts.push(first);
+                all.extend_from_slice(chunk);
+            }));
+            assert_eq!(firsts, [0, CHUNK, 2 * CHUNK]);
+            assert_eq!(all, files);
+        }
+        let bytes = postcard::to_allocvec(&files[..3]).unwrap();
+        let cut = HeadRecords::of_encoded(&Blob::owned(bytes[..bytes.len() - 2].to_vec()));
+        assert!(!IndexRecords::each_chunk(&cut.unwrap(), &mut |_, _| {}));
+    }
+
     #[test]
     fn records_decode_from_any_offset_one_gave() {
         let files = records(50);
