@@ -41,6 +41,11 @@ pub struct PlannerRules {
     pub subject_from_tree: bool,
     /// Words that phrase may take beyond the term on each side.
     pub subject_widen: usize,
+    /// A task (`task_ranking.min_task_terms` significant words) whose phrase named
+    /// something of the tree (`for file` of "... check for file existence in AWS S3" names
+    /// `forFile`) and whose files read held too little of the question is ranked by every
+    /// word after all: a name two of its words happen to make is not what it is about.
+    pub task_after_subject: bool,
     /// Tool calls (find, grep, read) the cascade may make before it gives up.
     pub max_iterations: usize,
     /// Candidates `read` tries, best first, before the cascade gives up.
@@ -89,6 +94,7 @@ impl PlannerRules {
             word_fallback: false,
             optional_suffixes: Vec::new(),
             subject_from_tree: false,
+            task_after_subject: false,
             min_held_share: 0.0,
             calibration: Calibration::default(),
             ..PlannerRules::default()
@@ -240,6 +246,7 @@ impl Default for PlannerRules {
             optional_suffixes: words(&["ed"]),
             subject_from_tree: true,
             subject_widen: 3,
+            task_after_subject: true,
             max_iterations: 6,
             read_attempts: 2,
             read_requires_mention: true,

@@ -15,6 +15,7 @@ mod most_changed;
 mod outcome;
 pub(crate) mod plan;
 mod read;
+mod reading;
 mod search;
 pub(crate) mod task_search;
 
@@ -26,10 +27,12 @@ pub use read::{Evidence, EvidenceLine, ReadResult};
 use crate::error::{EngineError, Result};
 use crate::planner::{self, Plan};
 use crate::profile::Profile;
+use crate::retrieval::Absent;
 use crate::text::term::Term;
 use crate::tree::Tree;
 use calls::{Calls, Cascade};
-use read::{read_file, Read, Reading};
+use read::Reading;
+use reading::{read_best, Best, Reads, Sought};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -169,9 +172,15 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             Some(reason),
         ));
     };
+    // a task the tree narrows to a phrase of it that names something (`for file` ->
+    // `forFile`) is still a task: when no file of the phrase holds enough of it, it is
+    // ranked by every word after all
+    let whole_task = task_search::is_task(&plan, profile).then(|| plan.clone());
     if let Some(term) = plan::subject(tree, &plan, rules) {
         plan.term = term;
     }
+    let whole_task =
+        whole_task.filter(|_| rules.task_after_subject && !task_search::is_task(&plan, profile));
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search: a task (a sentence of several significant words) is ranked by every word
@@ -194,36 +203,20 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         );
         task_search::or_rank_subject(found, tree, asked, profile, &mut cascade.calls, wanted)
     };
-    let (mut matches, candidates) = (found.matches, found.candidates);
-    // words of a subject the tree does not hold: its files are listed, not read
-    if let Some(absent) = found.absent.filter(|_| !matches.is_empty()) {
-        matches.truncate(request.limit);
-        let by_history =
-            most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
-        let by_words = matches.len() - by_history;
-        let reason = format!(
-            "{absent}: its subject is absent; the {by_words} file{} listed{} hold{} the \
-             words it has{}, unread",
-            if by_words == 1 { "" } else { "s" },
-            if by_history > 0 { " first" } else { "" },
-            if by_words == 1 { "s" } else { "" },
-            match by_history {
-                0 => String::new(),
-                1 => ", the one after them changed most often".to_string(),
-                n => format!(", the {n} after them changed most often"),
-            },
-        );
+    if let Some(absent) = found.absent.as_ref().filter(|_| !found.matches.is_empty()) {
+        let (matches, reason) = listed_unread(tree, profile, found.matches, absent, request.limit);
         return Ok(finish(
             cascade,
             None,
             Some(plan),
             matches,
-            candidates,
+            found.candidates,
             Reading::default(),
             Outcome::InsufficientEvidence,
             Some(reason),
         ));
     }
+    let (mut matches, mut candidates) = (found.matches, found.candidates);
     // read the best candidates until one holds evidence
     // what a read looks for: the words the question requires, as stems when the plan has
     // them (`launched` -> `launch`; an optional `-ed` word is not required)
@@ -237,48 +230,41 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // tree: what an answer's confidence is the held share of
     let terms = confidence::question_terms_of(&plan, profile);
     let weights = confidence::idf_weights(tree, profile, &terms);
-    let mut read = Reading::default();
-    // the read with evidence the answer's confidence is of: the selected file, else the
-    // read whose evidence held the largest share
-    let mut best: Option<Best> = None;
-    let mut weak = 0usize;
-    for m in matches.iter().take(rules.read_attempts.max(1)) {
-        if !cascade.take(Tool::Read, &m.path) {
-            break;
-        }
-        let Read {
-            mut result,
-            evidence,
-            held,
-        } = read_file(tree, m, &term, &terms, profile);
-        let held_share = confidence::held_share(&weights, &held);
-        let enough = held_share >= rules.min_held_share;
-        let this = Best {
-            held_share,
-            ranked: m.ranked,
-        };
-        if evidence.is_some() {
-            if best.is_none_or(|b| held_share > b.held_share) {
-                best = Some(this);
+    let sought = Sought {
+        term: &term,
+        terms: &terms,
+        weights: &weights,
+    };
+    let mut reads = Reads::default();
+    read_best(tree, &matches, &sought, profile, &mut cascade, &mut reads);
+    if let Some(whole) = whole_task.filter(|_| !reads.answered()) {
+        let asked = (request.question.as_str(), &whole);
+        let ranked = task_search::rank_task(tree, asked, profile, &mut cascade.calls, wanted);
+        if !ranked.matches.is_empty() {
+            plan = whole;
+            if let Some(absent) = ranked.absent.as_ref() {
+                let (matches, reason) =
+                    listed_unread(tree, profile, ranked.matches, absent, request.limit);
+                return Ok(finish(
+                    cascade,
+                    reads.best,
+                    Some(plan),
+                    matches,
+                    ranked.candidates,
+                    reads.reading,
+                    Outcome::InsufficientEvidence,
+                    Some(reason),
+                ));
             }
-            if !enough {
-                weak += 1;
-                result.evidence = false;
-                result.note = format!(
-                    "{}; held share {held_share:.2}, below {:.2}: the question's rarer words are not in it",
-                    result.note, rules.min_held_share
-                );
-            }
-        }
-        let counts = evidence.is_some() && enough;
-        cascade.found(usize::from(counts));
-        read.reads.push(result);
-        if counts {
-            read.evidence = evidence;
-            best = Some(this);
-            break;
+            (matches, candidates) = (ranked.matches, ranked.candidates);
+            read_best(tree, &matches, &sought, profile, &mut cascade, &mut reads);
         }
     }
+    let Reads {
+        reading: read,
+        best,
+        weak,
+    } = reads;
     let (outcome, reason) = if read.evidence.is_some() {
         (Outcome::Success, None)
     } else if weak > 0 {
@@ -330,12 +316,31 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     ))
 }
 
-/// The read an answer's confidence is of: the share of the question it held, and whether
-/// its file was ranked by a task's words (which the calibration tells apart).
-#[derive(Debug, Clone, Copy)]
-struct Best {
-    held_share: f64,
-    ranked: bool,
+/// The files of a subject the tree does not hold (`absent`), listed unread: those its
+/// words found first, then the files that changed most often; with the answer's reason.
+fn listed_unread(
+    tree: &Tree,
+    profile: &Profile,
+    mut matches: Vec<AskMatch>,
+    absent: &Absent,
+    limit: usize,
+) -> (Vec<AskMatch>, String) {
+    matches.truncate(limit);
+    let by_history = most_changed::list_most_changed(tree, profile, &mut matches, limit);
+    let by_words = matches.len() - by_history;
+    let reason = format!(
+        "{absent}: its subject is absent; the {by_words} file{} listed{} hold{} the \
+         words it has{}, unread",
+        if by_words == 1 { "" } else { "s" },
+        if by_history > 0 { " first" } else { "" },
+        if by_words == 1 { "s" } else { "" },
+        match by_history {
+            0 => String::new(),
+            1 => ", the one after them changed most often".to_string(),
+            n => format!(", the {n} after them changed most often"),
+        },
+    );
+    (matches, reason)
 }
 
 fn rounded(x: f64) -> f64 {
@@ -343,341 +348,4 @@ fn rounded(x: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tree::{Content, TreeFile};
-
-    fn tree() -> Tree {
-        Tree::from_memory(
-            "t",
-            [
-                (
-                    "src/services/replay_service.cpp",
-                    "void ReplayService::replay(const Trace& t) {\n}\n",
-                ),
-                (
-                    "src/services/replay_service.h",
-                    "class ReplayService {\n};\n",
-                ),
-                ("NOTES.md", "The cursor binary is built from tools.\n"),
-            ],
-        )
-    }
-
-    fn run(q: &str, profile: &Profile) -> AskResponse {
-        ask(&tree(), &AskRequest::new(q), profile).unwrap()
-    }
-
-    #[test]
-    fn find_then_read_succeeds() {
-        let r = run("where is replay implemented", &Profile::default());
-        let plan = r.plan.as_ref().unwrap();
-        assert_eq!((plan.term.as_str(), plan.impl_query), ("replay", true));
-        assert_eq!(r.tools, [Tool::Find, Tool::Read]);
-        assert_eq!(r.iterations, 2);
-        assert_eq!(r.candidates, 2);
-        assert_eq!(
-            r.selected.as_deref(),
-            Some("src/services/replay_service.cpp")
-        );
-        assert_eq!(r.outcome, Outcome::Success);
-        assert!(
-            r.matches[0].reason.starts_with("find: definition"),
-            "{}",
-            r.matches[0].reason
-        );
-        // the read quotes the declaration find matched
-        let e = r.evidence.unwrap();
-        assert_eq!(e.path, "src/services/replay_service.cpp");
-        assert_eq!(e.lines[0].number, 1);
-        assert_eq!(
-            e.lines[0].text,
-            "void ReplayService::replay(const Trace& t) {"
-        );
-        assert_eq!(e.mentions, 1);
-        assert_eq!(r.reads.len(), 1);
-        assert!(r.reads[0].evidence);
-    }
-
-    fn name_only_tree() -> Tree {
-        Tree::from_memory(
-            "t",
-            [
-                // found by its directory alone: nothing in it is about replay
-                ("src/replay/policy.cpp", "int limit = 3;\n"),
-                ("src/replay/notes.txt", "todo\n"),
-            ],
-        )
-    }
-
-    #[test]
-    fn a_candidate_whose_text_never_mentions_the_term_is_not_evidence() {
-        let r = ask(
-            &name_only_tree(),
-            &AskRequest::new("where is replay implemented"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.candidates, 2);
-        assert_eq!(r.tools, [Tool::Find, Tool::Read, Tool::Read]);
-        assert_eq!(r.selected, None);
-        assert_eq!(r.evidence, None);
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-        assert_eq!(r.reads.len(), 2);
-        assert_eq!(r.reads[0].note, "no line mentions `replay`");
-        // the spec's read (any readable text) is one rule away
-        let mut p = Profile::default();
-        p.planner.read_requires_mention = false;
-        let r = ask(
-            &name_only_tree(),
-            &AskRequest::new("where is replay implemented"),
-            &p,
-        )
-        .unwrap();
-        assert_eq!(r.outcome, Outcome::Success);
-        assert_eq!(r.selected.as_deref(), Some("src/replay/policy.cpp"));
-    }
-
-    #[test]
-    fn a_file_named_for_the_term_is_evidence_and_plurals_match_singulars() {
-        let tree = Tree::from_memory(
-            "t",
-            [
-                (
-                    "src/runner.rs",
-                    "//! Cases in parallel.\npub fn each() {}\n",
-                ),
-                ("src/lib.rs", "pub mod runner;\n"),
-                (
-                    "src/tree/symbols.rs",
-                    "/// One symbol.\npub struct Symbol;\n",
-                ),
-            ],
-        );
-        let r = ask(
-            &tree,
-            &AskRequest::new("where is the runner implemented"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.selected.as_deref(), Some("src/runner.rs"));
-        assert_eq!(
-            r.reads[0].note,
-            "named for the term; no line mentions `run`"
-        );
-        assert!(r.evidence.unwrap().lines.is_empty());
-        let r = ask(&tree, &AskRequest::new("find symbols"), &Profile::default()).unwrap();
-        assert_eq!(r.selected.as_deref(), Some("src/tree/symbols.rs"));
-        assert_eq!(r.evidence.unwrap().mentions, 2);
-        let mut p = Profile::default();
-        p.planner.exact_name_is_evidence = false;
-        let r = ask(
-            &tree,
-            &AskRequest::new("where is the runner implemented"),
-            &p,
-        )
-        .unwrap();
-        assert_eq!(r.selected.as_deref(), Some("src/lib.rs"));
-    }
-
-    #[test]
-    fn read_moves_on_to_the_next_candidate_with_evidence() {
-        let tree = Tree::from_memory(
-            "t",
-            [
-                ("src/replay/policy.cpp", "int limit = 3;\n"),
-                ("src/replay/runner.cpp", "// runs one replay\nint run();\n"),
-            ],
-        );
-        let r = ask(
-            &tree,
-            &AskRequest::new("where is replay implemented"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.tools, [Tool::Find, Tool::Read, Tool::Read]);
-        assert_eq!(r.selected.as_deref(), Some("src/replay/runner.cpp"));
-        let e = r.evidence.unwrap();
-        assert_eq!(e.lines.len(), 1);
-        assert_eq!(
-            (e.lines[0].number, e.lines[0].text.as_str()),
-            (1, "// runs one replay")
-        );
-        assert!(!r.reads[0].evidence && r.reads[1].evidence);
-    }
-
-    #[test]
-    fn evidence_lines_are_capped_by_the_profile() {
-        let text = "replay\n".repeat(9);
-        let tree = Tree::from_memory("t", [("replay.cpp", text.as_str())]);
-        let mut p = Profile::default();
-        p.planner.evidence_lines = 3;
-        let r = ask(&tree, &AskRequest::new("find replay"), &p).unwrap();
-        let e = r.evidence.unwrap();
-        assert_eq!(e.mentions, 9);
-        assert_eq!(
-            e.lines.iter().map(|l| l.number).collect::<Vec<_>>(),
-            [1, 2, 3]
-        );
-    }
-
-    #[test]
-    fn grep_is_the_fallback() {
-        let r = run("find cursor binary", &Profile::default());
-        // the whole term, then each word, then grep
-        assert_eq!(
-            r.tools,
-            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Read]
-        );
-        assert_eq!(r.selected.as_deref(), Some("NOTES.md"));
-        assert_eq!(r.outcome, Outcome::Success);
-        // grep's first matching line is the evidence
-        assert_eq!(r.matches[0].line, Some(1));
-        assert_eq!(r.evidence.as_ref().unwrap().lines[0].number, 1);
-        // each call with its input: the per-word finds search different words
-        let calls: Vec<(Tool, &str, usize)> = r
-            .calls
-            .iter()
-            .map(|c| (c.tool, c.input.as_str(), c.candidates))
-            .collect();
-        assert_eq!(
-            calls,
-            [
-                (Tool::Find, "cursor[ _-]?binary", 0),
-                (Tool::Find, "cursor", 0),
-                (Tool::Find, "binary", 0),
-                (Tool::Grep, "cursor[ _-]?binary", 1),
-                (Tool::Read, "NOTES.md", 1),
-            ]
-        );
-        assert_eq!(r.tools, r.calls.iter().map(|c| c.tool).collect::<Vec<_>>());
-        // in the JSON answer too, beside the names
-        let json = serde_json::to_value(&r).unwrap();
-        assert_eq!(json["tools"][1], "find");
-        assert_eq!(
-            json["calls"][1],
-            serde_json::json!({"tool": "find", "input": "cursor", "candidates": 0})
-        );
-    }
-
-    #[test]
-    fn a_read_call_is_the_path_it_opened() {
-        let r = ask(
-            &name_only_tree(),
-            &AskRequest::new("where is replay implemented"),
-            &Profile::default(),
-        )
-        .unwrap();
-        let calls: Vec<(Tool, &str, usize)> = r
-            .calls
-            .iter()
-            .map(|c| (c.tool, c.input.as_str(), c.candidates))
-            .collect();
-        assert_eq!(
-            calls,
-            [
-                (Tool::Find, "replay --impl", 2),
-                (Tool::Read, "src/replay/policy.cpp", 0),
-                (Tool::Read, "src/replay/notes.txt", 0),
-            ]
-        );
-    }
-
-    #[test]
-    fn nothing_found_is_insufficient_evidence() {
-        let r = run(
-            "where is kubernetes autoscaler implemented",
-            &Profile::default(),
-        );
-        assert_eq!(
-            r.tools,
-            [Tool::Find, Tool::Find, Tool::Find, Tool::Grep, Tool::Rank]
-        );
-        assert_eq!(r.candidates, 0);
-        assert_eq!(r.selected, None);
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-    }
-
-    #[test]
-    fn legacy_profile_reproduces_the_before_state() {
-        let legacy = Profile::builtin("legacy").unwrap();
-        let r = run("find cursor binary", &legacy);
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-        assert_eq!(r.profile, "legacy");
-    }
-
-    #[test]
-    fn a_question_without_a_term_is_no_match_with_a_reason() {
-        for q in ["where is it?", "do open"] {
-            let r = run(q, &Profile::default());
-            assert_eq!(r.outcome, Outcome::NoMatch, "{q}");
-            assert!(r.tools.is_empty() && r.plan.is_none() && r.error.is_none());
-            assert!(r.reason.as_deref().unwrap().starts_with("no term"), "{r:?}");
-        }
-    }
-
-    #[test]
-    fn the_iteration_budget_stops_the_cascade() {
-        let mut p = Profile::default();
-        p.planner.max_iterations = 1;
-        let r = run("find cursor binary", &p);
-        assert_eq!(r.tools, [Tool::Find]);
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-    }
-
-    #[test]
-    fn an_unreadable_candidate_is_not_evidence() {
-        let file = TreeFile::new(
-            "src/replay.cpp".into(),
-            0,
-            Content::Unreadable("permission denied".into()),
-        );
-        let tree = Tree::from_parts("t", vec![file]);
-        let r = ask(
-            &tree,
-            &AskRequest::new("where is replay implemented"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.tools, [Tool::Find, Tool::Read]);
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-    }
-
-    #[test]
-    fn a_subject_the_tree_does_not_hold_lists_the_files_of_its_words_unread() {
-        let tree = Tree::from_memory(
-            "t",
-            [
-                (
-                    "src/sampling.rs",
-                    "/// Draws a sample.\npub fn sample(n: usize) -> usize { n }\n",
-                ),
-                ("src/parse.rs", "pub fn parse_flags() {}\n"),
-                ("README.md", "A library of sample helpers.\n"),
-            ],
-        );
-        let q = "Tweaking sample to taste";
-        let r = ask(&tree, &AskRequest::new(q), &Profile::default()).unwrap();
-        assert_eq!(r.outcome, Outcome::InsufficientEvidence);
-        let paths: Vec<&str> = r.matches.iter().map(|m| m.path.as_str()).collect();
-        assert_eq!(paths, ["src/sampling.rs", "README.md"]);
-        assert_eq!(r.candidates, 2);
-        assert!(r.reads.is_empty() && r.selected.is_none(), "{r:?}");
-        assert_eq!(r.confidence, 0.0);
-        assert_eq!(
-            r.reason.as_deref(),
-            Some(
-                "the tree holds 1 of the question's 3 terms, fewer than the 2 its subject \
-                 needs: its subject is absent; the 2 files listed hold the words it has, unread"
-            )
-        );
-        // a question whose words the tree holds together is read as before
-        let r = ask(
-            &tree,
-            &AskRequest::new("draws a sample"),
-            &Profile::default(),
-        )
-        .unwrap();
-        assert_eq!(r.outcome, Outcome::Success);
-    }
-}
+mod tests;

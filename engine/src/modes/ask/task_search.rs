@@ -80,6 +80,24 @@ pub fn or_rank_subject(
     rank(tree, (question, plan), &strict, calls, wanted)
 }
 
+/// A task the tree narrowed to a phrase of it that names something, whose files held too
+/// little of it: ranked by every word after all, keeping a call for `read`.
+pub fn rank_task(
+    tree: &Tree,
+    asked: Asked<'_>,
+    profile: &Profile,
+    calls: &mut Vec<ToolCall>,
+    wanted: usize,
+) -> Found {
+    rank(
+        tree,
+        asked,
+        profile,
+        &mut rank_calls(calls, profile),
+        wanted,
+    )
+}
+
 /// Tool calls the search of a one-subject question may make: one is kept for `read`, and
 /// one for `rank` when the profile ranks by words.
 pub fn subject_search_calls(profile: &Profile) -> usize {
