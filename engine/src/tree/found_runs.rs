@@ -360,6 +360,24 @@ mod tests {
         assert!(short > std::mem::size_of::<Stamp>(), "{short}");
     }
 
+    /// What holding a walk entry costs: the entry, its path and its failure's reason, each
+    /// string with an allocator's word (16 bytes) beside it.
+    #[test]
+    fn a_walk_entrys_cost_is_its_entry_its_path_and_its_reason() {
+        let entry = |path: &str, failed: Option<&str>| Listed {
+            path: path.into(),
+            size: 1,
+            mtime: 2,
+            failed: failed.map(str::to_string),
+        };
+        let size = std::mem::size_of::<Listed>();
+        assert_eq!(entry("abc", None).held_bytes(), size + 3 + 16);
+        assert_eq!(
+            entry("abc", Some("denied")).held_bytes(),
+            size + 3 + 16 + 6 + 16
+        );
+    }
+
     /// Once a run is spilled, `settle` spills what is held too, so that nothing is held
     /// until the merge; what fits in one run stays in memory. Either way the stamps come
     /// back sorted and whole.
