@@ -189,6 +189,27 @@ mod tests {
         );
     }
 
+    /// A test by its language's name alone, beside the file it tests: the test framework's
+    /// convention (`*Test.php`, `*Test.java`, `test_*.py`, `*_test.go`).
+    #[test]
+    fn a_test_beside_its_subject_is_a_test_by_its_name() {
+        let profile = Profile::default();
+        let paths = [
+            ("src/Ftp/FtpAdapterTest.php", FileKind::Test),
+            ("src/Ftp/FtpAdapter.php", FileKind::Source),
+            ("src/Testing.php", FileKind::Source),
+            ("src/main/Walk.java", FileKind::Source),
+            ("src/main/WalkTest.java", FileKind::Test),
+            ("pkg/test_walk.py", FileKind::Test),
+            ("pkg/walk_test.go", FileKind::Test),
+        ];
+        let tree = Tree::from_memory("t", paths.map(|(p, _)| (p, "")));
+        for (path, kind) in paths {
+            let f = tree.files().iter().find(|f| f.path == path).unwrap();
+            assert_eq!(FileKind::of(f, &profile), kind, "{path}");
+        }
+    }
+
     /// What a file is besides the implementation, by the default profile, with the names
     /// `find code` shows: by its directory, or by a marker in its first 1024 bytes (one
     /// further in marks nothing); a file at the root is in no directory.

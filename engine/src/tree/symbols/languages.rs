@@ -328,6 +328,9 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         language: Language::Php,
         name: "php",
         extensions: &["php"],
+        // PHPUnit's convention: the tests of `Config` are the class `ConfigTest`, in
+        // `ConfigTest.php`, often beside it
+        test_names: &["*Test.php"],
         strings: StringSyntax {
             single_quote: SingleQuote::String,
             quotes_span_lines: true,
