@@ -85,7 +85,8 @@ pub struct CodeWeights {
     /// two steps, so an exact definition in a test still outranks a file that only mentions
     /// the term). 0 turns it off.
     pub test_penalty: f64,
-    /// Directory names (any component of the path, compared folded) that hold tests.
+    /// Directory names (any component of the path, compared folded) that hold tests; a
+    /// component whose last word is one holds them too (`Newtonsoft.Json.Tests`, `commonTest`).
     pub test_dirs: Vec<String>,
     /// File-name patterns of test files: `*` matches any run of characters, the rest is
     /// compared as written (case-sensitively, so `*Test.java` does not take `Latest.java`).

@@ -112,12 +112,18 @@ pub fn secondary_kind(f: &TreeFile, w: &CodeWeights) -> Option<Secondary> {
 }
 
 /// True when the file is a test by the profile's patterns: a directory component in
-/// `test_dirs`, or a file name matching one of `test_names`.
+/// `test_dirs` (or ending in one as its last word), or a file name matching one of
+/// `test_names`.
 pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
-    let in_test_dir = !f.dir().is_empty()
-        && f.dir()
-            .split('/')
-            .any(|c| w.test_dirs.iter().any(|d| d.eq_ignore_ascii_case(c)));
+    // the directory as written: a hump is lost when folded (`commonTest`)
+    let written_dir = f.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let in_test_dir = !written_dir.is_empty()
+        && written_dir.split('/').any(|c| {
+            let last = last_word(c);
+            w.test_dirs
+                .iter()
+                .any(|d| d.eq_ignore_ascii_case(c) || d.eq_ignore_ascii_case(last))
+        });
     if in_test_dir {
         return true;
     }
@@ -125,6 +131,37 @@ pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
     w.test_names
         .iter()
         .any(|p| glob_match(p.as_bytes(), name.as_bytes()))
+}
+
+/// The last word of a directory's name, where `.`, `-`, `_` or a CamelCase hump parts its
+/// words: a .NET test project (`Newtonsoft.Json.Tests`), a Kotlin or Android test source
+/// set (`commonTest`, `androidTest`) and `integration-tests` end in a test directory's
+/// name. `latest` and `contest` are one word each.
+fn last_word(name: &str) -> &str {
+    let b = name.as_bytes();
+    let end = b
+        .iter()
+        .rposition(u8::is_ascii_alphanumeric)
+        .map_or(0, |i| i + 1);
+    let mut start = b[..end]
+        .iter()
+        .rposition(|c| !c.is_ascii_alphanumeric())
+        .map_or(0, |i| i + 1);
+    // the last hump: a capital after a lower-case letter or digit (`commonTest`), or the
+    // last capital of a run before a lower-case letter (`APITests`)
+    for i in (start + 1..end).rev() {
+        let (prev, c) = (b[i - 1], b[i]);
+        let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+        if c.is_ascii_uppercase()
+            && (prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower))
+        {
+            start = i;
+            break;
+        }
+    }
+    &name[start..end]
 }
 
 /// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
@@ -187,6 +224,44 @@ mod tests {
             kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
             ["source", "source", "test", "docs", "data", "text"]
         );
+    }
+
+    /// A directory's last word names tests as its whole name does: .NET test projects,
+    /// Kotlin and Android test source sets, `integration-tests`; not a word that only
+    /// holds the letters (`latest`, `contest`).
+    #[test]
+    fn a_directory_ending_in_a_test_directorys_name_holds_tests() {
+        let profile = Profile::default();
+        let paths = [
+            (
+                "Src/Newtonsoft.Json.Tests/Linq/JTokenReaderTest.cs",
+                FileKind::Test,
+            ),
+            ("Src/Newtonsoft.Json/Linq/JTokenReader.cs", FileKind::Source),
+            (
+                "okio/src/commonTest/kotlin/okio/MockSink.kt",
+                FileKind::Test,
+            ),
+            ("app/src/androidTest/java/Main.java", FileKind::Test),
+            ("integration-tests/run.py", FileKind::Test),
+            ("My.APITests/Client.cs", FileKind::Test),
+            ("releases/latest/main.go", FileKind::Source),
+            ("contest/solve.py", FileKind::Source),
+            ("test-utils/fixtures.py", FileKind::Source),
+        ];
+        let tree = Tree::from_memory("t", paths.map(|(p, _)| (p, "")));
+        for (path, kind) in paths {
+            let f = tree.files().iter().find(|f| f.path == path).unwrap();
+            assert_eq!(FileKind::of(f, &profile), kind, "{path}");
+        }
+        assert_eq!(last_word("Newtonsoft.Json.Tests"), "Tests");
+        assert_eq!(last_word("commonTest"), "Test");
+        assert_eq!(last_word("APITests"), "Tests");
+        assert_eq!(last_word("tests-"), "tests");
+        assert_eq!(last_word("__tests__"), "tests");
+        assert_eq!(last_word("latest"), "latest");
+        assert_eq!(last_word("v2"), "v2");
+        assert_eq!(last_word("--"), "");
     }
 
     /// A test by its language's name alone, beside the file it tests: the test framework's

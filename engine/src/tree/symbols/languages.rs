@@ -277,7 +277,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         name: "kotlin",
         extensions: &["kt", "kts"],
         implementation_extensions: &["kt"],
-        test_names: &["*Test.kt"],
+        test_names: &["*Test.kt", "*Tests.kt"],
         strings: StringSyntax {
             triple_quotes: TripleQuotes::Double,
             ..PLAIN_STRINGS
@@ -291,7 +291,7 @@ pub(crate) static LANGUAGES: &[LanguageSpec] = &[
         name: "csharp",
         extensions: &["cs"],
         implementation_extensions: &["cs"],
-        test_names: &["*Tests.cs"],
+        test_names: &["*Tests.cs", "*Test.cs"],
         strings: StringSyntax {
             triple_quotes: TripleQuotes::Double,
             verbatim: true,
