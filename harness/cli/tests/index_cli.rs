@@ -324,7 +324,9 @@ fn no_cache_answers_equal_the_kept_index_while_the_tree_changes() {
 
 /// What a first `ask` leaves in the cache directory's `trees/`: a marker or the index when
 /// it started a background build (the marker is written before the call returns and the
-/// builder replaces it with the index), nothing when it started none.
+/// builder replaces it with the index), nothing when it started none. A build under way
+/// also has its segments there, hidden temporary files (`.KEY.idx.PID.N.M.segment.tmp`,
+/// `tree/segments/`): they are its work, not what it leaves, and are not listed.
 fn first_ask_leaves(extra: &[&str], env: Option<(&str, &str)>) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
@@ -343,6 +345,7 @@ fn first_ask_leaves(extra: &[&str], env: Option<(&str, &str)>) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(&trees)
         .map(|d| {
             d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| !(n.starts_with('.') && n.ends_with(".tmp")))
                 .collect()
         })
         .unwrap_or_default();
