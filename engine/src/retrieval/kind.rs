@@ -226,6 +226,15 @@ mod tests {
         );
     }
 
+    /// Each path of a tree of them is of its kind under the default profile.
+    fn assert_kinds(paths: &[(&str, FileKind)]) {
+        let tree = Tree::from_memory("t", paths.iter().map(|&(p, _)| (p, "")));
+        for &(path, kind) in paths {
+            let f = tree.files().iter().find(|f| f.path == path).unwrap();
+            assert_eq!(FileKind::of(f, &Profile::default()), kind, "{path}");
+        }
+    }
+
     /// A directory's last word names tests as its whole name does: .NET test projects,
     /// Kotlin and Android test source sets, `integration-tests`; not a word that only
     /// holds the letters (`latest`, `contest`).
@@ -249,11 +258,7 @@ mod tests {
             ("contest/solve.py", FileKind::Source),
             ("test-utils/fixtures.py", FileKind::Source),
         ];
-        let tree = Tree::from_memory("t", paths.map(|(p, _)| (p, "")));
-        for (path, kind) in paths {
-            let f = tree.files().iter().find(|f| f.path == path).unwrap();
-            assert_eq!(FileKind::of(f, &profile), kind, "{path}");
-        }
+        assert_kinds(&paths);
         assert_eq!(last_word("Newtonsoft.Json.Tests"), "Tests");
         assert_eq!(last_word("commonTest"), "Test");
         assert_eq!(last_word("APITests"), "Tests");
@@ -268,7 +273,6 @@ mod tests {
     /// convention (`*Test.php`, `*Test.java`, `test_*.py`, `*_test.go`).
     #[test]
     fn a_test_beside_its_subject_is_a_test_by_its_name() {
-        let profile = Profile::default();
         let paths = [
             ("src/Ftp/FtpAdapterTest.php", FileKind::Test),
             ("src/Ftp/FtpAdapter.php", FileKind::Source),
@@ -278,11 +282,7 @@ mod tests {
             ("pkg/test_walk.py", FileKind::Test),
             ("pkg/walk_test.go", FileKind::Test),
         ];
-        let tree = Tree::from_memory("t", paths.map(|(p, _)| (p, "")));
-        for (path, kind) in paths {
-            let f = tree.files().iter().find(|f| f.path == path).unwrap();
-            assert_eq!(FileKind::of(f, &profile), kind, "{path}");
-        }
+        assert_kinds(&paths);
     }
 
     /// What a file is besides the implementation, by the default profile, with the names
