@@ -240,7 +240,6 @@ mod tests {
     /// holds the letters (`latest`, `contest`).
     #[test]
     fn a_directory_ending_in_a_test_directorys_name_holds_tests() {
-        let profile = Profile::default();
         let paths = [
             (
                 "Src/Newtonsoft.Json.Tests/Linq/JTokenReaderTest.cs",
