@@ -8,6 +8,7 @@
 //! bench, or a generated file ranks below the implementation.
 
 use crate::profile::{CodeWeights, Profile, TaskRankingWeights};
+use crate::text::camel::last_word;
 use crate::tree::TreeFile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +120,8 @@ pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
     let written_dir = f.path.rsplit_once('/').map_or("", |(dir, _)| dir);
     let in_test_dir = !written_dir.is_empty()
         && written_dir.split('/').any(|c| {
+            // its last word: a .NET test project (`Newtonsoft.Json.Tests`), a Kotlin or
+            // Android test source set (`commonTest`), `integration-tests`; `latest` is one word
             let last = last_word(c);
             w.test_dirs
                 .iter()
@@ -131,37 +134,6 @@ pub fn is_test_file(f: &TreeFile, w: &CodeWeights) -> bool {
     w.test_names
         .iter()
         .any(|p| glob_match(p.as_bytes(), name.as_bytes()))
-}
-
-/// The last word of a directory's name, where `.`, `-`, `_` or a CamelCase hump parts its
-/// words: a .NET test project (`Newtonsoft.Json.Tests`), a Kotlin or Android test source
-/// set (`commonTest`, `androidTest`) and `integration-tests` end in a test directory's
-/// name. `latest` and `contest` are one word each.
-fn last_word(name: &str) -> &str {
-    let b = name.as_bytes();
-    let end = b
-        .iter()
-        .rposition(u8::is_ascii_alphanumeric)
-        .map_or(0, |i| i + 1);
-    let mut start = b[..end]
-        .iter()
-        .rposition(|c| !c.is_ascii_alphanumeric())
-        .map_or(0, |i| i + 1);
-    // the last hump: a capital after a lower-case letter or digit (`commonTest`), or the
-    // last capital of a run before a lower-case letter (`APITests`)
-    for i in (start + 1..end).rev() {
-        let (prev, c) = (b[i - 1], b[i]);
-        let next_lower = b.get(i + 1).is_some_and(u8::is_ascii_lowercase);
-        if c.is_ascii_uppercase()
-            && (prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower))
-        {
-            start = i;
-            break;
-        }
-    }
-    &name[start..end]
 }
 
 /// `*`-only glob: `*` matches any run of bytes (none included), every other byte itself.
@@ -258,14 +230,6 @@ mod tests {
             ("test-utils/fixtures.py", FileKind::Source),
         ];
         assert_kinds(&paths);
-        assert_eq!(last_word("Newtonsoft.Json.Tests"), "Tests");
-        assert_eq!(last_word("commonTest"), "Test");
-        assert_eq!(last_word("APITests"), "Tests");
-        assert_eq!(last_word("tests-"), "tests");
-        assert_eq!(last_word("__tests__"), "tests");
-        assert_eq!(last_word("latest"), "latest");
-        assert_eq!(last_word("v2"), "v2");
-        assert_eq!(last_word("--"), "");
     }
 
     /// A test by its language's name alone, beside the file it tests: the test framework's

@@ -15,19 +15,45 @@ pub fn split_words(text: &str) -> Vec<String> {
             flush(&mut current, &mut words);
             continue;
         }
-        if c.is_uppercase() && !current.is_empty() {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            // `aB` starts a word; so does the last capital of `HTTPServer` before `e`
-            if prev.is_lowercase() || prev.is_numeric() || (prev.is_uppercase() && next_lower) {
-                flush(&mut current, &mut words);
-            }
+        if !current.is_empty() && starts_word(chars[i - 1], c, chars.get(i + 1).copied()) {
+            flush(&mut current, &mut words);
         }
         // folded as stems and directories are (`ß` ~ `ss`), so the forms compare
         fold_char(c, |f| current.push(f));
     }
     flush(&mut current, &mut words);
     words
+}
+
+/// True when `c`, after the letter or digit `prev` and before `next`, starts a word of its
+/// own: `aB` and `1B` do, and so does the last capital of `HTTPServer` before `e`.
+fn starts_word(prev: char, c: char, next: Option<char>) -> bool {
+    c.is_uppercase()
+        && (prev.is_lowercase()
+            || prev.is_numeric()
+            || (prev.is_uppercase() && next.is_some_and(char::is_lowercase)))
+}
+
+/// The last of [`split_words`]' words, as written and without allocating: what a directory
+/// name ends in (`Tests` of `Newtonsoft.Json.Tests`, `Test` of `commonTest`).
+pub fn last_word(text: &str) -> &str {
+    let text = text.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphanumeric())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &text[start..];
+    let mut next = None;
+    for (i, c) in word.char_indices().rev() {
+        if let Some(prev) = word[..i].chars().next_back() {
+            if starts_word(prev, c, next) {
+                return &word[i..];
+            }
+        }
+        next = Some(c);
+    }
+    word
 }
 
 fn flush(current: &mut String, words: &mut Vec<String>) {
@@ -152,6 +178,31 @@ pub fn is_hump(text: &[u8], at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The last word, as written, is the last of the words split and folded.
+    #[test]
+    fn the_last_word_is_the_last_word_split() {
+        for (name, last) in [
+            ("Newtonsoft.Json.Tests", "Tests"),
+            ("commonTest", "Test"),
+            ("APITests", "Tests"),
+            ("tests-", "tests"),
+            ("__tests__", "tests"),
+            ("latest", "latest"),
+            ("v2", "v2"),
+            ("HTTPServer", "Server"),
+            ("--", ""),
+            ("", ""),
+        ] {
+            assert_eq!(last_word(name), last, "{name}");
+            let split = split_words(name);
+            assert_eq!(
+                split.last().map_or("", String::as_str),
+                last.to_lowercase(),
+                "{name}"
+            );
+        }
+    }
 
     /// The letters by line are each line's letters, joined by `\n`.
     #[test]

@@ -47,9 +47,7 @@ impl RunEntry for Listed {
     }
 
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
-        write_bytes(out, self.path.as_bytes())?;
-        out.write_all(&self.size.to_le_bytes())?;
-        out.write_all(&self.mtime.to_le_bytes())?;
+        write_stat(out, &self.path, self.size, self.mtime)?;
         match &self.failed {
             None => out.write_all(&[0]),
             Some(why) => {
@@ -60,12 +58,9 @@ impl RunEntry for Listed {
     }
 
     fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Listed>> {
-        if input.fill_buf()?.is_empty() {
+        let Some((path, size, mtime)) = read_stat(input)? else {
             return Ok(None);
-        }
-        let path = read_string(input)?;
-        let size = u64::from_le_bytes(read_array(input)?);
-        let mtime = i64::from_le_bytes(read_array(input)?);
+        };
         let failed = match read_array::<1>(input)?[0] {
             0 => None,
             1 => Some(read_string(input)?),
@@ -90,9 +85,7 @@ impl RunEntry for Stamp {
     }
 
     fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
-        write_bytes(out, self.path.as_bytes())?;
-        out.write_all(&self.size.to_le_bytes())?;
-        out.write_all(&self.mtime.to_le_bytes())?;
+        write_stat(out, &self.path, self.size, self.mtime)?;
         match self.names {
             None => out.write_all(&[0]),
             Some(names) => {
@@ -103,12 +96,9 @@ impl RunEntry for Stamp {
     }
 
     fn read_from(input: &mut dyn BufRead) -> io::Result<Option<Stamp>> {
-        if input.fill_buf()?.is_empty() {
+        let Some((path, size, mtime)) = read_stat(input)? else {
             return Ok(None);
-        }
-        let path = read_string(input)?;
-        let size = u64::from_le_bytes(read_array(input)?);
-        let mtime = i64::from_le_bytes(read_array(input)?);
+        };
         let names = match read_array::<1>(input)?[0] {
             0 => None,
             1 => Some(u64::from_le_bytes(read_array(input)?)),
@@ -121,6 +111,24 @@ impl RunEntry for Stamp {
             names,
         }))
     }
+}
+
+/// What every entry starts with: its path, size and mtime.
+fn write_stat(out: &mut dyn Write, path: &str, size: u64, mtime: i64) -> io::Result<()> {
+    write_bytes(out, path.as_bytes())?;
+    out.write_all(&size.to_le_bytes())?;
+    out.write_all(&mtime.to_le_bytes())
+}
+
+/// The path, size and mtime an entry starts with; `None` at the end of a run.
+fn read_stat(input: &mut dyn BufRead) -> io::Result<Option<(String, u64, i64)>> {
+    if input.fill_buf()?.is_empty() {
+        return Ok(None);
+    }
+    let path = read_string(input)?;
+    let size = u64::from_le_bytes(read_array(input)?);
+    let mtime = i64::from_le_bytes(read_array(input)?);
+    Ok(Some((path, size, mtime)))
 }
 
 fn write_bytes(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {

@@ -175,12 +175,12 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // a task the tree narrows to a phrase of it that names something (`for file` ->
     // `forFile`) is still a task: when no file of the phrase holds enough of it, it is
     // ranked by every word after all
-    let whole_task = task_search::is_task(&plan, profile).then(|| plan.clone());
+    let whole_term = task_search::is_task(&plan, profile).then(|| plan.term.clone());
     if let Some(term) = plan::subject(tree, &plan, rules) {
         plan.term = term;
     }
-    let whole_task =
-        whole_task.filter(|_| rules.task_after_subject && !task_search::is_task(&plan, profile));
+    let whole_term =
+        whole_term.filter(|_| rules.task_after_subject && !task_search::is_task(&plan, profile));
     // the candidates shown and the ones `read` may open: reasons for these only
     let wanted = request.limit.max(rules.read_attempts.max(1));
     // search: a task (a sentence of several significant words) is ranked by every word
@@ -237,7 +237,11 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     };
     let mut reads = Reads::default();
     read_best(tree, &matches, &sought, profile, &mut cascade, &mut reads);
-    if let Some(whole) = whole_task.filter(|_| !reads.answered()) {
+    if let Some(term) = whole_term.filter(|_| !reads.answered()) {
+        let whole = Plan {
+            term,
+            ..plan.clone()
+        };
         let asked = (request.question.as_str(), &whole);
         let ranked = task_search::rank_task(tree, asked, profile, &mut cascade.calls, wanted);
         if !ranked.matches.is_empty() {
