@@ -100,16 +100,22 @@ pub struct TaskRankingWeights {
     /// of the `co_change_files` best; `retrieval/history.rs`). 0 gives none: the default,
     /// for the reason `history` is 0.
     pub co_change: f64,
-    /// How many of the files an `insufficient_evidence` answer lists (its subject absent, or
-    /// nothing found or read holding its term; not one whose reads hold part of it) are
-    /// the source files
-    /// that changed most often in the newest `history_commits` commits (sweeps left out),
-    /// where the tree has a history: after the best `limit - history_listed` by the
-    /// question's words, and wherever those are fewer (`retrieval/history.rs`,
-    /// `most_changed`). A task that names nothing the tree holds ("Fix a typo", "small
-    /// refactor") most often changes a file that changes often. 0 lists none; the
-    /// command line and the MCP server read the history only when an answer lists them.
+    /// How many of the files an `insufficient_evidence` answer lists are the source files
+    /// that changed most in the newest `history_commits` commits (sweeps left out), where
+    /// the tree has a history: after the best `limit - history_listed` by the question's
+    /// words, and wherever those are fewer (`retrieval/history.rs`, `most_changed`). A
+    /// task whose words are not evidence of a file ("Fix a typo", "small refactor") most
+    /// often changes a file that changed lately. 0 lists none; the command line and the
+    /// MCP server read the history only when an answer lists them. The default 3 is the
+    /// training projects' best of 1 to 4 (`benches/RESULTS.md`, the files that changed
+    /// lately).
     pub history_listed: usize,
+    /// How many commits old a change is when it counts half as much as one in the newest
+    /// commit, in what `history_listed` ranks by: each commit weighs `0.5 ^ (age /
+    /// half_life)`. 1.0, the default (the training projects' best of 0 to 100, with 0.5 to
+    /// 5 alike), puts the files of the last few commits first, which is where work is going
+    /// on; 0 counts every commit alike.
+    pub history_listed_half_life: f64,
     /// How many of the best files by the question's words lift the files that changed
     /// with them.
     pub co_change_files: usize,
@@ -191,6 +197,7 @@ impl TaskRankingWeights {
         real("co_change", 0.0, 1.0),
         integer("co_change_files", 1.0, 5.0),
         integer("history_listed", 0.0, 5.0),
+        real("history_listed_half_life", 0.0, 100.0),
         real("defines_named", 0.0, 2.0),
         real("uses_defined", 0.0, 1.0),
         integer("uses_defined_files", 1.0, 5.0),
@@ -265,7 +272,8 @@ impl Default for TaskRankingWeights {
             history_commits: 1000,
             co_change: 0.0,
             co_change_files: 3,
-            history_listed: 2,
+            history_listed: 3,
+            history_listed_half_life: 1.0,
             co_change_max_commit_files: 30,
             defines_named: 0.5,
             uses_defined: 0.0,

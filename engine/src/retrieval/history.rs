@@ -14,7 +14,7 @@
 use super::best_files::Scored;
 use super::kind::FileKind;
 use crate::profile::Profile;
-use crate::tree::{History, Tree};
+use crate::tree::{Changed, History, Tree};
 use std::collections::HashMap;
 
 /// What the history did to a ranking: how many of the commits counted changed each file
@@ -146,24 +146,30 @@ fn lift_co_changed(
     lifted
 }
 
-/// The source files of `tree` that changed most often in the newest `history_commits`
-/// commits of its history (a sweep of more than `co_change_max_commit_files` files left out,
-/// as for `co_change`), most first and then by path, at most `n`, none for which `skip`
-/// holds: each file's place in the tree and its commits. What `ask` lists when the tree
-/// lacks a question's subject (`task_ranking.history_listed`); empty without a history.
+/// The source files of `tree` that changed most in the newest `history_commits` commits
+/// of its history (a sweep of more than `co_change_max_commit_files` files left out, as for
+/// `co_change`), each commit weighed by its age (`history_listed_half_life`: a file changed
+/// in the last few commits is where work is going on), most first and then by path, at
+/// most `n`, none for which `skip` holds: each file's place in the tree and how it changed.
+/// What `ask` lists when the words are not evidence of a file
+/// (`task_ranking.history_listed`); empty without a history.
 pub fn most_changed(
     tree: &Tree,
     profile: &Profile,
     n: usize,
     skip: impl Fn(&str) -> bool,
-) -> Vec<(usize, u32)> {
+) -> Vec<(usize, Changed)> {
     let w = &profile.task_ranking;
     let Some(history) = tree.history().filter(|_| n > 0) else {
         return Vec::new();
     };
-    let counts = history.change_counts_within(w.history_commits, w.co_change_max_commit_files);
-    let mut changed: Vec<(&str, u32)> = counts.into_iter().collect();
-    changed.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let weights = history.change_weights(
+        w.history_commits,
+        w.co_change_max_commit_files,
+        w.history_listed_half_life,
+    );
+    let mut changed: Vec<(&str, Changed)> = weights.into_iter().collect();
+    changed.sort_unstable_by(|a, b| b.1.weight.total_cmp(&a.1.weight).then_with(|| a.0.cmp(b.0)));
     let files = tree.files();
     changed
         .into_iter()

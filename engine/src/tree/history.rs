@@ -68,6 +68,17 @@ impl TreeHistory {
     }
 }
 
+/// How much one path changed in a history's newest commits ([`History::change_weights`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Changed {
+    /// The commits that changed it.
+    pub count: u32,
+    /// Those commits weighed by their age.
+    pub weight: f64,
+    /// The commits newer than the newest that changed it (0: the newest did).
+    pub newest: usize,
+}
+
 /// The commits before a tree's revision, newest first, each with the paths it changed
 /// (relative to the tree's root, `/`-separated).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -128,6 +139,41 @@ impl History {
             }
         }
         counts
+    }
+
+    /// How much each path changed in the newest `window` commits of at most `most_files`
+    /// paths: each commit weighs `0.5 ^ (age / half_life)`, `age` the commits newer than
+    /// it, so a change `half_life` commits old counts half of the newest one's; a
+    /// `half_life` of 0 weighs every commit 1 (the plain count).
+    pub fn change_weights(
+        &self,
+        window: usize,
+        most_files: usize,
+        half_life: f64,
+    ) -> HashMap<&str, Changed> {
+        let mut changed: HashMap<&str, Changed> = HashMap::new();
+        for (age, commit) in self.commits.iter().take(window).enumerate() {
+            if commit.len() > most_files {
+                continue;
+            }
+            let weight = if half_life > 0.0 {
+                0.5f64.powf(age as f64 / half_life)
+            } else {
+                1.0
+            };
+            for &p in commit {
+                let entry = changed
+                    .entry(self.paths[p as usize].as_str())
+                    .or_insert(Changed {
+                        count: 0,
+                        weight: 0.0,
+                        newest: age,
+                    });
+                entry.count += 1;
+                entry.weight += weight;
+            }
+        }
+        changed
     }
 
     /// The newest `n` commits, each as the places of its paths (see [`History::path`]).
@@ -193,5 +239,59 @@ mod tests {
         assert_eq!(newest_two.get("src/a.rs"), Some(&2));
         assert_eq!(newest_two.get("src/b.rs"), Some(&1));
         assert_eq!(newest_two.get("README.md"), None);
+    }
+
+    #[test]
+    fn weights_halve_every_half_life_and_say_how_lately_a_path_changed() {
+        let h = History::from_commits([
+            vec!["src/a.rs"],
+            vec!["README.md", "src/b.rs"],
+            vec!["src/b.rs"],
+            vec!["src/a.rs", "src/b.rs", "src/c.rs"],
+            vec!["src/b.rs"],
+        ]);
+        let changed = |window, most_files, half_life| {
+            let mut v: Vec<(String, Changed)> = h
+                .change_weights(window, most_files, half_life)
+                .into_iter()
+                .map(|(p, c)| (p.to_string(), c))
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        let of = |count, weight, newest| Changed {
+            count,
+            weight,
+            newest,
+        };
+        // a half-life of one commit: ages 0, 1, 2, 3, 4 weigh 1, 1/2, 1/4, 1/8, 1/16
+        assert_eq!(
+            changed(usize::MAX, usize::MAX, 1.0),
+            [
+                ("README.md".to_string(), of(1, 0.5, 1)),
+                ("src/a.rs".to_string(), of(2, 1.125, 0)),
+                ("src/b.rs".to_string(), of(4, 0.9375, 1)),
+                ("src/c.rs".to_string(), of(1, 0.125, 3)),
+            ]
+        );
+        // a half-life of two: the commit two old weighs a half
+        assert_eq!(
+            changed(3, usize::MAX, 2.0)[2].1,
+            of(2, 0.5f64.sqrt() + 0.5, 1)
+        );
+        // no half-life counts; a commit of more than `most_files` paths is a sweep; the
+        // window keeps the newest
+        assert_eq!(
+            changed(usize::MAX, 2, 0.0),
+            [
+                ("README.md".to_string(), of(1, 1.0, 1)),
+                ("src/a.rs".to_string(), of(1, 1.0, 0)),
+                ("src/b.rs".to_string(), of(3, 3.0, 1)),
+            ]
+        );
+        assert_eq!(
+            changed(1, usize::MAX, 0.0),
+            [("src/a.rs".to_string(), of(1, 1.0, 0))]
+        );
     }
 }

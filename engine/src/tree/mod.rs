@@ -43,7 +43,7 @@ pub(crate) use content::GROWN_BUFFER;
 pub use content::{Content, ContentKind};
 pub(crate) use file::name_bag_of;
 pub use file::TreeFile;
-pub use history::{History, HistoryReader};
+pub use history::{Changed, History, HistoryReader};
 pub use index_wanted::{building_marker, BuildClaim, IndexWanted};
 pub use options::TreeOptions;
 pub use paths::PathList;

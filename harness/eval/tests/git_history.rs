@@ -406,8 +406,9 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
         ask(tree, &AskRequest::new(question), profile).unwrap()
     };
     // nothing in the tree is a typo, and no file holds a word of it: every place goes to
-    // the most changed source files (three commits each, then by path, then one; the
-    // test and the changelog are not source files), none read
+    // the source files that changed most, lately most of all (cli.rs in the newest commit
+    // and two more, walk.rs in the one before and two more, then new_module.rs; the test
+    // and the changelog are not source files), none read
     let answer = asked(&Profile::default(), "Fix a typo in the spelling");
     assert_eq!(answer.outcome, Outcome::InsufficientEvidence);
     let listed: Vec<(&str, &str)> = answer
@@ -415,18 +416,22 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
         .iter()
         .map(|m| (m.path.as_str(), m.reason.as_str()))
         .collect();
-    let why = |n: u32| {
+    let why = |n: u32, lately: &str| {
         format!(
-            "history: changed in {n} of the newest 6 commits, among the tree's most changed \
-             source files (the question's words are not evidence of a file)"
+            "history: changed in {n} of the newest 6 commits, most lately {lately}; among the \
+             tree's source files that changed most, lately most of all (the question's words \
+             are not evidence of a file)"
         )
     };
     assert_eq!(
         listed,
         [
-            ("src/cli.rs", why(3).as_str()),
-            ("src/walk.rs", why(3).as_str()),
-            ("src/new_module.rs", why(1).as_str())
+            ("src/cli.rs", why(3, "in the newest").as_str()),
+            ("src/walk.rs", why(3, "1 commit before the newest").as_str()),
+            (
+                "src/new_module.rs",
+                why(1, "2 commits before the newest").as_str()
+            )
         ]
     );
     assert!(answer.reads.is_empty(), "{:?}", answer.reads);

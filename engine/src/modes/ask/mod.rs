@@ -269,7 +269,7 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         best,
         weak,
     } = reads;
-    let (outcome, reason) = if read.evidence.is_some() {
+    let (outcome, mut reason) = if read.evidence.is_some() {
         (Outcome::Success, None)
     } else if weak > 0 {
         (
@@ -303,10 +303,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
         )
     };
     matches.truncate(request.limit);
-    // the most changed files where the words found nothing or nothing read holds them; a
-    // file read that holds part of the question (`weak`) keeps the places its words give
-    if outcome == Outcome::InsufficientEvidence && weak == 0 {
-        most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
+    // the words are not evidence of a file: the last places go to the files that changed
+    // most lately, whether the files read hold part of the question or none of it
+    if outcome == Outcome::InsufficientEvidence {
+        let listed = most_changed::list_most_changed(tree, profile, &mut matches, request.limit);
+        if let (Some(reason), 1..) = (reason.as_mut(), listed) {
+            reason.push_str(&most_changed::listed_after(listed));
+        }
     }
     Ok(finish(
         cascade,
@@ -321,7 +324,8 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 }
 
 /// The files of a subject the tree does not hold (`absent`), listed unread: those its
-/// words found first, then the files that changed most often; with the answer's reason.
+/// words found first, then the files that changed most, lately most of all; with the
+/// answer's reason.
 fn listed_unread(
     tree: &Tree,
     profile: &Profile,
@@ -334,15 +338,11 @@ fn listed_unread(
     let by_words = matches.len() - by_history;
     let reason = format!(
         "{absent}: its subject is absent; the {by_words} file{} listed{} hold{} the \
-         words it has{}, unread",
+         words it has, unread{}",
         if by_words == 1 { "" } else { "s" },
         if by_history > 0 { " first" } else { "" },
         if by_words == 1 { "s" } else { "" },
-        match by_history {
-            0 => String::new(),
-            1 => ", the one after them changed most often".to_string(),
-            n => format!(", the {n} after them changed most often"),
-        },
+        most_changed::listed_after(by_history),
     );
     (matches, reason)
 }

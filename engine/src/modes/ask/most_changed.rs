@@ -1,10 +1,11 @@
 //! What an `insufficient_evidence` answer lists when the tree has a history: the tree
 //! lacks the question's subject (or nothing read holds its term), so its words say little
 //! of which file a task changes ("Fix a typo", "small refactor" name nothing a file
-//! holds), while a file that changed often before is the likeliest to change again. An
-//! answer whose files read hold part of the question, too little to answer, keeps them. The best files by the question's words
-//! keep the first places; the last `task_ranking.history_listed` go to the source files
-//! that changed most often (`retrieval/history.rs`, `most_changed`). The answer stays
+//! holds), while a file that changed often, and lately, is the likeliest to change again.
+//! An answer whose files read hold part of the question, too little to answer, keeps
+//! them. The best files by the question's words keep the first places; the last
+//! `task_ranking.history_listed` go to the source files that changed most, each commit
+//! weighed by its age (`retrieval/history.rs`, `most_changed`). The answer stays
 //! `insufficient_evidence`: none of them is read as evidence.
 
 use super::found::AskMatch;
@@ -37,14 +38,20 @@ pub(super) fn list_most_changed(
         .map_or(0, |h| h.commits().min(profile.task_ranking.history_commits));
     let files = tree.files();
     let listed = changed.len();
-    for (i, count) in changed {
+    for (i, changed) in changed {
+        let last = match changed.newest {
+            0 => "in the newest".to_string(),
+            1 => "1 commit before the newest".to_string(),
+            n => format!("{n} commits before the newest"),
+        };
         matches.push(AskMatch {
             path: files[i].path.clone(),
             score: 0.0,
             reason: format!(
-                "history: changed in {count} of the newest {commits} commits, among the \
-                 tree's most changed source files (the question's words are not evidence \
-                 of a file)"
+                "history: changed in {} of the newest {commits} commits, most lately {last}; \
+                 among the tree's source files that changed most, lately most of all (the \
+                 question's words are not evidence of a file)",
+                changed.count
             ),
             line: None,
             step: None,
@@ -60,6 +67,15 @@ pub(super) fn list_most_changed(
         }
     }
     listed
+}
+
+/// What a reason adds for the `n` files [`list_most_changed`] listed.
+pub(super) fn listed_after(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => "; the one after them changed most, lately most of all".to_string(),
+        n => format!("; the {n} after them changed most, lately most of all"),
+    }
 }
 
 #[cfg(test)]
@@ -94,12 +110,14 @@ mod tests {
                 ("src/c.rs", "c"),
                 ("src/hot.rs", "h"),
                 ("src/warm.rs", "w"),
+                ("src/cold.rs", "c"),
                 ("tests/hot_test.rs", "t"),
                 ("NEWS.md", "n"),
             ],
         );
-        let profile = Profile::default();
-        assert_eq!(profile.task_ranking.history_listed, 2);
+        let mut profile = Profile::default();
+        assert_eq!(profile.task_ranking.history_listed, 3);
+        profile.task_ranking.history_listed = 2;
         // without a history nothing changes
         assert_eq!(
             listed(&tree, &profile, &["src/a.rs", "src/b.rs"], 5),
@@ -114,6 +132,7 @@ mod tests {
             // a sweep of 41 files counts for none of them
             sweep.into_iter().chain(["src/c.rs".to_string()]).collect(),
             vec!["src/gone.rs".to_string()],
+            vec!["src/cold.rs".to_string()],
         ]));
         // three by words, then the two most changed source files (the test and the news
         // changed as often, but are not source; a file the tree lacks is not listed)
@@ -135,7 +154,7 @@ mod tests {
         // fewer by words: the most changed fill what they leave, nothing twice
         assert_eq!(
             listed(&tree, &profile, &["src/hot.rs"], 5),
-            ["src/hot.rs", "src/warm.rs"]
+            ["src/hot.rs", "src/warm.rs", "src/cold.rs"]
         );
         // a short limit keeps its share of each
         assert_eq!(
@@ -147,6 +166,53 @@ mod tests {
         assert_eq!(
             listed(&tree, &none, &["src/a.rs", "src/b.rs"], 5),
             ["src/a.rs", "src/b.rs"]
+        );
+    }
+
+    #[test]
+    fn a_file_changed_lately_comes_before_one_changed_more_often_long_ago() {
+        let tree = Tree::from_memory("t", [("src/new.rs", "n"), ("src/old.rs", "o")]);
+        let mut commits = vec![vec!["src/new.rs"]];
+        commits.extend(std::iter::repeat_n(vec!["README.md"], 4));
+        commits.extend(std::iter::repeat_n(vec!["src/old.rs"], 3));
+        tree.set_history(History::from_commits(commits));
+        // a half-life of one commit: the newest change weighs 1, three changes five to
+        // seven commits old weigh 1/32 + 1/64 + 1/128
+        let profile = Profile::default();
+        assert_eq!(profile.task_ranking.history_listed_half_life, 1.0);
+        assert_eq!(
+            listed(&tree, &profile, &[], 5),
+            ["src/new.rs", "src/old.rs"]
+        );
+        // every commit alike: three changes before one
+        let mut counted = profile.clone();
+        counted.task_ranking.history_listed_half_life = 0.0;
+        assert_eq!(
+            listed(&tree, &counted, &[], 5),
+            ["src/old.rs", "src/new.rs"]
+        );
+        // a half-life of twenty commits: the three old changes weigh more than the new one
+        counted.task_ranking.history_listed_half_life = 20.0;
+        assert_eq!(
+            listed(&tree, &counted, &[], 5),
+            ["src/old.rs", "src/new.rs"]
+        );
+        // the reason says how often and how lately
+        let mut matches = Vec::new();
+        list_most_changed(&tree, &profile, &mut matches, 5);
+        let reasons: Vec<&str> = matches.iter().map(|m| m.reason.as_str()).collect();
+        assert!(
+            reasons[0].starts_with(
+                "history: changed in 1 of the newest 8 commits, most lately in the newest;"
+            ),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[1].starts_with(
+                "history: changed in 3 of the newest 8 commits, most lately 5 commits before \
+                 the newest;"
+            ),
+            "{reasons:?}"
         );
     }
 }

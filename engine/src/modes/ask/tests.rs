@@ -418,3 +418,56 @@ fn a_narrowed_task_whose_phrase_holds_it_is_answered_by_the_phrase() {
     assert_eq!(tools, [Tool::Find, Tool::Read]);
     assert_eq!(r.plan.as_ref().unwrap().term, "for[ _-]?file");
 }
+
+#[test]
+fn an_answer_whose_reads_hold_part_of_the_task_lists_the_files_changed_lately_after_them() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "src/upload.rs",
+                "/// Retry an upload.\npub fn retry_upload() {}\n",
+            ),
+            ("src/net.rs", "/// The network.\npub fn connect() {}\n"),
+            ("src/queue.rs", "pub fn push() {}\n"),
+            ("src/store.rs", "pub fn put() {}\n"),
+        ],
+    );
+    let q = "Retry the upload when the network drops twice";
+    let asked = |profile: &Profile| ask(&tree, &AskRequest::new(q), profile).unwrap();
+    let paths =
+        |r: &AskResponse| -> Vec<String> { r.matches.iter().map(|m| m.path.clone()).collect() };
+    // without a history: the files its words found, read, too little to answer
+    let before = asked(&Profile::default());
+    assert_eq!(before.outcome, Outcome::InsufficientEvidence);
+    assert_eq!(paths(&before), ["src/upload.rs", "src/net.rs"]);
+    let reason = "2 candidates read; the best holds a share 0.29 of the question's words, \
+                  below the profile's 0.50: the words that tell the answer apart are in none \
+                  of them";
+    assert_eq!(before.reason.as_deref(), Some(reason));
+    // with one: the files its words found keep the first places, the source files that
+    // changed most lately the last (net.rs, changed too, is listed once)
+    tree.set_history(crate::tree::History::from_commits([
+        vec!["src/queue.rs"],
+        vec!["src/store.rs"],
+        vec!["src/net.rs"],
+    ]));
+    let after = asked(&Profile::default());
+    assert_eq!(after.outcome, Outcome::InsufficientEvidence);
+    assert_eq!(
+        paths(&after),
+        [
+            "src/upload.rs",
+            "src/net.rs",
+            "src/queue.rs",
+            "src/store.rs"
+        ]
+    );
+    assert_eq!(
+        after.reason.as_deref(),
+        Some(format!("{reason}; the 2 after them changed most, lately most of all").as_str())
+    );
+    assert!(after.matches[2]
+        .reason
+        .starts_with("history: changed in 1 of the newest 3"));
+}
