@@ -123,26 +123,14 @@ impl History {
 
     /// How many of the newest `window` commits changed each path they changed.
     pub fn change_counts(&self, window: usize) -> HashMap<&str, u32> {
-        self.change_counts_within(window, usize::MAX)
-    }
-
-    /// [`History::change_counts`] of the commits that changed at most `most_files` paths
-    /// (a larger one is a sweep: a rename, a reformat).
-    pub fn change_counts_within(&self, window: usize, most_files: usize) -> HashMap<&str, u32> {
-        let mut counts: HashMap<&str, u32> = HashMap::new();
-        for commit in self.commits.iter().take(window) {
-            if commit.len() > most_files {
-                continue;
-            }
-            for &p in commit {
-                *counts.entry(self.paths[p as usize].as_str()).or_default() += 1;
-            }
-        }
-        counts
+        self.change_weights(window, usize::MAX, 0.0)
+            .into_iter()
+            .map(|(path, changed)| (path, changed.count))
+            .collect()
     }
 
     /// How much each path changed in the newest `window` commits of at most `most_files`
-    /// paths: each commit weighs `0.5 ^ (age / half_life)`, `age` the commits newer than
+    /// paths (a larger one is a sweep: a rename, a reformat): each commit weighs `0.5 ^ (age / half_life)`, `age` the commits newer than
     /// it, so a change `half_life` commits old counts half of the newest one's; a
     /// `half_life` of 0 weighs every commit 1 (the plain count).
     pub fn change_weights(
@@ -233,8 +221,11 @@ mod tests {
             (2, 2, 1)
         );
         // the first commit changed two paths: past a bound of one it is a sweep
-        let within_one = h.change_counts_within(usize::MAX, 1);
-        assert_eq!((within_one["src/a.rs"], within_one["src/b.rs"]), (1, 1));
+        let within_one = h.change_weights(usize::MAX, 1, 0.0);
+        assert_eq!(
+            (within_one["src/a.rs"].count, within_one["src/b.rs"].count),
+            (1, 1)
+        );
         let newest_two = h.change_counts(2);
         assert_eq!(newest_two.get("src/a.rs"), Some(&2));
         assert_eq!(newest_two.get("src/b.rs"), Some(&1));

@@ -1,12 +1,11 @@
 //! What an `insufficient_evidence` answer lists when the tree has a history: the tree
-//! lacks the question's subject (or nothing read holds its term), so its words say little
-//! of which file a task changes ("Fix a typo", "small refactor" name nothing a file
-//! holds), while a file that changed often, and lately, is the likeliest to change again.
-//! An answer whose files read hold part of the question, too little to answer, keeps
-//! them. The best files by the question's words keep the first places; the last
-//! `task_ranking.history_listed` go to the source files that changed most, each commit
-//! weighed by its age (`retrieval/history.rs`, `most_changed`). The answer stays
-//! `insufficient_evidence`: none of them is read as evidence.
+//! lacks the question's subject, nothing read holds its term, or the files read hold too
+//! little of it, so its words say little of which file a task changes ("Fix a typo",
+//! "small refactor" name nothing a file holds), while a file that changed often, and
+//! lately, is the likeliest to change again. The best files by the question's words keep
+//! the first places; the last `task_ranking.history_listed` go to the source files that
+//! changed most, each commit weighed by its age (`retrieval/history.rs`, `most_changed`).
+//! The answer stays `insufficient_evidence`: none of them is read as evidence.
 
 use super::found::AskMatch;
 use crate::profile::Profile;
