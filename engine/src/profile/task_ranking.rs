@@ -116,6 +116,13 @@ pub struct TaskRankingWeights {
     /// 5 alike), puts the files of the last few commits first, which is where work is going
     /// on; 0 counts every commit alike.
     pub history_listed_half_life: f64,
+    /// How many of the places an answer *with* evidence leaves free (its files found are
+    /// fewer than `limit`) go to the source files that changed most, ranked as for
+    /// `history_listed`, where the tree has a history (`modes/ask/most_changed.rs`). A
+    /// question that names a subject held by one or two files ("Fix the docs", "remove
+    /// whitespace") most often changes a file beside them that changed lately. 0 lists
+    /// none.
+    pub history_filled: usize,
     /// How many of the best files by the question's words lift the files that changed
     /// with them.
     pub co_change_files: usize,
@@ -198,6 +205,7 @@ impl TaskRankingWeights {
         integer("co_change_files", 1.0, 5.0),
         integer("history_listed", 0.0, 5.0),
         real("history_listed_half_life", 0.0, 100.0),
+        integer("history_filled", 0.0, 5.0),
         real("defines_named", 0.0, 2.0),
         real("uses_defined", 0.0, 1.0),
         integer("uses_defined_files", 1.0, 5.0),
@@ -274,6 +282,7 @@ impl Default for TaskRankingWeights {
             co_change_files: 3,
             history_listed: 3,
             history_listed_half_life: 1.0,
+            history_filled: 3,
             co_change_max_commit_files: 30,
             defines_named: 0.5,
             uses_defined: 0.0,

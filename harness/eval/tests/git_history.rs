@@ -369,12 +369,19 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
     weighed.task_ranking.history = 1.0;
     let mut unused = Profile::default();
     unused.task_ranking.history_listed = 0;
+    unused.task_ranking.history_filled = 0;
     let given = |fixture: &Fixture| matches!(fixture, Fixture::Tree(t) if t.has_history());
     // a profile that neither weighs history nor lists the most changed files reads none
     let top = load(&r.path);
     history::attach_work_tree(&top, &unused);
     assert!(!given(&top));
     assert_eq!(history_of(&top), None);
+    // one that only fills an answer's free places is given a reader too
+    let mut fills = unused.clone();
+    fills.task_ranking.history_filled = 1;
+    let filled = load(&r.path);
+    history::attach_work_tree(&filled, &fills);
+    assert!(given(&filled));
     // the default lists them in an `insufficient_evidence` answer: the tree is given a
     // reader, which reads six commits up to HEAD when asked (src/cli.rs changed in three)
     history::attach_work_tree(&top, &Profile::default());
@@ -441,8 +448,28 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
     assert!(asked(&none, "Fix a typo in the spelling")
         .matches
         .is_empty());
+    // an answer with evidence keeps the files found first; the places they leave free go
+    // to the source files that changed most, none of them twice
     let found = asked(&Profile::default(), "exit when Ctrl-C is pressed twice");
     assert_eq!(found.outcome, Outcome::Success);
+    let paths: Vec<(&str, bool)> = found
+        .matches
+        .iter()
+        .map(|m| (m.path.as_str(), m.reason.starts_with("history:")))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("src/walk.rs", false),
+            ("tests/walk_test.rs", false),
+            ("CHANGELOG.md", false),
+            ("src/cli.rs", true),
+            ("src/new_module.rs", true)
+        ]
+    );
+    let mut unfilled = Profile::default();
+    unfilled.task_ranking.history_filled = 0;
+    let found = asked(&unfilled, "exit when Ctrl-C is pressed twice");
     assert!(found
         .matches
         .iter()

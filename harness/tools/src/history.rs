@@ -77,9 +77,9 @@ fn parse_log(log: &str) -> History {
 /// Gives a tree fixture the history of the git work tree its root is the top of, when
 /// `profile` uses it and the tree has none yet: what `ask` on the command line and
 /// through the MCP server does. Read now when the ranking weighs it
-/// (`task_ranking.history` or `co_change` above 0); else, when an `insufficient_evidence`
-/// answer lists the most changed files (`history_listed` above 0), read by the tree only
-/// if an answer does. A root that is not the top of a work tree (no `.git` in it), or a
+/// (`task_ranking.history` or `co_change` above 0); else, when an answer lists the most
+/// changed files (`history_listed` or `history_filled` above 0), read by the tree only if
+/// an answer does. A root that is not the top of a work tree (no `.git` in it), or a
 /// machine without git, ranks and lists without it.
 pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
     let Fixture::Tree(tree) = fixture else {
@@ -89,7 +89,7 @@ pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
     // the top of a work tree, not a directory inside one: a fixture kept in a project's
     // repository is not weighed by the commits of the project around it
     let weighed = w.history > 0.0 || w.co_change > 0.0;
-    let used = weighed || w.history_listed > 0;
+    let used = weighed || w.history_listed > 0 || w.history_filled > 0;
     if !used || tree.has_history() || !tree.root().join(".git").exists() {
         return;
     }

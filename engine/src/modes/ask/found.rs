@@ -24,6 +24,11 @@ pub struct AskMatch {
     /// file holds) decides, since a task's sentence is not one term a file must hold whole.
     #[serde(skip)]
     pub ranked: bool,
+    /// `find` matched it as what the question names: a definition of the term's exact name,
+    /// or a file named for the term. Such an answer is complete; its free places are not
+    /// filled (`most_changed.rs`).
+    #[serde(skip)]
+    pub names_term: bool,
 }
 
 /// What the search found: ranked candidates, and how many the last search tool found.
@@ -47,6 +52,7 @@ impl Found {
                     score: m.score,
                     reason: format!("find: {}", m.reason),
                     line: m.line,
+                    names_term: m.defines_term || m.step == CodeStep::ExactStem,
                     step: Some(m.step),
                     ranked: false,
                 })
@@ -67,6 +73,7 @@ impl Found {
                     line: Some(m.first.number),
                     step: None,
                     ranked: false,
+                    names_term: false,
                 })
                 .collect(),
             absent: None,

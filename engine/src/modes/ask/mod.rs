@@ -311,6 +311,17 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
             reason.push_str(&most_changed::listed_after(listed));
         }
     }
+    // evidence in fewer files than asked for: the free places go to the files that
+    // changed most lately, after the files found; unless the file read as evidence is
+    // what the question names (its definition, or the file named for it), an answer
+    // complete in itself
+    let names_term = read
+        .evidence
+        .as_ref()
+        .is_some_and(|e| matches.iter().any(|m| m.path == e.path && m.names_term));
+    if outcome == Outcome::Success && !names_term {
+        most_changed::fill_free_places(tree, profile, &mut matches, request.limit);
+    }
     Ok(finish(
         cascade,
         best,

@@ -1,11 +1,15 @@
-//! What an `insufficient_evidence` answer lists when the tree has a history: the tree
-//! lacks the question's subject, nothing read holds its term, or the files read hold too
-//! little of it, so its words say little of which file a task changes ("Fix a typo",
-//! "small refactor" name nothing a file holds), while a file that changed often, and
-//! lately, is the likeliest to change again. The best files by the question's words keep
-//! the first places; the last `task_ranking.history_listed` go to the source files that
-//! changed most, each commit weighed by its age (`retrieval/history.rs`, `most_changed`).
-//! The answer stays `insufficient_evidence`: none of them is read as evidence.
+//! The files an answer lists by the tree's history, when it has one. An
+//! `insufficient_evidence` answer (the tree lacks the question's subject, nothing read
+//! holds its term, or the files read hold too little of it) has words that say little of
+//! which file a task changes ("Fix a typo", "small refactor" name nothing a file holds),
+//! while a file that changed often, and lately, is the likeliest to change again: the best
+//! files by the question's words keep the first places, the last
+//! `task_ranking.history_listed` go to the source files that changed most, each commit
+//! weighed by its age (`retrieval/history.rs`, `most_changed`); none of them is read as
+//! evidence. A `success` answer whose files found are fewer than the limit ("Fix the
+//! docs" finds one README) gives up to `task_ranking.history_filled` of the free places to
+//! the same files, after its own; unless the file read as evidence is what the question
+//! names (its definition, the file named for it), which is a whole answer.
 
 use super::found::AskMatch;
 use crate::profile::Profile;
@@ -29,7 +33,60 @@ pub(super) fn list_most_changed(
     }
     matches.truncate(limit);
     let rest = matches.split_off((limit - n).min(matches.len()));
-    let changed = most_changed(tree, profile, limit - matches.len(), |path| {
+    let listed = push_most_changed(
+        tree,
+        profile,
+        matches,
+        limit - matches.len(),
+        "the question's words are not evidence of a file",
+    );
+    for m in rest {
+        if matches.len() >= limit {
+            break;
+        }
+        if !matches.iter().any(|k| k.path == m.path) {
+            matches.push(m);
+        }
+    }
+    listed
+}
+
+/// Lays the most changed source files into the places an answer *with* evidence leaves
+/// free (at most `task_ranking.history_filled` of them, and only up to `limit`): what the
+/// question names is in fewer files than the agent asked for, and the file a task
+/// changes is often one beside them that changed lately. The files found keep their
+/// places. Returns how many it listed.
+pub(super) fn fill_free_places(
+    tree: &Tree,
+    profile: &Profile,
+    matches: &mut Vec<AskMatch>,
+    limit: usize,
+) -> usize {
+    let free = limit.saturating_sub(matches.len());
+    let n = profile.task_ranking.history_filled.min(free);
+    if n == 0 || !tree.has_history() {
+        return 0;
+    }
+    push_most_changed(
+        tree,
+        profile,
+        matches,
+        n,
+        "listed in a place the files found left free",
+    )
+}
+
+/// Appends the `n` source files that changed most, lately most of all, that `matches`
+/// does not hold, each with a reason that says how often and how lately it changed and
+/// `why` it is listed. Returns how many it appended.
+fn push_most_changed(
+    tree: &Tree,
+    profile: &Profile,
+    matches: &mut Vec<AskMatch>,
+    n: usize,
+    why: &str,
+) -> usize {
+    let changed = most_changed(tree, profile, n, |path| {
         matches.iter().any(|m| m.path == path)
     });
     let commits = tree
@@ -48,22 +105,14 @@ pub(super) fn list_most_changed(
             score: 0.0,
             reason: format!(
                 "history: changed in {} of the newest {commits} commits, most lately {last}; \
-                 among the tree's source files that changed most, lately most of all (the \
-                 question's words are not evidence of a file)",
+                 among the tree's source files that changed most, lately most of all ({why})",
                 changed.count
             ),
             line: None,
             step: None,
             ranked: false,
+            names_term: false,
         });
-    }
-    for m in rest {
-        if matches.len() >= limit {
-            break;
-        }
-        if !matches.iter().any(|k| k.path == m.path) {
-            matches.push(m);
-        }
     }
     listed
 }
@@ -90,6 +139,7 @@ mod tests {
             line: Some(1),
             step: None,
             ranked: true,
+            names_term: false,
         }
     }
 

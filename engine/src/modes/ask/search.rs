@@ -209,6 +209,7 @@ fn combine(plan: &Plan, per_word: &[Vec<CodeMatch>]) -> Found {
                 line: None,
                 step: None,
                 ranked: false,
+                names_term: false,
             })
             .collect(),
         absent: None,

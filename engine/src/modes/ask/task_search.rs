@@ -138,6 +138,7 @@ fn rank(
                 reason: format!("rank: {}", r.reason),
                 step: None,
                 ranked: true,
+                names_term: false,
             })
             .collect(),
     }

@@ -471,3 +471,81 @@ fn an_answer_whose_reads_hold_part_of_the_task_lists_the_files_changed_lately_af
         .reason
         .starts_with("history: changed in 1 of the newest 3"));
 }
+
+#[test]
+fn an_answer_with_evidence_in_fewer_files_than_asked_lists_the_files_changed_lately_after_them() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "src/render.rs",
+                "/// Render the page again when the screen is slow.\npub fn render_page() {}\n",
+            ),
+            ("src/net.rs", "pub fn connect() {}\n"),
+            ("src/queue.rs", "pub fn push() {}\n"),
+            ("src/store.rs", "pub fn put() {}\n"),
+            ("tests/render_test.rs", "fn t() {}\n"),
+        ],
+    );
+    let asked = |q: &str, limit: usize, profile: &Profile| {
+        let mut request = AskRequest::new(q);
+        request.limit = limit;
+        ask(&tree, &request, profile).unwrap()
+    };
+    let paths =
+        |r: &AskResponse| -> Vec<String> { r.matches.iter().map(|m| m.path.clone()).collect() };
+    let task = "Render the page again on slow screens";
+    let found = ["src/render.rs", "tests/render_test.rs"];
+    // without a history: the two files its words found, the first read as evidence
+    let before = asked(task, 5, &Profile::default());
+    assert_eq!(before.outcome, Outcome::Success);
+    assert_eq!(paths(&before), found);
+    tree.set_history(crate::tree::History::from_commits([
+        vec!["src/queue.rs", "tests/render_test.rs"],
+        vec!["src/store.rs"],
+        vec!["src/render.rs"],
+        vec!["src/net.rs"],
+    ]));
+    // with one: the files found keep their places; `history_filled` (3) of the three
+    // free places go to the source files that changed most lately, a file found not twice
+    let after = asked(task, 5, &Profile::default());
+    assert_eq!(after.outcome, Outcome::Success);
+    assert_eq!(after.selected.as_deref(), Some("src/render.rs"));
+    assert_eq!(
+        paths(&after),
+        [
+            found[0],
+            found[1],
+            "src/queue.rs",
+            "src/store.rs",
+            "src/net.rs"
+        ]
+    );
+    let reason = &after.matches[2].reason;
+    assert!(
+        reason.starts_with(
+            "history: changed in 1 of the newest 4 commits, most lately in the newest;"
+        ) && reason.ends_with("(listed in a place the files found left free)"),
+        "{reason}"
+    );
+    assert_eq!(after.reason, None);
+    // only the places free: none at a limit of 2, one at 3
+    assert_eq!(paths(&asked(task, 2, &Profile::default())), found);
+    assert_eq!(
+        paths(&asked(task, 3, &Profile::default())),
+        [found[0], found[1], "src/queue.rs"]
+    );
+    // at most `history_filled` of them
+    let mut few = Profile::default();
+    few.task_ranking.history_filled = 1;
+    assert_eq!(
+        paths(&asked(task, 5, &few)),
+        [found[0], found[1], "src/queue.rs"]
+    );
+    few.task_ranking.history_filled = 0;
+    assert_eq!(paths(&asked(task, 5, &few)), found);
+    // the definition the question names is a whole answer: nothing is filled
+    let named = asked("render_page", 5, &Profile::default());
+    assert_eq!(named.outcome, Outcome::Success);
+    assert_eq!(paths(&named), ["src/render.rs"]);
+}
