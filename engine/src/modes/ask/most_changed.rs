@@ -210,6 +210,26 @@ mod tests {
             listed(&tree, &profile, &["src/a.rs", "src/b.rs"], 3),
             ["src/a.rs", "src/hot.rs", "src/warm.rs"]
         );
+        // more places than the most changed files: the rest by words fill them, a file
+        // listed already not twice
+        let mut four = profile.clone();
+        four.task_ranking.history_listed = 4;
+        assert_eq!(
+            listed(
+                &tree,
+                &four,
+                &["src/a.rs", "src/b.rs", "src/warm.rs", "src/c.rs", "NEWS.md"],
+                6
+            ),
+            [
+                "src/a.rs",
+                "src/b.rs",
+                "src/hot.rs",
+                "src/warm.rs",
+                "src/cold.rs",
+                "src/c.rs"
+            ]
+        );
         let mut none = profile.clone();
         none.task_ranking.history_listed = 0;
         assert_eq!(

@@ -544,8 +544,60 @@ fn an_answer_with_evidence_in_fewer_files_than_asked_lists_the_files_changed_lat
     );
     few.task_ranking.history_filled = 0;
     assert_eq!(paths(&asked(task, 5, &few)), found);
-    // the definition the question names is a whole answer: nothing is filled
+    // the definition the question names, or the file named for it, is a whole answer:
+    // nothing is filled
     let named = asked("render_page", 5, &Profile::default());
     assert_eq!(named.outcome, Outcome::Success);
     assert_eq!(paths(&named), ["src/render.rs"]);
+    let file = asked("render", 5, &Profile::default());
+    assert_eq!(
+        (file.outcome, file.matches[0].step),
+        (
+            Outcome::Success,
+            Some(crate::modes::code::CodeStep::ExactStem)
+        )
+    );
+    assert_eq!(paths(&file), found);
+}
+
+#[test]
+fn a_profile_that_lists_no_history_never_reads_it() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "src/render.rs",
+                "/// Render the page again when the screen is slow.\npub fn render_page() {}\n",
+            ),
+            ("src/net.rs", "pub fn connect() {}\n"),
+        ],
+    );
+    let read = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&read);
+    tree.set_history_reader(Box::new(move || {
+        flag.store(true, Ordering::SeqCst);
+        Some(crate::tree::History::from_commits([vec!["src/net.rs"]]))
+    }));
+    let mut none = Profile::default();
+    none.task_ranking.history_filled = 0;
+    none.task_ranking.history_listed = 0;
+    // an answer with evidence and free places, and one without evidence
+    for q in [
+        "Render the page again on slow screens",
+        "Fix a typo in the spelling",
+    ] {
+        ask(&tree, &AskRequest::new(q), &none).unwrap();
+    }
+    assert!(!read.load(Ordering::SeqCst));
+    // the default fills the free places: the history is read
+    let filled = ask(
+        &tree,
+        &AskRequest::new("Render the page again on slow screens"),
+        &Profile::default(),
+    )
+    .unwrap();
+    assert!(read.load(Ordering::SeqCst));
+    assert_eq!(filled.matches.last().unwrap().path, "src/net.rs");
 }
