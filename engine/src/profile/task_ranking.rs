@@ -120,8 +120,9 @@ pub struct TaskRankingWeights {
     /// fewer than `limit`) go to the source files that changed most, ranked as for
     /// `history_listed`, where the tree has a history (`modes/ask/most_changed.rs`). A
     /// question that names a subject held by one or two files ("Fix the docs", "remove
-    /// whitespace") most often changes a file beside them that changed lately. 0 lists
-    /// none.
+    /// whitespace") often changes a file beside them that changed lately. 0 lists none; 1
+    /// to 5 tie on the training projects, 3 (as `history_listed`) is the default
+    /// (`benches/RESULTS.md`, the free places of an answer with evidence).
     pub history_filled: usize,
     /// How many of the best files by the question's words lift the files that changed
     /// with them.
