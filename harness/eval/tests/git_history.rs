@@ -373,27 +373,27 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
     let given = |fixture: &Fixture| matches!(fixture, Fixture::Tree(t) if t.has_history());
     // a profile that neither weighs history nor lists the most changed files reads none
     let top = load(&r.path);
-    history::attach_work_tree(&top, &unused);
+    history::attach_work_tree(&top, &unused, None);
     assert!(!given(&top));
     assert_eq!(history_of(&top), None);
     // one that only fills an answer's free places is given a reader too
     let mut fills = unused.clone();
     fills.task_ranking.history_filled = 1;
     let filled = load(&r.path);
-    history::attach_work_tree(&filled, &fills);
+    history::attach_work_tree(&filled, &fills, None);
     assert!(given(&filled));
     // the default lists them in an `insufficient_evidence` answer: the tree is given a
     // reader, which reads six commits up to HEAD when asked (src/cli.rs changed in three)
-    history::attach_work_tree(&top, &Profile::default());
+    history::attach_work_tree(&top, &Profile::default(), None);
     assert!(given(&top));
     assert_eq!(history_of(&top), Some((6, Some(3))));
     // weighed: read at once
     let weighed_top = load(&r.path);
-    history::attach_work_tree(&weighed_top, &weighed);
+    history::attach_work_tree(&weighed_top, &weighed, None);
     assert_eq!(history_of(&weighed_top), Some((6, Some(3))));
     // a directory inside the work tree is not its top: no history
     let inside = load(&r.path.join("src"));
-    history::attach_work_tree(&inside, &weighed);
+    history::attach_work_tree(&inside, &weighed, None);
     assert!(!given(&inside));
     assert_eq!(history_of(&inside), None);
 }
@@ -406,7 +406,7 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
     let r = repo();
     let asked = |profile: &Profile, question: &str| {
         let fixture = root_fixture(&r.path);
-        history::attach_work_tree(&fixture, profile);
+        history::attach_work_tree(&fixture, profile, None);
         let Fixture::Tree(tree) = &fixture else {
             panic!("a root is a tree")
         };
@@ -474,4 +474,90 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
         .matches
         .iter()
         .all(|m| !m.reason.starts_with("history:")));
+}
+
+#[test]
+fn a_work_tree_history_is_kept_under_its_head_and_read_again_when_head_moves() {
+    use findbench_engine::tree::History;
+    use findbench_tools::history_cache::{log_path, read_work_tree};
+    let r = repo();
+    let cache = tempfile::tempdir().unwrap();
+    let head = run_git(&r.path, &["rev-parse", "HEAD"]);
+    let counts = |h: &History| {
+        let cli = h.change_counts(usize::MAX).get("src/cli.rs").copied();
+        (h.commits(), cli)
+    };
+    // without a cache directory: read from git, nothing kept
+    let plain = read_work_tree(&r.path, 1000, None).unwrap();
+    assert_eq!(counts(&plain), (6, Some(3)));
+    assert!(!cache.path().join("history").exists());
+    // with one: the same history, kept under HEAD's commit and the number of commits
+    let first = read_work_tree(&r.path, 1000, Some(cache.path())).unwrap();
+    assert_eq!(counts(&first), (6, Some(3)));
+    let kept = log_path(cache.path(), &head, 1000);
+    assert!(kept.is_file(), "{kept:?}");
+    // the next read is the kept log, not git's: a kept log changed by hand is what it reads
+    std::fs::write(&kept, "\x1e\n\nsrc/only.rs\n").unwrap();
+    let again = read_work_tree(&r.path, 1000, Some(cache.path())).unwrap();
+    assert_eq!((again.commits(), counts(&again).1), (1, None));
+    // fewer commits are another log
+    let two = read_work_tree(&r.path, 2, Some(cache.path())).unwrap();
+    assert_eq!(two.commits(), 2);
+    assert!(log_path(cache.path(), &head, 2).is_file());
+    // a new commit moves HEAD: git is read again, the new commit counted
+    write(
+        &r.path,
+        "src/cli.rs",
+        "pub fn parse() { let threads = 4; }\n",
+    );
+    let moved_to = commit(&r.path, "More threads");
+    let moved = read_work_tree(&r.path, 1000, Some(cache.path())).unwrap();
+    assert_eq!(counts(&moved), (7, Some(4)));
+    assert!(log_path(cache.path(), &moved_to, 1000).is_file());
+    // three logs, no temporary file left behind
+    let mut names: Vec<String> = std::fs::read_dir(cache.path().join("history"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".log")), "{names:?}");
+}
+
+#[test]
+fn the_history_cache_keeps_the_newest_logs_and_answers_when_it_cannot_keep_one() {
+    use findbench_tools::history_cache::{log_path, read_work_tree, KEPT};
+    let r = repo();
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().join("history");
+    std::fs::create_dir_all(&dir).unwrap();
+    // older logs than any the read writes, the oldest first
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for i in 0..KEPT + 2 {
+        let p = dir.join(format!("{i:02}-1000.log"));
+        std::fs::write(&p, "\x1e\n\nsrc/old.rs\n").unwrap();
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(old + std::time::Duration::from_secs(i as u64))
+            .unwrap();
+    }
+    read_work_tree(&r.path, 1000, Some(cache.path())).unwrap();
+    let head = run_git(&r.path, &["rev-parse", "HEAD"]);
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    // the new log and the KEPT - 1 newest of the old ones
+    assert_eq!(left.len(), KEPT, "{left:?}");
+    assert!(log_path(cache.path(), &head, 1000).is_file());
+    assert!(!left.contains(&"00-1000.log".to_string()), "{left:?}");
+    assert!(!left.contains(&"02-1000.log".to_string()), "{left:?}");
+    assert!(left.contains(&"03-1000.log".to_string()), "{left:?}");
+    // a cache directory that is a file: nothing can be kept, the history is still read
+    let file = cache.path().join("not-a-directory");
+    std::fs::write(&file, "x").unwrap();
+    let read = read_work_tree(&r.path, 1000, Some(&file)).unwrap();
+    assert_eq!(read.commits(), 6);
 }

@@ -34,7 +34,7 @@ fn engine_ask(root: &Path, options: &TreeOptions) -> Value {
     }
     let call = ToolCall::parse("ask", &json!({ "question": QUESTION, "root": root }))
         .expect("a valid call");
-    let answer = call::answer(&call, SystemTime::now(), Instant::now(), |_| {
+    let answer = call::answer(&call, SystemTime::now(), Instant::now(), None, |_| {
         call::load_fixture(FixtureKind::Root, root, options)
     });
     assert!(

@@ -6,6 +6,7 @@
 //! tree is asked about: a commit corpus's `rev` is the parent of the commit a case asks
 //! about, so that commit and every later one are never counted).
 
+use crate::history_cache::read_work_tree;
 use findbench_engine::tree::History;
 use findbench_engine::{Fixture, Profile, Tree};
 use std::path::Path;
@@ -16,6 +17,9 @@ use std::process::{Command, Stdio};
 pub enum Revision<'a> {
     /// The work tree whose top is `root`, up to its `HEAD`; paths relative to `root`.
     WorkTree(&'a Path),
+    /// The work tree whose top is `root`, up to its commit `rev` (what `HEAD` was when the
+    /// history kept for it was read: `history_cache.rs`).
+    WorkTreeAt { root: &'a Path, rev: &'a str },
     /// The repository at `git_dir` (bare, a mirror, or a clone's `.git`), up to the commit
     /// `rev` and including it; paths relative to the repository's top.
     Commit { git_dir: &'a Path, rev: &'a str },
@@ -24,6 +28,11 @@ pub enum Revision<'a> {
 /// The newest `commits` commits of `revision` (merges left out), each with the files it
 /// changed; an error when git cannot be run or `revision` names no repository or commit.
 pub fn read(revision: Revision<'_>, commits: usize) -> Result<History, String> {
+    log_text(revision, commits).map(|log| parse_log(&log))
+}
+
+/// What [`read`] parses: `git log`'s output for `revision`.
+pub(crate) fn log_text(revision: Revision<'_>, commits: usize) -> Result<String, String> {
     let limit = format!("-n{commits}");
     let mut git = Command::new("git");
     let log = [
@@ -38,6 +47,9 @@ pub fn read(revision: Revision<'_>, commits: usize) -> Result<History, String> {
     match revision {
         Revision::WorkTree(root) => {
             git.arg("-C").arg(root).args(log).args(["HEAD", "--"]);
+        }
+        Revision::WorkTreeAt { root, rev } => {
+            git.arg("-C").arg(root).args(log).args([rev, "--"]);
         }
         Revision::Commit { git_dir, rev } => {
             if rev.trim().is_empty() || rev.starts_with('-') {
@@ -61,12 +73,12 @@ pub fn read(revision: Revision<'_>, commits: usize) -> Result<History, String> {
             err.trim().lines().next().unwrap_or("(no message)")
         ));
     }
-    Ok(parse_log(&String::from_utf8_lossy(&out.stdout)))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// `git log --name-only --format=%x1e` output: a record separator opens each commit, its
 /// changed files follow one a line.
-fn parse_log(log: &str) -> History {
+pub(crate) fn parse_log(log: &str) -> History {
     History::from_commits(
         log.split('\x1e')
             .skip(1)
@@ -79,9 +91,10 @@ fn parse_log(log: &str) -> History {
 /// through the MCP server does. Read now when the ranking weighs it
 /// (`task_ranking.history` or `co_change` above 0); else, when an answer lists the most
 /// changed files (`history_listed` or `history_filled` above 0), read by the tree only if
-/// an answer does. A root that is not the top of a work tree (no `.git` in it), or a
+/// an answer does. Kept in `cache_dir` under `HEAD`'s commit, when one is given
+/// (`history_cache.rs`). A root that is not the top of a work tree (no `.git` in it), or a
 /// machine without git, ranks and lists without it.
-pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
+pub fn attach_work_tree(fixture: &Fixture, profile: &Profile, cache_dir: Option<&Path>) {
     let Fixture::Tree(tree) = fixture else {
         return;
     };
@@ -94,14 +107,14 @@ pub fn attach_work_tree(fixture: &Fixture, profile: &Profile) {
         return;
     }
     let (root, commits) = (tree.root().to_path_buf(), w.history_commits);
+    let cache_dir = cache_dir.map(Path::to_path_buf);
+    let read = move || read_work_tree(&root, commits, cache_dir.as_deref());
     if weighed {
-        if let Ok(history) = read(Revision::WorkTree(&root), commits) {
+        if let Ok(history) = read() {
             tree.set_history(history);
         }
     } else {
-        tree.set_history_reader(Box::new(move || {
-            read(Revision::WorkTree(&root), commits).ok()
-        }));
+        tree.set_history_reader(Box::new(move || read().ok()));
     }
 }
 

@@ -17,6 +17,7 @@ pub mod decode;
 pub mod envelope;
 pub mod fixture;
 pub mod history;
+pub mod history_cache;
 pub mod registry;
 pub mod spec;
 pub mod tool_call;

@@ -89,9 +89,22 @@ impl Call {
     /// Answers the call through the path the MCP server shares ([`call::answer`]) and
     /// prints it in the requested format; returns the exit code.
     pub(crate) fn answer(&self, tool_call: ToolCall, output: &OutputArgs) -> i32 {
-        let mut answer = call::answer(&tool_call, self.started, self.clock, |fixture| {
-            load(fixture, &self.options)
-        });
+        // each call is a process: a work tree's history is kept in the cache between them
+        let history_cache = (!self.options.no_cache)
+            .then(|| {
+                self.options
+                    .cache_dir
+                    .clone()
+                    .or_else(findbench_engine::cache_dir::cache_dir)
+            })
+            .flatten();
+        let mut answer = call::answer(
+            &tool_call,
+            self.started,
+            self.clock,
+            history_cache.as_deref(),
+            |fixture| load(fixture, &self.options),
+        );
         if self.background_index {
             let wanted = answer.fixture.as_ref().and_then(Fixture::index_wanted);
             if let (Some(wanted), Ok(exe)) = (wanted, std::env::current_exe()) {
