@@ -355,7 +355,7 @@ fn root_fixture(path: &Path) -> Fixture {
 
 #[test]
 fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() {
-    use findbench_tools::history;
+    use findbench_tools::work_tree_history;
     let r = repo();
     let load = root_fixture;
     let history_of = |fixture: &Fixture| match fixture {
@@ -373,27 +373,27 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
     let given = |fixture: &Fixture| matches!(fixture, Fixture::Tree(t) if t.has_history());
     // a profile that neither weighs history nor lists the most changed files reads none
     let top = load(&r.path);
-    history::attach_work_tree(&top, &unused, None);
+    work_tree_history::attach_work_tree(&top, &unused, None);
     assert!(!given(&top));
     assert_eq!(history_of(&top), None);
     // one that only fills an answer's free places is given a reader too
     let mut fills = unused.clone();
     fills.task_ranking.history_filled = 1;
     let filled = load(&r.path);
-    history::attach_work_tree(&filled, &fills, None);
+    work_tree_history::attach_work_tree(&filled, &fills, None);
     assert!(given(&filled));
     // the default lists them in an `insufficient_evidence` answer: the tree is given a
     // reader, which reads six commits up to HEAD when asked (src/cli.rs changed in three)
-    history::attach_work_tree(&top, &Profile::default(), None);
+    work_tree_history::attach_work_tree(&top, &Profile::default(), None);
     assert!(given(&top));
     assert_eq!(history_of(&top), Some((6, Some(3))));
     // weighed: read at once
     let weighed_top = load(&r.path);
-    history::attach_work_tree(&weighed_top, &weighed, None);
+    work_tree_history::attach_work_tree(&weighed_top, &weighed, None);
     assert_eq!(history_of(&weighed_top), Some((6, Some(3))));
     // a directory inside the work tree is not its top: no history
     let inside = load(&r.path.join("src"));
-    history::attach_work_tree(&inside, &weighed, None);
+    work_tree_history::attach_work_tree(&inside, &weighed, None);
     assert!(!given(&inside));
     assert_eq!(history_of(&inside), None);
 }
@@ -402,11 +402,11 @@ fn ask_on_the_top_of_a_work_tree_reads_its_history_when_the_profile_weighs_it() 
 fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
     use findbench_engine::modes::ask::{ask, AskRequest};
     use findbench_engine::Outcome;
-    use findbench_tools::history;
+    use findbench_tools::work_tree_history;
     let r = repo();
     let asked = |profile: &Profile, question: &str| {
         let fixture = root_fixture(&r.path);
-        history::attach_work_tree(&fixture, profile, None);
+        work_tree_history::attach_work_tree(&fixture, profile, None);
         let Fixture::Tree(tree) = &fixture else {
             panic!("a root is a tree")
         };
@@ -479,7 +479,7 @@ fn an_answer_without_evidence_lists_the_source_files_that_changed_most() {
 #[test]
 fn a_work_tree_history_is_kept_under_its_head_and_read_again_when_head_moves() {
     use findbench_engine::tree::History;
-    use findbench_tools::history_cache::{log_path, read_work_tree};
+    use findbench_tools::work_tree_history::{log_path, read_work_tree};
     let r = repo();
     let cache = tempfile::tempdir().unwrap();
     let head = run_git(&r.path, &["rev-parse", "HEAD"]);
@@ -527,7 +527,7 @@ fn a_work_tree_history_is_kept_under_its_head_and_read_again_when_head_moves() {
 
 #[test]
 fn the_history_cache_keeps_the_newest_logs_and_answers_when_it_cannot_keep_one() {
-    use findbench_tools::history_cache::{log_path, read_work_tree, KEPT};
+    use findbench_tools::work_tree_history::{log_path, read_work_tree, KEPT};
     let r = repo();
     let cache = tempfile::tempdir().unwrap();
     let dir = cache.path().join("history");

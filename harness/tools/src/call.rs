@@ -134,7 +134,7 @@ impl Answer {
 /// file), then the profile resolved, then the fixture loaded by `load`, then the engine runs.
 /// `started` and `clock` are when the caller began (the command's parse, the server's
 /// receipt), so `_meta.duration_ms` covers the whole call. `history_cache` is where a git
-/// work tree's history is kept between calls (`history_cache.rs`; `None` reads it afresh).
+/// work tree's history is kept between calls (`work_tree_history.rs`; `None` reads it afresh).
 pub fn answer(
     call: &ToolCall,
     started: SystemTime,
@@ -150,7 +150,7 @@ pub fn answer(
         let fixture = loaded.insert(load(&call.fixture())?);
         // a task asked on a git work tree is weighed by its history, read once per tree
         if let Request::Ask(_) = request {
-            crate::history::attach_work_tree(fixture, engine.profile(), history_cache);
+            crate::work_tree_history::attach_work_tree(fixture, engine.profile(), history_cache);
         }
         let result = engine.execute(fixture, &request);
         // after the call: a tree walked without the kept index learns what each file holds

@@ -6,9 +6,8 @@
 //! tree is asked about: a commit corpus's `rev` is the parent of the commit a case asks
 //! about, so that commit and every later one are never counted).
 
-use crate::history_cache::read_work_tree;
 use findbench_engine::tree::History;
-use findbench_engine::{Fixture, Profile, Tree};
+use findbench_engine::{Profile, Tree};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -18,7 +17,7 @@ pub enum Revision<'a> {
     /// The work tree whose top is `root`, up to its `HEAD`; paths relative to `root`.
     WorkTree(&'a Path),
     /// The work tree whose top is `root`, up to its commit `rev` (what `HEAD` was when the
-    /// history kept for it was read: `history_cache.rs`).
+    /// history kept for it was read: `work_tree_history.rs`).
     WorkTreeAt { root: &'a Path, rev: &'a str },
     /// The repository at `git_dir` (bare, a mirror, or a clone's `.git`), up to the commit
     /// `rev` and including it; paths relative to the repository's top.
@@ -84,38 +83,6 @@ pub(crate) fn parse_log(log: &str) -> History {
             .skip(1)
             .map(|commit| commit.lines().filter(|l| !l.trim().is_empty())),
     )
-}
-
-/// Gives a tree fixture the history of the git work tree its root is the top of, when
-/// `profile` uses it and the tree has none yet: what `ask` on the command line and
-/// through the MCP server does. Read now when the ranking weighs it
-/// (`task_ranking.history` or `co_change` above 0); else, when an answer lists the most
-/// changed files (`history_listed` or `history_filled` above 0), read by the tree only if
-/// an answer does. Kept in `cache_dir` under `HEAD`'s commit, when one is given
-/// (`history_cache.rs`). A root that is not the top of a work tree (no `.git` in it), or a
-/// machine without git, ranks and lists without it.
-pub fn attach_work_tree(fixture: &Fixture, profile: &Profile, cache_dir: Option<&Path>) {
-    let Fixture::Tree(tree) = fixture else {
-        return;
-    };
-    let w = &profile.task_ranking;
-    // the top of a work tree, not a directory inside one: a fixture kept in a project's
-    // repository is not weighed by the commits of the project around it
-    let weighed = w.history > 0.0 || w.co_change > 0.0;
-    let used = weighed || w.history_listed > 0 || w.history_filled > 0;
-    if !used || tree.has_history() || !tree.root().join(".git").exists() {
-        return;
-    }
-    let (root, commits) = (tree.root().to_path_buf(), w.history_commits);
-    let cache_dir = cache_dir.map(Path::to_path_buf);
-    let read = move || read_work_tree(&root, commits, cache_dir.as_deref());
-    if weighed {
-        if let Ok(history) = read() {
-            tree.set_history(history);
-        }
-    } else {
-        tree.set_history_reader(Box::new(move || read().ok()));
-    }
 }
 
 /// Gives `tree`, the tree of commit `rev` of the repository at `git_dir`, the history up

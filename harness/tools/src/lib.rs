@@ -17,11 +17,11 @@ pub mod decode;
 pub mod envelope;
 pub mod fixture;
 pub mod history;
-pub mod history_cache;
 pub mod registry;
 pub mod spec;
 pub mod tool_call;
 pub mod values;
+pub mod work_tree_history;
 
 // the argument declarations the tool modules below share, before them
 #[macro_use]

@@ -1,15 +1,49 @@
-//! A git work tree's history kept between calls of the command line. Each call is a new
-//! process, and `git log` of the newest 1000 commits costs more than a warm `ask` (29 ms on
-//! a clone of cobra, whose warm `ask` takes 10). The log up to a commit never changes, so it
-//! is kept under the commit's id: `CACHE/history/ID-N.log` holds `git log`'s output for the
+//! The history of a git work tree, for `ask` on its top ([`attach_work_tree`]), kept
+//! between calls of the command line: each call is a new process, and `git log` of the
+//! newest 1000 commits costs more than a warm `ask` (29 ms on a clone of cobra, whose warm
+//! `ask` takes 10). The log up to a commit never changes, so it is kept under the commit's
+//! id: `CACHE/history/ID-N.log` holds `git log`'s output for the
 //! newest `N` commits up to `ID`. A call asks git only which commit `HEAD` is; when `HEAD`
 //! moved, the log is read again and kept under the new id. A file is written under a
 //! temporary name, then renamed: one that exists is whole. The newest [`KEPT`] are kept.
 
 use crate::history::{log_text, parse_log, read, Revision};
 use findbench_engine::tree::History;
+use findbench_engine::{Fixture, Profile};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// Gives a tree fixture the history of the git work tree its root is the top of, when
+/// `profile` uses it and the tree has none yet: what `ask` on the command line and
+/// through the MCP server does. Read now when the ranking weighs it
+/// (`task_ranking.history` or `co_change` above 0); else, when an answer lists the most
+/// changed files (`history_listed` or `history_filled` above 0), read by the tree only if
+/// an answer does. Kept in `cache_dir` under `HEAD`'s commit, when one is given. A root
+/// that is not the top of a work tree (no `.git` in it), or a machine without git, ranks
+/// and lists without it.
+pub fn attach_work_tree(fixture: &Fixture, profile: &Profile, cache_dir: Option<&Path>) {
+    let Fixture::Tree(tree) = fixture else {
+        return;
+    };
+    let w = &profile.task_ranking;
+    // the top of a work tree, not a directory inside one: a fixture kept in a project's
+    // repository is not weighed by the commits of the project around it
+    let weighed = w.history > 0.0 || w.co_change > 0.0;
+    let used = weighed || w.history_listed > 0 || w.history_filled > 0;
+    if !used || tree.has_history() || !tree.root().join(".git").exists() {
+        return;
+    }
+    let (root, commits) = (tree.root().to_path_buf(), w.history_commits);
+    let cache_dir = cache_dir.map(Path::to_path_buf);
+    let read = move || read_work_tree(&root, commits, cache_dir.as_deref());
+    if weighed {
+        if let Ok(history) = read() {
+            tree.set_history(history);
+        }
+    } else {
+        tree.set_history_reader(Box::new(move || read().ok()));
+    }
+}
 
 /// How many logs the cache keeps: one a commit `HEAD` was at when asked, newest first.
 pub const KEPT: usize = 16;
