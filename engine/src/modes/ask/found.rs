@@ -24,9 +24,10 @@ pub struct AskMatch {
     /// file holds) decides, since a task's sentence is not one term a file must hold whole.
     #[serde(skip)]
     pub ranked: bool,
-    /// `find` matched it as what the question names: a definition of the term's exact name,
-    /// or a file named for the term. Such an answer is complete; its free places are not
-    /// filled (`most_changed.rs`).
+    /// `find` matched it as what its term names: a definition of the term's exact name, or
+    /// a file named for the term. When the term is the question's own (not a phrase the
+    /// tree narrowed a task to), such an answer is whole: its free places are not filled
+    /// (`most_changed.rs`).
     #[serde(skip)]
     pub names_term: bool,
 }

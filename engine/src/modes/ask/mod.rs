@@ -176,9 +176,15 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     // `forFile`) is still a task: when no file of the phrase holds enough of it, it is
     // ranked by every word after all
     let whole_term = task_search::is_task(&plan, profile).then(|| plan.term.clone());
-    if let Some(term) = plan::subject(tree, &plan, rules) {
-        plan.term = term;
-    }
+    // a phrase of the question that names something of the tree becomes its term: an answer
+    // that is that thing's definition answers a part of the question, not all of it
+    let narrowed = match plan::subject(tree, &plan, rules) {
+        Some(term) => {
+            plan.term = term;
+            true
+        }
+        None => false,
+    };
     let whole_term =
         whole_term.filter(|_| rules.task_after_subject && !task_search::is_task(&plan, profile));
     // the candidates shown and the ones `read` may open: reasons for these only
@@ -313,12 +319,13 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     }
     // evidence in fewer files than asked for: the free places go to the files that
     // changed most lately, after the files found; unless the file read as evidence is
-    // what the question names (its definition, or the file named for it), an answer
-    // complete in itself
-    let names_term = read
-        .evidence
-        .as_ref()
-        .is_some_and(|e| matches.iter().any(|m| m.path == e.path && m.names_term));
+    // what the question names as a whole (its definition, or the file named for it, not a
+    // phrase's within a task), an answer complete in itself
+    let names_term = !narrowed
+        && read
+            .evidence
+            .as_ref()
+            .is_some_and(|e| matches.iter().any(|m| m.path == e.path && m.names_term));
     if outcome == Outcome::Success && !names_term {
         most_changed::fill_free_places(tree, profile, &mut matches, request.limit);
     }

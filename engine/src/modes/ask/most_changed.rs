@@ -9,7 +9,8 @@
 //! evidence. A `success` answer whose files found are fewer than the limit ("Fix the
 //! docs" finds one README) gives up to `task_ranking.history_filled` of the free places to
 //! the same files, after its own; unless the file read as evidence is what the question
-//! names (its definition, the file named for it), which is a whole answer.
+//! names as a whole (its definition, the file named for it; not a phrase's within a task),
+//! which is a whole answer.
 
 use super::found::AskMatch;
 use crate::profile::Profile;

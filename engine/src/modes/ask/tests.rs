@@ -601,3 +601,47 @@ fn a_profile_that_lists_no_history_never_reads_it() {
     assert!(read.load(Ordering::SeqCst));
     assert_eq!(filled.matches.last().unwrap().path, "src/net.rs");
 }
+
+#[test]
+fn a_task_answered_by_the_definition_of_a_phrase_of_it_is_filled_the_name_alone_is_not() {
+    let tree = Tree::from_memory(
+        "t",
+        [
+            (
+                "src/Visibility/Converter.php",
+                "class Converter {\n    // throw on failure to check existence in S3\n    \
+                 public function forFile(int $mode) { throw new Exception(); }\n}\n",
+            ),
+            ("src/Ftp/FtpAdapter.php", "class FtpAdapter {}\n"),
+        ],
+    );
+    tree.set_history(crate::tree::History::from_commits([vec![
+        "src/Ftp/FtpAdapter.php",
+    ]]));
+    let paths = |q: &str| -> (Outcome, Vec<String>) {
+        let r = ask(&tree, &AskRequest::new(q), &Profile::default()).unwrap();
+        (r.outcome, r.matches.into_iter().map(|m| m.path).collect())
+    };
+    // the task's phrase `for file` names `forFile`, whose definition is read as evidence:
+    // it answers part of the task, so the free places are filled
+    let task = paths("Throw exception when failing to check for file existence in S3");
+    assert_eq!(
+        task,
+        (
+            Outcome::Success,
+            vec![
+                "src/Visibility/Converter.php".to_string(),
+                "src/Ftp/FtpAdapter.php".to_string()
+            ]
+        )
+    );
+    // the name alone is answered by its definition, whole
+    let name = paths("forFile");
+    assert_eq!(
+        name,
+        (
+            Outcome::Success,
+            vec!["src/Visibility/Converter.php".to_string()]
+        )
+    );
+}
