@@ -23,17 +23,11 @@ impl Tree {
     /// [`TreeOptions::no_cache`] or no cache directory, every file is walked and read into
     /// memory.
     pub fn load(root: &Path, options: &TreeOptions) -> Result<Tree> {
-        if !options.no_cache {
-            if let Some(dir) = options
-                .cache_dir
-                .clone()
-                .or_else(crate::cache_dir::cache_dir)
-            {
-                return match cache::open_if_indexed(root, options, &dir)? {
-                    Some((tree, _)) => Ok(tree),
-                    None => Tree::load_unindexed(root, options, dir),
-                };
-            }
+        if let Some(dir) = options.kept_in() {
+            return match cache::open_if_indexed(root, options, &dir)? {
+                Some((tree, _)) => Ok(tree),
+                None => Tree::load_unindexed(root, options, dir),
+            };
         }
         let (files, report) = walk::walk_in_memory(root, options)?;
         Ok(Tree::from_files(

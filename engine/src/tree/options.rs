@@ -38,6 +38,16 @@ impl Default for TreeOptions {
 }
 
 impl TreeOptions {
+    /// The cache directory these options keep things in (the index, a work tree's history):
+    /// `cache_dir`, else [`crate::cache_dir::cache_dir`]; none with `no_cache` or when no
+    /// directory is known.
+    pub fn kept_in(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            return None;
+        }
+        self.cache_dir.clone().or_else(crate::cache_dir::cache_dir)
+    }
+
     /// True when these options walk a tree as `findbench index` does (the options of its
     /// kept index: size limit, ignore files, hidden files, links): only such an index is
     /// one a caller builds in the background.

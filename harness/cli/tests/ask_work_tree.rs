@@ -4,28 +4,10 @@
 
 mod common;
 
-use common::{assert_exit, stdout_json};
+use common::{assert_exit, git, stdout_json};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+use std::process::{Command, Output};
 
 fn commit(dir: &Path, path: &str, text: &str) -> String {
     std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();

@@ -6,37 +6,12 @@
 
 mod common;
 
-use common::{assert_exit, findbench, repo_root, stdout_json};
+use common::{assert_exit, findbench, git, repo_root, stdout_json};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const ROLLOUT: &str = "corpora/fixtures/agent-logs/codex/2025/09/12/rollout-2025-09-12T10-00-00-0199a3f2-7c41-7d12-b3e5-2f9c0a6d8e41.jsonl";
 const READ: &str = "src/telemetry/trace_writer.cpp";
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=findbench",
-            "-c",
-            "user.email=t@example.com",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// Copies the files under `from` into `to`.
 fn copy_tree(from: &Path, to: &Path) {

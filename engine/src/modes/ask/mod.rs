@@ -178,13 +178,9 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
     let whole_term = task_search::is_task(&plan, profile).then(|| plan.term.clone());
     // a phrase of the question that names something of the tree becomes its term: an answer
     // that is that thing's definition answers a part of the question, not all of it
-    let narrowed = match plan::subject(tree, &plan, rules) {
-        Some(term) => {
-            plan.term = term;
-            true
-        }
-        None => false,
-    };
+    let narrowed = plan::subject(tree, &plan, rules)
+        .map(|term| plan.term = term)
+        .is_some();
     let whole_term =
         whole_term.filter(|_| rules.task_after_subject && !task_search::is_task(&plan, profile));
     // the candidates shown and the ones `read` may open: reasons for these only

@@ -397,10 +397,10 @@ fn without_the_rule_a_narrowed_task_lists_only_the_phrases_files() {
     );
 }
 
-#[test]
-fn a_narrowed_task_whose_phrase_holds_it_is_answered_by_the_phrase() {
-    // the phrase's file holds the task's words: the rule leaves the answer alone
-    let tree = Tree::from_memory(
+/// A tree whose `forFile` (two words of a task, "for file") is defined in a file that
+/// holds the task's words.
+fn for_file_holding_the_task() -> Tree {
+    Tree::from_memory(
         "t",
         [
             (
@@ -410,7 +410,13 @@ fn a_narrowed_task_whose_phrase_holds_it_is_answered_by_the_phrase() {
             ),
             ("src/Ftp/FtpAdapter.php", "class FtpAdapter {}\n"),
         ],
-    );
+    )
+}
+
+#[test]
+fn a_narrowed_task_whose_phrase_holds_it_is_answered_by_the_phrase() {
+    // the phrase's file holds the task's words: the rule leaves the answer alone
+    let tree = for_file_holding_the_task();
     let q = "Throw exception when failing to check for file existence in S3";
     let r = ask(&tree, &AskRequest::new(q), &Profile::default()).unwrap();
     assert_eq!(r.outcome, Outcome::Success);
@@ -604,17 +610,7 @@ fn a_profile_that_lists_no_history_never_reads_it() {
 
 #[test]
 fn a_task_answered_by_the_definition_of_a_phrase_of_it_is_filled_the_name_alone_is_not() {
-    let tree = Tree::from_memory(
-        "t",
-        [
-            (
-                "src/Visibility/Converter.php",
-                "class Converter {\n    // throw on failure to check existence in S3\n    \
-                 public function forFile(int $mode) { throw new Exception(); }\n}\n",
-            ),
-            ("src/Ftp/FtpAdapter.php", "class FtpAdapter {}\n"),
-        ],
-    );
+    let tree = for_file_holding_the_task();
     tree.set_history(crate::tree::History::from_commits([vec![
         "src/Ftp/FtpAdapter.php",
     ]]));

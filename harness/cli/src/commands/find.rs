@@ -90,14 +90,7 @@ impl Call {
     /// prints it in the requested format; returns the exit code.
     pub(crate) fn answer(&self, tool_call: ToolCall, output: &OutputArgs) -> i32 {
         // each call is a process: a work tree's history is kept in the cache between them
-        let history_cache = (!self.options.no_cache)
-            .then(|| {
-                self.options
-                    .cache_dir
-                    .clone()
-                    .or_else(findbench_engine::cache_dir::cache_dir)
-            })
-            .flatten();
+        let history_cache = self.options.kept_in();
         let mut answer = call::answer(
             &tool_call,
             self.started,
