@@ -70,63 +70,15 @@ pub(super) fn best_scored(
     held: Held<'_>,
     depth: usize,
 ) -> Vec<Scored> {
-    let Held {
-        by_file,
-        term_weights,
-        scope,
-    } = held;
-    let w = &profile.task_ranking;
-    // what each candidate is (its kind's prior and whether it is in the subject's scope
-    // weigh its score): only they are asked
-    let files = tree.files();
-    let kinds: HashMap<u32, (FileKind, f64)> = by_file
-        .par_iter()
-        .map(|(&f, _)| {
-            let file = &files[f as usize];
-            let scoped = match subject_scope::in_scope(scope, &file.path) {
-                true => 1.0 + w.subject_scope,
-                false => 1.0,
-            };
-            (f, (FileKind::of(file, profile), scoped))
-        })
-        .collect();
-    // a term's weight (its code shape's) weighs its idf, in the bound as in the score
-    let idf: Vec<f64> = lists
-        .iter()
-        .zip(term_weights)
-        .map(|(l, w)| index.idf(l.len()) * w)
-        .collect();
-    let factor = |file: u32, held: usize| {
-        let coverage = held as f64 / terms.len() as f64;
-        let (kind, scoped) = kinds[&file];
-        kind.prior(w) * scoped * coverage.powf(w.coverage)
-    };
+    let scorer = Scorer::new(tree, profile, index, terms, lists, held, held.by_file.keys());
     // the same sum in the same order as the score's, each term's part at its largest
-    let mut candidates: Vec<(u32, f64)> = by_file
+    let mut candidates: Vec<(u32, f64)> = held
+        .by_file
         .iter()
-        .map(|(&file, held)| {
-            let sum: f64 = held.iter().fold(0.0, |s, &t| s + idf[t]);
-            (file, sum * factor(file, held.len()) * (1.0 + SLACK))
-        })
+        .map(|(&file, terms)| (file, scorer.bound(file, terms)))
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let bounded = bounds_hold(w);
-    let scored_file = |file: u32, ((len, held), lines): (FileCounts, Option<TermLines>)| {
-        let mut sum = 0.0;
-        let mut found = Vec::with_capacity(held.len());
-        for (t, tf) in held {
-            let weighted = index.weighted_tf(&tf, &len, w);
-            sum += idf[t] * weighted / (w.k1 + weighted);
-            found.push((t, tf.map(|n| n > 0)));
-        }
-        Scored {
-            file,
-            score: sum * factor(file, found.len()),
-            found,
-            lines,
-            kind: kinds[&file].0,
-        }
-    };
+    let bounded = bounds_hold(&profile.task_ranking);
     let next = AtomicUsize::new(0);
     let shared = Mutex::new((BestScores::new(depth), Vec::new()));
     let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -145,14 +97,125 @@ pub(super) fn best_scored(
             if bounded && !lock().0.admits(bound) {
                 return;
             }
-            let counts = index.count(tree, profile, file, terms, lists, &mut bytes);
-            let scored = scored_file(file, counts);
+            let scored = scorer.score(file, &mut bytes);
             let mut shared = lock();
             shared.0.add(scored.score);
             shared.1.push(scored);
         }
     });
     shared.into_inner().unwrap_or_else(|e| e.into_inner()).1
+}
+
+/// Scores each of `files` that holds a term (those of `held.by_file`) as [`best_scored`]
+/// scores it: for a file the bounds left unscored that another rule brings in.
+pub(super) fn scored_files(
+    tree: &Tree,
+    profile: &Profile,
+    index: &FieldIndex,
+    terms: &[String],
+    lists: &[Holding<'_>],
+    held: Held<'_>,
+    files: &[u32],
+) -> Vec<Scored> {
+    let files: Vec<&u32> = files.iter().filter(|f| held.by_file.contains_key(f)).collect();
+    let scorer = Scorer::new(tree, profile, index, terms, lists, held, files.iter().copied());
+    let mut bytes = Vec::new();
+    files
+        .into_iter()
+        .map(|&file| scorer.score(file, &mut bytes))
+        .collect()
+}
+
+/// What scores a file: BM25F over the terms it holds, times its kind's prior, its place
+/// in the subject's scope and the share of the terms it holds.
+struct Scorer<'a> {
+    tree: &'a Tree,
+    profile: &'a Profile,
+    index: &'a FieldIndex,
+    terms: &'a [String],
+    lists: &'a [Holding<'a>],
+    by_file: &'a HashMap<u32, Vec<usize>>,
+    /// Each file's kind and scope factor: only the files to be scored are asked.
+    kinds: HashMap<u32, (FileKind, f64)>,
+    /// Each term's idf times its weight (its code shape's), in the bound as in the score.
+    idf: Vec<f64>,
+}
+
+impl<'a> Scorer<'a> {
+    fn new<'f>(
+        tree: &'a Tree,
+        profile: &'a Profile,
+        index: &'a FieldIndex,
+        terms: &'a [String],
+        lists: &'a [Holding<'a>],
+        held: Held<'a>,
+        files: impl Iterator<Item = &'f u32>,
+    ) -> Self {
+        let w = &profile.task_ranking;
+        let all = tree.files();
+        let files: Vec<u32> = files.copied().collect();
+        let kinds = files
+            .par_iter()
+            .map(|&f| {
+                let file = &all[f as usize];
+                let scoped = match subject_scope::in_scope(held.scope, &file.path) {
+                    true => 1.0 + w.subject_scope,
+                    false => 1.0,
+                };
+                (f, (FileKind::of(file, profile), scoped))
+            })
+            .collect();
+        let idf = lists
+            .iter()
+            .zip(held.term_weights)
+            .map(|(l, w)| index.idf(l.len()) * w)
+            .collect();
+        Scorer {
+            tree,
+            profile,
+            index,
+            terms,
+            lists,
+            by_file: held.by_file,
+            kinds,
+            idf,
+        }
+    }
+
+    fn factor(&self, file: u32, held: usize) -> f64 {
+        let w = &self.profile.task_ranking;
+        let coverage = held as f64 / self.terms.len() as f64;
+        let (kind, scoped) = self.kinds[&file];
+        kind.prior(w) * scoped * coverage.powf(w.coverage)
+    }
+
+    /// The most `file`, holding `held`, can score.
+    fn bound(&self, file: u32, held: &[usize]) -> f64 {
+        let sum: f64 = held.iter().fold(0.0, |s, &t| s + self.idf[t]);
+        sum * self.factor(file, held.len()) * (1.0 + SLACK)
+    }
+
+    fn score(&self, file: u32, bytes: &mut Vec<u8>) -> Scored {
+        let w = &self.profile.task_ranking;
+        let ((len, held), lines): (FileCounts, Option<TermLines>) =
+            self.index
+                .count(self.tree, self.profile, file, self.terms, self.lists, bytes);
+        debug_assert!(self.by_file.contains_key(&file));
+        let mut sum = 0.0;
+        let mut found = Vec::with_capacity(held.len());
+        for (t, tf) in held {
+            let weighted = self.index.weighted_tf(&tf, &len, w);
+            sum += self.idf[t] * weighted / (w.k1 + weighted);
+            found.push((t, tf.map(|n| n > 0)));
+        }
+        Scored {
+            file,
+            score: sum * self.factor(file, found.len()),
+            found,
+            lines,
+            kind: self.kinds[&file].0,
+        }
+    }
 }
 
 /// The best `depth` scores found so far (at least one), lowest on top.

@@ -26,6 +26,7 @@ pub mod kept;
 mod kept_runs;
 pub mod kind;
 mod length_sample;
+mod named_files;
 pub mod posting;
 mod references;
 mod subject_scope;
@@ -217,6 +218,18 @@ pub fn rank_written(
         scope: &scope,
     };
     let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, held, depth);
+    // the file named for a name the question quotes, scored where the bounds left it out
+    let named = named_files::named_files(tree, profile, written, by_file.keys().copied());
+    let unscored: Vec<u32> = named
+        .iter()
+        .map(|(f, _)| *f)
+        .filter(|f| !ranked.iter().any(|s| s.file == *f))
+        .collect();
+    if !unscored.is_empty() {
+        let scored = best_files::scored_files(tree, profile, index, &terms, &lists, held, &unscored);
+        ranked.extend(scored);
+    }
+    let named = named_files::raise_named(profile, &named, &mut ranked);
     let order = |a: &Scored, b: &Scored| {
         b.score.total_cmp(&a.score).then_with(|| {
             let (pa, pb) = (&files[a.file as usize].path, &files[b.file as usize].path);
@@ -322,6 +335,9 @@ pub fn rank_written(
                 if let Some(&test) = tested_by.get(&file) {
                     let test = &files[test as usize].path;
                     reason.push_str(&format!("; tested by `{test}`"));
+                }
+                if let Some(name) = named.get(&file) {
+                    reason.push_str(&format!("; named for `{name}`"));
                 }
                 if let Some(names) = references.defines.get(&file) {
                     let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
