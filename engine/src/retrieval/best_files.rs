@@ -70,7 +70,15 @@ pub(super) fn best_scored(
     held: Held<'_>,
     depth: usize,
 ) -> Vec<Scored> {
-    let scorer = Scorer::new(tree, profile, index, terms, lists, held, held.by_file.keys());
+    let scorer = Scorer::new(
+        tree,
+        profile,
+        index,
+        terms,
+        lists,
+        held,
+        held.by_file.keys(),
+    );
     // the same sum in the same order as the score's, each term's part at its largest
     let mut candidates: Vec<(u32, f64)> = held
         .by_file
@@ -117,8 +125,19 @@ pub(super) fn scored_files(
     held: Held<'_>,
     files: &[u32],
 ) -> Vec<Scored> {
-    let files: Vec<&u32> = files.iter().filter(|f| held.by_file.contains_key(f)).collect();
-    let scorer = Scorer::new(tree, profile, index, terms, lists, held, files.iter().copied());
+    let files: Vec<&u32> = files
+        .iter()
+        .filter(|f| held.by_file.contains_key(f))
+        .collect();
+    let scorer = Scorer::new(
+        tree,
+        profile,
+        index,
+        terms,
+        lists,
+        held,
+        files.iter().copied(),
+    );
     let mut bytes = Vec::new();
     files
         .into_iter()

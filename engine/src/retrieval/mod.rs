@@ -226,7 +226,8 @@ pub fn rank_written(
         .filter(|f| !ranked.iter().any(|s| s.file == *f))
         .collect();
     if !unscored.is_empty() {
-        let scored = best_files::scored_files(tree, profile, index, &terms, &lists, held, &unscored);
+        let scored =
+            best_files::scored_files(tree, profile, index, &terms, &lists, held, &unscored);
         ranked.extend(scored);
     }
     let named = named_files::raise_named(profile, &named, &mut ranked);

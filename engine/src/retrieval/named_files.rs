@@ -164,7 +164,11 @@ mod tests {
     }
 
     fn score_of(ranking: &Ranking, path: &str) -> Option<f64> {
-        ranking.files.iter().find(|f| f.path == path).map(|f| f.score)
+        ranking
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.score)
     }
 
     #[test]
@@ -200,7 +204,10 @@ mod tests {
         ] {
             assert_eq!(score_of(&half, other), score_of(&all, other), "{other}");
             let reason = &half.files.iter().find(|f| f.path == other);
-            assert!(reason.is_none_or(|f| !f.reason.contains("named for")), "{other}");
+            assert!(
+                reason.is_none_or(|f| !f.reason.contains("named for")),
+                "{other}"
+            );
         }
     }
 
@@ -209,7 +216,10 @@ mod tests {
         let tree = Tree::from_memory(
             "styles",
             [
-                ("pkg/http_exception.py", "class HttpException(Exception):\n    pass\n"),
+                (
+                    "pkg/http_exception.py",
+                    "class HttpException(Exception):\n    pass\n",
+                ),
                 ("pkg/json_null.py", "JSON_NULL = None\n"),
                 ("pkg/other.py", "class HttpException: pass\n"),
             ],
