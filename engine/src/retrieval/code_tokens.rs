@@ -110,6 +110,33 @@ pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
     out
 }
 
+/// The files a question names by name or path, as written, at most `limit`, in the
+/// question's order: `licenses.go`, `src/walk.rs` (of `src/walk.rs:120`), `axios.js` (of
+/// `docs(axios.js)`). A name is a run of letters, digits and `_ - . /` whose last part
+/// (after its last `/`) has a name before a `.` and an extension after it that starts with a
+/// letter and holds letters and digits only: a version (`1.2.3`), `e.g` (its name is one
+/// letter, so it may be one: only the tree tells) and a sentence's last word are not.
+pub fn named_paths(question: &str, limit: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let part = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
+    for run in question.split(|c: char| !part(c)) {
+        let run = run
+            .trim_start_matches("./")
+            .trim_end_matches(['.', '/', '-']);
+        let last = run.rsplit('/').next().unwrap_or(run);
+        let Some((name, ext)) = last.rsplit_once('.') else {
+            continue;
+        };
+        let name_ok = name.bytes().any(|b| b.is_ascii_alphanumeric());
+        let ext_ok = ext.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric());
+        if name_ok && ext_ok && out.len() < limit && !out.iter().any(|o| o == run) {
+            out.push(run.to_string());
+        }
+    }
+    out
+}
+
 /// Calls `each` with every identifier of `text` (a run of ASCII letters, digits, `_` and
 /// `$` that does not start with a digit) and the byte after it.
 pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Option<u8>)) {
@@ -215,6 +242,25 @@ mod tests {
             .filter(|(_, m)| *m)
             .map(|(t, _)| t)
             .collect()
+    }
+
+    #[test]
+    fn the_files_a_question_names_are_its_names_with_an_extension() {
+        assert_eq!(
+            named_paths(
+                "cmd: Move functions from helpers.go to licenses.go, see src/walk.rs:120",
+                8
+            ),
+            ["helpers.go", "licenses.go", "src/walk.rs"]
+        );
+        assert_eq!(
+            named_paths("docs(axios.js): fix ./lib/a.js.", 8),
+            ["axios.js", "lib/a.js"]
+        );
+        // versions, sentences and a URL's last part with no extension are not files
+        assert!(named_paths("Release 3.0.0rc2. Done. v1.2.3", 8).is_empty());
+        assert!(named_paths("see code.google.com/p/issues/detail?id=353", 8).is_empty());
+        assert_eq!(named_paths("a.rs a.rs b.rs c.rs", 2), ["a.rs", "b.rs"]);
     }
 
     #[test]

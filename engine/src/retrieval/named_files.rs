@@ -1,18 +1,19 @@
-//! The file named for a name the question quotes: a task that says "Make `HttpException`
-//! unchecked" or "Remove a condition in `JsonNull.equals()`" changes the file that holds
-//! that class, whose name is the name's (`HttpException.java`, `json_null.py`), though
-//! the task's other words ("call adapters", "condition") rank the files that use it far
-//! above it. An engineer opens that file first.
+//! The file a question names, by its path or for a name it quotes: a task that says "Move
+//! some functions from helpers.go to licenses.go" or "Make `HttpException` unchecked"
+//! changes that file, though its other words ("functions", "call adapters") rank the files
+//! that use it far above. An engineer opens that file first.
 //!
-//! A file is named for a name when its file name, from its first `.`, cut, is the name in
-//! any case style (their snake forms are equal), and it defines that name (not only
-//! declares it; not in a test), and it is a source file. Such a file's score is raised to
-//! at least `named_file` times the best score by the words; a file the bounds left
-//! unscored is scored first. The other lifts (proximity, `defines_named`, the history)
-//! then weigh it as any file.
+//! A file is named by a path when the path is its own or its last components (`walk.rs`,
+//! `src/walk.rs` of `src/walk.rs:120`), whatever its kind: the question says which file. A
+//! file is named for a name when its file name, from its first `.` cut, is the name in any
+//! case style (their snake forms are equal: `HttpException.java`, `http_exception.py`),
+//! it defines that name (not only declares it; not in a test) and it is a source file.
+//! Such a file's score is raised to at least `named_file` times the best score by the
+//! words; a file the bounds left unscored is scored first. The other lifts (proximity,
+//! `defines_named`, the history) then weigh it as any file.
 
 use super::best_files::Scored;
-use super::code_tokens::named_identifiers;
+use super::code_tokens::{named_identifiers, named_paths};
 use super::kind::FileKind;
 use crate::profile::Profile;
 use crate::text::camel::snake;
@@ -22,9 +23,10 @@ use std::collections::HashMap;
 /// How many of the names a question quotes are looked for among the file names.
 const NAMED: usize = 8;
 
-/// The files of `holding` (the files that hold a term of the question) named for a name
-/// `question` quotes and defining it, each with that name, in the order of `holding`'s
-/// files: none when `named_file` is 0 or the question quotes no name.
+/// The files of `holding` (the files that hold a term of the question) that `question`
+/// names: by their path or file name (`licenses.go`, `src/walk.rs:120`), of any kind; or
+/// named for a name it quotes and defining it, a source file. Each with the name or path
+/// written, in the order of the files: none when `named_file` is 0.
 pub(super) fn named_files(
     tree: &Tree,
     profile: &Profile,
@@ -35,7 +37,8 @@ pub(super) fn named_files(
         return Vec::new();
     }
     let names = named_identifiers(question, NAMED);
-    if names.is_empty() {
+    let paths = named_paths(question, NAMED);
+    if names.is_empty() && paths.is_empty() {
         return Vec::new();
     }
     let snakes: Vec<String> = names.iter().map(|n| snake(n)).collect();
@@ -44,6 +47,10 @@ pub(super) fn named_files(
     let mut out: Vec<(u32, String)> = Vec::new();
     for f in holding {
         let file = &files[f as usize];
+        if let Some(p) = paths.iter().find(|p| ends_with_path(&file.path, p)) {
+            out.push((f, p.clone()));
+            continue;
+        }
         let base = file.path.rsplit('/').next().unwrap_or(&file.path);
         let stem = base.split('.').next().unwrap_or(base);
         // every file holding a word is asked: its letters first, without a string made
@@ -66,6 +73,14 @@ pub(super) fn named_files(
     }
     out.sort_by_key(|(f, _)| *f);
     out
+}
+
+/// Whether `path` is `named` or ends with `/` and `named`: whole path components.
+fn ends_with_path(path: &str, named: &str) -> bool {
+    path == named
+        || (path.len() > named.len()
+            && path.ends_with(named)
+            && path.as_bytes()[path.len() - named.len() - 1] == b'/')
 }
 
 /// The letters and digits of `name`, lower case.
@@ -236,6 +251,42 @@ mod tests {
         assert!(named_files(&tree, &none, question, all.into_iter()).is_empty());
         // the files holding a word are the only ones asked
         assert!(named_files(&tree, &profile, question, [1, 2].into_iter()).is_empty());
+    }
+
+    #[test]
+    fn a_file_the_question_names_by_its_path_is_named_whatever_its_kind() {
+        let tree = Tree::from_memory(
+            "paths",
+            [
+                ("cmd/helpers.go", "package cmd\nfunc helper() {}\n"),
+                ("cmd/licenses.go", "package cmd\nvar licenses = 1\n"),
+                ("cmd/mylicenses.go", "package cmd\n"),
+                ("README.md", "# cmd\n"),
+            ],
+        );
+        let profile = Profile::default();
+        let all = || 0..4;
+        let id = |path: &str| tree.files().iter().position(|f| f.path == path).unwrap() as u32;
+        assert_eq!(
+            named_files(
+                &tree,
+                &profile,
+                "Move helpers from cmd/helpers.go to licenses.go",
+                all()
+            ),
+            [
+                (id("cmd/helpers.go"), "cmd/helpers.go".to_string()),
+                (id("cmd/licenses.go"), "licenses.go".to_string())
+            ]
+        );
+        assert_eq!(
+            named_files(&tree, &profile, "Updated README.md;", all()),
+            [(id("README.md"), "README.md".to_string())]
+        );
+        // a path names whole components: `licenses.go` is not `mylicenses.go`'s
+        assert!(!ends_with_path("cmd/mylicenses.go", "licenses.go"));
+        assert!(ends_with_path("licenses.go", "licenses.go"));
+        assert!(!ends_with_path("cmd/licenses.go", "md/licenses.go"));
     }
 
     #[test]
