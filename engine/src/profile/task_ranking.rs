@@ -139,11 +139,12 @@ pub struct TaskRankingWeights {
     /// on five samples of projects held out of its choice, read from the question as written
     /// (`benches/RESULTS.md`, a subject's scope and the names it quotes).
     pub defines_named: f64,
-    /// Share of the best score by the words a file named for a name the question quotes
-    /// gets at least: its file name is the name in any case style (`HttpException.java`,
-    /// `json_null.py` for `JsonNull`), it defines that name and is a source file
-    /// (`retrieval/named_files.rs`). A task about a class changes the file that holds it,
-    /// though its other words rank the files that use it above. 0 raises none; the
+    /// Share of the best score by the words a file the question names gets at least: by
+    /// its path or file name (`licenses.go`, `src/walk.rs:120`), or for a name it quotes,
+    /// its file name the name in any case style (`HttpException.java`, `json_null.py` for
+    /// `JsonNull`), defining it, a source file (`retrieval/named_files.rs`). A task about a
+    /// class changes the file that holds it, though its other words rank the files that
+    /// use it above. 0 raises none; the
     /// default 1.0 (it ties the best, and comes first by its shorter path or later lifts)
     /// is the training projects' best, with 0.75 and 1.5 alike and 0.5 below at hit@1
     /// (`benches/RESULTS.md`, the file named for a quoted name).
