@@ -9,6 +9,11 @@
 //! compares the size and mtime of every indexed file and directory (what `Tree::load`
 //! itself compares). A store or path list is one file: its size and mtime.
 //!
+//! A tree at the top of a git work tree also compares the size and mtime of the files that
+//! move with its `HEAD` (`HEAD`, its reflog, the branch it names): a commit changes only
+//! the git directory, which the walk and the watch skip, yet `ask` lists the files that
+//! changed lately by its history, read anew by a tree loaded again.
+//!
 //! A change only says "load again": the reload goes through `Tree::load` (the kept index:
 //! only files whose size or mtime changed are read again) or the store cache.
 
@@ -33,6 +38,8 @@ pub struct Freshness {
     how: How,
     /// Something may have changed unseen while it loaded: load again at the next check.
     doubtful: bool,
+    /// The files of a work tree's git directory that move with its `HEAD`, stamped.
+    head: Vec<(PathBuf, Stamp)>,
 }
 
 enum How {
@@ -58,6 +65,39 @@ fn directories(root: &Path) -> Vec<PathBuf> {
         .build()
         .flatten()
         .map(ignore::DirEntry::into_path)
+        .collect()
+}
+
+/// The files of the git directory of the work tree whose top is `root` that change when its
+/// `HEAD` moves: `HEAD` (a checkout), `logs/HEAD` (every move, where reflogs are kept) and
+/// the branch `HEAD` names, loose or packed (a commit). None outside a work tree's top; a
+/// `.git` file (a linked work tree, a submodule) names the git directory.
+fn head_files(root: &Path) -> Vec<PathBuf> {
+    let dot_git = root.join(".git");
+    let git_dir = match std::fs::read_to_string(&dot_git) {
+        Ok(text) => match text.trim().strip_prefix("gitdir:") {
+            Some(dir) => root.join(dir.trim()),
+            None => return Vec::new(),
+        },
+        Err(_) if dot_git.is_dir() => dot_git,
+        Err(_) => return Vec::new(),
+    };
+    let mut files = vec![git_dir.join("HEAD"), git_dir.join("logs/HEAD")];
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).unwrap_or_default();
+    if let Some(branch) = head.trim().strip_prefix("ref:") {
+        files.push(git_dir.join(branch.trim()));
+        files.push(git_dir.join("packed-refs"));
+    }
+    files
+}
+
+fn head_stamps(root: &Path) -> Vec<(PathBuf, Stamp)> {
+    head_files(root)
+        .into_iter()
+        .map(|p| {
+            let s = stamp(&p);
+            (p, s)
+        })
         .collect()
 }
 
@@ -87,6 +127,7 @@ impl Freshness {
                 return Freshness {
                     how: How::Watch(watch),
                     doubtful: any_racy(stamps.iter(), loaded_at),
+                    head: head_stamps(tree.root()),
                 };
             }
         }
@@ -96,7 +137,10 @@ impl Freshness {
     /// Compares the size and mtime of every indexed file and directory at each check.
     pub fn stamped(tree: &Tree, loaded_at: SystemTime) -> Freshness {
         let files = tree.files().iter().map(|f| tree.root().join(&f.path));
-        Freshness::of_paths(directories(tree.root()).into_iter().chain(files), loaded_at)
+        Freshness {
+            head: head_stamps(tree.root()),
+            ..Freshness::of_paths(directories(tree.root()).into_iter().chain(files), loaded_at)
+        }
     }
 
     /// One file (a store, a path list): its size and mtime.
@@ -114,6 +158,7 @@ impl Freshness {
         Freshness {
             doubtful: any_racy(stamps.iter().map(|(_, s)| s), loaded_at),
             how: How::Stamps(stamps),
+            head: Vec::new(),
         }
     }
 
@@ -126,7 +171,8 @@ impl Freshness {
             How::Watch(watch) => watch.changed(),
             How::Stamps(stamps) => stamps.iter().any(|(p, s)| stamp(p) != *s),
         };
-        doubtful || seen
+        let moved = self.head.iter().any(|(p, s)| stamp(p) != *s);
+        doubtful || seen || moved
     }
 
     /// The fixture may have changed unseen: the next check says it changed.
@@ -140,9 +186,10 @@ impl Freshness {
     pub fn reloaded(self, tree: Option<&Tree>, path: &Path, loaded_at: SystemTime) -> Freshness {
         match (self.how, tree) {
             #[cfg(target_os = "linux")]
-            (How::Watch(watch), Some(_)) => Freshness {
+            (How::Watch(watch), Some(tree)) => Freshness {
                 how: How::Watch(watch),
                 doubtful: false,
+                head: head_stamps(tree.root()),
             },
             (_, Some(tree)) => Freshness::for_tree(tree, loaded_at),
             (_, None) => Freshness::for_file(path, loaded_at),
@@ -198,6 +245,42 @@ mod tests {
         std::fs::write(dir.path().join("src/deep/a.rs"), "fn a() {}\n").unwrap();
         std::fs::write(dir.path().join("b.rs"), "fn b() {}\n").unwrap();
         dir
+    }
+
+    #[test]
+    fn a_commit_seen_in_the_git_directory_alone_is_a_change() {
+        let dir = small_tree();
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(git.join("refs/heads")).unwrap();
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(git.join("refs/heads/main"), "1111\n").unwrap();
+        assert_eq!(
+            head_files(dir.path()),
+            ["HEAD", "logs/HEAD", "refs/heads/main", "packed-refs"].map(|f| git.join(f))
+        );
+        let tree = tree_at(dir.path());
+        let mut watched = Freshness::for_tree(&tree, later());
+        let mut stamped = Freshness::stamped(&tree, later());
+        assert!(!watched.changed() && !stamped.changed());
+        // a commit: the branch moves, no file of the tree changes
+        std::fs::write(git.join("refs/heads/main"), "222222\n").unwrap();
+        assert!(watched.changed() && stamped.changed());
+        // a reload stamps the git directory anew
+        let mut reloaded = watched.reloaded(Some(&tree), dir.path(), later());
+        assert!(!reloaded.changed());
+        // a checkout: HEAD names another branch
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/other-branch\n").unwrap();
+        assert!(reloaded.changed());
+        // a `.git` file names the git directory of a linked work tree; a tree outside git
+        // has none
+        let linked = tempfile::tempdir().unwrap();
+        std::fs::write(
+            linked.path().join(".git"),
+            format!("gitdir: {}\n", git.display()),
+        )
+        .unwrap();
+        assert_eq!(head_files(linked.path())[0], git.join("HEAD"));
+        assert!(head_files(tempfile::tempdir().unwrap().path()).is_empty());
     }
 
     #[test]

@@ -290,7 +290,8 @@ impl Service {
                 Ok((kind, path)) => {
                     fixture = Some((kind, path.clone()));
                     let call = call.clone().with_fixture_path(path.clone());
-                    // a tree is kept between calls, and reads its history once
+                    // a tree is kept between calls and reads its history once a load; a
+                    // commit loads it again (`fresh.rs`)
                     call::answer(&call, started, clock, None, |_| {
                         let (loaded, g) = self.fixtures.get(kind, &path)?;
                         generation = g;

@@ -72,3 +72,57 @@ fn every_call_answers_from_the_files_as_they_are_now() {
     .unwrap();
     assert_eq!(task_ids(&service, "lexer"), [json!("T2")]);
 }
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The files an `ask` answer lists by the history, in order.
+fn listed_by_history(service: &Service, root: &Path) -> Vec<String> {
+    let question = json!({ "question": "Fix a typo in the spelling", "root": root });
+    let out = service.call("ask", &question);
+    assert!(!out.is_error, "{}", out.document);
+    let matches = out.document["matches"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    matches
+        .iter()
+        .filter(|m| m["reason"].as_str().unwrap().starts_with("history:"))
+        .map(|m| m["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A commit changes only the git directory, which the watch skips: the next `ask` still
+/// lists the files that changed lately by the history as it is now.
+#[test]
+fn a_commit_is_seen_by_the_history_of_the_next_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main", "repo"]);
+    for (name, body) in [("a", "fn a() {}\n"), ("b", "fn b() {}\n")] {
+        std::fs::write(root.join(format!("src/{name}.rs")), body).unwrap();
+        git(&root, &["add", "."]);
+        git(&root, &["commit", "-q", "-m", name]);
+    }
+    let store = dir.path().join("todo.json");
+    std::fs::write(&store, "[]").unwrap();
+    let service = service(&root, &store, &dir.path().join("cache"));
+    assert_eq!(listed_by_history(&service, &root), ["src/b.rs", "src/a.rs"]);
+    // an edit, seen (and the tree loaded again) before it is committed
+    std::fs::write(root.join("src/a.rs"), "fn a() { let _ = 1; }\n").unwrap();
+    assert_eq!(listed_by_history(&service, &root), ["src/b.rs", "src/a.rs"]);
+    git(&root, &["commit", "-q", "-am", "a again"]);
+    assert_eq!(listed_by_history(&service, &root), ["src/a.rs", "src/b.rs"]);
+}
