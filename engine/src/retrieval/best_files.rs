@@ -153,7 +153,6 @@ struct Scorer<'a> {
     index: &'a FieldIndex,
     terms: &'a [String],
     lists: &'a [Holding<'a>],
-    by_file: &'a HashMap<u32, Vec<usize>>,
     /// Each file's kind and scope factor: only the files to be scored are asked.
     kinds: HashMap<u32, (FileKind, f64)>,
     /// Each term's idf times its weight (its code shape's), in the bound as in the score.
@@ -195,7 +194,6 @@ impl<'a> Scorer<'a> {
             index,
             terms,
             lists,
-            by_file: held.by_file,
             kinds,
             idf,
         }
@@ -214,12 +212,12 @@ impl<'a> Scorer<'a> {
         sum * self.factor(file, held.len()) * (1.0 + SLACK)
     }
 
+    /// `file`'s score, its terms counted in each field (read, or from the kept lists).
     fn score(&self, file: u32, bytes: &mut Vec<u8>) -> Scored {
         let w = &self.profile.task_ranking;
         let ((len, held), lines): (FileCounts, Option<TermLines>) =
             self.index
                 .count(self.tree, self.profile, file, self.terms, self.lists, bytes);
-        debug_assert!(self.by_file.contains_key(&file));
         let mut sum = 0.0;
         let mut found = Vec::with_capacity(held.len());
         for (t, tf) in held {
