@@ -41,7 +41,7 @@ pub fn built_copy(tree: &Tree, file: &TreeFile, minified_line_bytes: usize) -> O
 /// the tree holds one whose text opens as a source map.
 fn stem_map(tree: &Tree, path: &str) -> Option<String> {
     let (stem, ext) = path.rsplit_once('.')?;
-    if ext == "map" || stem.is_empty() || stem.ends_with('/') {
+    if ext == "map" {
         return None;
     }
     let map_path = format!("{stem}.map");
@@ -84,6 +84,13 @@ mod tests {
                     "src/world.map",
                     "Memory Configuration\nName Origin Length\n",
                 ),
+                ("src/level.c", "int level(void) { return 1; }\n"),
+                ("src/level.map", r#"{"tiles": [1, 2], "size": 2}"#),
+                ("src/linked.c", "int linked(void) { return 2; }\n"),
+                (
+                    "src/linked.map",
+                    "\"version\" 2 of the \"sources\" linked\n",
+                ),
                 ("README.md", "# axios\n"),
             ],
         );
@@ -103,8 +110,12 @@ mod tests {
             why("dist/axios.amd.js").unwrap(),
             "a source map beside it (`dist/axios.amd.map`)"
         );
-        // a `.map` beside a file that is no source map (a linker's, a game's) is not one
+        // a `.map` beside a file that is no source map (a linker's, a game's level: JSON,
+        // or the words without the object) is not one; nor is the map itself
         assert_eq!(why("src/world.c"), None);
+        assert_eq!(why("src/level.c"), None);
+        assert_eq!(why("src/linked.c"), None);
+        assert_eq!(why("dist/axios.amd.map"), None);
         // measured on its text: a limit no line reaches takes nothing as minified
         assert_eq!(
             built_copy(&tree, tree.file("dist/axios.min.js").unwrap(), 5000),
