@@ -77,10 +77,8 @@ pub(super) fn named_files(
 
 /// Whether `path` is `named` or ends with `/` and `named`: whole path components.
 fn ends_with_path(path: &str, named: &str) -> bool {
-    path == named
-        || (path.len() > named.len()
-            && path.ends_with(named)
-            && path.as_bytes()[path.len() - named.len() - 1] == b'/')
+    path.strip_suffix(named)
+        .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
 }
 
 /// The letters and digits of `name`, lower case.
