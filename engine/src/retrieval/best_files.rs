@@ -61,24 +61,9 @@ const SLACK: f64 = 1e-9;
 /// first call counts each file it scores by reading it: scored in batches with a wait for
 /// the slowest file of each, two cores were busy 1.6 of the time on a tree whose questions
 /// score 300 files (docs/index.md).
-pub(super) fn best_scored(
-    tree: &Tree,
-    profile: &Profile,
-    index: &FieldIndex,
-    terms: &[String],
-    lists: &[Holding<'_>],
-    held: Held<'_>,
-    depth: usize,
-) -> Vec<Scored> {
-    let scorer = Scorer::new(
-        tree,
-        profile,
-        index,
-        terms,
-        lists,
-        held,
-        held.by_file.keys(),
-    );
+pub(super) fn best_scored(scoring: Scoring<'_>, depth: usize) -> Vec<Scored> {
+    let held = scoring.held;
+    let scorer = Scorer::new(scoring, held.by_file.keys());
     // the same sum in the same order as the score's, each term's part at its largest
     let mut candidates: Vec<(u32, f64)> = held
         .by_file
@@ -86,12 +71,12 @@ pub(super) fn best_scored(
         .map(|(&file, terms)| (file, scorer.bound(file, terms)))
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let bounded = bounds_hold(&profile.task_ranking);
+    let bounded = bounds_hold(&scoring.profile.task_ranking);
     let next = AtomicUsize::new(0);
     let shared = Mutex::new((BestScores::new(depth), Vec::new()));
     let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
     // counts read from kept lists cost less than a thread's wake-up
-    let threads = match index.counts_by_reading() {
+    let threads = match scoring.index.counts_by_reading() {
         true => rayon::current_num_threads().max(1),
         false => 1,
     };
@@ -116,28 +101,12 @@ pub(super) fn best_scored(
 
 /// Scores each of `files` that holds a term (those of `held.by_file`) as [`best_scored`]
 /// scores it: for a file the bounds left unscored that another rule brings in.
-pub(super) fn scored_files(
-    tree: &Tree,
-    profile: &Profile,
-    index: &FieldIndex,
-    terms: &[String],
-    lists: &[Holding<'_>],
-    held: Held<'_>,
-    files: &[u32],
-) -> Vec<Scored> {
+pub(super) fn scored_files(scoring: Scoring<'_>, files: &[u32]) -> Vec<Scored> {
     let files: Vec<&u32> = files
         .iter()
-        .filter(|f| held.by_file.contains_key(f))
+        .filter(|f| scoring.held.by_file.contains_key(f))
         .collect();
-    let scorer = Scorer::new(
-        tree,
-        profile,
-        index,
-        terms,
-        lists,
-        held,
-        files.iter().copied(),
-    );
+    let scorer = Scorer::new(scoring, files.iter().copied());
     let mut bytes = Vec::new();
     files
         .into_iter()
@@ -145,14 +114,22 @@ pub(super) fn scored_files(
         .collect()
 }
 
+/// What the files of a question are scored by: the tree, the profile, the statistics, the
+/// question's terms, the files holding each term, and the terms each candidate holds.
+#[derive(Clone, Copy)]
+pub(super) struct Scoring<'a> {
+    pub tree: &'a Tree,
+    pub profile: &'a Profile,
+    pub index: &'a FieldIndex,
+    pub terms: &'a [String],
+    pub lists: &'a [Holding<'a>],
+    pub held: Held<'a>,
+}
+
 /// What scores a file: BM25F over the terms it holds, times its kind's prior, its place
 /// in the subject's scope and the share of the terms it holds.
 struct Scorer<'a> {
-    tree: &'a Tree,
-    profile: &'a Profile,
-    index: &'a FieldIndex,
-    terms: &'a [String],
-    lists: &'a [Holding<'a>],
+    s: Scoring<'a>,
     /// Each file's kind and scope factor: only the files to be scored are asked.
     kinds: HashMap<u32, (FileKind, f64)>,
     /// Each term's idf times its weight (its code shape's), in the bound as in the score.
@@ -160,48 +137,33 @@ struct Scorer<'a> {
 }
 
 impl<'a> Scorer<'a> {
-    fn new<'f>(
-        tree: &'a Tree,
-        profile: &'a Profile,
-        index: &'a FieldIndex,
-        terms: &'a [String],
-        lists: &'a [Holding<'a>],
-        held: Held<'a>,
-        files: impl Iterator<Item = &'f u32>,
-    ) -> Self {
-        let w = &profile.task_ranking;
-        let all = tree.files();
+    fn new<'f>(s: Scoring<'a>, files: impl Iterator<Item = &'f u32>) -> Self {
+        let w = &s.profile.task_ranking;
+        let all = s.tree.files();
         let files: Vec<u32> = files.copied().collect();
         let kinds = files
             .par_iter()
             .map(|&f| {
                 let file = &all[f as usize];
-                let scoped = match subject_scope::in_scope(held.scope, &file.path) {
+                let scoped = match subject_scope::in_scope(s.held.scope, &file.path) {
                     true => 1.0 + w.subject_scope,
                     false => 1.0,
                 };
-                (f, (FileKind::of(file, profile), scoped))
+                (f, (FileKind::of(file, s.profile), scoped))
             })
             .collect();
-        let idf = lists
+        let idf = s
+            .lists
             .iter()
-            .zip(held.term_weights)
-            .map(|(l, w)| index.idf(l.len()) * w)
+            .zip(s.held.term_weights)
+            .map(|(l, w)| s.index.idf(l.len()) * w)
             .collect();
-        Scorer {
-            tree,
-            profile,
-            index,
-            terms,
-            lists,
-            kinds,
-            idf,
-        }
+        Scorer { s, kinds, idf }
     }
 
     fn factor(&self, file: u32, held: usize) -> f64 {
-        let w = &self.profile.task_ranking;
-        let coverage = held as f64 / self.terms.len() as f64;
+        let w = &self.s.profile.task_ranking;
+        let coverage = held as f64 / self.s.terms.len() as f64;
         let (kind, scoped) = self.kinds[&file];
         kind.prior(w) * scoped * coverage.powf(w.coverage)
     }
@@ -214,14 +176,21 @@ impl<'a> Scorer<'a> {
 
     /// `file`'s score, its terms counted in each field (read, or from the kept lists).
     fn score(&self, file: u32, bytes: &mut Vec<u8>) -> Scored {
-        let w = &self.profile.task_ranking;
+        let Scoring {
+            tree,
+            profile,
+            index,
+            terms,
+            lists,
+            ..
+        } = self.s;
+        let w = &profile.task_ranking;
         let ((len, held), lines): (FileCounts, Option<TermLines>) =
-            self.index
-                .count(self.tree, self.profile, file, self.terms, self.lists, bytes);
+            index.count(tree, profile, file, terms, lists, bytes);
         let mut sum = 0.0;
         let mut found = Vec::with_capacity(held.len());
         for (t, tf) in held {
-            let weighted = self.index.weighted_tf(&tf, &len, w);
+            let weighted = index.weighted_tf(&tf, &len, w);
             sum += self.idf[t] * weighted / (w.k1 + weighted);
             found.push((t, tf.map(|n| n > 0)));
         }
@@ -382,19 +351,19 @@ mod tests {
                 }
             }
             let best = |depth: usize| {
-                let mut s = best_scored(
-                    &tree,
-                    &profile,
-                    &index,
-                    &terms,
-                    &lists,
-                    Held {
+                let scoring = Scoring {
+                    tree: &tree,
+                    profile: &profile,
+                    index: &index,
+                    terms: &terms,
+                    lists: &lists,
+                    held: Held {
                         by_file: &by_file,
                         term_weights: &vec![1.0; terms.len()],
                         scope,
                     },
-                    depth,
-                );
+                };
+                let mut s = best_scored(scoring, depth);
                 let n = s.len();
                 s.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
                 (n, s)
@@ -465,7 +434,15 @@ mod tests {
             term_weights: &weights,
             scope: &[],
         };
-        let mut s = best_scored(tree, profile, &index, &names, &lists, held, depth);
+        let scoring = Scoring {
+            tree,
+            profile,
+            index: &index,
+            terms: &names,
+            lists: &lists,
+            held,
+        };
+        let mut s = best_scored(scoring, depth);
         s.sort_by_key(|s| s.file);
         s
     }

@@ -217,8 +217,17 @@ pub fn rank_written(
         term_weights: &term_weights,
         scope: &scope,
     };
-    let mut ranked = best_files::best_scored(tree, profile, index, &terms, &lists, held, depth);
-    // the file named for a name the question quotes, scored where the bounds left it out
+    let scoring = best_files::Scoring {
+        tree,
+        profile,
+        index,
+        terms: &terms,
+        lists: &lists,
+        held,
+    };
+    let mut ranked = best_files::best_scored(scoring, depth);
+    // the file the question names (by its path, or for a name it quotes), scored where the
+    // bounds left it out
     let named = named_files::named_files(tree, profile, written, by_file.keys().copied());
     let unscored: Vec<u32> = named
         .iter()
@@ -226,8 +235,7 @@ pub fn rank_written(
         .filter(|f| !ranked.iter().any(|s| s.file == *f))
         .collect();
     if !unscored.is_empty() {
-        let scored =
-            best_files::scored_files(tree, profile, index, &terms, &lists, held, &unscored);
+        let scored = best_files::scored_files(scoring, &unscored);
         ranked.extend(scored);
     }
     let named = named_files::raise_named(profile, &named, &mut ranked);
