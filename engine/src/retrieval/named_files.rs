@@ -63,10 +63,7 @@ pub(super) fn named_files(
         if FileKind::of(file, profile) != FileKind::Source {
             continue;
         }
-        let defines = file
-            .symbols_once()
-            .iter()
-            .any(|s| s.definition && !s.test && s.snake == snakes[k]);
+        let defines = file.symbols_once().iter().any(|s| s.defines(&snakes[k]));
         if defines {
             out.push((f, names[k].clone()));
         }

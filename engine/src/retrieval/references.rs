@@ -135,11 +135,7 @@ fn lift_definers(
         }
         let symbols = files[file].symbols_once();
         let mut which: Vec<usize> = (0..snakes.len())
-            .filter(|&k| {
-                symbols
-                    .iter()
-                    .any(|s| s.definition && !s.test && s.snake == snakes[k])
-            })
+            .filter(|&k| symbols.iter().any(|s| s.defines(&snakes[k])))
             .collect();
         which.sort_unstable();
         if !which.is_empty() {

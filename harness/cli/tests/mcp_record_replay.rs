@@ -6,29 +6,11 @@
 
 mod common;
 
-use common::{assert_exit, findbench_in, repo_root, results_cases, stdout_json};
+use common::{assert_exit, findbench_in, git, repo_root, results_cases, stdout_json};
 use findbench_mcp::{build_service, ServeOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=findbench",
-            "-c",
-            "user.email=t@example.com",
-        ])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+use std::process::Command;
 
 /// A small repository with one commit.
 fn repository(dir: &Path) -> PathBuf {

@@ -99,3 +99,12 @@ pub struct Symbol {
     /// A test function (Rust `#[test]`, `#[tokio::test]` on the lines above).
     pub test: bool,
 }
+
+impl Symbol {
+    /// Whether this is where the name whose snake form is `snake` is defined, outside a
+    /// test: what a task that quotes the name is likely to change (a declaration only,
+    /// or a test of the same name, is not).
+    pub fn defines(&self, snake: &str) -> bool {
+        self.definition && !self.test && self.snake == snake
+    }
+}
