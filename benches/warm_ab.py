@@ -3,9 +3,12 @@
 a cache directory of its own (an index is tied to the engine that wrote it, so a shared one
 would make one build walk the tree on every call), builds its index there and answers the
 question once, then the builds answer it in turn, ROUNDS times, each call a new process as
-an agent's shell call is. Prints each build's median and least wall time.
+an agent's shell call is. Prints each build's median and least wall time. With --first-call
+no index is built and each call walks and reads the tree afresh (`--no-cache`): the first
+`ask` on a never-indexed root.
 
-Usage: python3 benches/warm_ab.py ROOT QUESTION BIN... [--rounds N]   (default 25 rounds)
+Usage: python3 benches/warm_ab.py ROOT QUESTION BIN... [--rounds N] [--first-call]
+       (default 25 rounds)
 """
 import os
 import shutil
@@ -22,6 +25,9 @@ def main(argv):
         i = argv.index("--rounds")
         rounds = int(argv[i + 1])
         del argv[i : i + 2]
+    first_call = "--first-call" in argv
+    if first_call:
+        argv.remove("--first-call")
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -31,9 +37,12 @@ def main(argv):
         envs = []
         for n, b in enumerate(bins):
             env = dict(os.environ, FINDBENCH_CACHE=os.path.join(caches, str(n)))
-            subprocess.run([b, "index", root, "-q"], env=env, capture_output=True, check=True)
+            if not first_call:
+                subprocess.run([b, "index", root, "-q"], env=env, capture_output=True, check=True)
             envs.append(env)
         call = ["ask", question, "--root", root, "-f", "json", "--no-background-index"]
+        if first_call:
+            call.append("--no-cache")
         # an answer's outcome is its exit code (`insufficient_evidence` is not 0): not checked
         for b, env in zip(bins, envs):
             subprocess.run([b] + call, env=env, capture_output=True)
@@ -45,7 +54,8 @@ def main(argv):
                 start = time.perf_counter()
                 subprocess.run([bins[i]] + call, env=envs[i], capture_output=True)
                 times[i].append((time.perf_counter() - start) * 1000)
-        print(f"root: {root}; question: {question!r}; rounds: {rounds}")
+        kind = "first call" if first_call else "warm"
+        print(f"root: {root}; question: {question!r}; rounds: {rounds}; {kind}")
         for b, t in zip(bins, times):
             print(f"{b}: median {statistics.median(t):.1f} ms, least {min(t):.1f} ms")
     finally:
