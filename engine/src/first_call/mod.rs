@@ -87,17 +87,17 @@ pub fn ask(tree: &Tree, request: &AskRequest, profile: &Profile) -> Result<AskRe
 }
 
 /// Finds `request`'s term on `tree` as [`code::find_code`] does, for a tree loaded without
-/// its kept index without building the index first: the only key the code cascade looks
-/// up is its term's ([`code::lookup_key`]), so one pass scans the files that may declare
-/// a name it is part of.
+/// its kept index without building the index first: the only keys the code cascade looks
+/// up are its term's, and a qualified term's member's and owner's ([`code::lookup_keys`]),
+/// so one pass scans the files that may declare a name they are part of.
 pub fn find_code(tree: &Tree, request: &CodeRequest, profile: &Profile) -> Result<CodeResponse> {
     let weights = &profile.code;
-    let key = code::lookup_key(&request.term, weights);
+    let keys = code::lookup_keys(&request.term, weights);
     // an empty term or limit is an error, told before any file is read; without the symbol
     // step the table is never asked
-    let asks_the_table = !key.is_empty() && request.limit > 0 && weights.symbol_scan;
+    let asks_the_table = !keys[0].is_empty() && request.limit > 0 && weights.symbol_scan;
     let lookups = Lookups {
-        keys: asks_the_table.then_some(key).into_iter().collect(),
+        keys: if asks_the_table { keys } else { Vec::new() },
         ..Lookups::default()
     };
     answered(tree, lookups, profile, |tree| {
@@ -383,6 +383,12 @@ fn looked_up(
     if let Some(plan) = plan {
         keys.push(Term::new(&plan.term).snake);
         keys.push(Term::new(&plan.stemmed_term()).snake);
+        // a qualified term's member and owner (`modes/code/qualified.rs`)
+        keys.extend(
+            code::lookup_keys(&plan.term, &profile.code)
+                .into_iter()
+                .skip(1),
+        );
         let required = plan.required().join(SEPARATOR);
         for term in [plan.term.clone(), plan.stemmed_term(), required] {
             for segment in term.to_ascii_lowercase().split(SEPARATOR) {

@@ -42,6 +42,12 @@ pub struct CodeWeights {
     /// A definition of a member qualified by the term (`CommandRouter::route` for
     /// `CommandRouter`): where a declared type is implemented.
     pub symbol_member: f64,
+    /// Added to a file that defines or declares the member a qualified term names and
+    /// defines its owner too (`JsonReader.java` for `JsonReader.peek`; `modes/code/
+    /// qualified.rs`): above the gap between a declaration and a definition of the member
+    /// elsewhere (`symbol_declaration_penalty`) and between a type and a function, so
+    /// that the owner's own member comes first.
+    pub symbol_qualified: f64,
     /// A definition of the term's name inflected (`fixtures` for `fixture`, `load_files`
     /// for `load_file`): the same name, so above the steps where the path holds the term,
     /// below a file named after it.
@@ -113,6 +119,7 @@ impl CodeWeights {
         real("symbol_namespace", 0.0, 64.0),
         real("symbol_declaration_penalty", 0.0, 16.0),
         real("symbol_member", 0.0, 64.0),
+        real("symbol_qualified", 0.0, 32.0),
         real("symbol_inflected", 0.0, 64.0),
         real("symbol_partial", 0.0, 64.0),
         real("all_words", 0.0, 64.0),
@@ -141,6 +148,7 @@ impl Default for CodeWeights {
             symbol_namespace: 19.0,
             symbol_declaration_penalty: 4.0,
             symbol_member: 30.0,
+            symbol_qualified: 6.0,
             symbol_inflected: 19.0,
             symbol_partial: 15.0,
             all_words: 17.0,

@@ -67,8 +67,9 @@ fn outside_quotes(question: &str, mut on_span: impl FnMut(char, &str)) -> String
 /// The names of code a question quotes, as written, at most `limit` (distinct by their
 /// snake form), in the question's order: the identifiers of its backticked spans, and of
 /// its other tokens those shaped as code names (an inner `_`, a lower-to-upper hump, a
-/// call `name(`, a segment joined by `::` or `->`; four bytes at least, so that `NaN` is
-/// not one). A path's directories, a file's
+/// call `name(`, a segment joined by `::` or `->`, the owner of a member so shaped
+/// (`logger` of `logger.ReplaceHooks`), a class and its method written `URLMap#remap`;
+/// four bytes at least, so that `NaN` is not one). A path's directories, a file's
 /// extension, a flag and a quoted message name no declaration: they are not names.
 pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -95,19 +96,46 @@ pub fn named_identifiers(question: &str, limit: usize) -> Vec<String> {
             continue;
         }
         let joined = raw.contains("::") || raw.contains("->");
-        identifiers_in(raw, |name, next| {
-            let b = name.as_bytes();
-            let snake = b.contains(&b'_') && b.iter().any(|c| c.is_ascii_alphabetic());
-            let hump = b
-                .windows(2)
-                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-            let call = next == Some(b'(');
-            if name.len() >= 4 && (snake || hump || call || joined) {
+        let spans: Vec<(usize, usize)> = identifier_spans(raw).collect();
+        let b = raw.as_bytes();
+        // the separator between identifier `i` and the next, when nothing else is
+        let joint = |i: usize| {
+            let (end, next) = (spans[i].1, spans.get(i + 1)?);
+            (next.0 == end + 1).then_some(b[end])
+        };
+        let shaped = |i: usize| {
+            let (start, end) = spans[i];
+            shaped_as_name(&raw[start..end], b.get(end).copied())
+        };
+        for i in 0..spans.len() {
+            // `owner.member` with a member shaped as a name, and `Class#member` as Ruby
+            // and JSDoc write a method: the owner is named too (`logger.ReplaceHooks`,
+            // `URLMap#remap`), as `::` joins them; a URL's `page.md#usage` is no method
+            let name = &raw[spans[i].0..spans[i].1];
+            let class = |i: usize| b[spans[i].0].is_ascii_uppercase();
+            let owner = match joint(i) {
+                Some(b'#') => class(i),
+                Some(b'.') => shaped(i + 1),
+                _ => false,
+            };
+            let member = i > 0 && joint(i - 1) == Some(b'#') && class(i - 1);
+            if name.len() >= 4 && (joined || owner || member || shaped(i)) {
                 push(name);
             }
-        });
+        }
     }
     out
+}
+
+/// An identifier shaped as a code name on its own: an inner `_` beside a letter, a
+/// lower-to-upper hump, or a call (`next`, the byte after it, is `(`).
+pub(crate) fn shaped_as_name(name: &str, next: Option<u8>) -> bool {
+    let b = name.as_bytes();
+    let snake = b.contains(&b'_') && b.iter().any(|c| c.is_ascii_alphabetic());
+    let hump = b
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    snake || hump || next == Some(b'(')
 }
 
 /// The files a question names by name or path, as written, at most `limit`, in the
@@ -140,22 +168,32 @@ pub fn named_paths(question: &str, limit: usize) -> Vec<String> {
 /// Calls `each` with every identifier of `text` (a run of ASCII letters, digits, `_` and
 /// `$` that does not start with a digit) and the byte after it.
 pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Option<u8>)) {
+    for (start, end) in identifier_spans(text) {
+        each(&text[start..end], text.as_bytes().get(end).copied());
+    }
+}
+
+/// The byte spans of the identifiers of `text`, as [`identifiers_in`] reads them.
+fn identifier_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     let mut i = 0;
-    while i < b.len() {
-        if !ident(b[i]) {
-            i += 1;
-            continue;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            if !ident(b[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            if !b[start].is_ascii_digit() {
+                return Some((start, i));
+            }
         }
-        let start = i;
-        while i < b.len() && ident(b[i]) {
-            i += 1;
-        }
-        if !b[start].is_ascii_digit() {
-            each(&text[start..i], b.get(i).copied());
-        }
-    }
+        None
+    })
 }
 
 /// What the scope token `raw` (`printer:`, `fix(parser):`) names: the part in parentheses
@@ -307,6 +345,13 @@ mod tests {
             ["Walk", "new", "Builder", "build"]
         );
         assert_eq!(named("open(file) before read_all()"), ["open", "read_all"]);
+        // the owner of a member shaped as a name, and a class's method written with `#`
+        assert_eq!(
+            named("Add logger.ReplaceHooks and URLMap#remap, not self.kind"),
+            ["logger", "ReplaceHooks", "URLMap", "remap"]
+        );
+        // a file's extension, a URL's anchor and a sentence's end are no member
+        assert!(named("see walk.rs, README.md#usage or page#Intro. Done.Next").is_empty());
         // a flag, a quoted message, a path and plain prose name nothing
         assert!(named("printer: fix --vimgrep for \"max_depth\" in src/walk.rs").is_empty());
         // one name however it is written, and at most the limit

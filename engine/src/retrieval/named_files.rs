@@ -6,7 +6,8 @@
 //! A file is named by a path when the path is its own or its last components (`walk.rs`,
 //! `src/walk.rs` of `src/walk.rs:120`), whatever its kind: the question says which file. A
 //! file is named for a name when its file name, from its first `.` cut, is the name in any
-//! case style (their snake forms are equal: `HttpException.java`, `http_exception.py`),
+//! case style (their letters and digits are equal: `HttpException.java`,
+//! `http_exception.py`, `urlmap.rb` for `URLMap`),
 //! it defines that name (not only declares it; not in a test) and it is a source file.
 //! Such a file's score is raised to at least `named_file` times the best score by the
 //! words; a file the bounds left unscored is scored first. The other lifts (proximity,
@@ -53,13 +54,11 @@ pub(super) fn named_files(
         }
         let base = file.path.rsplit('/').next().unwrap_or(&file.path);
         let stem = base.split('.').next().unwrap_or(base);
-        // every file holding a word is asked: its letters first, without a string made
+        // every file holding a word is asked, without a string made: its letters and
+        // digits, whatever the case and separators (`urlmap.rb` for `URLMap`)
         let Some(k) = letters.iter().position(|l| same_letters(stem, l)) else {
             continue;
         };
-        if snake(stem) != snakes[k] {
-            continue;
-        }
         if FileKind::of(file, profile) != FileKind::Source {
             continue;
         }
@@ -246,6 +245,39 @@ mod tests {
         assert!(named_files(&tree, &none, question, all.into_iter()).is_empty());
         // the files holding a word are the only ones asked
         assert!(named_files(&tree, &profile, question, [1, 2].into_iter()).is_empty());
+    }
+
+    #[test]
+    fn the_owner_of_a_quoted_member_names_its_file_written_in_any_case() {
+        let tree = Tree::from_memory(
+            "owners",
+            [
+                (
+                    "lib/rack/urlmap.rb",
+                    "module Rack\n  class URLMap\n    def call(env)\n    end\n  end\nend\n",
+                ),
+                (
+                    "logger.go",
+                    "package logrus\n\ntype Logger struct {\n\tHooks LevelHooks\n}\n",
+                ),
+                (
+                    "hooks.go",
+                    "package logrus\n\ntype LevelHooks map[int]int\n",
+                ),
+            ],
+        );
+        let profile = Profile::default();
+        let id = |path: &str| tree.files().iter().position(|f| f.path == path).unwrap() as u32;
+        assert_eq!(
+            named_files(&tree, &profile, "Add URLMap#remap", 0..3),
+            [(id("lib/rack/urlmap.rb"), "URLMap".to_string())]
+        );
+        assert_eq!(
+            named_files(&tree, &profile, "logger.ReplaceHooks", 0..3),
+            [(id("logger.go"), "logger".to_string())]
+        );
+        // a member that is no name (`logger.hooks`) names no owner
+        assert!(named_files(&tree, &profile, "logger.hooks", 0..3).is_empty());
     }
 
     #[test]

@@ -427,6 +427,9 @@ fn a_term_written_as_a_path_names_the_file_it_ends() {
         ["lib/core/isAbsoluteURL.js"]
     );
     assert_eq!(found("src/walk.rs"), ["src/walk.rs"]);
+    // a file name with its extension is a path of one component
+    assert_eq!(found("walk.rs"), ["src/walk.rs"]);
+    assert!(found("alk.rs").is_empty());
     assert!(found("src/walk.py").is_empty());
     assert!(found("elpers/isAbsoluteURL").is_empty());
     let tree = Tree::from_memory("t", files);
@@ -435,4 +438,132 @@ fn a_term_written_as_a_path_names_the_file_it_ends() {
         .unwrap()
         .matches[0];
     assert_eq!(m.reason, "path ends with `helpers/isabsoluteurl`");
+}
+
+/// Two readers of one abstract class and a function named with the class's words: a
+/// qualified term (`JsonReader.peek`) names the member its owner declares.
+fn readers() -> Tree {
+    Tree::from_memory(
+        "readers",
+        [
+            (
+                "src/JsonReader.java",
+                "public abstract class JsonReader {\n  public abstract Token peek() throws IOException;\n}\n",
+            ),
+            (
+                "src/JsonUtf8Reader.java",
+                "final class JsonUtf8Reader extends JsonReader {\n  @Override public Token peek() { return null; }\n}\n",
+            ),
+            ("tools/readers.rs", "fn json_reader() {}\nfn peek() {}\n"),
+        ],
+    )
+}
+
+fn found_in(tree: &Tree, term: &str, w: &CodeWeights) -> Vec<(String, f64, String)> {
+    find_code(tree, &CodeRequest::new(term), w)
+        .unwrap()
+        .matches
+        .into_iter()
+        .map(|m| (m.path, m.score, m.reason))
+        .collect()
+}
+
+#[test]
+fn a_qualified_member_is_found_in_the_file_that_defines_its_owner() {
+    let tree = readers();
+    let w = Profile::default().code;
+    for term in [
+        "JsonReader.peek",
+        "JsonReader#peek",
+        "JsonReader::peek",
+        "app.JsonReader.peek",
+    ] {
+        let found = found_in(&tree, term, &w);
+        // the owner's declaration (31 - 4) with the bonus, above the two definitions of a
+        // `peek` elsewhere; a function named `json_reader` is no owner
+        let paths: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(
+            paths[..3],
+            [
+                "src/JsonReader.java",
+                "tools/readers.rs",
+                "src/JsonUtf8Reader.java"
+            ],
+            "{term}: {found:?}"
+        );
+        assert_eq!(found[0].1, 33.0, "{term}");
+        assert_eq!(
+            found[0].2,
+            "declaration `method peek` at line 2; +6 the file defines the owner `JsonReader` too"
+        );
+        assert_eq!((found[1].1, found[2].1), (31.0, 31.0), "{term}: {found:?}");
+    }
+    // the bonus is the profile's: without it the file scores its best name alone, the
+    // owner's class
+    let mut none = w.clone();
+    none.symbol_qualified = 0.0;
+    let found = found_in(&tree, "JsonReader.peek", &none);
+    assert_eq!(found[0].0, "src/JsonReader.java", "{found:?}");
+    assert_eq!(found[0].1, 32.0);
+    assert_eq!(
+        found[0].2,
+        "definition `class JsonReader` at line 1; the owner of `peek`"
+    );
+    // a C++ member defined out of its class (`CommandRouter::route`) is its owner's
+    let found = found_in(&self::tree(), "CommandRouter::route", &w);
+    assert_eq!(found[0].0, "src/app/command_router.cpp", "{found:?}");
+    assert_eq!(found[0].1, 37.0);
+    assert_eq!(found[1].0, "include/app/command_router.h", "{found:?}");
+}
+
+#[test]
+fn a_qualified_member_the_tree_does_not_hold_finds_its_owner() {
+    let tree = readers();
+    let w = Profile::default().code;
+    let found = found_in(&tree, "JsonReader.readJsonValue", &w);
+    assert_eq!(found[0].0, "src/JsonReader.java", "{found:?}");
+    assert_eq!(
+        found[0].2,
+        "definition `class JsonReader` at line 1; the owner of `readJsonValue`"
+    );
+    // a file name with its extension is that file's, not a member `java` of `JsonReader`
+    let found = found_in(&tree, "JsonReader.java", &w);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].2, "path ends with `jsonreader.java`");
+    // a lower-case owner with a member not shaped as a name is no qualified term
+    assert!(found_in(&tree, "jsonreader.peekit", &w).is_empty());
+    // nor under a profile without the symbol step (legacy)
+    assert_eq!(
+        qualified::split("JsonReader.peek", &CodeWeights::legacy()),
+        None
+    );
+    assert_eq!(
+        qualified::split("a::b::Owner::member", &w),
+        Some(("Owner", "member"))
+    );
+    assert_eq!(
+        qualified::split("logger.ReplaceHooks", &w),
+        Some(("logger", "ReplaceHooks"))
+    );
+    assert_eq!(qualified::split("walk.rs", &w), None);
+    assert_eq!(qualified::split("Owner.1x", &w), None);
+    assert_eq!(qualified::split("guide.md#usage", &w), None);
+    assert_eq!(qualified::split("Use[ _-]?Rack::File#serving", &w), None);
+    assert_eq!(
+        qualified::split("Rack::File#serving", &w),
+        Some(("File", "serving"))
+    );
+    // a file whose path or symbols only hold the owner's name is no evidence: the owner
+    // `Reader` defined nowhere, the files that define `peek` alone are found
+    let found = found_in(&tree, "Zed::Reader#peek", &w);
+    let paths: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "tools/readers.rs",
+            "src/JsonUtf8Reader.java",
+            "src/JsonReader.java"
+        ],
+        "{found:?}"
+    );
 }

@@ -607,7 +607,8 @@ impl SymbolTable {
         self.flags(sym) & TEST != 0
     }
 
-    fn name(&self, sym: u32) -> &str {
+    /// Symbol `sym`'s name as written.
+    pub fn name(&self, sym: u32) -> &str {
         let l = &self.layout;
         let start = self.field(sym, 2) as usize;
         let end = if sym as usize + 1 < l.symbols {
