@@ -3,7 +3,8 @@
 #
 # For each tree: `findbench corpus symbols` picks definitions with Universal Ctags and asks
 # for each one by `find code NAME` and by `ask` with the exact name, with its words split
-# and lower-cased, and as the bare words; `findbench run` answers them. The rg strategy is
+# and lower-cased, and as the bare words, and a member of a type qualified by its owner
+# (`WalkBuilder::hidden`, by `find code` and `ask`); `findbench run` answers them. The rg strategy is
 # what an agent does without findbench: `rg -c -i` over the question's significant words
 # joined with `[ _-]?`, files ranked by match count (ties: shorter path, then bytes). The
 # table gives, per tree and phrasing, hit@1 and hit@5 (a defining file at rank 1 / within
@@ -173,7 +174,7 @@ for label, root, lang in trees:
         c = cases.get(r["id"])
         if not c:
             continue
-        phrasing = {"code": "code exact"}.get(c["mode"], "ask " + c["tags"][1])
+        phrasing = ("code " if c["mode"] == "code" else "ask ") + c["tags"][1]
         expected = set(c["expect"]["contains"])
         s = stats.setdefault(phrasing, {"n": 0, "f1": 0, "f5": 0, "fie": 0, "fb": 0,
                                         "r1": 0, "r5": 0, "rie": 0, "rb": 0})
@@ -188,7 +189,8 @@ for label, root, lang in trees:
         s["r5"] += bool(expected & set(rg[:5]))
         s["rie"] += not rg
         s["rb"] += nbytes
-    for phrasing in ["code exact", "ask exact", "ask split", "ask bare"]:
+    for phrasing in ["code exact", "ask exact", "ask split", "ask bare", "code qualified",
+                     "ask qualified"]:
         if phrasing in stats:
             rows.append((label, phrasing, stats[phrasing]))
             if lang:
@@ -225,9 +227,21 @@ if by_lang:
         for ph, _ in phrasings:
             s = st.get(ph)
             cells += [pct(s["f1"], s["n"]), pct(s["r1"], s["n"])] if s else ["-", "-"]
-        ie = sum(st[ph]["fie"] for ph in st if ph.startswith("ask"))
+        ie = sum(st[ph]["fie"] for ph in st if ph in ("ask exact", "ask split", "ask bare"))
         n = st.get("code exact", {"n": 0})["n"]
         print(f"| {lang} | {n} | " + " | ".join(cells) + f" | {ie} |")
+    # members asked qualified by their owner (`WalkBuilder::hidden`): hit@1 and hit@5
+    print()
+    print("| language | members | find code qualified @1 | rg | @5 | rg | ask qualified @1 | rg "
+          "| @5 | rg | ask IE |")
+    print("|---|---:|" + "---:|" * 9)
+    for lang in list(by_lang) + ["all"]:
+        st = by_lang.get(lang) or all_langs
+        code, ask = st.get("code qualified"), st.get("ask qualified")
+        if not code or not ask:
+            continue
+        cells = [pct(s[k], s["n"]) for s in (code, ask) for k in ("f1", "r1", "f5", "r5")]
+        print(f"| {lang} | {code['n']} | " + " | ".join(cells) + f" | {ask['fie']} |")
 PY
 if [ -n "${RESULTS:-}" ]; then
   # the per-language table (printed with --trees-from)

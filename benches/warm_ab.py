@@ -5,9 +5,9 @@ would make one build walk the tree on every call), builds its index there and an
 question once, then the builds answer it in turn, ROUNDS times, each call a new process as
 an agent's shell call is. Prints each build's median and least wall time. With --first-call
 no index is built and each call walks and reads the tree afresh (`--no-cache`): the first
-`ask` on a never-indexed root.
+`ask` on a never-indexed root. With --code the call is `find code QUESTION` instead.
 
-Usage: python3 benches/warm_ab.py ROOT QUESTION BIN... [--rounds N] [--first-call]
+Usage: python3 benches/warm_ab.py ROOT QUESTION BIN... [--rounds N] [--first-call] [--code]
        (default 25 rounds)
 """
 import os
@@ -28,6 +28,9 @@ def main(argv):
     first_call = "--first-call" in argv
     if first_call:
         argv.remove("--first-call")
+    code = "--code" in argv
+    if code:
+        argv.remove("--code")
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -40,7 +43,8 @@ def main(argv):
             if not first_call:
                 subprocess.run([b, "index", root, "-q"], env=env, capture_output=True, check=True)
             envs.append(env)
-        call = ["ask", question, "--root", root, "-f", "json", "--no-background-index"]
+        mode = ["find", "code"] if code else ["ask"]
+        call = mode + [question, "--root", root, "-f", "json", "--no-background-index"]
         if first_call:
             call.append("--no-cache")
         # an answer's outcome is its exit code (`insufficient_evidence` is not 0): not checked
@@ -54,7 +58,7 @@ def main(argv):
                 start = time.perf_counter()
                 subprocess.run([bins[i]] + call, env=envs[i], capture_output=True)
                 times[i].append((time.perf_counter() - start) * 1000)
-        kind = "first call" if first_call else "warm"
+        kind = ("first call" if first_call else "warm") + (", find code" if code else "")
         print(f"root: {root}; question: {question!r}; rounds: {rounds}; {kind}")
         for b, t in zip(bins, times):
             print(f"{b}: median {statistics.median(t):.1f} ms, least {min(t):.1f} ms")

@@ -7,8 +7,12 @@
 //! private or reserved name (a leading `_`). Names are picked by a seeded hash, so a seed
 //! gives the same corpus on every machine that has the same tree and ctags. Each name is
 //! asked as `find code NAME`, and through `ask` with the exact name, with its words split and
-//! lower-cased, and as the bare words; every case expects the defining files within 5, and
-//! at rank 1 when one file defines the name.
+//! lower-cased, and as the bare words; a member of a type (ctags' scope: a class, struct,
+//! `impl`, trait, interface, enum, namespace) is asked once more, qualified by its owner as
+//! its language writes it (`WalkBuilder::hidden`, `Future.add_done_callback`,
+//! `Rack::Request#params`), by `find code` and `ask`, expecting the files that define it in
+//! that owner. Every case expects the defining files within 5, and at rank 1 when one file
+//! defines the name.
 
 use crate::error::{HarnessError, Result};
 use findbench_engine::modes::code::is_test_file;
@@ -56,6 +60,55 @@ pub struct PickedSymbol {
     pub kind: String,
     /// Relative, `/`-separated, sorted.
     pub files: Vec<String>,
+    /// The name qualified by the type that holds a definition of it, and the files that
+    /// define it there; `None` when no definition is a member.
+    pub qualified: Option<QualifiedName>,
+}
+
+/// A member qualified by its owner, as its language writes it (`WalkBuilder::hidden`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QualifiedName {
+    pub term: String,
+    /// Relative, `/`-separated, sorted.
+    pub files: Vec<String>,
+}
+
+/// A definition ctags reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub name: String,
+    /// ctags' kind (`function`, `struct`, ...).
+    pub kind: String,
+    pub path: String,
+    /// The type or namespace whose body holds it (the last part of ctags' scope, when the
+    /// scope is one of [`OWNER_KINDS`]).
+    pub owner: Option<String>,
+    /// ctags' language name.
+    pub language: String,
+}
+
+/// ctags' scope kinds that own members an agent names qualified: a function's nested
+/// helpers and a module's functions are not.
+const OWNER_KINDS: &[&str] = &[
+    "class",
+    "struct",
+    "implementation",
+    "interface",
+    "trait",
+    "enum",
+    "union",
+    "record",
+    "object",
+    "namespace",
+];
+
+/// How `language` writes a member of a type: `::` (Rust, C++, PHP), `#` (Ruby's docs), `.`.
+fn member_separator(language: &str) -> &'static str {
+    match language {
+        "Rust" | "C++" | "PHP" => "::",
+        "Ruby" => "#",
+        _ => ".",
+    }
 }
 
 /// The generated corpus: its YAML text and what it asks for.
@@ -85,6 +138,11 @@ struct CtagsTag {
     /// class written without one (`AnonymousFunction2dfcb5970a00`), which no agent asks for.
     #[serde(default)]
     extras: String,
+    /// The name of what holds the definition (`WalkBuilder`, `Outer.Inner`).
+    #[serde(default)]
+    scope: String,
+    #[serde(default, rename = "scopeKind")]
+    scope_kind: String,
 }
 
 /// The kinds that define something an agent asks for: types, functions, methods, macros.
@@ -178,8 +236,8 @@ fn ctags_version(ctags: &Path) -> Result<String> {
     Ok(first)
 }
 
-/// Every definition ctags reports: (name, kind, path).
-fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<(String, String, String)>> {
+/// Every definition ctags reports.
+fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<Definition>> {
     let mut child = Command::new(ctags)
         .current_dir(root)
         .args([
@@ -212,7 +270,7 @@ fn run_ctags(ctags: &Path, root: &Path, files: &[&str]) -> Result<Vec<(String, S
 
 /// The wanted definitions of ctags' JSON lines, leaving out the names ctags made up for
 /// anonymous functions and classes.
-fn definitions_in(ctags_json: &str) -> Vec<(String, String, String)> {
+fn definitions_in(ctags_json: &str) -> Vec<Definition> {
     let mut tags = Vec::new();
     for line in ctags_json.lines() {
         let Ok(tag) = serde_json::from_str::<CtagsTag>(line) else {
@@ -220,7 +278,23 @@ fn definitions_in(ctags_json: &str) -> Vec<(String, String, String)> {
         };
         let anonymous = tag.extras.split(',').any(|e| e == "anonymous");
         if tag.kind_of_line == "tag" && !anonymous && is_wanted(&tag.kind, &tag.language) {
-            tags.push((tag.name, tag.kind, tag.path.replace('\\', "/")));
+            // PHP writes a namespace's members as a path (`GuzzleHttp\Cookie\CookieJar`),
+            // not as a member: only its types own members here
+            let php_namespace = tag.language == "PHP" && tag.scope_kind == "namespace";
+            let owner = tag
+                .scope
+                .rsplit(['.', ':', '\\'])
+                .next()
+                .filter(|o| !o.is_empty() && OWNER_KINDS.contains(&tag.scope_kind.as_str()))
+                .filter(|_| !php_namespace)
+                .map(str::to_string);
+            tags.push(Definition {
+                name: tag.name,
+                kind: tag.kind,
+                path: tag.path.replace('\\', "/"),
+                owner,
+                language: tag.language,
+            });
         }
     }
     tags
@@ -249,29 +323,39 @@ fn is_eligible(name: &str) -> bool {
 /// Names that differ only in case or separators (`Usage`, `usage`; `ArgMatcher`,
 /// `arg_matcher`) are one question when asked in words, so they are one pick: its files
 /// are every file that defines any of them, and it is asked by the first of them.
-pub fn pick(tags: &[(String, String, String)], seed: u64, per_tree: usize) -> Vec<PickedSymbol> {
-    // snake form -> (first name, its kind, files, every name is eligible)
-    let mut by_key: BTreeMap<String, (&str, &str, BTreeSet<&str>, bool)> = BTreeMap::new();
-    for (name, kind, path) in tags {
+pub fn pick(tags: &[Definition], seed: u64, per_tree: usize) -> Vec<PickedSymbol> {
+    // snake form -> (first name, its kind, files, every name is eligible, its definitions)
+    type Group<'t> = (
+        &'t str,
+        &'t str,
+        BTreeSet<&'t str>,
+        bool,
+        Vec<&'t Definition>,
+    );
+    let mut by_key: BTreeMap<String, Group> = BTreeMap::new();
+    for tag in tags {
+        let (name, kind) = (tag.name.as_str(), tag.kind.as_str());
         let entry = by_key
             .entry(snake(name))
-            .or_insert_with(|| (name.as_str(), kind.as_str(), BTreeSet::new(), true));
-        if name.as_str() < entry.0 {
-            (entry.0, entry.1) = (name.as_str(), kind.as_str());
+            .or_insert_with(|| (name, kind, BTreeSet::new(), true, Vec::new()));
+        if name < entry.0 {
+            (entry.0, entry.1) = (name, kind);
         }
-        entry.2.insert(path.as_str());
+        entry.2.insert(tag.path.as_str());
         entry.3 &= is_eligible(name);
+        entry.4.push(tag);
     }
     let mut eligible: Vec<(u64, PickedSymbol)> = by_key
         .into_values()
-        .filter(|(_, _, files, ok)| *ok && files.len() <= MAX_DEFINING_FILES)
-        .map(|(name, kind, files, _)| {
+        .filter(|(_, _, files, ok, _)| *ok && files.len() <= MAX_DEFINING_FILES)
+        .map(|(name, kind, files, _, definitions)| {
             (
                 pick_hash(seed, name),
                 PickedSymbol {
                     name: name.to_string(),
                     kind: kind.to_string(),
                     files: files.into_iter().map(str::to_string).collect(),
+                    qualified: qualified_name(&definitions),
                 },
             )
         })
@@ -282,6 +366,25 @@ pub fn pick(tags: &[(String, String, String)], seed: u64, per_tree: usize) -> Ve
         .take(per_tree)
         .map(|(_, s)| s)
         .collect()
+}
+
+/// The member of `definitions` (one name's) with the first owner (by path, then owner),
+/// qualified as its language writes it, and every file that defines the name in that owner.
+fn qualified_name(definitions: &[&Definition]) -> Option<QualifiedName> {
+    let first = definitions
+        .iter()
+        .filter(|d| d.owner.is_some())
+        .min_by(|a, b| (&a.path, &a.owner).cmp(&(&b.path, &b.owner)))?;
+    let owner = first.owner.as_deref()?;
+    let files: BTreeSet<&str> = definitions
+        .iter()
+        .filter(|d| d.owner.as_deref() == Some(owner) && d.language == first.language)
+        .map(|d| d.path.as_str())
+        .collect();
+    Some(QualifiedName {
+        term: format!("{owner}{}{}", member_separator(&first.language), first.name),
+        files: files.into_iter().map(str::to_string).collect(),
+    })
 }
 
 /// Questions with the exact name; `{}` is the name.
@@ -321,7 +424,8 @@ fn write_yaml(
     y.push_str(&format!(
         "# Generated by `findbench corpus symbols --root {} --seed {} --per-tree {}`.\n\
          # Ground truth: {ctags_version}. Each definition is asked by its exact name\n\
-         # (find code, ask), with its words split and lower-cased, and as the bare words.\n",
+         # (find code, ask), with its words split and lower-cased, and as the bare words;\n\
+         # a member of a type also qualified by it (find code, ask).\n",
         options.root.display(),
         options.seed,
         options.per_tree
@@ -348,12 +452,26 @@ fn write_yaml(
         };
         let expect = serde_json::Value::Object(expect);
         let id = format!("{i:03}-{}", sym.name);
-        for (suffix, mode, query, phrasing, expect) in [
-            ("code", "code", sym.name.as_str(), "exact", &expect),
-            ("exact", "ask", exact_q.as_str(), "exact", &ask_expect),
-            ("split", "ask", split_q.as_str(), "split", &ask_expect),
-            ("bare", "ask", words.as_str(), "bare", &ask_expect),
-        ] {
+        let mut phrasings = vec![
+            ("code", "code", sym.name.clone(), "exact", expect),
+            ("exact", "ask", exact_q, "exact", ask_expect.clone()),
+            ("split", "ask", split_q, "split", ask_expect.clone()),
+            ("bare", "ask", words, "bare", ask_expect),
+        ];
+        if let Some(q) = &sym.qualified {
+            let mut expect = serde_json::Map::new();
+            if q.files.len() == 1 {
+                expect.insert("top".into(), q.files[0].clone().into());
+            }
+            expect.insert("contains".into(), q.files.clone().into());
+            expect.insert("within".into(), WITHIN.into());
+            let code = serde_json::Value::Object(expect.clone());
+            expect.insert("outcome".into(), "success".into());
+            let ask = serde_json::Value::Object(expect);
+            phrasings.push(("qcode", "code", q.term.clone(), "qualified", code));
+            phrasings.push(("qask", "ask", q.term.clone(), "qualified", ask));
+        }
+        for (suffix, mode, query, phrasing, expect) in phrasings {
             let case = serde_json::json!({
                 "id": format!("{id}-{suffix}"),
                 "query": query,
@@ -372,8 +490,22 @@ fn write_yaml(
 mod tests {
     use super::*;
 
-    fn tag(name: &str, kind: &str, path: &str) -> (String, String, String) {
-        (name.into(), kind.into(), path.into())
+    fn tag(name: &str, kind: &str, path: &str) -> Definition {
+        Definition {
+            name: name.into(),
+            kind: kind.into(),
+            path: path.into(),
+            owner: None,
+            language: "Rust".into(),
+        }
+    }
+
+    fn member(name: &str, owner: &str, path: &str, language: &str) -> Definition {
+        Definition {
+            owner: Some(owner.into()),
+            language: language.into(),
+            ..tag(name, "method", path)
+        }
     }
 
     #[test]
@@ -386,10 +518,70 @@ mod tests {
             r#"{"_type": "tag", "name": "realName", "path": "a.js", "language": "JavaScript", "line": 3, "kind": "function"}"#,
             "\n",
         );
-        assert_eq!(
-            definitions_in(json),
-            vec![("realName".into(), "function".into(), "a.js".into())]
+        let realname = Definition {
+            language: "JavaScript".into(),
+            ..tag("realName", "function", "a.js")
+        };
+        assert_eq!(definitions_in(json), vec![realname]);
+    }
+
+    #[test]
+    fn a_member_of_a_type_is_owned_by_the_last_part_of_its_scope() {
+        // Universal Ctags 5.9's JSON for a Rust method, a Python method of a nested class,
+        // and a function nested in a function (no owner)
+        let json = concat!(
+            r#"{"_type": "tag", "name": "hidden", "path": "src/walk.rs", "language": "Rust", "line": 9, "kind": "method", "scope": "WalkBuilder", "scopeKind": "implementation"}"#,
+            "\n",
+            r#"{"_type": "tag", "name": "feed", "path": "p.py", "language": "Python", "line": 3, "kind": "member", "scope": "Outer.Inner", "scopeKind": "class"}"#,
+            "\n",
+            r#"{"_type": "tag", "name": "helper", "path": "a.rs", "language": "Rust", "line": 4, "kind": "function", "scope": "outer", "scopeKind": "function"}"#,
+            "\n",
+            r#"{"_type": "tag", "name": "save", "path": "src/Jar.php", "language": "PHP", "line": 7, "kind": "method", "scope": "GuzzleHttp\\Cookie\\FileCookieJar", "scopeKind": "class"}"#,
+            "\n",
+            r#"{"_type": "tag", "name": "FileCookieJar", "path": "src/Jar.php", "language": "PHP", "line": 5, "kind": "class", "scope": "GuzzleHttp\\Cookie", "scopeKind": "namespace"}"#,
+            "\n",
         );
+        let owners: Vec<Option<String>> =
+            definitions_in(json).into_iter().map(|d| d.owner).collect();
+        let inner = Some("Inner".to_string());
+        let jar = Some("FileCookieJar".to_string());
+        assert_eq!(owners, [Some("WalkBuilder".into()), inner, None, jar, None]);
+    }
+
+    #[test]
+    fn a_member_is_asked_qualified_by_its_first_owner_as_its_language_writes_it() {
+        let tags = vec![
+            member("hidden", "WalkBuilder", "src/walk.rs", "Rust"),
+            member("hidden", "Other", "src/a_other.rs", "Rust"),
+            member("params", "Request", "lib/rack/request.rb", "Ruby"),
+            member("feed_eof", "StreamReader", "asyncio/streams.py", "Python"),
+            tag("loose", "function", "src/loose.rs"),
+        ];
+        let qualified = |name: &str| {
+            pick(&tags, 1, 10)
+                .into_iter()
+                .find(|s| s.name == name)
+                .unwrap()
+                .qualified
+                .map(|q| (q.term, q.files))
+        };
+        // the first owner by path: `src/a_other.rs` before `src/walk.rs`
+        assert_eq!(
+            qualified("hidden"),
+            Some(("Other::hidden".into(), vec!["src/a_other.rs".into()]))
+        );
+        assert_eq!(
+            qualified("params"),
+            Some(("Request#params".into(), vec!["lib/rack/request.rb".into()]))
+        );
+        assert_eq!(
+            qualified("feed_eof"),
+            Some((
+                "StreamReader.feed_eof".into(),
+                vec!["asyncio/streams.py".into()]
+            ))
+        );
+        assert_eq!(qualified("loose"), None);
     }
 
     #[test]
@@ -427,6 +619,10 @@ mod tests {
             name: "ArgMatcher".into(),
             kind: "struct".into(),
             files: vec!["src/parser/matcher.rs".into()],
+            qualified: Some(QualifiedName {
+                term: "parser::ArgMatcher".into(),
+                files: vec!["src/parser/matcher.rs".into()],
+            }),
         }];
         let options = SymbolCorpusOptions {
             root: ".".into(),
@@ -440,8 +636,10 @@ mod tests {
             include_tests: false,
         };
         let (yaml, cases) = write_yaml("s", "/tmp", &options, "U", &symbols);
-        assert_eq!(cases, 4);
+        assert_eq!(cases, 6);
         assert!(yaml.contains(r#""query":"ArgMatcher","#), "{yaml}");
+        assert!(yaml.contains(r#""query":"parser::ArgMatcher""#), "{yaml}");
+        assert_eq!(yaml.matches(r#""qualified""#).count(), 2, "{yaml}");
         assert!(yaml.contains(r#""query":"arg matcher","#), "{yaml}");
         assert!(yaml.contains(r#""top":"src/parser/matcher.rs""#), "{yaml}");
         let corpus = crate::corpus::parse_corpus_str(Path::new("/tmp/s.yaml"), &yaml);
