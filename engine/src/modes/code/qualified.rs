@@ -151,7 +151,7 @@ fn merge(
 /// symbol written as the owner is (a JavaScript constructor `function Foo`, a `const
 /// axios`); not a function whose name only has the owner's words (`walk_builder` is no
 /// owner of `WalkBuilder::new`).
-fn owner_symbol(kind: SymbolKind, name: &str, owner: &str) -> bool {
+pub(super) fn owner_symbol(kind: SymbolKind, name: &str, owner: &str) -> bool {
     let last = name.rsplit([':', '.']).next().unwrap_or(name);
     kind.class() == SymbolClass::Type
         || matches!(kind, SymbolKind::Module | SymbolKind::Namespace)

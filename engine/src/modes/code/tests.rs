@@ -567,3 +567,132 @@ fn a_qualified_member_the_tree_does_not_hold_finds_its_owner() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_term_is_a_path_when_it_holds_a_slash_or_is_a_file_name_with_its_extension() {
+    for (term, tail) in [
+        ("walk.rs", Some("walk.rs")),
+        ("./src/Walk.rs", Some("src/walk.rs")),
+        ("src/walk", Some("src/walk")),
+        ("Makefile.am", Some("makefile.am")),
+        ("a.abcdefghij", Some("a.abcdefghij")),
+        // no stem, an extension too long, not starting with a letter or not alphanumeric
+        (".rs", None),
+        ("a.abcdefghijk", None),
+        ("v1.2", None),
+        ("a.b-c", None),
+        ("walk", None),
+        // more than one word, or a directory
+        ("the walk.rs", None),
+        ("walk[ _-]?file.rs", None),
+        ("src/", None),
+        ("src/walk/", None),
+    ] {
+        assert_eq!(cascade::path_tail(term).as_deref(), tail, "{term}");
+    }
+}
+
+#[test]
+fn the_keys_of_a_qualified_term_are_its_own_its_members_and_its_owners() {
+    let w = Profile::default().code;
+    assert_eq!(
+        lookup_keys("JsonReader.peek", &w),
+        ["json_reader_peek", "peek", "json_reader"]
+    );
+    assert_eq!(lookup_keys("peek", &w), ["peek"]);
+    assert_eq!(lookup_keys("walk.rs", &w).len(), 1);
+}
+
+#[test]
+fn an_owner_is_a_type_a_module_or_a_symbol_written_as_it_is() {
+    let w = Profile::default().code;
+    let tree = Tree::from_memory(
+        "owners",
+        [
+            // the owner a later symbol of its file, not the first
+            (
+                "src/Owner.java",
+                "interface Helper {}\nclass Owner {\n  void run() {}\n}\n",
+            ),
+            // named for the owner without defining it: no module in Java
+            ("src/Named.java", "class Other {\n  void run() {}\n}\n"),
+            ("src/Third.java", "class Third {\n  void run() {}\n}\n"),
+            // a Python module is the owner its stem names
+            ("pkg/utils.py", "def parse_date():\n    pass\n"),
+            ("pkg/dates.py", "def parse_date():\n    pass\n"),
+            // a package's `__init__.py` is the module its directory names
+            ("lib/timing/__init__.py", "def tick_now():\n    pass\n"),
+            ("lib/clock.py", "def tick_now():\n    pass\n"),
+            // a function written as the owner (a JavaScript constructor)
+            (
+                "web/Widget.js",
+                "function Widget() {}\nfunction render() {}\n",
+            ),
+            ("web/other.js", "function render() {}\n"),
+            // a file whose symbol only holds the member's name is no member
+            ("src/Runner.java", "class Runner {\n  void runAll() {}\n}\n"),
+        ],
+    );
+    let first = |term: &str| {
+        let found = found_in(&tree, term, &w);
+        let top = found[0].clone();
+        (top, found)
+    };
+    let ((path, score, reason), found) = first("Owner.run");
+    assert_eq!(
+        (path.as_str(), score),
+        ("src/Owner.java", 37.0),
+        "{found:?}"
+    );
+    assert!(
+        reason.contains("+6 the file defines the owner `Owner` too"),
+        "{reason}"
+    );
+    assert!(found.iter().all(|f| f.0 != "src/Runner.java"), "{found:?}");
+    let ((path, score, _), found) = first("Named.run");
+    assert_eq!(score, 31.0, "{found:?}");
+    assert!(
+        found.iter().all(|f| !f.2.contains("+6")),
+        "{path} {found:?}"
+    );
+    let ((path, score, _), found) = first("utils.parse_date");
+    assert_eq!((path.as_str(), score), ("pkg/utils.py", 37.0), "{found:?}");
+    let ((path, score, _), found) = first("timing.tick_now");
+    assert_eq!(
+        (path.as_str(), score),
+        ("lib/timing/__init__.py", 37.0),
+        "{found:?}"
+    );
+    let ((path, score, _), found) = first("Widget.render");
+    assert_eq!((path.as_str(), score), ("web/Widget.js", 37.0), "{found:?}");
+    // the rule on one symbol: a type, module or namespace owns; a function only when
+    // written as the owner is
+    use crate::tree::symbols::SymbolKind as K;
+    assert!(qualified::owner_symbol(K::Struct, "Logger", "logger"));
+    assert!(qualified::owner_symbol(K::Module, "walk", "walk"));
+    assert!(qualified::owner_symbol(K::Namespace, "app", "app"));
+    assert!(qualified::owner_symbol(K::Function, "Widget", "Widget"));
+    assert!(qualified::owner_symbol(K::Function, "ns::Widget", "Widget"));
+    assert!(!qualified::owner_symbol(
+        K::Function,
+        "walk_builder",
+        "WalkBuilder"
+    ));
+    assert!(!qualified::owner_symbol(K::Function, "widget", "Widget"));
+}
+
+#[test]
+fn a_qualified_term_links_only_names() {
+    let w = Profile::default().code;
+    assert_eq!(
+        qualified::split("Own_er::member", &w),
+        Some(("Own_er", "member"))
+    );
+    assert_eq!(
+        qualified::split("$scope::member", &w),
+        Some(("$scope", "member"))
+    );
+    assert_eq!(qualified::split("Own-er::member", &w), None);
+    assert_eq!(qualified::split("Owner::mem-ber", &w), None);
+    assert_eq!(qualified::split("Owner::", &w), None);
+}
