@@ -28,7 +28,8 @@ fixture_tool_args! {
     tree;
     /// `find_code`: source files for a term (exact stem, symbol, words, partial stem, directory).
     pub struct FindCodeArgs {
-        /// A stem, an identifier (CamelCase is normalised) or words joined by `[ _-]?`.
+        /// A stem, an identifier (CamelCase is normalised), a member qualified by its owner
+        /// (`JsonReader.peek`, `Walk::new`), a file name (`walk.rs`) or words joined by `[ _-]?`.
         pub term: String,
         /// Boost implementation files (.cpp, .rs, .py, ...) over headers and docs.
         #[serde(default, rename = "impl", deserialize_with = "values::flag")]
