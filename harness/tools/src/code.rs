@@ -14,7 +14,7 @@ pub const SPEC: ToolSpec = ToolSpec {
     command: "find code",
     schema: "find-code.schema.json",
     mode: Mode::Code,
-    description: "Source files for a term: exact stem, defining symbol, all words, partial stem, directory; each with its score and the reason (which step, which symbol at which line).",
+    description: "Source files for a term: exact stem, defining symbol (a member qualified by its owner in its owner's file), all words, partial stem, directory; each with its score and the reason (which step, which symbol at which line).",
     query_field: "term",
     input: input_schema_of::<FindCodeArgs>,
     fields: fields_of::<FindCodeArgs>,

@@ -24,7 +24,8 @@ pub enum FindCommand {
     /// The map: matches placed in their outline, with breadcrumb and indicators
     /// ([N] notes, [C] comments, [F: n] children).
     Outline(ToolCommand<FindOutlineArgs>),
-    /// Source files for a term: exact stem, symbol, all words, partial stem, directory.
+    /// Source files for a term: exact stem, symbol (a member qualified by its owner too), all
+    /// words, partial stem, directory.
     Code(ToolCommand<FindCodeArgs>),
     /// Fuzzy subsequence search over paths, typo-tolerant, with matched positions.
     Path(ToolCommand<FindPathArgs>),
