@@ -173,10 +173,27 @@ pub(super) fn identifiers_in<'t>(text: &'t str, mut each: impl FnMut(&'t str, Op
     }
 }
 
+/// A byte of an identifier: an ASCII letter or digit, `_` or `$`.
+pub(crate) fn is_identifier_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// `s` is one identifier: identifier bytes, not starting with a digit.
+pub(crate) fn is_identifier(s: &str) -> bool {
+    s.bytes().next().is_some_and(|b| !b.is_ascii_digit()) && s.bytes().all(is_identifier_byte)
+}
+
+/// The last identifier of a name as declared (`route` of `CommandRouter::route`).
+pub(crate) fn last_identifier(name: &str) -> &str {
+    name.rsplit(|c: char| !c.is_ascii() || !is_identifier_byte(c as u8))
+        .find(|s| !s.is_empty())
+        .unwrap_or("")
+}
+
 /// The byte spans of the identifiers of `text`, as [`identifiers_in`] reads them.
 fn identifier_spans(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let b = text.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let ident = is_identifier_byte;
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < b.len() {

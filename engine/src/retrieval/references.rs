@@ -13,7 +13,7 @@
 //! A file the question's words did not rank is never added.
 
 use super::best_files::Scored;
-use super::code_tokens::{identifiers_in, named_identifiers};
+use super::code_tokens::{identifiers_in, is_identifier_byte, last_identifier, named_identifiers};
 use super::tokens::{for_each_part, term_of};
 use crate::profile::Profile;
 use crate::text::camel::snake;
@@ -299,17 +299,6 @@ fn subject_names(file: &crate::tree::TreeFile, terms: &[String]) -> Vec<String> 
     found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     found.truncate(DEFINED);
     found.into_iter().map(|(_, _, n)| n).collect()
-}
-
-fn is_identifier_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
-}
-
-/// The last identifier of a name as declared (`route` of `CommandRouter::route`).
-fn last_identifier(name: &str) -> &str {
-    name.rsplit(|c: char| !c.is_ascii() || !is_identifier_byte(c as u8))
-        .find(|s| !s.is_empty())
-        .unwrap_or("")
 }
 
 /// True when `text` writes `name` as a whole identifier (no identifier byte on either

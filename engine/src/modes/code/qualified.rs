@@ -13,7 +13,7 @@ use super::cascade::{
     cascade, is_module_score, Candidate, CodeStep, Part, Qualified, Query, SymbolMatch, Why,
 };
 use crate::profile::CodeWeights;
-use crate::retrieval::code_tokens::shaped_as_name;
+use crate::retrieval::code_tokens::{is_identifier, last_identifier, shaped_as_name};
 use crate::tree::symbols::{SymbolClass, SymbolKind};
 use crate::tree::Tree;
 use std::collections::{HashMap, HashSet};
@@ -98,13 +98,6 @@ pub(super) fn read(
     queries.extend([member, owner]);
 }
 
-/// ASCII letters, digits, `_` and `$`, not starting with a digit.
-fn is_identifier(s: &str) -> bool {
-    s.bytes().next().is_some_and(|b| !b.is_ascii_digit())
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
-}
-
 /// The candidates of the whole term, of the member's own name and of the owner's
 /// definitions as one per file: the best of each file's, plus `symbol_qualified` to a
 /// definition or declaration of the member in a file that defines the owner (`owns`:
@@ -152,10 +145,9 @@ fn merge(
 /// axios`); not a function whose name only has the owner's words (`walk_builder` is no
 /// owner of `WalkBuilder::new`).
 pub(super) fn owner_symbol(kind: SymbolKind, name: &str, owner: &str) -> bool {
-    let last = name.rsplit([':', '.']).next().unwrap_or(name);
     kind.class() == SymbolClass::Type
         || matches!(kind, SymbolKind::Module | SymbolKind::Namespace)
-        || last == owner
+        || last_identifier(name) == owner
 }
 
 /// A candidate of the owner alone that defines it, or the module it is.
